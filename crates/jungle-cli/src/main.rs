@@ -9,7 +9,11 @@ use jungle_rules::{Game, Position, Rules, Ruleset, Turn};
 use serde::Serialize;
 
 #[derive(Parser)]
-#[command(name = "jungle", version, about = "Jungle (斗兽棋) rules on the command line")]
+#[command(
+    name = "jungle",
+    version,
+    about = "Jungle (斗兽棋) rules on the command line"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,10 +56,7 @@ enum Command {
 
 impl Setup {
     fn resolve(&self) -> Result<(Rules, Position), String> {
-        let ruleset: Ruleset = self
-            .ruleset
-            .parse()
-            .map_err(|e| format!("--rules: {e}"))?;
+        let ruleset: Ruleset = self.ruleset.parse().map_err(|e| format!("--rules: {e}"))?;
         let position = match &self.position {
             None => Position::start(),
             Some(text) => text
@@ -153,7 +154,11 @@ fn main() -> ExitCode {
     match run(cli.command) {
         Ok(out) => {
             let mut stdout = io::stdout().lock();
-            if stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+            if stdout
+                .write_all(out.as_bytes())
+                .and_then(|_| stdout.flush())
+                .is_err()
+            {
                 return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS

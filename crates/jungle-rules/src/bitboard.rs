@@ -208,7 +208,10 @@ mod tests {
         assert_eq!(names(Bitboard::neighbours(sq("g1"))), ["f1", "g2"]);
         assert_eq!(names(Bitboard::neighbours(sq("a9"))), ["a8", "b9"]);
         assert_eq!(names(Bitboard::neighbours(sq("g5"))), ["g4", "f5", "g6"]);
-        assert_eq!(names(Bitboard::neighbours(sq("d5"))), ["d4", "c5", "e5", "d6"]);
+        assert_eq!(
+            names(Bitboard::neighbours(sq("d5"))),
+            ["d4", "c5", "e5", "d6"]
+        );
     }
 
     #[test]

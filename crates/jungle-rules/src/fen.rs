@@ -14,18 +14,31 @@ pub enum ParsePositionError {
     /// The board field does not have nine ranks.
     RankCount(usize),
     /// A rank (1–9) does not describe exactly seven squares.
-    RankLength { rank: u8 },
+    RankLength {
+        rank: u8,
+    },
     /// A character that is neither an animal letter nor a digit 1–7, or two digits in a row.
-    BadCharacter { rank: u8, found: char },
+    BadCharacter {
+        rank: u8,
+        found: char,
+    },
     SideToMove(String),
     PliesSinceCapture(String),
     MoveNumber(String),
     /// Only a rat may stand in the water.
-    AnimalInWater { square: Square, piece: Piece },
+    AnimalInWater {
+        square: Square,
+        piece: Piece,
+    },
     /// No animal may stand in its own den.
-    AnimalInOwnDen { square: Square, piece: Piece },
+    AnimalInOwnDen {
+        square: Square,
+        piece: Piece,
+    },
     /// Each side has one of each animal.
-    DuplicateAnimal { piece: Piece },
+    DuplicateAnimal {
+        piece: Piece,
+    },
     /// At least one animal must be on the board.
     EmptyBoard,
 }
@@ -130,9 +143,8 @@ fn parse_board(board: &str) -> Result<Vec<(Square, Piece)>, ParsePositionError> 
                 last_was_digit = true;
             } else {
                 let piece = Piece::from_char(c).ok_or(bad)?;
-                let square = Square::from_coords(file, rank).ok_or(
-                    ParsePositionError::RankLength { rank: rank_name },
-                )?;
+                let square = Square::from_coords(file, rank)
+                    .ok_or(ParsePositionError::RankLength { rank: rank_name })?;
                 pieces.push((square, piece));
                 file += 1;
                 last_was_digit = false;
@@ -268,11 +280,17 @@ mod tests {
         );
         assert_eq!(
             err("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5X r 0 1"),
-            BadCharacter { rank: 1, found: 'X' }
+            BadCharacter {
+                rank: 1,
+                found: 'X'
+            }
         );
         assert_eq!(
             err("l5t/1d3c1/r1p1w1e/34/7/7/E1W1P1R/1C3D1/T5L r 0 1"),
-            BadCharacter { rank: 6, found: '4' }
+            BadCharacter {
+                rank: 6,
+                found: '4'
+            }
         );
         assert_eq!(
             err("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L x 0 1"),

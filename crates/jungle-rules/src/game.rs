@@ -1,5 +1,5 @@
 use crate::{
-    AntiChaseRule, Animal, Bitboard, EndReason, Move, MoveList, Outcome, PlayError, Position,
+    Animal, AntiChaseRule, Bitboard, EndReason, Move, MoveList, Outcome, PlayError, Position,
     Rules, Turn,
 };
 

@@ -21,7 +21,7 @@
 //!
 //! let rules = Ruleset::International.rules();
 //! // Red's lion stands beside Blue's den; stepping in wins.
-//! let position: Position = "2eR3/3L3/7/7/7/7/7/7/7 r 0 30".parse()?;
+//! let position: Position = "2e4/3L3/7/7/7/7/7/7/7 r 0 30".parse()?;
 //! let mut game = Game::new(rules, position);
 //! assert!(game.legal_moves().contains("d8d9".parse()?));
 //! game.play(Turn::Move("d8d9".parse()?))?;

@@ -117,11 +117,17 @@ impl fmt::Display for PlayError {
             }
             PlayError::Illegal(m, why) => {
                 let reason = match why {
-                    Illegal::NotAStepOrJump => "it is neither one orthogonal step nor a jump this animal may make",
+                    Illegal::NotAStepOrJump => {
+                        "it is neither one orthogonal step nor a jump this animal may make"
+                    }
                     Illegal::OwnDen => "no animal may enter its own den",
                     Illegal::Water => "only the rat may enter the water",
-                    Illegal::OccupiedByOwnAnimal => "the target square holds an animal of the same side",
-                    Illegal::CannotCapture => "this animal may not capture the one on the target square",
+                    Illegal::OccupiedByOwnAnimal => {
+                        "the target square holds an animal of the same side"
+                    }
+                    Illegal::CannotCapture => {
+                        "this animal may not capture the one on the target square"
+                    }
                     Illegal::JumpBlocked => "a rat in the water blocks the jump",
                 };
                 write!(f, "illegal move {m}: {reason}")
@@ -131,7 +137,10 @@ impl fmt::Display for PlayError {
                     AntiChaseRule::SevenThree => "7-3",
                     AntiChaseRule::SeventeenFive => "17-5",
                 };
-                write!(f, "illegal move {m}: forbidden by the {rule} anti-chase rule")
+                write!(
+                    f,
+                    "illegal move {m}: forbidden by the {rule} anti-chase rule"
+                )
             }
         }
     }
@@ -160,8 +169,16 @@ const JUMPS: [[Option<Jump>; 2]; Square::COUNT] = {
         );
         let low = Square::new_unchecked(2 * 7 + file);
         let high = Square::new_unchecked(6 * 7 + file);
-        table[low.index()][0] = Some(Jump { to: high, over, along_file: true });
-        table[high.index()][0] = Some(Jump { to: low, over, along_file: true });
+        table[low.index()][0] = Some(Jump {
+            to: high,
+            over,
+            along_file: true,
+        });
+        table[high.index()][0] = Some(Jump {
+            to: low,
+            over,
+            along_file: true,
+        });
         i += 1;
     }
     // Along ranks 4–6: a↔d over b, c and d↔g over e, f.
@@ -173,10 +190,26 @@ const JUMPS: [[Option<Jump>; 2]; Square::COUNT] = {
         let g = Square::new_unchecked(base + 6);
         let west = Bitboard(0b110 << base);
         let east = Bitboard(0b110000 << base);
-        table[a.index()][0] = Some(Jump { to: d, over: west, along_file: false });
-        table[d.index()][0] = Some(Jump { to: a, over: west, along_file: false });
-        table[d.index()][1] = Some(Jump { to: g, over: east, along_file: false });
-        table[g.index()][0] = Some(Jump { to: d, over: east, along_file: false });
+        table[a.index()][0] = Some(Jump {
+            to: d,
+            over: west,
+            along_file: false,
+        });
+        table[d.index()][0] = Some(Jump {
+            to: a,
+            over: west,
+            along_file: false,
+        });
+        table[d.index()][1] = Some(Jump {
+            to: g,
+            over: east,
+            along_file: false,
+        });
+        table[g.index()][0] = Some(Jump {
+            to: d,
+            over: east,
+            along_file: false,
+        });
         rank += 1;
     }
     table
@@ -385,7 +418,9 @@ impl Position {
         }
         sink.add_all(from, steps & !enemy);
         for to in steps & enemy {
-            let defender = self.board[to.index()].expect("enemy square is occupied").animal;
+            let defender = self.board[to.index()]
+                .expect("enemy square is occupied")
+                .animal;
             if Self::can_capture(rules, piece, from, defender, to) {
                 sink.add(Move { from, to });
             }
@@ -478,7 +513,9 @@ impl Position {
         if self.is_board_over() {
             return Err(PlayError::GameOver);
         }
-        let piece = self.piece_at(m.from).ok_or(PlayError::EmptySquare(m.from))?;
+        let piece = self
+            .piece_at(m.from)
+            .ok_or(PlayError::EmptySquare(m.from))?;
         if piece.side != self.side_to_move {
             return Err(PlayError::NotYourAnimal(m.from));
         }

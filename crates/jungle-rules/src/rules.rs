@@ -28,11 +28,12 @@ pub struct Rules {
 }
 
 /// The four named rulesets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Ruleset {
     /// The PC online game 野兽争霸 (seeds 000, 002, 003).
+    #[default]
     Classic,
     /// The stricter site rules of seed 001.
     Strict,
@@ -110,12 +111,6 @@ impl Default for Rules {
     }
 }
 
-impl Default for Ruleset {
-    fn default() -> Ruleset {
-        Ruleset::Classic
-    }
-}
-
 impl fmt::Display for Ruleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -171,6 +166,9 @@ mod tests {
             [c, s, d, i].map(|r| r.no_capture_draw_plies),
             [200, 100, 200, 200]
         );
-        assert_eq!([c, s, d, i].map(|r| r.anti_chase), [true, false, true, false]);
+        assert_eq!(
+            [c, s, d, i].map(|r| r.anti_chase),
+            [true, false, true, false]
+        );
     }
 }

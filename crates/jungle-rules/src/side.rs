@@ -68,7 +68,11 @@ pub struct ParseSideError(pub String);
 
 impl fmt::Display for ParseSideError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown side {:?} (expected \"red\" or \"blue\")", self.0)
+        write!(
+            f,
+            "unknown side {:?} (expected \"red\" or \"blue\")",
+            self.0
+        )
     }
 }
 

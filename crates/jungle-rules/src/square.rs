@@ -152,7 +152,9 @@ mod tests {
         let sq = |s: &str| s.parse::<Square>().unwrap();
         assert_eq!(Square::den(Side::Red), sq("d1"));
         assert_eq!(Square::den(Side::Blue), sq("d9"));
-        for w in ["b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6"] {
+        for w in [
+            "b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6",
+        ] {
             assert!(sq(w).is_water(), "{w}");
         }
         assert_eq!(Square::all().filter(|s| s.is_water()).count(), 12);

@@ -1,0 +1,144 @@
+//! The `jungle` command's contract, run as a black box.
+
+use std::process::{Command, Output};
+
+fn jungle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .output()
+        .expect("run jungle")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// A refusal: non-zero exit, nothing on stdout, one line on stderr mentioning `needle`.
+fn assert_refused(args: &[&str], needle: &str) {
+    let out = jungle(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", out.stdout);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+}
+
+const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1";
+
+#[test]
+fn moves_lists_the_start_moves() {
+    let text = stdout(&jungle(&["moves"]));
+    let moves: Vec<&str> = text.lines().collect();
+    assert_eq!(moves.len(), 24);
+    assert!(moves.contains(&"a3a4") && moves.contains(&"g3g4"));
+    let with_flags = stdout(&jungle(&[
+        "moves",
+        "--rules",
+        "strict",
+        "--position",
+        START,
+    ]));
+    assert_eq!(with_flags, text);
+}
+
+#[test]
+fn moves_of_a_finished_position_are_none() {
+    let text = stdout(&jungle(&[
+        "moves",
+        "--position",
+        "3L3/7/7/7/7/7/7/7/e6 b 0 5",
+    ]));
+    assert_eq!(text, "");
+}
+
+#[test]
+fn perft_prints_the_count_last() {
+    for (depth, count) in [("1", "24"), ("2", "576"), ("3", "12240"), ("4", "260099")] {
+        let text = stdout(&jungle(&["perft", depth]));
+        assert_eq!(text.lines().last(), Some(count));
+    }
+    let text = stdout(&jungle(&["perft", "--rules", "daitou", "--divide", "3"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&"12240"));
+    let divided: u64 = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(divided, 12240);
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 24);
+}
+
+#[test]
+fn replay_prints_one_json_line() {
+    let text = stdout(&jungle(&["replay", "a3a4", "pass"]));
+    assert_eq!(text.lines().count(), 1);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        json["position"],
+        "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L r 2 2"
+    );
+    assert_eq!(json["outcome"], serde_json::Value::Null);
+    assert_eq!(json["legal"].as_array().unwrap().len(), 23);
+    assert!(json["legal"].as_array().unwrap().contains(&"a4a5".into()));
+    // Keys come in the documented order.
+    assert!(text.starts_with("{\"position\":"));
+}
+
+#[test]
+fn replay_reports_the_outcome() {
+    let text = stdout(&jungle(&[
+        "replay",
+        "--rules",
+        "international",
+        "--position",
+        "2e4/3L3/7/7/7/7/7/7/7 r 0 30",
+        "d8d9",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["outcome"]["winner"], "red");
+    assert_eq!(json["outcome"]["reason"], "den");
+    assert_eq!(json["legal"], serde_json::json!([]));
+
+    let text = stdout(&jungle(&[
+        "replay",
+        "--rules",
+        "strict",
+        "--position",
+        "l6/7/7/7/7/7/7/7/6L b 99 60",
+        "pass",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["outcome"]["winner"], serde_json::Value::Null);
+    assert_eq!(json["outcome"]["reason"], "no-capture");
+}
+
+#[test]
+fn bad_input_is_refused_with_one_line() {
+    assert_refused(&["moves", "--rules", "chess"], "unknown ruleset \"chess\"");
+    assert_refused(&["moves", "--position", "nonsense"], "--position");
+    assert_refused(
+        &["moves", "--position", "7/7/7/7/1E5/7/7/7/7 r 0 1"],
+        "in the water",
+    );
+    assert_refused(&["replay", "a3a4", "a4a5x"], "move 2 (\"a4a5x\")");
+    assert_refused(&["replay", "a3a5"], "move 1 (\"a3a5\"): illegal move a3a5");
+    assert_refused(&["replay", "a7a6"], "belongs to the side not to move");
+    assert_refused(
+        &[
+            "replay",
+            "--position",
+            "2e4/3L3/7/7/7/7/7/7/7 r 0 30",
+            "d8d9",
+            "c9c8",
+        ],
+        "the game is over",
+    );
+    assert_refused(&["perft", "deep"], "deep");
+    assert_refused(&["fly"], "fly");
+}
