@@ -1,0 +1,303 @@
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::ClockSpec;
+use jungle_rules::{Ruleset, Side};
+
+/// Which colour the host of a private room takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    Red,
+    Blue,
+    Random,
+}
+
+/// What a client may send.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ClientFrame {
+    /// Must be the first frame: authenticates the connection as a player.
+    Hello { token: String },
+    /// Enter the matchmaking pool for these settings.
+    Seek {
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+    },
+    CancelSeek,
+    /// Open a private room; the answer is a `room` frame with its code and link.
+    CreateRoom {
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+        color: ColorChoice,
+    },
+    /// Take the free seat of a private room, or watch it when both seats are taken.
+    JoinRoom { code: String },
+    /// Follow a game (as a spectator, or as its player after a reconnect).
+    Watch { game: Uuid },
+    /// Stop following a game.
+    Unwatch { game: Uuid },
+    /// Play a move such as `a3a4`.
+    Move { game: Uuid, mv: String },
+    Resign { game: Uuid },
+    OfferDraw { game: Uuid },
+    AcceptDraw { game: Uuid },
+    DeclineDraw { game: Uuid },
+    /// Ask for a new game with colours swapped; starts once both players ask.
+    Rematch { game: Uuid },
+    Ping,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// A seat in a game: who sits there and with what rating.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    pub id: Uuid,
+    pub name: String,
+    pub rating: i32,
+    pub provisional: bool,
+    /// Whether the player has at least one live connection to the game.
+    pub online: bool,
+}
+
+/// Both clocks. Times are what remains, in milliseconds, at the moment the frame was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    pub red_ms: u64,
+    pub blue_ms: u64,
+    /// Whose clock is running, if any.
+    pub running: Option<Side>,
+    /// Timeouts counted so far (per-move clocks).
+    pub red_timeouts: u32,
+    pub blue_timeouts: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// A private room waiting for its second player.
+    Waiting,
+    Active,
+    Finished,
+    Aborted,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    Den,
+    AllCaptured,
+    NoMoves,
+    NoCapture,
+    Resign,
+    DrawAgreed,
+    Timeout,
+    Abandoned,
+    Aborted,
+}
+
+impl Reason {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::Den => "den",
+            Reason::AllCaptured => "all-captured",
+            Reason::NoMoves => "no-moves",
+            Reason::NoCapture => "no-capture",
+            Reason::Resign => "resign",
+            Reason::DrawAgreed => "draw-agreed",
+            Reason::Timeout => "timeout",
+            Reason::Abandoned => "abandoned",
+            Reason::Aborted => "aborted",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Reason> {
+        [
+            Reason::Den,
+            Reason::AllCaptured,
+            Reason::NoMoves,
+            Reason::NoCapture,
+            Reason::Resign,
+            Reason::DrawAgreed,
+            Reason::Timeout,
+            Reason::Abandoned,
+            Reason::Aborted,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
+}
+
+impl From<jungle_rules::EndReason> for Reason {
+    fn from(reason: jungle_rules::EndReason) -> Reason {
+        match reason {
+            jungle_rules::EndReason::Den => Reason::Den,
+            jungle_rules::EndReason::AllCaptured => Reason::AllCaptured,
+            jungle_rules::EndReason::NoMoves => Reason::NoMoves,
+            jungle_rules::EndReason::NoCapture => Reason::NoCapture,
+        }
+    }
+}
+
+/// Rating points each side gained (negative: lost).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    pub red: i32,
+    pub blue: i32,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+    /// Whether ratings changed (false for casual games and games that ended within 10 moves).
+    pub rated: bool,
+    pub rating_change: Option<RatingChange>,
+}
+
+/// The full state of a game, as one recipient sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    pub game: Uuid,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    /// The private room's code, for room games.
+    pub code: Option<String>,
+    pub red: Option<Seat>,
+    pub blue: Option<Seat>,
+    /// Which side the recipient plays; `None` for a spectator.
+    pub you: Option<Side>,
+    /// The starting position and every turn since (`a3a4`, `pass`).
+    pub start: String,
+    pub moves: Vec<String>,
+    pub position: String,
+    pub turn: Side,
+    pub clocks: Clocks,
+    /// The side whose draw offer is pending, if any.
+    pub draw_offer: Option<Side>,
+    pub status: GameStatus,
+    pub result: Option<GameResult>,
+    /// Milliseconds until a disconnected player's game is forfeited, per side.
+    pub red_away_ms: Option<u64>,
+    pub blue_away_ms: Option<u64>,
+    /// The legal moves, when it is the recipient's turn; empty otherwise.
+    pub legal: Vec<String>,
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerFrame {
+    /// `hello` succeeded. `games` are the player's unfinished games (each follows as a `game`).
+    Welcome {
+        player: PlayerInfo,
+        games: Vec<Uuid>,
+    },
+    /// The player is in the pool; `pool` counts the players waiting for the same settings.
+    Seeking {
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+        pool: usize,
+    },
+    SeekCancelled,
+    /// A private room was created: share `url` (or read out `code`).
+    Room {
+        code: String,
+        url: String,
+        game: Uuid,
+    },
+    /// The full state: on start, on join, on watch and on every reconnect.
+    Game(Box<GameState>),
+    /// A turn was played (`mv` is a move or `pass`).
+    Moved {
+        game: Uuid,
+        mv: String,
+        ply: usize,
+        position: String,
+        clocks: Clocks,
+        /// The recipient's legal moves when it is now their turn; empty otherwise.
+        legal: Vec<String>,
+    },
+    DrawOffered {
+        game: Uuid,
+        by: Side,
+    },
+    DrawDeclined {
+        game: Uuid,
+        by: Side,
+    },
+    /// A player asked for a rematch.
+    RematchOffered {
+        game: Uuid,
+        by: Side,
+    },
+    /// A player's connection state changed. `abandon_in_ms` counts down while they are away.
+    Presence {
+        game: Uuid,
+        side: Side,
+        online: bool,
+        abandon_in_ms: Option<u64>,
+    },
+    GameOver {
+        game: Uuid,
+        winner: Option<Side>,
+        reason: Reason,
+        rated: bool,
+        rating_change: Option<RatingChange>,
+    },
+    Error {
+        code: ErrorCode,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        game: Option<Uuid>,
+    },
+    Pong,
+    /// The server is going down; reconnect after a moment (games resume).
+    Shutdown,
+}
+
+/// Stable error codes: clients branch on these, people read the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, not an object, an unknown type, a missing or ill-typed field.
+    BadFrame,
+    /// A binary frame: this protocol is text.
+    BinaryFrame,
+    FrameTooLarge,
+    /// Anything but `hello` before a successful `hello`.
+    NotAuthenticated,
+    BadToken,
+    AlreadyAuthenticated,
+    /// Settings the server does not accept (clock bounds and the like).
+    BadRequest,
+    UnknownGame,
+    RoomNotFound,
+    /// The game is not one you play.
+    NotYourGame,
+    NotYourTurn,
+    /// Move text that is not a move.
+    BadMove,
+    IllegalMove,
+    GameOver,
+    GameNotStarted,
+    AlreadySeeking,
+    NoDrawOffer,
+    DrawOfferLimit,
+    RematchUnavailable,
+    RateLimited,
+    /// Something went wrong on our side; details are in the server's log.
+    Internal,
+}
