@@ -116,12 +116,27 @@ impl Game {
         moves
     }
 
-    /// Plays a move, or a pass, and updates the outcome. Refuses with a precise error and changes
-    /// nothing when the move is not legal.
-    pub fn play(&mut self, turn: Turn) -> Result<(), PlayError> {
+    /// Whether `turn` may be played now, with the precise reason when not. A pass is always
+    /// allowed while the game goes on (the server plays it for a timed-out player).
+    pub fn check(&self, turn: Turn) -> Result<(), PlayError> {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
+        if let Turn::Move(m) = turn {
+            self.position.check_move(&self.rules, m)?;
+            if self.rules.anti_chase {
+                if let Some(rule) = self.anti_chase_violation(m) {
+                    return Err(PlayError::AntiChase(m, rule));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays a move, or a pass, and updates the outcome. Refuses with a precise error and changes
+    /// nothing when the move is not legal.
+    pub fn play(&mut self, turn: Turn) -> Result<(), PlayError> {
+        self.check(turn)?;
         let played = match turn {
             Turn::Pass => {
                 self.position.pass();
@@ -132,12 +147,6 @@ impl Game {
                 }
             }
             Turn::Move(m) => {
-                self.position.check_move(&self.rules, m)?;
-                if self.rules.anti_chase {
-                    if let Some(rule) = self.anti_chase_violation(m) {
-                        return Err(PlayError::AntiChase(m, rule));
-                    }
-                }
                 let animal = self.position.piece_at(m.from).map(|p| p.animal);
                 let captured = self.position.play_unchecked(m);
                 PlayedTurn {

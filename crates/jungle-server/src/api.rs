@@ -1,0 +1,232 @@
+//! The HTTP API: guest players, profiles, games, the leaderboard, health and metrics.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use jungle_protocol::{Clocks, GameResult, GameState, Seat};
+use jungle_rules::{Game, Ruleset, Turn};
+use serde::Deserialize;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::rooms::LiveGame;
+use crate::state::AppState;
+use crate::store::{GameRecord, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, message) = match &self {
+            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
+            ApiError::Store(e) => {
+                tracing::error!(error = %e, "api request failed");
+                (StatusCode::INTERNAL_SERVER_ERROR, "something went wrong on our side".to_owned())
+            }
+        };
+        (status, Json(json!({ "error": message }))).into_response()
+    }
+}
+
+pub fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("system randomness");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Trims and checks a display name: 1–24 letters, digits, spaces, `_` or `-`.
+pub fn validate_name(raw: &str) -> Result<String, String> {
+    let name = raw.trim();
+    let length = name.chars().count();
+    if length == 0 {
+        return Err("the name is empty".into());
+    }
+    if length > 24 {
+        return Err(format!("the name has {length} characters; at most 24 are allowed"));
+    }
+    if let Some(bad) = name.chars().find(|c| !(c.is_alphanumeric() || *c == ' ' || *c == '_' || *c == '-')) {
+        return Err(format!("the name may hold letters, digits, spaces, _ and -, not {bad:?}"));
+    }
+    Ok(name.to_owned())
+}
+
+#[derive(Deserialize)]
+pub struct NewPlayer {
+    name: String,
+}
+
+pub async fn create_player(State(state): State<AppState>, body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>) -> Result<Response, ApiError> {
+    let Json(body) = body.map_err(|e| ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text())))?;
+    let name = validate_name(&body.name).map_err(ApiError::BadRequest)?;
+    let token = new_token();
+    let player = state.store.create_player(&name, &hash_token(&token)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "id": player.id, "name": player.name, "token": token })),
+    )
+        .into_response())
+}
+
+pub async fn player(State(state): State<AppState>, Path(id): Path<Uuid>) -> Result<Response, ApiError> {
+    let profile = state.store.profile(id).await?.ok_or(ApiError::NotFound("player"))?;
+    Ok(Json(profile).into_response())
+}
+
+pub async fn player_games(State(state): State<AppState>, Path(id): Path<Uuid>) -> Result<Response, ApiError> {
+    state.store.player(id).await?.ok_or(ApiError::NotFound("player"))?;
+    Ok(Json(state.store.player_games(id, 50).await?).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct LeaderboardQuery {
+    rules: Option<String>,
+}
+
+pub async fn leaderboard(State(state): State<AppState>, Query(q): Query<LeaderboardQuery>) -> Result<Response, ApiError> {
+    let rules: Ruleset = q
+        .rules
+        .as_deref()
+        .unwrap_or("classic")
+        .parse()
+        .map_err(|e: jungle_rules::ParseRulesetError| ApiError::BadRequest(e.to_string()))?;
+    let rows = state.store.leaderboard(rules, 100).await?;
+    let entries: Vec<_> = rows
+        .into_iter()
+        .map(|(p, r)| json!({"id": p.id, "name": p.name, "rating": r.rating.round() as i64, "deviation": r.deviation.round() as i64, "provisional": r.provisional, "games": r.games}))
+        .collect();
+    Ok(Json(json!({"rules": rules, "players": entries})).into_response())
+}
+
+pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
+    Json(state.rooms.live_games())
+}
+
+pub async fn game(State(state): State<AppState>, Path(id): Path<Uuid>) -> Result<Response, ApiError> {
+    let record = state.store.game(id).await?.ok_or(ApiError::NotFound("game"))?;
+    Ok(Json(json!({
+        "id": record.id,
+        "rules": record.rules,
+        "clock": record.clock,
+        "rated": record.rated,
+        "players": {
+            "red": {"id": record.red, "name": record.red_name, "rating": record.red_rating},
+            "blue": {"id": record.blue, "name": record.blue_name, "rating": record.blue_rating},
+        },
+        "start": record.start,
+        "moves": record.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
+        "status": record.status,
+        "result": record.winner.map(|s| s.name()).unwrap_or(if record.reason.is_some() { "draw" } else { "" }),
+        "winner": record.winner,
+        "reason": record.reason,
+        "rating_applied": record.rating_applied,
+        "rating_change": record.rating_change,
+        "created_at": record.created_at,
+        "ended_at": record.ended_at,
+    }))
+    .into_response())
+}
+
+pub async fn healthz(State(state): State<AppState>) -> Response {
+    if state.store.ping().await {
+        (StatusCode::OK, "ok").into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, "database unreachable").into_response()
+    }
+}
+
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    metrics::gauge!("jungle_live_rooms_indexed").set(state.rooms.live_count() as f64);
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.render(),
+    )
+        .into_response()
+}
+
+/// The state of a game no longer live, as a spectator sees it.
+pub fn archived_state(record: &GameRecord) -> GameState {
+    let turns: Vec<Turn> = record.moves.iter().filter_map(|m| m.mv.parse().ok()).collect();
+    let start = record.start.parse().unwrap_or_default();
+    let game = Game::replay(record.rules.rules(), start, turns).unwrap_or_else(|_| Game::new(record.rules.rules(), start));
+    let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
+    let seat = |id: Uuid, name: &str, rating: i32| Seat {
+        id,
+        name: name.to_owned(),
+        rating,
+        provisional: false,
+        online: false,
+    };
+    GameState {
+        game: record.id,
+        rules: record.rules,
+        clock: record.clock,
+        rated: record.rated,
+        code: record.room_code.clone(),
+        red: Some(seat(record.red, &record.red_name, record.red_rating)),
+        blue: Some(seat(record.blue, &record.blue_name, record.blue_rating)),
+        you: None,
+        start: record.start.clone(),
+        moves: record.moves.iter().map(|m| m.mv.clone()).collect(),
+        position: game.position().to_string(),
+        turn: game.position().side_to_move(),
+        clocks: Clocks {
+            red_ms: last.red_ms.max(0) as u64,
+            blue_ms: last.blue_ms.max(0) as u64,
+            running: None,
+            red_timeouts: last.red_timeouts as u32,
+            blue_timeouts: last.blue_timeouts as u32,
+        },
+        draw_offer: None,
+        status: record.status,
+        result: record.reason.map(|reason| GameResult {
+            winner: record.winner,
+            reason,
+            rated: record.rating_applied,
+            rating_change: record.rating_change,
+        }),
+        red_away_ms: None,
+        blue_away_ms: None,
+        legal: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_trimmed_and_checked() {
+        assert_eq!(validate_name("  Ada Lovelace "), Ok("Ada Lovelace".into()));
+        assert_eq!(validate_name("小明_2-x"), Ok("小明_2-x".into()));
+        assert!(validate_name("").is_err());
+        assert!(validate_name("   ").is_err());
+        assert!(validate_name(&"x".repeat(25)).is_err());
+        assert!(validate_name("<script>").is_err());
+        assert!(validate_name("Robert'); DROP TABLE players;--").is_err());
+    }
+
+    #[test]
+    fn tokens_are_long_and_hashed() {
+        let token = new_token();
+        assert_eq!(token.len(), 64);
+        assert_ne!(token, new_token());
+        assert_eq!(hash_token(&token).len(), 64);
+        assert_ne!(hash_token(&token), token);
+    }
+}

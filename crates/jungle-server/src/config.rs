@@ -1,0 +1,78 @@
+//! Configuration from flags and environment. The long names and variables are a contract: the
+//! compose file and scripts use them.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Parser;
+
+#[derive(Clone, Debug, Parser)]
+#[command(name = "jungle-server", version, about = "The Jungle Arena game server")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "JUNGLE_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// sqlite://PATH or postgres://… ; the default is an SQLite file jungle.db in the working
+    /// directory, created on first start.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://jungle.db")]
+    pub database_url: String,
+
+    /// Comma-separated origins allowed to open the WebSocket (e.g. https://jungle.example).
+    /// Default: the server's own address. Clients that send no Origin (non-browsers) are allowed.
+    #[arg(long, env = "JUNGLE_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// Seconds a disconnected player may stay away before forfeiting (`abandoned`).
+    #[arg(long, env = "JUNGLE_DISCONNECT_GRACE_S", default_value_t = 30)]
+    pub disconnect_grace_s: u64,
+
+    /// Seconds each side has to make its first move before the game is `aborted`.
+    #[arg(long, env = "JUNGLE_ABORT_S", default_value_t = 30)]
+    pub abort_s: u64,
+
+    /// Seconds between WebSocket pings; a socket silent for two intervals is treated as gone.
+    #[arg(long, env = "JUNGLE_PING_INTERVAL_S", default_value_t = 10)]
+    pub ping_interval_s: u64,
+
+    /// The public base URL used in room links; default: http://ADDR.
+    #[arg(long, env = "JUNGLE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Directory of the browser client.
+    #[arg(long, env = "JUNGLE_STATIC_DIR", default_value = "static")]
+    pub static_dir: String,
+
+    /// Most simultaneous WebSocket connections from one IP address.
+    #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
+    pub max_connections_per_ip: usize,
+
+    /// Log as JSON lines instead of human-readable text.
+    #[arg(long, env = "JUNGLE_LOG_JSON")]
+    pub log_json: bool,
+}
+
+impl Config {
+    /// Defaults for an embedded test server (port 0, the given database).
+    pub fn for_tests(database_url: &str) -> Config {
+        Config::parse_from([
+            "jungle-server",
+            "--addr",
+            "127.0.0.1:0",
+            "--database-url",
+            database_url,
+        ])
+    }
+
+    pub fn disconnect_grace(&self) -> Duration {
+        Duration::from_secs(self.disconnect_grace_s)
+    }
+
+    pub fn abort_after(&self) -> Duration {
+        Duration::from_secs(self.abort_s)
+    }
+
+    pub fn ping_interval(&self) -> Duration {
+        Duration::from_secs(self.ping_interval_s.max(1))
+    }
+}

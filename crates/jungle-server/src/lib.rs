@@ -1,0 +1,191 @@
+//! The Jungle Arena server: HTTP API, WebSocket protocol, rooms, matchmaking, clocks, ratings.
+//!
+//! [`Server::start`] runs one on the configured address (port 0 for tests) and returns a handle
+//! with the bound address and a graceful [`Server::shutdown`].
+
+pub mod api;
+pub mod config;
+pub mod lobby;
+pub mod metrics;
+pub mod persist;
+pub mod rating;
+pub mod rooms;
+pub mod state;
+pub mod store;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tower_http::services::{ServeDir, ServeFile};
+
+pub use config::Config;
+use lobby::Lobby;
+use persist::Persister;
+use rooms::{Room, RoomContext, Rooms, SeatPlayer};
+use state::{AppState, IpLimits, Origins};
+use store::{PlayerRecord, Store, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("could not open the database: {0}")]
+    Store(#[from] StoreError),
+    #[error("could not listen on {addr}: {source}")]
+    Bind { addr: SocketAddr, source: std::io::Error },
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    shutdown: watch::Sender<bool>,
+    serving: JoinHandle<()>,
+    writer: JoinHandle<()>,
+    store: Store,
+}
+
+impl Server {
+    /// Opens the database (running migrations), resumes unfinished games, and starts serving.
+    pub async fn start(config: Config) -> Result<Server, ServerError> {
+        let metrics = metrics::Metrics::install();
+        let store = Store::open(&config.database_url).await?;
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(|source| ServerError::Bind { addr: config.addr, source })?;
+        let addr = listener.local_addr().map_err(|source| ServerError::Bind { addr: config.addr, source })?;
+        let public_url: Arc<str> = config
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{addr}"))
+            .trim_end_matches('/')
+            .into();
+        let (shutdown_tx, shutdown_rx) = watch::channel(false);
+        let (persister, writer) = Persister::start(store.clone());
+        let rooms = Rooms::default();
+        let room_ctx = Arc::new(RoomContext {
+            persister,
+            rooms: rooms.clone(),
+            store: store.clone(),
+            disconnect_grace: config.disconnect_grace(),
+            abort_after: config.abort_after(),
+            shutdown: shutdown_rx.clone(),
+        });
+        resume_games(&store, &room_ctx).await?;
+        let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
+        let state = AppState {
+            store: store.clone(),
+            rooms,
+            lobby,
+            room_ctx,
+            ip_limits: IpLimits::new(config.max_connections_per_ip),
+            origins: Arc::new(Origins::new(&config.allowed_origins, &public_url)),
+            shutdown: shutdown_rx.clone(),
+            metrics,
+            public_url,
+            config: Arc::new(config.clone()),
+        };
+        let app = router(state, &config.static_dir);
+        let mut stop = shutdown_rx;
+        let serving = tokio::spawn(async move {
+            let serve = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+                .with_graceful_shutdown(async move {
+                    let _ = stop.wait_for(|down| *down).await;
+                });
+            if let Err(e) = serve.await {
+                tracing::error!(error = %e, "server stopped with an error");
+            }
+        });
+        tracing::info!(%addr, "jungle arena listening");
+        Ok(Server {
+            addr,
+            shutdown: shutdown_tx,
+            serving,
+            writer,
+            store,
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Stops accepting, tells every client, lets rooms finish their writes, and waits until
+    /// everything acknowledged is in the database.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        if tokio::time::timeout(Duration::from_secs(10), self.serving).await.is_err() {
+            tracing::warn!("connections did not close within 10 s");
+        }
+        if tokio::time::timeout(Duration::from_secs(30), self.writer).await.is_err() {
+            tracing::error!("the database writer did not drain within 30 s");
+        }
+        self.store.close().await;
+        tracing::info!("stopped");
+    }
+
+    /// Waits until a shutdown is requested by Ctrl-C or SIGTERM, then shuts down.
+    pub async fn run_until_signal(self) {
+        wait_for_signal().await;
+        tracing::info!("shutting down");
+        self.shutdown().await;
+    }
+}
+
+fn router(state: AppState, static_dir: &str) -> Router {
+    let index = ServeFile::new(format!("{static_dir}/index.html"));
+    Router::new()
+        .route("/ws", get(ws::upgrade))
+        .route("/api/players", post(api::create_player))
+        .route("/api/players/{id}", get(api::player))
+        .route("/api/players/{id}/games", get(api::player_games))
+        .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/games/live", get(api::live_games))
+        .route("/api/games/{id}", get(api::game))
+        .route("/healthz", get(api::healthz))
+        .route("/metrics", get(api::metrics))
+        .route_service("/g/{id}", index.clone())
+        .route_service("/r/{code}", index)
+        .fallback_service(ServeDir::new(static_dir))
+        .with_state(state)
+}
+
+async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {
+    let games = store.active_games().await?;
+    let count = games.len();
+    for record in games {
+        let seat = |id, name: &str, rating| SeatPlayer {
+            player: PlayerRecord { id, name: name.to_owned() },
+            rating,
+        };
+        let red = seat(record.red, &record.red_name, store.rating(record.red, record.rules).await?);
+        let blue = seat(record.blue, &record.blue_name, store.rating(record.blue, record.rules).await?);
+        let id = record.id;
+        if let Err(e) = Room::spawn_resumed(ctx.clone(), record, red, blue) {
+            tracing::error!(game = %id, error = %e, "could not resume a game");
+        }
+    }
+    if count > 0 {
+        tracing::info!(games = count, "resumed unfinished games");
+    }
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

@@ -1,0 +1,218 @@
+//! Matchmaking: one task owns every pool of waiting players. A pool per (ruleset, clock, rated);
+//! the closest ratings are paired, and the acceptable gap widens the longer a player waits.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jungle_protocol::{ErrorCode, ServerFrame};
+use jungle_rules::Side;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::rooms::{error_text, frame_text, Connection, Outbound, Room, RoomContext, RoomSettings, SeatPlayer};
+use crate::store::RatingRecord;
+
+/// The rating gap accepted at once, and how much it widens per second of waiting.
+const BASE_GAP: f64 = 100.0;
+const GAP_PER_SECOND: f64 = 50.0;
+const TICK: Duration = Duration::from_secs(1);
+
+enum Command {
+    Seek {
+        conn: Connection,
+        settings: RoomSettings,
+        rating: RatingRecord,
+    },
+    Cancel {
+        conn_id: u64,
+        /// Answer with `seek_cancelled` (false when the connection is closing).
+        answer: bool,
+    },
+}
+
+struct Seeker {
+    conn: Connection,
+    rating: RatingRecord,
+    since: Instant,
+}
+
+impl Seeker {
+    fn gap(&self, now: Instant) -> f64 {
+        BASE_GAP + GAP_PER_SECOND * now.duration_since(self.since).as_secs_f64()
+    }
+}
+
+/// A cloneable handle to the matchmaking task.
+#[derive(Clone)]
+pub struct Lobby {
+    tx: mpsc::Sender<Command>,
+}
+
+impl Lobby {
+    pub fn start(ctx: Arc<RoomContext>, shutdown: watch::Receiver<bool>) -> Lobby {
+        let (tx, rx) = mpsc::channel(1024);
+        tokio::spawn(run(ctx, rx, shutdown));
+        Lobby { tx }
+    }
+
+    pub async fn seek(&self, conn: Connection, settings: RoomSettings, rating: RatingRecord) {
+        let _ = self.tx.send(Command::Seek { conn, settings, rating }).await;
+    }
+
+    pub async fn cancel(&self, conn_id: u64, answer: bool) {
+        let _ = self.tx.send(Command::Cancel { conn_id, answer }).await;
+    }
+}
+
+struct Pools {
+    ctx: Arc<RoomContext>,
+    pools: HashMap<RoomSettings, Vec<Seeker>>,
+    /// Each player's colour in their last matchmade game, to alternate fairly.
+    last_colour: HashMap<Uuid, Side>,
+}
+
+async fn run(ctx: Arc<RoomContext>, mut rx: mpsc::Receiver<Command>, mut shutdown: watch::Receiver<bool>) {
+    let mut pools = Pools {
+        ctx,
+        pools: HashMap::new(),
+        last_colour: HashMap::new(),
+    };
+    let mut tick = tokio::time::interval(TICK);
+    loop {
+        tokio::select! {
+            command = rx.recv() => match command {
+                Some(Command::Seek { conn, settings, rating }) => pools.seek(conn, settings, rating),
+                Some(Command::Cancel { conn_id, answer }) => pools.cancel(conn_id, answer),
+                None => break,
+            },
+            _ = tick.tick() => {
+                let keys: Vec<RoomSettings> = pools.pools.keys().copied().collect();
+                for settings in keys {
+                    pools.pair(settings);
+                }
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+}
+
+impl Pools {
+    fn seek(&mut self, conn: Connection, settings: RoomSettings, rating: RatingRecord) {
+        let already = self
+            .pools
+            .values()
+            .flatten()
+            .any(|s| s.conn.player.id == conn.player.id);
+        if already {
+            let _ = conn.tx.try_send(Outbound::Text(error_text(
+                ErrorCode::AlreadySeeking,
+                "you are already looking for a game; cancel that seek first",
+                None,
+            )));
+            return;
+        }
+        let pool = self.pools.entry(settings).or_default();
+        pool.push(Seeker {
+            conn: conn.clone(),
+            rating,
+            since: Instant::now(),
+        });
+        let size = pool.len();
+        let _ = conn.tx.try_send(Outbound::Text(frame_text(&ServerFrame::Seeking {
+            rules: settings.rules,
+            clock: settings.clock,
+            rated: settings.rated,
+            pool: size,
+        })));
+        metrics::gauge!("jungle_seeks").increment(1.0);
+        self.pair(settings);
+    }
+
+    fn cancel(&mut self, conn_id: u64, answer: bool) {
+        for pool in self.pools.values_mut() {
+            if let Some(i) = pool.iter().position(|s| s.conn.id == conn_id) {
+                let seeker = pool.swap_remove(i);
+                metrics::gauge!("jungle_seeks").decrement(1.0);
+                if answer {
+                    let _ = seeker.conn.tx.try_send(Outbound::Text(frame_text(&ServerFrame::SeekCancelled)));
+                }
+            }
+        }
+        self.pools.retain(|_, pool| !pool.is_empty());
+    }
+
+    /// Pairs whoever can be paired in one pool: the longest-waiting first, each with the
+    /// closest rating within both players' acceptable gaps.
+    fn pair(&mut self, settings: RoomSettings) {
+        let now = Instant::now();
+        let Some(pool) = self.pools.get_mut(&settings) else {
+            return;
+        };
+        pool.retain(|s| !s.conn.tx.is_closed());
+        pool.sort_by_key(|s| s.since);
+        let mut matches = Vec::new();
+        let mut taken = vec![false; pool.len()];
+        for i in 0..pool.len() {
+            if taken[i] {
+                continue;
+            }
+            let best = (i + 1..pool.len())
+                .filter(|&j| !taken[j] && pool[j].conn.player.id != pool[i].conn.player.id)
+                .map(|j| (j, (pool[i].rating.rating - pool[j].rating.rating).abs()))
+                .filter(|&(j, gap)| gap <= pool[i].gap(now) && gap <= pool[j].gap(now))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((j, _)) = best {
+                taken[i] = true;
+                taken[j] = true;
+                matches.push((i, j));
+            }
+        }
+        let mut seekers: Vec<Option<Seeker>> = pool.drain(..).map(Some).collect();
+        for (i, j) in matches {
+            let a = seekers[i].take().expect("paired once");
+            let b = seekers[j].take().expect("paired once");
+            metrics::gauge!("jungle_seeks").decrement(2.0);
+            metrics::histogram!("jungle_matchmaking_wait_seconds").record(now.duration_since(a.since).as_secs_f64());
+            metrics::histogram!("jungle_matchmaking_wait_seconds").record(now.duration_since(b.since).as_secs_f64());
+            self.start_game(settings, a, b);
+        }
+        let pool = self.pools.get_mut(&settings).expect("pool exists");
+        pool.extend(seekers.into_iter().flatten());
+        if pool.is_empty() {
+            self.pools.remove(&settings);
+        }
+    }
+
+    fn start_game(&mut self, settings: RoomSettings, a: Seeker, b: Seeker) {
+        let a_last = self.last_colour.get(&a.conn.player.id).copied();
+        let b_last = self.last_colour.get(&b.conn.player.id).copied();
+        // Whoever was Red last time takes Blue; a coin decides when that settles nothing.
+        let a_red = match (a_last, b_last) {
+            (Some(Side::Red), Some(Side::Red)) | (None, None) | (Some(Side::Blue), Some(Side::Blue)) => {
+                Uuid::new_v4().as_bytes()[0] & 1 == 0
+            }
+            (Some(Side::Red), _) | (_, Some(Side::Blue)) => false,
+            _ => true,
+        };
+        let (red, blue) = if a_red { (a, b) } else { (b, a) };
+        self.last_colour.insert(red.conn.player.id, Side::Red);
+        self.last_colour.insert(blue.conn.player.id, Side::Blue);
+        let handle = Room::spawn_matched(
+            self.ctx.clone(),
+            settings,
+            SeatPlayer {
+                player: red.conn.player.clone(),
+                rating: red.rating,
+            },
+            SeatPlayer {
+                player: blue.conn.player.clone(),
+                rating: blue.rating,
+            },
+        );
+        for seeker in [red, blue] {
+            let _ = seeker.conn.tx.try_send(Outbound::Enter(handle.clone()));
+        }
+    }
+}

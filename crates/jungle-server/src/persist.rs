@@ -1,0 +1,149 @@
+//! The single writer: rooms hand it their writes and wait for the acknowledgement. It batches
+//! the writes of many games into one transaction, so that persisting every move before it is
+//! acknowledged costs one commit per batch, not per move. Being the only writer also orders
+//! rating updates without row locks.
+
+use std::time::Duration;
+
+use jungle_protocol::RatingChange;
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError};
+
+/// Most writes committed together.
+const MAX_BATCH: usize = 512;
+/// Writes waiting for the writer; rooms wait (back-pressure) when it is full.
+const QUEUE: usize = 8192;
+
+#[derive(Debug)]
+pub enum Write {
+    StartGame(NewGame),
+    Turn(Uuid, MoveRecord),
+    Finish(FinishRecord),
+}
+
+/// What a write returns once committed.
+#[derive(Debug)]
+pub enum Written {
+    Done,
+    Finished(Option<RatingChange>),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PersistError {
+    #[error("the writer has stopped")]
+    Stopped,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+type Request = (Write, oneshot::Sender<Result<Written, String>>);
+
+/// A cloneable handle to the writer task.
+#[derive(Clone, Debug)]
+pub struct Persister {
+    tx: mpsc::Sender<Request>,
+}
+
+impl Persister {
+    /// Starts the writer; it stops once every handle is dropped and its queue is drained.
+    pub fn start(store: Store) -> (Persister, tokio::task::JoinHandle<()>) {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let task = tokio::spawn(run(store, rx));
+        (Persister { tx }, task)
+    }
+
+    /// Queues a write and waits until it is committed.
+    pub async fn write(&self, write: Write) -> Result<Written, PersistError> {
+        let (ack, done) = oneshot::channel();
+        self.tx
+            .send((write, ack))
+            .await
+            .map_err(|_| PersistError::Stopped)?;
+        match done.await {
+            Ok(Ok(written)) => Ok(written),
+            Ok(Err(message)) => Err(PersistError::Store(StoreError::Corrupt(message))),
+            Err(_) => Err(PersistError::Stopped),
+        }
+    }
+}
+
+async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let started = std::time::Instant::now();
+        let size = batch.len();
+        commit_with_retry(&store, &mut batch).await;
+        metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());
+        metrics::histogram!("jungle_db_batch_size").record(size as f64);
+    }
+}
+
+/// Commits the batch, retrying while the database is unreachable. A write that fails for good
+/// (a bug, not an outage) is answered with its error; the others still commit.
+async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>) {
+    let mut delay = Duration::from_millis(50);
+    loop {
+        let writes: Vec<&Write> = batch.iter().map(|(w, _)| w).collect();
+        match commit(store, &writes).await {
+            Ok(results) => {
+                for ((_, ack), result) in batch.drain(..).zip(results) {
+                    let _ = ack.send(Ok(result));
+                }
+                return;
+            }
+            Err(e) if e.is_transient() => {
+                metrics::counter!("jungle_db_retries_total").increment(1);
+                tracing::warn!(error = %e, retry_in_ms = delay.as_millis() as u64, "database write failed; retrying");
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(Duration::from_secs(2));
+            }
+            Err(e) if batch.len() > 1 => {
+                tracing::error!(error = %e, "batch failed; committing its writes one by one");
+                for request in batch.drain(..) {
+                    let mut single = vec![request];
+                    Box::pin(commit_with_retry(store, &mut single)).await;
+                }
+                return;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, write = ?batch[0].0, "write refused by the database");
+                for (_, ack) in batch.drain(..) {
+                    let _ = ack.send(Err(e.to_string()));
+                }
+                return;
+            }
+        }
+    }
+}
+
+async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreError> {
+    let mut tx = store.pool().begin().await?;
+    let mut results = Vec::with_capacity(writes.len());
+    // Moves are gathered into multi-row inserts; the order of writes within one game is kept
+    // because a game's start precedes its moves, and its finish follows them.
+    let mut pending_moves: Vec<(Uuid, MoveRecord)> = Vec::new();
+    for write in writes {
+        match write {
+            Write::Turn(game, record) => {
+                pending_moves.push((*game, record.clone()));
+                results.push(Written::Done);
+            }
+            Write::StartGame(game) => {
+                store.insert_moves(&mut tx, &pending_moves).await?;
+                pending_moves.clear();
+                store.insert_game(&mut tx, game).await?;
+                results.push(Written::Done);
+            }
+            Write::Finish(finish) => {
+                store.insert_moves(&mut tx, &pending_moves).await?;
+                pending_moves.clear();
+                results.push(Written::Finished(store.finish_game(&mut tx, finish).await?));
+            }
+        }
+    }
+    store.insert_moves(&mut tx, &pending_moves).await?;
+    tx.commit().await?;
+    Ok(results)
+}

@@ -1,0 +1,249 @@
+//! Game clocks, driven by `tokio::time` so tests can pause and advance time.
+//!
+//! A side's clock runs from its second turn on; its first turn is covered by the abort timer.
+
+use std::time::Duration;
+
+use jungle_protocol::{ClockSpec, Clocks};
+use jungle_rules::Side;
+use tokio::time::Instant;
+
+use crate::store::StoredClock;
+
+/// Lag compensation as lichess does it: each move may be credited up to the player's quota of
+/// network lag; the quota refills by a little each move, so a steady connection is always
+/// compensated while nobody can bank unlimited time.
+const LAG_QUOTA_GAIN: Duration = Duration::from_millis(100);
+const LAG_QUOTA_MAX: Duration = Duration::from_millis(500);
+
+#[derive(Clone, Debug)]
+pub struct GameClock {
+    spec: ClockSpec,
+    /// Fischer time left per side (unused by per-move clocks).
+    remaining: [Duration; 2],
+    timeouts: [u32; 2],
+    lag_quota: [Duration; 2],
+    turn_started: Instant,
+}
+
+/// What happens when the running turn's time is up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expiry {
+    /// The side's flag fell (Fischer): it loses.
+    Flag,
+    /// The turn is passed on (per-move) and a timeout counted.
+    Pass,
+}
+
+impl GameClock {
+    pub fn new(spec: ClockSpec, now: Instant) -> GameClock {
+        let base = match spec {
+            ClockSpec::Fischer { base_s, .. } => Duration::from_secs(base_s.into()),
+            ClockSpec::PerMove { .. } => Duration::ZERO,
+        };
+        GameClock {
+            spec,
+            remaining: [base; 2],
+            timeouts: [0; 2],
+            lag_quota: [LAG_QUOTA_GAIN; 2],
+            turn_started: now,
+        }
+    }
+
+    /// The clock as saved after the last turn; the turn to come starts afresh at `now`, so the
+    /// time the server was down is charged to nobody.
+    pub fn restore(spec: ClockSpec, stored: StoredClock, now: Instant) -> GameClock {
+        let mut clock = GameClock::new(spec, now);
+        if let ClockSpec::Fischer { .. } = spec {
+            clock.remaining = [
+                Duration::from_millis(stored.red_ms.max(0) as u64),
+                Duration::from_millis(stored.blue_ms.max(0) as u64),
+            ];
+        }
+        clock.timeouts = [stored.red_timeouts as u32, stored.blue_timeouts as u32];
+        clock
+    }
+
+    pub fn spec(&self) -> ClockSpec {
+        self.spec
+    }
+
+    pub fn turn_started(&self) -> Instant {
+        self.turn_started
+    }
+
+    /// When the running turn (a timed one) runs out, and what then happens.
+    pub fn expiry(&self, side: Side) -> (Instant, Expiry) {
+        match self.spec {
+            ClockSpec::Fischer { .. } => (self.turn_started + self.remaining[side.index()], Expiry::Flag),
+            ClockSpec::PerMove { move_s, .. } => (
+                self.turn_started + Duration::from_secs(move_s.into()),
+                Expiry::Pass,
+            ),
+        }
+    }
+
+    /// Charges the mover for its turn, less lag compensation, and starts the next turn.
+    /// Returns false if the mover's time had already run out (Fischer).
+    pub fn record_move(&mut self, side: Side, timed: bool, lag: Duration, now: Instant) -> bool {
+        let i = side.index();
+        let mut within_time = true;
+        if timed {
+            let credit = lag.min(self.lag_quota[i]);
+            self.lag_quota[i] = (self.lag_quota[i] - credit + LAG_QUOTA_GAIN).min(LAG_QUOTA_MAX);
+            let spent = now.saturating_duration_since(self.turn_started).saturating_sub(credit);
+            match self.spec {
+                ClockSpec::Fischer { inc_s, .. } => {
+                    if spent >= self.remaining[i] {
+                        self.remaining[i] = Duration::ZERO;
+                        within_time = false;
+                    } else {
+                        self.remaining[i] = self.remaining[i] - spent + Duration::from_secs(inc_s.into());
+                    }
+                }
+                ClockSpec::PerMove { consecutive, .. } => {
+                    if consecutive {
+                        self.timeouts[i] = 0;
+                    }
+                }
+            }
+        }
+        if within_time {
+            self.turn_started = now;
+        }
+        within_time
+    }
+
+    /// Counts a timed-out turn. Returns true when the side has now exceeded its allowance.
+    pub fn record_timeout(&mut self, side: Side, now: Instant) -> bool {
+        self.timeouts[side.index()] += 1;
+        self.turn_started = now;
+        match self.spec {
+            ClockSpec::PerMove { max_timeouts, .. } => self.timeouts[side.index()] > max_timeouts,
+            ClockSpec::Fischer { .. } => true,
+        }
+    }
+
+    /// Restarts the running turn (after a game starts or resumes).
+    pub fn restart_turn(&mut self, now: Instant) {
+        self.turn_started = now;
+    }
+
+    /// Both clocks as they stand at `now`. `running` is the side whose timed turn it is.
+    pub fn snapshot(&self, running: Option<Side>, now: Instant) -> Clocks {
+        let spent = now.saturating_duration_since(self.turn_started);
+        let left = |side: Side| -> u64 {
+            let full = match self.spec {
+                ClockSpec::Fischer { .. } => self.remaining[side.index()],
+                ClockSpec::PerMove { move_s, .. } => Duration::from_secs(move_s.into()),
+            };
+            let left = if running == Some(side) {
+                full.saturating_sub(spent)
+            } else {
+                full
+            };
+            left.as_millis() as u64
+        };
+        Clocks {
+            red_ms: left(Side::Red),
+            blue_ms: left(Side::Blue),
+            running,
+            red_timeouts: self.timeouts[0],
+            blue_timeouts: self.timeouts[1],
+        }
+    }
+
+    /// What is saved with each turn.
+    pub fn stored(&self) -> StoredClock {
+        StoredClock {
+            red_ms: self.remaining[0].as_millis() as i64,
+            blue_ms: self.remaining[1].as_millis() as i64,
+            red_timeouts: self.timeouts[0] as i64,
+            blue_timeouts: self.timeouts[1] as i64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::time::{advance, pause};
+
+    const BLITZ: ClockSpec = ClockSpec::Fischer { base_s: 10, inc_s: 2 };
+
+    #[tokio::test]
+    async fn fischer_charges_thinking_time_and_adds_the_increment() {
+        pause();
+        let mut clock = GameClock::new(BLITZ, Instant::now());
+        advance(Duration::from_secs(3)).await;
+        assert!(clock.record_move(Side::Red, true, Duration::ZERO, Instant::now()));
+        let snap = clock.snapshot(Some(Side::Blue), Instant::now());
+        assert_eq!(snap.red_ms, 9_000);
+        assert_eq!(snap.blue_ms, 10_000);
+        advance(Duration::from_secs(4)).await;
+        assert_eq!(clock.snapshot(Some(Side::Blue), Instant::now()).blue_ms, 6_000);
+    }
+
+    #[tokio::test]
+    async fn untimed_first_turns_cost_nothing() {
+        pause();
+        let mut clock = GameClock::new(BLITZ, Instant::now());
+        advance(Duration::from_secs(25)).await;
+        assert!(clock.record_move(Side::Red, false, Duration::ZERO, Instant::now()));
+        assert_eq!(clock.snapshot(None, Instant::now()).red_ms, 10_000);
+    }
+
+    #[tokio::test]
+    async fn the_flag_falls_at_zero() {
+        pause();
+        let clock = GameClock::new(BLITZ, Instant::now());
+        let (at, what) = clock.expiry(Side::Red);
+        assert_eq!(what, Expiry::Flag);
+        assert_eq!(at - Instant::now(), Duration::from_secs(10));
+        let mut late = clock.clone();
+        advance(Duration::from_secs(11)).await;
+        assert!(!late.record_move(Side::Red, true, Duration::ZERO, Instant::now()));
+    }
+
+    #[tokio::test]
+    async fn lag_is_credited_up_to_the_quota() {
+        pause();
+        let mut clock = GameClock::new(BLITZ, Instant::now());
+        advance(Duration::from_millis(1_000)).await;
+        // 300 ms of claimed lag, but only the 100 ms starting quota is credited.
+        clock.record_move(Side::Red, true, Duration::from_millis(300), Instant::now());
+        assert_eq!(clock.snapshot(None, Instant::now()).red_ms, 10_000 - 900 + 2_000);
+    }
+
+    #[tokio::test]
+    async fn per_move_timeouts_count_and_consecutive_ones_reset() {
+        pause();
+        let classic = ClockSpec::CLASSIC_PER_MOVE;
+        let mut clock = GameClock::new(classic, Instant::now());
+        for _ in 0..3 {
+            assert!(!clock.record_timeout(Side::Red, Instant::now()));
+        }
+        assert!(clock.record_timeout(Side::Red, Instant::now()), "the fourth timeout loses");
+
+        let mut daitou = GameClock::new(ClockSpec::DAITOU_PER_MOVE, Instant::now());
+        assert!(!daitou.record_timeout(Side::Blue, Instant::now()));
+        daitou.record_move(Side::Blue, true, Duration::ZERO, Instant::now());
+        assert!(!daitou.record_timeout(Side::Blue, Instant::now()), "a move resets the run");
+        assert!(daitou.record_timeout(Side::Blue, Instant::now()), "two in a row lose");
+    }
+
+    #[tokio::test]
+    async fn restore_keeps_the_saved_times() {
+        pause();
+        let stored = StoredClock {
+            red_ms: 4_000,
+            blue_ms: 7_500,
+            red_timeouts: 0,
+            blue_timeouts: 0,
+        };
+        let clock = GameClock::restore(BLITZ, stored, Instant::now());
+        advance(Duration::from_secs(1)).await;
+        let snap = clock.snapshot(Some(Side::Red), Instant::now());
+        assert_eq!((snap.red_ms, snap.blue_ms), (3_000, 7_500));
+    }
+}

@@ -1,0 +1,108 @@
+//! Rooms: one task per game owning it, reached through a cloneable [`RoomHandle`]. The
+//! [`Rooms`] registry finds a room by game id or room code; nothing else is shared.
+
+pub mod clock;
+mod registry;
+mod room;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::sync::{mpsc, Notify};
+use uuid::Uuid;
+
+use crate::store::PlayerRecord;
+pub use registry::{LiveGame, Rooms};
+pub use room::{error_text, frame_text, Room, RoomContext, RoomSettings, SeatPlayer};
+
+/// How many commands may wait for a room before senders wait in turn.
+const ROOM_QUEUE: usize = 256;
+
+/// What a connection's task receives: text to send, or a room to enter.
+#[derive(Debug)]
+pub enum Outbound {
+    Text(Utf8Bytes),
+    /// A room this connection should join (a matchmade game or a rematch started).
+    Enter(RoomHandle),
+}
+
+/// A way to reach one WebSocket connection.
+#[derive(Clone, Debug)]
+pub struct Connection {
+    /// Unique per connection, so two tabs of one player stay apart.
+    pub id: u64,
+    pub player: PlayerRecord,
+    pub tx: mpsc::Sender<Outbound>,
+    /// Rung when a room finds this connection's queue full: the connection closes itself.
+    pub too_slow: Arc<Notify>,
+}
+
+impl Connection {
+    /// Sends without waiting: a connection too slow to take its frames is dropped by its own
+    /// task (the room never waits for a socket).
+    pub fn send_text(&self, text: Utf8Bytes) -> bool {
+        self.tx.try_send(Outbound::Text(text)).is_ok()
+    }
+}
+
+/// What a member asks a room to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move(String),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Rematch,
+}
+
+/// How a connection enters a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinIntent {
+    /// Follow the game: as its player if seated there, else as a spectator.
+    Watch,
+    /// Take the free seat of a private room, or watch if there is none.
+    TakeSeat,
+}
+
+#[derive(Debug)]
+pub enum RoomCommand {
+    Join {
+        conn: Connection,
+        intent: JoinIntent,
+    },
+    Leave {
+        conn_id: u64,
+    },
+    Act {
+        conn_id: u64,
+        player: Uuid,
+        action: Action,
+        /// The connection's estimated one-way network lag, for clock compensation.
+        lag: Duration,
+    },
+}
+
+/// A cloneable handle to a room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    pub id: Uuid,
+    tx: mpsc::Sender<RoomCommand>,
+}
+
+impl RoomHandle {
+    /// Sends a command, waiting if the room is busy. False if the room has closed.
+    pub async fn send(&self, command: RoomCommand) -> bool {
+        self.tx.send(command).await.is_ok()
+    }
+
+    /// Sends without waiting (for teardown paths that must not block).
+    pub fn try_send(&self, command: RoomCommand) -> bool {
+        self.tx.try_send(command).is_ok()
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}

@@ -1,0 +1,105 @@
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use jungle_protocol::ClockSpec;
+use jungle_rules::Ruleset;
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::RoomHandle;
+
+/// A game in progress, as the live list shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveGame {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    pub red: String,
+    pub blue: String,
+    pub red_rating: i32,
+    pub blue_rating: i32,
+}
+
+#[derive(Default)]
+struct Index {
+    rooms: HashMap<Uuid, Entry>,
+    /// Private room codes to game ids.
+    codes: HashMap<String, Uuid>,
+}
+
+struct Entry {
+    handle: RoomHandle,
+    code: Option<String>,
+    live: Option<LiveGame>,
+}
+
+/// Finds rooms by id or code. One lock over one index; rooms add and remove themselves.
+#[derive(Clone, Default)]
+pub struct Rooms {
+    index: Arc<Mutex<Index>>,
+}
+
+impl Rooms {
+    pub fn insert(&self, handle: RoomHandle, code: Option<String>) {
+        let mut index = self.index.lock().expect("room index lock");
+        if let Some(code) = &code {
+            index.codes.insert(code.clone(), handle.id);
+        }
+        index.rooms.insert(
+            handle.id,
+            Entry {
+                handle,
+                code,
+                live: None,
+            },
+        );
+    }
+
+    pub fn get(&self, id: Uuid) -> Option<RoomHandle> {
+        let index = self.index.lock().expect("room index lock");
+        index.rooms.get(&id).map(|e| e.handle.clone())
+    }
+
+    pub fn by_code(&self, code: &str) -> Option<RoomHandle> {
+        let index = self.index.lock().expect("room index lock");
+        let id = index.codes.get(code)?;
+        index.rooms.get(id).map(|e| e.handle.clone())
+    }
+
+    pub fn code_taken(&self, code: &str) -> bool {
+        self.index.lock().expect("room index lock").codes.contains_key(code)
+    }
+
+    /// Marks a room's game as in progress (`Some`) or not (`None`).
+    pub fn set_live(&self, id: Uuid, live: Option<LiveGame>) {
+        let mut index = self.index.lock().expect("room index lock");
+        if let Some(entry) = index.rooms.get_mut(&id) {
+            entry.live = live;
+        }
+    }
+
+    pub fn remove(&self, id: Uuid) {
+        let mut index = self.index.lock().expect("room index lock");
+        if let Some(entry) = index.rooms.remove(&id) {
+            if let Some(code) = entry.code {
+                index.codes.remove(&code);
+            }
+        }
+    }
+
+    pub fn live_games(&self) -> Vec<LiveGame> {
+        let index = self.index.lock().expect("room index lock");
+        index.rooms.values().filter_map(|e| e.live.clone()).collect()
+    }
+
+    pub fn live_count(&self) -> usize {
+        let index = self.index.lock().expect("room index lock");
+        index.rooms.values().filter(|e| e.live.is_some()).count()
+    }
+
+    pub fn handles(&self) -> Vec<RoomHandle> {
+        let index = self.index.lock().expect("room index lock");
+        index.rooms.values().map(|e| e.handle.clone()).collect()
+    }
+}

@@ -1,0 +1,130 @@
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::FromRef;
+use tokio::sync::watch;
+
+use crate::config::Config;
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+use crate::rooms::{RoomContext, Rooms};
+use crate::store::Store;
+
+/// Everything a request handler may need. Each field is a handle: cloning is cheap and shares.
+#[derive(Clone, FromRef)]
+pub struct AppState {
+    /// The database pool: players, archives, ratings (reads; writes of games go through rooms).
+    pub store: Store,
+    /// The registry of live rooms by game id and code: the one shared index; rooms own the rest.
+    pub rooms: Rooms,
+    /// The matchmaking task's queue: it alone owns the seek pools.
+    pub lobby: Lobby,
+    /// What each room needs (the writer, the registry, timings), shared by new rooms.
+    pub room_ctx: Arc<RoomContext>,
+    /// Open WebSockets per IP address, behind one small lock, for the per-IP limit.
+    pub ip_limits: IpLimits,
+    /// The origins allowed to open a WebSocket, fixed at start.
+    pub origins: Arc<Origins>,
+    /// Flips to true on shutdown; connections and rooms watch it.
+    pub shutdown: watch::Receiver<bool>,
+    /// Renders /metrics.
+    pub metrics: Metrics,
+    /// Settings read at start; never changed.
+    pub config: Arc<Config>,
+    /// The base of room links, without a trailing slash.
+    pub public_url: Arc<str>,
+}
+
+impl AppState {
+    /// A fresh private room code: six characters from an alphabet without look-alikes
+    /// (no 0/O, 1/I/L), easy to read aloud.
+    pub fn new_room_code(&self) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+        loop {
+            let mut bytes = [0u8; 6];
+            getrandom::fill(&mut bytes).expect("system randomness");
+            let code: String = bytes
+                .iter()
+                .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+                .collect();
+            if !self.rooms.code_taken(&code) {
+                return code;
+            }
+        }
+    }
+}
+
+/// The origins a browser may connect from.
+#[derive(Debug)]
+pub struct Origins(Vec<String>);
+
+impl Origins {
+    pub fn new(configured: &[String], own: &str) -> Origins {
+        let mut list: Vec<String> = configured
+            .iter()
+            .map(|o| o.trim().trim_end_matches('/').to_ascii_lowercase())
+            .filter(|o| !o.is_empty())
+            .collect();
+        if list.is_empty() {
+            list.push(own.trim_end_matches('/').to_ascii_lowercase());
+            if let Some(rest) = own.strip_prefix("http://127.0.0.1:") {
+                list.push(format!("http://localhost:{rest}"));
+            }
+        }
+        Origins(list)
+    }
+
+    pub fn allows(&self, origin: &str) -> bool {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        self.0.iter().any(|o| o == "*" || *o == origin)
+    }
+}
+
+/// Counts open WebSockets per IP address.
+#[derive(Clone)]
+pub struct IpLimits {
+    max: usize,
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// One connection's place in the count, given back on drop.
+pub struct IpSlot {
+    ip: IpAddr,
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl IpLimits {
+    pub fn new(max: usize) -> IpLimits {
+        IpLimits {
+            max,
+            counts: Arc::default(),
+        }
+    }
+
+    pub fn acquire(&self, ip: IpAddr) -> Option<IpSlot> {
+        let mut counts = self.counts.lock().expect("ip limit lock");
+        let count = counts.entry(ip).or_default();
+        if *count >= self.max {
+            metrics::counter!("jungle_connections_refused_total").increment(1);
+            return None;
+        }
+        *count += 1;
+        Some(IpSlot {
+            ip,
+            counts: self.counts.clone(),
+        })
+    }
+}
+
+impl Drop for IpSlot {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().expect("ip limit lock");
+        if let Some(count) = counts.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}

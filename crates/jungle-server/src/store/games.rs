@@ -1,0 +1,447 @@
+use jungle_protocol::{ClockSpec, GameStatus, Reason, RatingChange};
+use jungle_rules::{Ruleset, Side};
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+use uuid::Uuid;
+
+use super::{get_uuid, now_ms, Store, StoreError};
+use crate::rating::{self, Glicko};
+
+/// A game as it starts.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub id: Uuid,
+    pub ruleset: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    pub room_code: Option<String>,
+    pub red: Uuid,
+    pub blue: Uuid,
+    pub red_rating: i32,
+    pub blue_rating: i32,
+    pub start_fen: String,
+}
+
+/// One turn and both clocks right after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRecord {
+    pub ply: i64,
+    pub mv: String,
+    pub clock: StoredClock,
+}
+
+/// Clock state saved with each turn, so a restart resumes with fair clocks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StoredClock {
+    pub red_ms: i64,
+    pub blue_ms: i64,
+    pub red_timeouts: i64,
+    pub blue_timeouts: i64,
+}
+
+/// The end of a game, as the room reports it.
+#[derive(Clone, Debug)]
+pub struct FinishRecord {
+    pub game: Uuid,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    pub reason: Reason,
+    pub plies: i64,
+    /// Whether ratings should change: a rated game that lasted beyond the 10-move rule.
+    pub apply_rating: bool,
+}
+
+/// A game row with its moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    pub room_code: Option<String>,
+    pub red: Uuid,
+    pub blue: Uuid,
+    pub red_name: String,
+    pub blue_name: String,
+    pub red_rating: i32,
+    pub blue_rating: i32,
+    pub start: String,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    pub reason: Option<Reason>,
+    pub rating_applied: bool,
+    pub rating_change: Option<RatingChange>,
+    pub moves: Vec<MoveRecord>,
+    pub created_at: i64,
+    pub ended_at: Option<i64>,
+}
+
+/// A line of a player's game list.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub red: Uuid,
+    pub blue: Uuid,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    pub reason: Option<Reason>,
+    pub plies: i64,
+    pub created_at: i64,
+}
+
+fn status_name(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Waiting => "waiting",
+        GameStatus::Active => "active",
+        GameStatus::Finished => "finished",
+        GameStatus::Aborted => "aborted",
+    }
+}
+
+fn parse_status(text: &str) -> Result<GameStatus, StoreError> {
+    Ok(match text {
+        "waiting" => GameStatus::Waiting,
+        "active" => GameStatus::Active,
+        "finished" => GameStatus::Finished,
+        "aborted" => GameStatus::Aborted,
+        other => return Err(StoreError::Corrupt(format!("game status {other:?}"))),
+    })
+}
+
+fn parse_side(text: Option<String>) -> Result<Option<Side>, StoreError> {
+    text.map(|t| t.parse().map_err(|_| StoreError::Corrupt(format!("side {t:?}"))))
+        .transpose()
+}
+
+fn parse_ruleset(text: &str) -> Result<Ruleset, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("ruleset {text:?}")))
+}
+
+const GAME_COLUMNS: &str = "g.id, g.ruleset, g.clock, g.rated, g.room_code, g.red_id, g.blue_id,
+    g.red_rating, g.blue_rating, g.start_fen, g.status, g.winner, g.reason, g.rating_applied,
+    g.red_change, g.blue_change, g.created_at, g.ended_at, pr.name AS red_name, pb.name AS blue_name";
+
+fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
+    let clock: String = r.try_get("clock")?;
+    let red_change: Option<i64> = r.try_get("red_change")?;
+    let blue_change: Option<i64> = r.try_get("blue_change")?;
+    let reason: Option<String> = r.try_get("reason")?;
+    Ok(GameRecord {
+        id: get_uuid(r, "id")?,
+        rules: parse_ruleset(&r.try_get::<String, _>("ruleset")?)?,
+        clock: serde_json::from_str(&clock).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        room_code: r.try_get("room_code")?,
+        red: get_uuid(r, "red_id")?,
+        blue: get_uuid(r, "blue_id")?,
+        red_name: r.try_get("red_name")?,
+        blue_name: r.try_get("blue_name")?,
+        red_rating: r.try_get::<i64, _>("red_rating")? as i32,
+        blue_rating: r.try_get::<i64, _>("blue_rating")? as i32,
+        start: r.try_get("start_fen")?,
+        status: parse_status(&r.try_get::<String, _>("status")?)?,
+        winner: parse_side(r.try_get("winner")?)?,
+        reason: reason.as_deref().and_then(Reason::from_name),
+        rating_applied: r.try_get::<i64, _>("rating_applied")? != 0,
+        rating_change: match (red_change, blue_change) {
+            (Some(red), Some(blue)) => Some(RatingChange {
+                red: red as i32,
+                blue: blue as i32,
+            }),
+            _ => None,
+        },
+        moves: Vec::new(),
+        created_at: r.try_get("created_at")?,
+        ended_at: r.try_get("ended_at")?,
+    })
+}
+
+impl Store {
+    pub async fn insert_game(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        game: &NewGame,
+    ) -> Result<(), StoreError> {
+        let clock = serde_json::to_string(&game.clock).expect("clock serializes");
+        sqlx::query(
+            "INSERT INTO games (id, ruleset, clock, rated, room_code, red_id, blue_id, red_rating,
+                blue_rating, start_fen, status, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(game.id.to_string())
+        .bind(game.ruleset.name())
+        .bind(clock)
+        .bind(game.rated as i64)
+        .bind(game.room_code.clone())
+        .bind(game.red.to_string())
+        .bind(game.blue.to_string())
+        .bind(game.red_rating as i64)
+        .bind(game.blue_rating as i64)
+        .bind(game.start_fen.clone())
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Appends turns; a turn already stored (a retried write) is left as it is.
+    pub async fn insert_moves(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        moves: &[(Uuid, MoveRecord)],
+    ) -> Result<(), StoreError> {
+        // Many rows per statement: one round trip for a whole batch of games' moves.
+        for chunk in moves.chunks(64) {
+            let mut sql = String::from(
+                "INSERT INTO moves (game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at) VALUES ",
+            );
+            for i in 0..chunk.len() {
+                let b = i * 8;
+                if i > 0 {
+                    sql.push(',');
+                }
+                sql.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5,
+                    b + 6,
+                    b + 7,
+                    b + 8
+                ));
+            }
+            sql.push_str(" ON CONFLICT (game_id, ply) DO NOTHING");
+            let mut query = sqlx::query(&sql);
+            let now = now_ms();
+            for (game, m) in chunk {
+                query = query
+                    .bind(game.to_string())
+                    .bind(m.ply)
+                    .bind(m.mv.clone())
+                    .bind(m.clock.red_ms)
+                    .bind(m.clock.blue_ms)
+                    .bind(m.clock.red_timeouts)
+                    .bind(m.clock.blue_timeouts)
+                    .bind(now);
+            }
+            query.execute(&mut **tx).await?;
+        }
+        Ok(())
+    }
+
+    /// Ends a game and, when it counts, updates both ratings — in the caller's transaction, and
+    /// only once: a game already ended keeps its first result, which is returned.
+    pub async fn finish_game(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        finish: &FinishRecord,
+    ) -> Result<Option<RatingChange>, StoreError> {
+        let id = finish.game.to_string();
+        let updated = sqlx::query(
+            "UPDATE games SET status = $1, winner = $2, reason = $3, plies = $4, ended_at = $5
+             WHERE id = $6 AND status = 'active'",
+        )
+        .bind(status_name(finish.status))
+        .bind(finish.winner.map(|s| s.name()))
+        .bind(finish.reason.name())
+        .bind(finish.plies)
+        .bind(now_ms())
+        .bind(id.clone())
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            let row = sqlx::query("SELECT red_change, blue_change FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?;
+            return Ok(row.and_then(|r| {
+                let red: Option<i64> = r.try_get("red_change").ok()?;
+                let blue: Option<i64> = r.try_get("blue_change").ok()?;
+                Some(RatingChange {
+                    red: red? as i32,
+                    blue: blue? as i32,
+                })
+            }));
+        }
+        if !finish.apply_rating || finish.status != GameStatus::Finished {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT ruleset, red_id, blue_id FROM games WHERE id = $1")
+            .bind(id.clone())
+            .fetch_one(&mut **tx)
+            .await?;
+        let ruleset: String = row.try_get("ruleset")?;
+        let red_id: String = row.try_get("red_id")?;
+        let blue_id: String = row.try_get("blue_id")?;
+        let (red_old, red_games) = rating_in_tx(tx, &red_id, &ruleset).await?;
+        let (blue_old, blue_games) = rating_in_tx(tx, &blue_id, &ruleset).await?;
+        let (red_new, blue_new) = rating::rate(red_old, blue_old, finish.winner);
+        write_rating(tx, &red_id, &ruleset, red_new, red_games + 1).await?;
+        write_rating(tx, &blue_id, &ruleset, blue_new, blue_games + 1).await?;
+        let change = RatingChange {
+            red: red_new.shown() - red_old.shown(),
+            blue: blue_new.shown() - blue_old.shown(),
+        };
+        sqlx::query("UPDATE games SET rating_applied = 1, red_change = $1, blue_change = $2 WHERE id = $3")
+            .bind(change.red as i64)
+            .bind(change.blue as i64)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+        Ok(Some(change))
+    }
+
+    pub async fn game(&self, id: Uuid) -> Result<Option<GameRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games g
+             JOIN players pr ON pr.id = g.red_id JOIN players pb ON pb.id = g.blue_id
+             WHERE g.id = $1"
+        );
+        let Some(row) = sqlx::query(&sql)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let mut game = game_from_row(&row)?;
+        game.moves = self.moves(id).await?;
+        Ok(Some(game))
+    }
+
+    async fn moves(&self, id: Uuid) -> Result<Vec<MoveRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts FROM moves
+             WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(MoveRecord {
+                    ply: r.try_get("ply")?,
+                    mv: r.try_get("mv")?,
+                    clock: StoredClock {
+                        red_ms: r.try_get("red_ms")?,
+                        blue_ms: r.try_get("blue_ms")?,
+                        red_timeouts: r.try_get("red_timeouts")?,
+                        blue_timeouts: r.try_get("blue_timeouts")?,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    /// Games still in progress, with their moves: what a restarted server resumes.
+    pub async fn active_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'active'")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in &rows {
+            if let Some(game) = self.game(get_uuid(row, "id")?).await? {
+                games.push(game);
+            }
+        }
+        Ok(games)
+    }
+
+    /// The ids of a player's games in progress.
+    pub async fn active_game_ids(&self, player: Uuid) -> Result<Vec<Uuid>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'active' AND (red_id = $1 OR blue_id = $1)
+             ORDER BY created_at",
+        )
+        .bind(player.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| get_uuid(r, "id")).collect()
+    }
+
+    /// A player's most recent games, newest first.
+    pub async fn player_games(&self, player: Uuid, limit: i64) -> Result<Vec<GameSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, ruleset, red_id, blue_id, status, winner, reason, plies, created_at FROM games
+             WHERE red_id = $1 OR blue_id = $1 ORDER BY created_at DESC LIMIT $2",
+        )
+        .bind(player.to_string())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let reason: Option<String> = r.try_get("reason")?;
+                Ok(GameSummary {
+                    id: get_uuid(r, "id")?,
+                    rules: parse_ruleset(&r.try_get::<String, _>("ruleset")?)?,
+                    red: get_uuid(r, "red_id")?,
+                    blue: get_uuid(r, "blue_id")?,
+                    status: parse_status(&r.try_get::<String, _>("status")?)?,
+                    winner: parse_side(r.try_get("winner")?)?,
+                    reason: reason.as_deref().and_then(Reason::from_name),
+                    plies: r.try_get("plies")?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect()
+    }
+}
+
+async fn rating_in_tx(
+    tx: &mut Transaction<'_, Any>,
+    player: &str,
+    ruleset: &str,
+) -> Result<(Glicko, i64), StoreError> {
+    let row = sqlx::query(
+        "SELECT rating, deviation, volatility, games FROM ratings WHERE player_id = $1 AND ruleset = $2",
+    )
+    .bind(player)
+    .bind(ruleset)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(match row {
+        Some(r) => (
+            Glicko {
+                rating: r.try_get("rating")?,
+                deviation: r.try_get("deviation")?,
+                volatility: r.try_get("volatility")?,
+            },
+            r.try_get("games")?,
+        ),
+        None => (Glicko::default(), 0),
+    })
+}
+
+async fn write_rating(
+    tx: &mut Transaction<'_, Any>,
+    player: &str,
+    ruleset: &str,
+    g: Glicko,
+    games: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO ratings (player_id, ruleset, rating, deviation, volatility, games, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (player_id, ruleset) DO UPDATE SET rating = excluded.rating,
+            deviation = excluded.deviation, volatility = excluded.volatility,
+            games = excluded.games, updated_at = excluded.updated_at",
+    )
+    .bind(player)
+    .bind(ruleset)
+    .bind(g.rating)
+    .bind(g.deviation)
+    .bind(g.volatility)
+    .bind(games)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,204 @@
+use jungle_rules::Ruleset;
+use serde::Serialize;
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::{get_uuid, now_ms, Store, StoreError};
+use crate::rating::Glicko;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerRecord {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// One rating as the API shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RatingRecord {
+    pub rating: f64,
+    pub deviation: f64,
+    #[serde(skip)]
+    pub volatility: f64,
+    pub provisional: bool,
+    pub games: i64,
+}
+
+impl RatingRecord {
+    pub fn from_glicko(g: Glicko, games: i64) -> RatingRecord {
+        RatingRecord {
+            rating: g.rating,
+            deviation: g.deviation,
+            volatility: g.volatility,
+            provisional: g.is_provisional(),
+            games,
+        }
+    }
+
+    pub fn glicko(&self) -> Glicko {
+        Glicko {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    pub games: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    /// Games lost on time.
+    pub timeouts: i64,
+    /// Games lost by leaving.
+    pub abandons: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerProfile {
+    pub id: Uuid,
+    pub name: String,
+    pub ratings: std::collections::BTreeMap<String, RatingRecord>,
+    pub stats: Stats,
+}
+
+impl Store {
+    /// Creates a guest player; stores only the hash of the token.
+    pub async fn create_player(&self, name: &str, token_hash: &str) -> Result<PlayerRecord, StoreError> {
+        let id = Uuid::new_v4();
+        sqlx::query("INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)")
+            .bind(id.to_string())
+            .bind(name)
+            .bind(token_hash)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(PlayerRecord {
+            id,
+            name: name.to_owned(),
+        })
+    }
+
+    pub async fn player_by_token_hash(&self, token_hash: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(PlayerRecord {
+                id: get_uuid(&r, "id")?,
+                name: r.try_get("name")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn player(&self, id: Uuid) -> Result<Option<PlayerRecord>, StoreError> {
+        let row = sqlx::query("SELECT id, name FROM players WHERE id = $1")
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(PlayerRecord {
+                id: get_uuid(&r, "id")?,
+                name: r.try_get("name")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// A player's rating in a ruleset: the default for one who has not played it.
+    pub async fn rating(&self, player: Uuid, ruleset: Ruleset) -> Result<RatingRecord, StoreError> {
+        let row = sqlx::query(
+            "SELECT rating, deviation, volatility, games FROM ratings WHERE player_id = $1 AND ruleset = $2",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => RatingRecord::from_glicko(
+                Glicko {
+                    rating: r.try_get("rating")?,
+                    deviation: r.try_get("deviation")?,
+                    volatility: r.try_get("volatility")?,
+                },
+                r.try_get("games")?,
+            ),
+            None => RatingRecord::from_glicko(Glicko::default(), 0),
+        })
+    }
+
+    pub async fn profile(&self, id: Uuid) -> Result<Option<PlayerProfile>, StoreError> {
+        let Some(player) = self.player(id).await? else {
+            return Ok(None);
+        };
+        let mut ratings = std::collections::BTreeMap::new();
+        for ruleset in Ruleset::ALL {
+            ratings.insert(ruleset.name().to_owned(), self.rating(id, ruleset).await?);
+        }
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS games,
+                COUNT(CASE WHEN (winner = 'red' AND red_id = $1) OR (winner = 'blue' AND blue_id = $1) THEN 1 END) AS wins,
+                COUNT(CASE WHEN (winner = 'blue' AND red_id = $1) OR (winner = 'red' AND blue_id = $1) THEN 1 END) AS losses,
+                COUNT(CASE WHEN winner IS NULL THEN 1 END) AS draws,
+                COUNT(CASE WHEN reason = 'timeout' AND ((winner = 'blue' AND red_id = $1) OR (winner = 'red' AND blue_id = $1)) THEN 1 END) AS timeouts,
+                COUNT(CASE WHEN reason = 'abandoned' AND ((winner = 'blue' AND red_id = $1) OR (winner = 'red' AND blue_id = $1)) THEN 1 END) AS abandons
+             FROM games WHERE status = 'finished' AND (red_id = $1 OR blue_id = $1)",
+        )
+        .bind(id.to_string())
+        .fetch_one(&self.pool)
+        .await?;
+        let stats = Stats {
+            games: row.try_get("games")?,
+            wins: row.try_get("wins")?,
+            losses: row.try_get("losses")?,
+            draws: row.try_get("draws")?,
+            timeouts: row.try_get("timeouts")?,
+            abandons: row.try_get("abandons")?,
+        };
+        Ok(Some(PlayerProfile {
+            id: player.id,
+            name: player.name,
+            ratings,
+            stats,
+        }))
+    }
+
+    /// The best established ratings of a ruleset, best first.
+    pub async fn leaderboard(
+        &self,
+        ruleset: Ruleset,
+        limit: i64,
+    ) -> Result<Vec<(PlayerRecord, RatingRecord)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT p.id, p.name, r.rating, r.deviation, r.volatility, r.games
+             FROM ratings r JOIN players p ON p.id = r.player_id
+             WHERE r.ruleset = $1 AND r.games > 0
+             ORDER BY r.rating DESC LIMIT $2",
+        )
+        .bind(ruleset.name())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    PlayerRecord {
+                        id: get_uuid(r, "id")?,
+                        name: r.try_get("name")?,
+                    },
+                    RatingRecord::from_glicko(
+                        Glicko {
+                            rating: r.try_get("rating")?,
+                            deviation: r.try_get("deviation")?,
+                            volatility: r.try_get("volatility")?,
+                        },
+                        r.try_get("games")?,
+                    ),
+                ))
+            })
+            .collect()
+    }
+}

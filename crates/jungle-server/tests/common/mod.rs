@@ -1,0 +1,280 @@
+//! A real server on 127.0.0.1:0 with either store, and WebSocket clients that speak JSON.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use jungle_server::{Config, Server};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for an expected frame before failing.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Db {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs a scenario against both stores: `both_stores!(scenario);` makes `scenario::sqlite` and
+/// `scenario::postgres` tests.
+#[macro_export]
+macro_rules! both_stores {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name($crate::common::Db::Sqlite).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name($crate::common::Db::Postgres).await;
+            }
+        }
+    )*};
+}
+
+pub struct TestServer {
+    server: Option<Server>,
+    pub config: Config,
+    pub addr: std::net::SocketAddr,
+}
+
+/// A fresh, empty database of the given kind.
+pub async fn fresh_database(db: Db) -> String {
+    let name = format!("jungle_test_{}", uuid::Uuid::new_v4().simple());
+    match db {
+        Db::Sqlite => {
+            let dir = std::env::temp_dir().join("jungle-tests");
+            std::fs::create_dir_all(&dir).unwrap();
+            format!("sqlite://{}", dir.join(format!("{name}.db")).display())
+        }
+        Db::Postgres => {
+            let admin = std::env::var("JUNGLE_TEST_POSTGRES")
+                .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+            sqlx::any::install_default_drivers();
+            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+                .await
+                .unwrap_or_else(|e| panic!("PostgreSQL must be reachable at {admin} for these tests: {e}"));
+            sqlx::query(&format!("CREATE DATABASE {name}"))
+                .execute(&mut conn)
+                .await
+                .expect("create test database");
+            let base = admin.rsplit_once('/').expect("database url has a path").0;
+            format!("{base}/{name}")
+        }
+    }
+}
+
+impl TestServer {
+    pub async fn start(db: Db) -> TestServer {
+        Self::start_with(db, |_| {}).await
+    }
+
+    /// Starts with settings adjusted by `tune` (shorter grace periods and the like).
+    pub async fn start_with(db: Db, tune: impl FnOnce(&mut Config)) -> TestServer {
+        let url = fresh_database(db).await;
+        let mut config = Config::for_tests(&url);
+        config.static_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static").into();
+        tune(&mut config);
+        Self::start_config(config).await
+    }
+
+    pub async fn start_config(config: Config) -> TestServer {
+        let server = Server::start(config.clone()).await.expect("server starts");
+        let addr = server.addr();
+        TestServer {
+            server: Some(server),
+            config,
+            addr,
+        }
+    }
+
+    /// Shuts down gracefully and starts again on the same database and a new port.
+    pub async fn restart(&mut self) {
+        self.server.take().expect("running").shutdown().await;
+        let server = Server::start(self.config.clone()).await.expect("server restarts");
+        self.addr = server.addr();
+        self.server = Some(server);
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let response = reqwest::get(self.url(path)).await.expect("GET");
+        let status = response.status().as_u16();
+        let body = response.json().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .expect("POST");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn player(&self, name: &str) -> Player {
+        let (status, body) = self.post("/api/players", json!({ "name": name })).await;
+        assert_eq!(status, 201, "{body}");
+        Player {
+            id: body["id"].as_str().unwrap().to_owned(),
+            token: body["token"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    /// A connection signed in as `player`, past its `welcome`.
+    pub async fn client(&self, player: &Player) -> Client {
+        let mut client = self.raw_client().await;
+        client.send(json!({"t": "hello", "token": player.token})).await;
+        let welcome = client.expect("welcome").await;
+        assert_eq!(welcome["player"]["id"], player.id.as_str());
+        client.player = Some(player.clone());
+        client
+    }
+
+    /// A connection that has not said hello.
+    pub async fn raw_client(&self) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
+            .await
+            .expect("websocket connects");
+        Client { ws, player: None }
+    }
+
+    pub async fn shutdown(mut self) {
+        if let Some(server) = self.server.take() {
+            server.shutdown().await;
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub id: String,
+    pub token: String,
+}
+
+pub struct Client {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub player: Option<Player>,
+}
+
+impl Client {
+    pub async fn send(&mut self, frame: Value) {
+        self.ws.send(Message::text(frame.to_string())).await.expect("send");
+    }
+
+    pub async fn send_raw(&mut self, message: Message) {
+        self.ws.send(message).await.expect("send");
+    }
+
+    /// The next JSON frame, or `None` when the socket closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a frame within the wait")?;
+            match message {
+                Ok(Message::Text(text)) => return Some(serde_json::from_str(&text).expect("JSON frame")),
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    /// Skips frames until one of type `t` arrives.
+    pub async fn expect(&mut self, t: &str) -> Value {
+        let mut skipped = Vec::new();
+        loop {
+            match self.next().await {
+                Some(frame) if frame["t"] == t => return frame,
+                Some(frame) => skipped.push(frame),
+                None => panic!("socket closed while waiting for {t}; skipped {skipped:?}"),
+            }
+        }
+    }
+
+    /// Expects an error frame with this code.
+    pub async fn expect_error(&mut self, code: &str) -> Value {
+        let frame = self.expect("error").await;
+        assert_eq!(frame["code"], code, "{frame}");
+        frame
+    }
+
+    /// Waits for the close frame and returns its code.
+    pub async fn expect_close(&mut self) -> Option<u16> {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.ws.next()).await.expect("closed within the wait");
+            match message {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code.into()),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    pub async fn mv(&mut self, game: &str, mv: &str) {
+        self.send(json!({"t": "move", "game": game, "mv": mv})).await;
+    }
+}
+
+/// Two players matched by quick-match: returns (red, blue, game id) after both got `game`.
+pub async fn matched_pair(server: &TestServer, seek: Value) -> (Client, Client, String) {
+    let a = server.player("Alice").await;
+    let b = server.player("Bob").await;
+    let mut ca = server.client(&a).await;
+    let mut cb = server.client(&b).await;
+    let mut frame = seek.clone();
+    frame["t"] = json!("seek");
+    ca.send(frame.clone()).await;
+    ca.expect("seeking").await;
+    cb.send(frame).await;
+    let ga = ca.expect("game").await;
+    let gb = cb.expect("game").await;
+    assert_eq!(ga["game"], gb["game"]);
+    let game = ga["game"].as_str().unwrap().to_owned();
+    if ga["you"] == "red" {
+        assert_eq!(gb["you"], "blue");
+        (ca, cb, game)
+    } else {
+        assert_eq!(gb["you"], "red");
+        (cb, ca, game)
+    }
+}
+
+pub fn classic_seek() -> Value {
+    json!({"rules": "classic", "clock": {"kind": "fischer", "base_s": 300, "inc_s": 3}, "rated": true})
+}
+
+/// Plays `moves` alternately, red first, each side waiting for the `moved` echo.
+pub async fn play(red: &mut Client, blue: &mut Client, game: &str, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 { (&mut *red, &mut *blue) } else { (&mut *blue, &mut *red) };
+        mover.mv(game, mv).await;
+        let echo = mover.expect("moved").await;
+        assert_eq!(echo["mv"], *mv, "{echo}");
+        let seen = other.expect("moved").await;
+        assert_eq!(seen["mv"], *mv);
+        assert_eq!(seen["ply"], echo["ply"]);
+    }
+}
+
+/// Red walks its leopard into Blue's den at ply 21, after each side shuffles harmlessly.
+pub const DEN_WIN_AT_PLY_21: [&str; 21] = [
+    "g1f1", "a9b9", "a1b1", "g9f9", "f1g1", "b8b7", "b1a1", "f8e8", "e3d3", "b9a9", "d3d4", "f9g9", "d4d5", "b7b8",
+    "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8d9",
+];
+
+/// The same walk without the shuffles: the den is entered at ply 13.
+pub const DEN_WIN_AT_PLY_13: [&str; 13] = [
+    "e3d3", "a9b9", "d3d4", "g9f9", "d4d5", "b8b7", "d5d6", "f8e8", "d6d7", "b9a9", "d7d8", "f9g9", "d8d9",
+];
