@@ -61,8 +61,8 @@ impl ClockSpec {
                 max_timeouts,
                 ..
             } => {
-                if !(5..=600).contains(&move_s) {
-                    return Err(ClockSpecError("move_s must be from 5 to 600 seconds"));
+                if !(1..=600).contains(&move_s) {
+                    return Err(ClockSpecError("move_s must be from 1 to 600 seconds"));
                 }
                 if max_timeouts > 10 {
                     return Err(ClockSpecError("max_timeouts must be at most 10"));

@@ -18,7 +18,9 @@ pub enum ColorChoice {
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum ClientFrame {
     /// Must be the first frame: authenticates the connection as a player.
-    Hello { token: String },
+    Hello {
+        token: String,
+    },
     /// Enter the matchmaking pool for these settings.
     Seek {
         rules: Ruleset,
@@ -34,19 +36,38 @@ pub enum ClientFrame {
         color: ColorChoice,
     },
     /// Take the free seat of a private room, or watch it when both seats are taken.
-    JoinRoom { code: String },
+    JoinRoom {
+        code: String,
+    },
     /// Follow a game (as a spectator, or as its player after a reconnect).
-    Watch { game: Uuid },
+    Watch {
+        game: Uuid,
+    },
     /// Stop following a game.
-    Unwatch { game: Uuid },
+    Unwatch {
+        game: Uuid,
+    },
     /// Play a move such as `a3a4`.
-    Move { game: Uuid, mv: String },
-    Resign { game: Uuid },
-    OfferDraw { game: Uuid },
-    AcceptDraw { game: Uuid },
-    DeclineDraw { game: Uuid },
+    Move {
+        game: Uuid,
+        mv: String,
+    },
+    Resign {
+        game: Uuid,
+    },
+    OfferDraw {
+        game: Uuid,
+    },
+    AcceptDraw {
+        game: Uuid,
+    },
+    DeclineDraw {
+        game: Uuid,
+    },
     /// Ask for a new game with colours swapped; starts once both players ask.
-    Rematch { game: Uuid },
+    Rematch {
+        game: Uuid,
+    },
     Ping,
 }
 

@@ -10,7 +10,9 @@ fn client_frames_read_as_documented() {
     let game = Uuid::nil();
     assert_eq!(
         client(json!({"t": "hello", "token": "abc"})).unwrap(),
-        ClientFrame::Hello { token: "abc".into() }
+        ClientFrame::Hello {
+            token: "abc".into()
+        }
     );
     assert_eq!(
         client(json!({"t": "seek", "rules": "daitou", "clock": {"kind": "per_move", "move_s": 30, "max_timeouts": 1, "consecutive": true}, "rated": true})).unwrap(),
@@ -27,12 +29,23 @@ fn client_frames_read_as_documented() {
     );
     assert_eq!(
         client(json!({"t": "move", "game": game, "mv": "a3a4"})).unwrap(),
-        ClientFrame::Move { game, mv: "a3a4".into() }
+        ClientFrame::Move {
+            game,
+            mv: "a3a4".into()
+        }
     );
     for t in ["cancel_seek", "ping"] {
         assert!(client(json!({ "t": t })).is_ok(), "{t}");
     }
-    for t in ["resign", "offer_draw", "accept_draw", "decline_draw", "rematch", "watch", "unwatch"] {
+    for t in [
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "rematch",
+        "watch",
+        "unwatch",
+    ] {
         assert!(client(json!({ "t": t, "game": game })).is_ok(), "{t}");
     }
     assert!(client(json!({"t": "join_room", "code": "ABCD"})).is_ok());
@@ -52,7 +65,11 @@ fn bad_client_frames_are_refused() {
 
 #[test]
 fn server_frames_are_flat_objects_with_t() {
-    let frame = ServerFrame::Error { code: ErrorCode::NotYourTurn, message: "wait".into(), game: None };
+    let frame = ServerFrame::Error {
+        code: ErrorCode::NotYourTurn,
+        message: "wait".into(),
+        game: None,
+    };
     assert_eq!(
         serde_json::to_value(&frame).unwrap(),
         json!({"t": "error", "code": "not_your_turn", "message": "wait"})
@@ -75,7 +92,17 @@ fn server_frames_are_flat_objects_with_t() {
 
 #[test]
 fn reasons_have_stable_names() {
-    for name in ["den", "all-captured", "no-moves", "no-capture", "resign", "draw-agreed", "timeout", "abandoned", "aborted"] {
+    for name in [
+        "den",
+        "all-captured",
+        "no-moves",
+        "no-capture",
+        "resign",
+        "draw-agreed",
+        "timeout",
+        "abandoned",
+        "aborted",
+    ] {
         let reason = Reason::from_name(name).unwrap();
         assert_eq!(reason.name(), name);
         assert_eq!(serde_json::to_value(reason).unwrap(), name);
@@ -85,7 +112,23 @@ fn reasons_have_stable_names() {
 #[test]
 fn clock_bounds() {
     assert!(ClockSpec::CLASSIC_PER_MOVE.validate().is_ok());
-    assert!(ClockSpec::Fischer { base_s: 0, inc_s: 0 }.validate().is_err());
-    assert!(ClockSpec::Fischer { base_s: 999_999, inc_s: 0 }.validate().is_err());
-    assert!(ClockSpec::PerMove { move_s: 1, max_timeouts: 3, consecutive: false }.validate().is_err());
+    assert!(ClockSpec::Fischer {
+        base_s: 0,
+        inc_s: 0
+    }
+    .validate()
+    .is_err());
+    assert!(ClockSpec::Fischer {
+        base_s: 999_999,
+        inc_s: 0
+    }
+    .validate()
+    .is_err());
+    assert!(ClockSpec::PerMove {
+        move_s: 0,
+        max_timeouts: 3,
+        consecutive: false
+    }
+    .validate()
+    .is_err());
 }

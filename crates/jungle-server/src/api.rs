@@ -32,7 +32,10 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "api request failed");
-                (StatusCode::INTERNAL_SERVER_ERROR, "something went wrong on our side".to_owned())
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "something went wrong on our side".to_owned(),
+                )
             }
         };
         (status, Json(json!({ "error": message }))).into_response()
@@ -58,10 +61,17 @@ pub fn validate_name(raw: &str) -> Result<String, String> {
         return Err("the name is empty".into());
     }
     if length > 24 {
-        return Err(format!("the name has {length} characters; at most 24 are allowed"));
+        return Err(format!(
+            "the name has {length} characters; at most 24 are allowed"
+        ));
     }
-    if let Some(bad) = name.chars().find(|c| !(c.is_alphanumeric() || *c == ' ' || *c == '_' || *c == '-')) {
-        return Err(format!("the name may hold letters, digits, spaces, _ and -, not {bad:?}"));
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || *c == ' ' || *c == '_' || *c == '-'))
+    {
+        return Err(format!(
+            "the name may hold letters, digits, spaces, _ and -, not {bad:?}"
+        ));
     }
     Ok(name.to_owned())
 }
@@ -71,11 +81,19 @@ pub struct NewPlayer {
     name: String,
 }
 
-pub async fn create_player(State(state): State<AppState>, body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>) -> Result<Response, ApiError> {
-    let Json(body) = body.map_err(|e| ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text())))?;
+pub async fn create_player(
+    State(state): State<AppState>,
+    body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(body) = body.map_err(|e| {
+        ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
+    })?;
     let name = validate_name(&body.name).map_err(ApiError::BadRequest)?;
     let token = new_token();
-    let player = state.store.create_player(&name, &hash_token(&token)).await?;
+    let player = state
+        .store
+        .create_player(&name, &hash_token(&token))
+        .await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": player.id, "name": player.name, "token": token })),
@@ -83,13 +101,27 @@ pub async fn create_player(State(state): State<AppState>, body: Result<Json<NewP
         .into_response())
 }
 
-pub async fn player(State(state): State<AppState>, Path(id): Path<Uuid>) -> Result<Response, ApiError> {
-    let profile = state.store.profile(id).await?.ok_or(ApiError::NotFound("player"))?;
+pub async fn player(
+    State(state): State<AppState>,
+    Path(id): Path<Uuid>,
+) -> Result<Response, ApiError> {
+    let profile = state
+        .store
+        .profile(id)
+        .await?
+        .ok_or(ApiError::NotFound("player"))?;
     Ok(Json(profile).into_response())
 }
 
-pub async fn player_games(State(state): State<AppState>, Path(id): Path<Uuid>) -> Result<Response, ApiError> {
-    state.store.player(id).await?.ok_or(ApiError::NotFound("player"))?;
+pub async fn player_games(
+    State(state): State<AppState>,
+    Path(id): Path<Uuid>,
+) -> Result<Response, ApiError> {
+    state
+        .store
+        .player(id)
+        .await?
+        .ok_or(ApiError::NotFound("player"))?;
     Ok(Json(state.store.player_games(id, 50).await?).into_response())
 }
 
@@ -98,7 +130,10 @@ pub struct LeaderboardQuery {
     rules: Option<String>,
 }
 
-pub async fn leaderboard(State(state): State<AppState>, Query(q): Query<LeaderboardQuery>) -> Result<Response, ApiError> {
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Query(q): Query<LeaderboardQuery>,
+) -> Result<Response, ApiError> {
     let rules: Ruleset = q
         .rules
         .as_deref()
@@ -117,8 +152,15 @@ pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
     Json(state.rooms.live_games())
 }
 
-pub async fn game(State(state): State<AppState>, Path(id): Path<Uuid>) -> Result<Response, ApiError> {
-    let record = state.store.game(id).await?.ok_or(ApiError::NotFound("game"))?;
+pub async fn game(
+    State(state): State<AppState>,
+    Path(id): Path<Uuid>,
+) -> Result<Response, ApiError> {
+    let record = state
+        .store
+        .game(id)
+        .await?
+        .ok_or(ApiError::NotFound("game"))?;
     Ok(Json(json!({
         "id": record.id,
         "rules": record.rules,
@@ -161,9 +203,14 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
 
 /// The state of a game no longer live, as a spectator sees it.
 pub fn archived_state(record: &GameRecord) -> GameState {
-    let turns: Vec<Turn> = record.moves.iter().filter_map(|m| m.mv.parse().ok()).collect();
+    let turns: Vec<Turn> = record
+        .moves
+        .iter()
+        .filter_map(|m| m.mv.parse().ok())
+        .collect();
     let start = record.start.parse().unwrap_or_default();
-    let game = Game::replay(record.rules.rules(), start, turns).unwrap_or_else(|_| Game::new(record.rules.rules(), start));
+    let game = Game::replay(record.rules.rules(), start, turns)
+        .unwrap_or_else(|_| Game::new(record.rules.rules(), start));
     let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
     let seat = |id: Uuid, name: &str, rating: i32| Seat {
         id,

@@ -7,7 +7,11 @@ use std::time::Duration;
 use clap::Parser;
 
 #[derive(Clone, Debug, Parser)]
-#[command(name = "jungle-server", version, about = "The Jungle Arena game server")]
+#[command(
+    name = "jungle-server",
+    version,
+    about = "The Jungle Arena game server"
+)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "JUNGLE_ADDR", default_value = "127.0.0.1:8080")]

@@ -36,7 +36,10 @@ pub enum ServerError {
     #[error("could not open the database: {0}")]
     Store(#[from] StoreError),
     #[error("could not listen on {addr}: {source}")]
-    Bind { addr: SocketAddr, source: std::io::Error },
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
 }
 
 /// A running server.
@@ -55,8 +58,14 @@ impl Server {
         let store = Store::open(&config.database_url).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
-            .map_err(|source| ServerError::Bind { addr: config.addr, source })?;
-        let addr = listener.local_addr().map_err(|source| ServerError::Bind { addr: config.addr, source })?;
+            .map_err(|source| ServerError::Bind {
+                addr: config.addr,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(|source| ServerError::Bind {
+            addr: config.addr,
+            source,
+        })?;
         let public_url: Arc<str> = config
             .public_url
             .clone()
@@ -91,10 +100,13 @@ impl Server {
         let app = router(state, &config.static_dir);
         let mut stop = shutdown_rx;
         let serving = tokio::spawn(async move {
-            let serve = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move {
-                    let _ = stop.wait_for(|down| *down).await;
-                });
+            let serve = axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move {
+                let _ = stop.wait_for(|down| *down).await;
+            });
             if let Err(e) = serve.await {
                 tracing::error!(error = %e, "server stopped with an error");
             }
@@ -117,10 +129,16 @@ impl Server {
     /// everything acknowledged is in the database.
     pub async fn shutdown(self) {
         let _ = self.shutdown.send(true);
-        if tokio::time::timeout(Duration::from_secs(10), self.serving).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(10), self.serving)
+            .await
+            .is_err()
+        {
             tracing::warn!("connections did not close within 10 s");
         }
-        if tokio::time::timeout(Duration::from_secs(30), self.writer).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(30), self.writer)
+            .await
+            .is_err()
+        {
             tracing::error!("the database writer did not drain within 30 s");
         }
         self.store.close().await;
@@ -158,11 +176,22 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
     let count = games.len();
     for record in games {
         let seat = |id, name: &str, rating| SeatPlayer {
-            player: PlayerRecord { id, name: name.to_owned() },
+            player: PlayerRecord {
+                id,
+                name: name.to_owned(),
+            },
             rating,
         };
-        let red = seat(record.red, &record.red_name, store.rating(record.red, record.rules).await?);
-        let blue = seat(record.blue, &record.blue_name, store.rating(record.blue, record.rules).await?);
+        let red = seat(
+            record.red,
+            &record.red_name,
+            store.rating(record.red, record.rules).await?,
+        );
+        let blue = seat(
+            record.blue,
+            &record.blue_name,
+            store.rating(record.blue, record.rules).await?,
+        );
         let id = record.id;
         if let Err(e) = Room::spawn_resumed(ctx.clone(), record, red, blue) {
             tracing::error!(game = %id, error = %e, "could not resume a game");
@@ -178,7 +207,8 @@ async fn wait_for_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("signal handler");
         tokio::select! {
             _ = ctrl_c => {}
             _ = term.recv() => {}

@@ -11,7 +11,9 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::rooms::{error_text, frame_text, Connection, Outbound, Room, RoomContext, RoomSettings, SeatPlayer};
+use crate::rooms::{
+    error_text, frame_text, Connection, Outbound, Room, RoomContext, RoomSettings, SeatPlayer,
+};
 use crate::store::RatingRecord;
 
 /// The rating gap accepted at once, and how much it widens per second of waiting.
@@ -58,7 +60,14 @@ impl Lobby {
     }
 
     pub async fn seek(&self, conn: Connection, settings: RoomSettings, rating: RatingRecord) {
-        let _ = self.tx.send(Command::Seek { conn, settings, rating }).await;
+        let _ = self
+            .tx
+            .send(Command::Seek {
+                conn,
+                settings,
+                rating,
+            })
+            .await;
     }
 
     pub async fn cancel(&self, conn_id: u64, answer: bool) {
@@ -73,7 +82,11 @@ struct Pools {
     last_colour: HashMap<Uuid, Side>,
 }
 
-async fn run(ctx: Arc<RoomContext>, mut rx: mpsc::Receiver<Command>, mut shutdown: watch::Receiver<bool>) {
+async fn run(
+    ctx: Arc<RoomContext>,
+    mut rx: mpsc::Receiver<Command>,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let mut pools = Pools {
         ctx,
         pools: HashMap::new(),
@@ -120,12 +133,14 @@ impl Pools {
             since: Instant::now(),
         });
         let size = pool.len();
-        let _ = conn.tx.try_send(Outbound::Text(frame_text(&ServerFrame::Seeking {
-            rules: settings.rules,
-            clock: settings.clock,
-            rated: settings.rated,
-            pool: size,
-        })));
+        let _ = conn
+            .tx
+            .try_send(Outbound::Text(frame_text(&ServerFrame::Seeking {
+                rules: settings.rules,
+                clock: settings.clock,
+                rated: settings.rated,
+                pool: size,
+            })));
         metrics::gauge!("jungle_seeks").increment(1.0);
         self.pair(settings);
     }
@@ -136,7 +151,10 @@ impl Pools {
                 let seeker = pool.swap_remove(i);
                 metrics::gauge!("jungle_seeks").decrement(1.0);
                 if answer {
-                    let _ = seeker.conn.tx.try_send(Outbound::Text(frame_text(&ServerFrame::SeekCancelled)));
+                    let _ = seeker
+                        .conn
+                        .tx
+                        .try_send(Outbound::Text(frame_text(&ServerFrame::SeekCancelled)));
                 }
             }
         }
@@ -174,8 +192,10 @@ impl Pools {
             let a = seekers[i].take().expect("paired once");
             let b = seekers[j].take().expect("paired once");
             metrics::gauge!("jungle_seeks").decrement(2.0);
-            metrics::histogram!("jungle_matchmaking_wait_seconds").record(now.duration_since(a.since).as_secs_f64());
-            metrics::histogram!("jungle_matchmaking_wait_seconds").record(now.duration_since(b.since).as_secs_f64());
+            metrics::histogram!("jungle_matchmaking_wait_seconds")
+                .record(now.duration_since(a.since).as_secs_f64());
+            metrics::histogram!("jungle_matchmaking_wait_seconds")
+                .record(now.duration_since(b.since).as_secs_f64());
             self.start_game(settings, a, b);
         }
         let pool = self.pools.get_mut(&settings).expect("pool exists");
@@ -190,9 +210,9 @@ impl Pools {
         let b_last = self.last_colour.get(&b.conn.player.id).copied();
         // Whoever was Red last time takes Blue; a coin decides when that settles nothing.
         let a_red = match (a_last, b_last) {
-            (Some(Side::Red), Some(Side::Red)) | (None, None) | (Some(Side::Blue), Some(Side::Blue)) => {
-                Uuid::new_v4().as_bytes()[0] & 1 == 0
-            }
+            (Some(Side::Red), Some(Side::Red))
+            | (None, None)
+            | (Some(Side::Blue), Some(Side::Blue)) => Uuid::new_v4().as_bytes()[0] & 1 == 0,
             (Some(Side::Red), _) | (_, Some(Side::Blue)) => false,
             _ => true,
         };

@@ -96,7 +96,11 @@ mod tests {
         let mut red = Glicko::default();
         let mut blue = Glicko::default();
         for i in 0..500 {
-            let winner = if i % 2 == 0 { Some(Side::Red) } else { Some(Side::Blue) };
+            let winner = if i % 2 == 0 {
+                Some(Side::Red)
+            } else {
+                Some(Side::Blue)
+            };
             (red, blue) = rate(red, blue, winner);
         }
         assert!(red.deviation >= MIN_DEVIATION && red.deviation < PROVISIONAL_DEVIATION);

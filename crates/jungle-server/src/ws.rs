@@ -16,7 +16,10 @@ use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
 use crate::api::hash_token;
-use crate::rooms::{error_text, frame_text, Action, Connection, JoinIntent, Outbound, Room, RoomCommand, RoomHandle, RoomSettings, SeatPlayer};
+use crate::rooms::{
+    error_text, frame_text, Action, Connection, JoinIntent, Outbound, Room, RoomCommand,
+    RoomHandle, RoomSettings, SeatPlayer,
+};
 use crate::state::AppState;
 use crate::store::PlayerRecord;
 
@@ -51,7 +54,11 @@ pub async fn upgrade(
         }
     }
     let Some(slot) = state.ip_limits.acquire(peer.ip()) else {
-        return (StatusCode::TOO_MANY_REQUESTS, "too many connections from this address").into_response();
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many connections from this address",
+        )
+            .into_response();
     };
     ws.max_message_size(TRANSPORT_LIMIT)
         .max_frame_size(TRANSPORT_LIMIT)
@@ -79,7 +86,8 @@ impl FloodGuard {
 
     fn allow(&mut self) -> bool {
         let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * FLOOD_FRAMES / FLOOD_WINDOW.as_secs_f64();
+        let refill =
+            now.duration_since(self.last).as_secs_f64() * FLOOD_FRAMES / FLOOD_WINDOW.as_secs_f64();
         self.tokens = (self.tokens + refill).min(FLOOD_FRAMES);
         self.last = now;
         if self.tokens >= 1.0 {
@@ -222,18 +230,36 @@ impl Session {
         }
         let frame: ClientFrame = match serde_json::from_str(text) {
             Ok(frame) => frame,
-            Err(e) => return Some(error_text(ErrorCode::BadFrame, &format!("unreadable frame: {e}"), None)),
+            Err(e) => {
+                return Some(error_text(
+                    ErrorCode::BadFrame,
+                    &format!("unreadable frame: {e}"),
+                    None,
+                ))
+            }
         };
         let Some(conn) = self.conn.clone() else {
             return match frame {
                 ClientFrame::Hello { token } => self.hello(&token).await,
-                _ => Some(error_text(ErrorCode::NotAuthenticated, "send hello with your token first", None)),
+                _ => Some(error_text(
+                    ErrorCode::NotAuthenticated,
+                    "send hello with your token first",
+                    None,
+                )),
             };
         };
         match frame {
-            ClientFrame::Hello { .. } => Some(error_text(ErrorCode::AlreadyAuthenticated, "this connection is already signed in", None)),
+            ClientFrame::Hello { .. } => Some(error_text(
+                ErrorCode::AlreadyAuthenticated,
+                "this connection is already signed in",
+                None,
+            )),
             ClientFrame::Ping => Some(frame_text(&ServerFrame::Pong)),
-            ClientFrame::Seek { rules, clock, rated } => {
+            ClientFrame::Seek {
+                rules,
+                clock,
+                rated,
+            } => {
                 if let Err(e) = clock.validate() {
                     return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
                 }
@@ -241,14 +267,30 @@ impl Session {
                     Ok(r) => r,
                     Err(e) => return Some(internal(e)),
                 };
-                self.state.lobby.seek(conn, RoomSettings { rules, clock, rated }, rating).await;
+                self.state
+                    .lobby
+                    .seek(
+                        conn,
+                        RoomSettings {
+                            rules,
+                            clock,
+                            rated,
+                        },
+                        rating,
+                    )
+                    .await;
                 None
             }
             ClientFrame::CancelSeek => {
                 self.state.lobby.cancel(conn.id, true).await;
                 None
             }
-            ClientFrame::CreateRoom { rules, clock, rated, color } => {
+            ClientFrame::CreateRoom {
+                rules,
+                clock,
+                rated,
+                color,
+            } => {
                 if let Err(e) = clock.validate() {
                     return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
                 }
@@ -257,8 +299,21 @@ impl Session {
                     Err(e) => return Some(internal(e)),
                 };
                 let code = self.state.new_room_code();
-                let host = SeatPlayer { player: conn.player.clone(), rating };
-                let room = Room::spawn_private(self.state.room_ctx.clone(), RoomSettings { rules, clock, rated }, host, color, code.clone());
+                let host = SeatPlayer {
+                    player: conn.player.clone(),
+                    rating,
+                };
+                let room = Room::spawn_private(
+                    self.state.room_ctx.clone(),
+                    RoomSettings {
+                        rules,
+                        clock,
+                        rated,
+                    },
+                    host,
+                    color,
+                    code.clone(),
+                );
                 let reply = frame_text(&ServerFrame::Room {
                     url: format!("{}/r/{code}", self.state.public_url),
                     code,
@@ -275,7 +330,11 @@ impl Session {
                         self.enter(room, JoinIntent::TakeSeat).await;
                         None
                     }
-                    None => Some(error_text(ErrorCode::RoomNotFound, &format!("no open room has the code {code}"), None)),
+                    None => Some(error_text(
+                        ErrorCode::RoomNotFound,
+                        &format!("no open room has the code {code}"),
+                        None,
+                    )),
                 }
             }
             ClientFrame::Watch { game } => self.watch(game).await,
@@ -295,9 +354,20 @@ impl Session {
     }
 
     async fn hello(&mut self, token: &str) -> Option<Utf8Bytes> {
-        let player = match self.state.store.player_by_token_hash(&hash_token(token)).await {
+        let player = match self
+            .state
+            .store
+            .player_by_token_hash(&hash_token(token))
+            .await
+        {
             Ok(Some(player)) => player,
-            Ok(None) => return Some(error_text(ErrorCode::BadToken, "unknown token: create a player first", None)),
+            Ok(None) => {
+                return Some(error_text(
+                    ErrorCode::BadToken,
+                    "unknown token: create a player first",
+                    None,
+                ))
+            }
             Err(e) => return Some(internal(e)),
         };
         let games = match self.state.store.active_game_ids(player.id).await {
@@ -306,13 +376,19 @@ impl Session {
         };
         let conn = Connection {
             id: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
-            player: PlayerRecord { id: player.id, name: player.name.clone() },
+            player: PlayerRecord {
+                id: player.id,
+                name: player.name.clone(),
+            },
             tx: self.out_tx.clone(),
             too_slow: self.too_slow.clone(),
         };
         self.conn = Some(conn);
         let welcome = frame_text(&ServerFrame::Welcome {
-            player: PlayerInfo { id: player.id, name: player.name },
+            player: PlayerInfo {
+                id: player.id,
+                name: player.name,
+            },
             games: games.clone(),
         });
         let _ = self.out_tx.send(Outbound::Text(welcome)).await;
@@ -326,7 +402,9 @@ impl Session {
     }
 
     async fn enter(&mut self, room: RoomHandle, intent: JoinIntent) {
-        let Some(conn) = self.conn.clone() else { return };
+        let Some(conn) = self.conn.clone() else {
+            return;
+        };
         if room.send(RoomCommand::Join { conn, intent }).await {
             self.joined.insert(room.id, room);
         }
@@ -338,8 +416,14 @@ impl Session {
             return None;
         }
         match self.state.store.game(game).await {
-            Ok(Some(record)) => Some(frame_text(&ServerFrame::Game(Box::new(crate::api::archived_state(&record))))),
-            Ok(None) => Some(error_text(ErrorCode::UnknownGame, "no such game", Some(game))),
+            Ok(Some(record)) => Some(frame_text(&ServerFrame::Game(Box::new(
+                crate::api::archived_state(&record),
+            )))),
+            Ok(None) => Some(error_text(
+                ErrorCode::UnknownGame,
+                "no such game",
+                Some(game),
+            )),
             Err(e) => Some(internal(e)),
         }
     }
@@ -349,18 +433,33 @@ impl Session {
             Some(room) if !room.is_closed() => room.clone(),
             _ => {
                 return Some(match self.state.rooms.get(game) {
-                    Some(_) => error_text(ErrorCode::NotYourGame, "you do not play in this game", Some(game)),
+                    Some(_) => error_text(
+                        ErrorCode::NotYourGame,
+                        "you do not play in this game",
+                        Some(game),
+                    ),
                     None => match self.state.store.game(game).await {
-                        Ok(Some(_)) => error_text(ErrorCode::GameOver, "the game is over", Some(game)),
+                        Ok(Some(_)) => {
+                            error_text(ErrorCode::GameOver, "the game is over", Some(game))
+                        }
                         _ => error_text(ErrorCode::UnknownGame, "no such game", Some(game)),
                     },
                 });
             }
         };
-        let command = RoomCommand::Act { conn_id: conn.id, player: conn.player.id, action, lag: self.lag };
+        let command = RoomCommand::Act {
+            conn_id: conn.id,
+            player: conn.player.id,
+            action,
+            lag: self.lag,
+        };
         if !room.send(command).await {
             self.joined.remove(&game);
-            return Some(error_text(ErrorCode::GameOver, "the game is over", Some(game)));
+            return Some(error_text(
+                ErrorCode::GameOver,
+                "the game is over",
+                Some(game),
+            ));
         }
         None
     }
@@ -377,5 +476,9 @@ impl Session {
 
 fn internal(e: impl std::fmt::Display) -> Utf8Bytes {
     tracing::error!(error = %e, "request failed");
-    error_text(ErrorCode::Internal, "something went wrong on our side; please try again", None)
+    error_text(
+        ErrorCode::Internal,
+        "something went wrong on our side; please try again",
+        None,
+    )
 }

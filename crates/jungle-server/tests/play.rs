@@ -17,7 +17,10 @@ async fn matchmade_game_to_a_den_win_updates_ratings(db: Db) {
         assert_eq!(over["reason"], "den");
         assert_eq!(over["rated"], true);
         assert!(over["rating_change"]["red"].as_i64().unwrap() > 0, "{over}");
-        assert!(over["rating_change"]["blue"].as_i64().unwrap() < 0, "{over}");
+        assert!(
+            over["rating_change"]["blue"].as_i64().unwrap() < 0,
+            "{over}"
+        );
     }
     let red_id = red.player.as_ref().unwrap().id.clone();
     let blue_id = blue.player.as_ref().unwrap().id.clone();
@@ -66,13 +69,17 @@ async fn private_room_with_a_spectator(db: Db) {
     let room = h.expect("room").await;
     let code = room["code"].as_str().unwrap().to_owned();
     assert_eq!(code.len(), 6);
-    assert!(room["url"].as_str().unwrap().ends_with(&format!("/r/{code}")));
+    assert!(room["url"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!("/r/{code}")));
     let waiting = h.expect("game").await;
     assert_eq!(waiting["status"], "waiting");
     let game = waiting["game"].as_str().unwrap().to_owned();
 
     let mut g = server.client(&guest).await;
-    g.send(json!({"t": "join_room", "code": code.to_lowercase()})).await;
+    g.send(json!({"t": "join_room", "code": code.to_lowercase()}))
+        .await;
     let started = g.expect("game").await;
     assert_eq!(started["status"], "active");
     assert_eq!(started["you"], "red", "the host chose blue");
@@ -93,7 +100,10 @@ async fn private_room_with_a_spectator(db: Db) {
     assert_eq!(seen["mv"], "a3a4");
     assert_eq!(seen["legal"], json!([]), "spectators get no legal moves");
     let host_moved = h.expect("moved").await;
-    assert!(!host_moved["legal"].as_array().unwrap().is_empty(), "blue is to move");
+    assert!(
+        !host_moved["legal"].as_array().unwrap().is_empty(),
+        "blue is to move"
+    );
 
     f.mv(&game, "a7a6").await;
     f.expect_error("not_your_game").await;
@@ -168,6 +178,7 @@ async fn two_tabs_of_one_player(db: Db) {
     assert_eq!(red.expect("moved").await["mv"], "a3a4");
     assert_eq!(blue.expect("moved").await["mv"], "a3a4");
     blue.mv(&game, "a7a6").await;
+    assert_eq!(blue.expect("moved").await["mv"], "a7a6");
     assert_eq!(red_tab.expect("moved").await["mv"], "a7a6");
     assert_eq!(red.expect("moved").await["mv"], "a7a6");
     // Closing one tab leaves the player online through the other.
@@ -200,7 +211,13 @@ async fn spectators_list_and_watch_live_games(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     let (_, live) = server.get("/api/games/live").await;
-    assert!(live.as_array().unwrap().iter().any(|g| g["id"] == game.as_str()), "{live}");
+    assert!(
+        live.as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == game.as_str()),
+        "{live}"
+    );
     let fan = server.player("Fan").await;
     let mut f = server.client(&fan).await;
     play(&mut red, &mut blue, &game, &["g3g4"]).await;
@@ -208,8 +225,14 @@ async fn spectators_list_and_watch_live_games(db: Db) {
     let state = f.expect("game").await;
     assert_eq!(state["moves"], json!(["g3g4"]));
     assert_eq!(state["you"], serde_json::Value::Null);
-    let names = [state["red"]["name"].as_str().unwrap(), state["blue"]["name"].as_str().unwrap()];
-    assert!(names.contains(&"Alice") && names.contains(&"Bob"), "{names:?}");
+    let names = [
+        state["red"]["name"].as_str().unwrap(),
+        state["blue"]["name"].as_str().unwrap(),
+    ];
+    assert!(
+        names.contains(&"Alice") && names.contains(&"Bob"),
+        "{names:?}"
+    );
     blue.mv(&game, "a7a6").await;
     assert_eq!(f.expect("moved").await["mv"], "a7a6");
     server.shutdown().await;

@@ -75,7 +75,10 @@ impl GameClock {
     /// When the running turn (a timed one) runs out, and what then happens.
     pub fn expiry(&self, side: Side) -> (Instant, Expiry) {
         match self.spec {
-            ClockSpec::Fischer { .. } => (self.turn_started + self.remaining[side.index()], Expiry::Flag),
+            ClockSpec::Fischer { .. } => (
+                self.turn_started + self.remaining[side.index()],
+                Expiry::Flag,
+            ),
             ClockSpec::PerMove { move_s, .. } => (
                 self.turn_started + Duration::from_secs(move_s.into()),
                 Expiry::Pass,
@@ -91,14 +94,17 @@ impl GameClock {
         if timed {
             let credit = lag.min(self.lag_quota[i]);
             self.lag_quota[i] = (self.lag_quota[i] - credit + LAG_QUOTA_GAIN).min(LAG_QUOTA_MAX);
-            let spent = now.saturating_duration_since(self.turn_started).saturating_sub(credit);
+            let spent = now
+                .saturating_duration_since(self.turn_started)
+                .saturating_sub(credit);
             match self.spec {
                 ClockSpec::Fischer { inc_s, .. } => {
                     if spent >= self.remaining[i] {
                         self.remaining[i] = Duration::ZERO;
                         within_time = false;
                     } else {
-                        self.remaining[i] = self.remaining[i] - spent + Duration::from_secs(inc_s.into());
+                        self.remaining[i] =
+                            self.remaining[i] - spent + Duration::from_secs(inc_s.into());
                     }
                 }
                 ClockSpec::PerMove { consecutive, .. } => {
@@ -169,7 +175,10 @@ mod tests {
     use super::*;
     use tokio::time::{advance, pause};
 
-    const BLITZ: ClockSpec = ClockSpec::Fischer { base_s: 10, inc_s: 2 };
+    const BLITZ: ClockSpec = ClockSpec::Fischer {
+        base_s: 10,
+        inc_s: 2,
+    };
 
     #[tokio::test]
     async fn fischer_charges_thinking_time_and_adds_the_increment() {
@@ -181,7 +190,10 @@ mod tests {
         assert_eq!(snap.red_ms, 9_000);
         assert_eq!(snap.blue_ms, 10_000);
         advance(Duration::from_secs(4)).await;
-        assert_eq!(clock.snapshot(Some(Side::Blue), Instant::now()).blue_ms, 6_000);
+        assert_eq!(
+            clock.snapshot(Some(Side::Blue), Instant::now()).blue_ms,
+            6_000
+        );
     }
 
     #[tokio::test]
@@ -212,7 +224,10 @@ mod tests {
         advance(Duration::from_millis(1_000)).await;
         // 300 ms of claimed lag, but only the 100 ms starting quota is credited.
         clock.record_move(Side::Red, true, Duration::from_millis(300), Instant::now());
-        assert_eq!(clock.snapshot(None, Instant::now()).red_ms, 10_000 - 900 + 2_000);
+        assert_eq!(
+            clock.snapshot(None, Instant::now()).red_ms,
+            10_000 - 900 + 2_000
+        );
     }
 
     #[tokio::test]
@@ -223,13 +238,22 @@ mod tests {
         for _ in 0..3 {
             assert!(!clock.record_timeout(Side::Red, Instant::now()));
         }
-        assert!(clock.record_timeout(Side::Red, Instant::now()), "the fourth timeout loses");
+        assert!(
+            clock.record_timeout(Side::Red, Instant::now()),
+            "the fourth timeout loses"
+        );
 
         let mut daitou = GameClock::new(ClockSpec::DAITOU_PER_MOVE, Instant::now());
         assert!(!daitou.record_timeout(Side::Blue, Instant::now()));
         daitou.record_move(Side::Blue, true, Duration::ZERO, Instant::now());
-        assert!(!daitou.record_timeout(Side::Blue, Instant::now()), "a move resets the run");
-        assert!(daitou.record_timeout(Side::Blue, Instant::now()), "two in a row lose");
+        assert!(
+            !daitou.record_timeout(Side::Blue, Instant::now()),
+            "a move resets the run"
+        );
+        assert!(
+            daitou.record_timeout(Side::Blue, Instant::now()),
+            "two in a row lose"
+        );
     }
 
     #[tokio::test]

@@ -68,7 +68,11 @@ impl Rooms {
     }
 
     pub fn code_taken(&self, code: &str) -> bool {
-        self.index.lock().expect("room index lock").codes.contains_key(code)
+        self.index
+            .lock()
+            .expect("room index lock")
+            .codes
+            .contains_key(code)
     }
 
     /// Marks a room's game as in progress (`Some`) or not (`None`).
@@ -90,7 +94,11 @@ impl Rooms {
 
     pub fn live_games(&self) -> Vec<LiveGame> {
         let index = self.index.lock().expect("room index lock");
-        index.rooms.values().filter_map(|e| e.live.clone()).collect()
+        index
+            .rooms
+            .values()
+            .filter_map(|e| e.live.clone())
+            .collect()
     }
 
     pub fn live_count(&self) -> usize {

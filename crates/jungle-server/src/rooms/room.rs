@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use jungle_protocol::{
-    ClockSpec, ColorChoice, ErrorCode, GameResult, GameState, GameStatus, Reason, Seat,
-    ServerFrame,
+    ClockSpec, ColorChoice, ErrorCode, GameResult, GameState, GameStatus, Reason, Seat, ServerFrame,
 };
 use jungle_rules::{Game, Position, Ruleset, Side, Turn};
 use tokio::sync::{mpsc, watch};
@@ -136,7 +135,12 @@ impl Room {
     }
 
     /// A game between two known players, starting now.
-    pub fn spawn_matched(ctx: Arc<RoomContext>, settings: RoomSettings, red: SeatPlayer, blue: SeatPlayer) -> RoomHandle {
+    pub fn spawn_matched(
+        ctx: Arc<RoomContext>,
+        settings: RoomSettings,
+        red: SeatPlayer,
+        blue: SeatPlayer,
+    ) -> RoomHandle {
         let mut room = Room::new(ctx, Uuid::new_v4(), settings, None);
         room.seats = [Some(SeatState::new(red)), Some(SeatState::new(blue))];
         room.status = GameStatus::Active;
@@ -161,20 +165,32 @@ impl Room {
 
     /// A game found unfinished at start-up: replayed, with the clocks as saved after the last
     /// turn, and both players counted away from now (they reconnect within the grace period).
-    pub fn spawn_resumed(ctx: Arc<RoomContext>, record: GameRecord, red: SeatPlayer, blue: SeatPlayer) -> Result<RoomHandle, String> {
+    pub fn spawn_resumed(
+        ctx: Arc<RoomContext>,
+        record: GameRecord,
+        red: SeatPlayer,
+        blue: SeatPlayer,
+    ) -> Result<RoomHandle, String> {
         let settings = RoomSettings {
             rules: record.rules,
             clock: record.clock,
             rated: record.rated,
         };
         let mut room = Room::new(ctx, record.id, settings, record.room_code.clone());
-        let start: Position = record.start.parse().map_err(|e| format!("start position: {e}"))?;
+        let start: Position = record
+            .start
+            .parse()
+            .map_err(|e| format!("start position: {e}"))?;
         let turns = record
             .moves
             .iter()
-            .map(|m| m.mv.parse::<Turn>().map_err(|e| format!("ply {}: {e}", m.ply)))
+            .map(|m| {
+                m.mv.parse::<Turn>()
+                    .map_err(|e| format!("ply {}: {e}", m.ply))
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        room.game = Game::replay(settings.rules.rules(), start, turns).map_err(|(i, e)| format!("ply {i}: {e}"))?;
+        room.game = Game::replay(settings.rules.rules(), start, turns)
+            .map_err(|(i, e)| format!("ply {i}: {e}"))?;
         let now = Instant::now();
         room.clock = match record.moves.last() {
             Some(last) => GameClock::restore(settings.clock, last.clock, now),
@@ -243,11 +259,16 @@ impl Room {
                     .find(|m| m.conn.id == conn_id && m.conn.player.id == player)
                     .and_then(|m| m.side);
                 let Some(side) = side else {
-                    self.send_error(conn_id, ErrorCode::NotYourGame, "you do not play in this game");
+                    self.send_error(
+                        conn_id,
+                        ErrorCode::NotYourGame,
+                        "you do not play in this game",
+                    );
                     return;
                 };
                 self.act(conn_id, side, action, lag).await;
-                metrics::histogram!("jungle_room_command_seconds").record(received.elapsed().as_secs_f64());
+                metrics::histogram!("jungle_room_command_seconds")
+                    .record(received.elapsed().as_secs_f64());
             }
         }
     }
@@ -258,17 +279,28 @@ impl Room {
             self.send_state(&self.members[existing].conn, side);
             return;
         }
-        let seated = Side::ALL
-            .into_iter()
-            .find(|&s| self.seats[s.index()].as_ref().is_some_and(|seat| seat.who.player.id == conn.player.id));
+        let seated = Side::ALL.into_iter().find(|&s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|seat| seat.who.player.id == conn.player.id)
+        });
         let side = match seated {
             Some(side) => Some(side),
             None if intent == JoinIntent::TakeSeat && self.status == GameStatus::Waiting => {
-                let rating = match self.ctx.store.rating(conn.player.id, self.settings.rules).await {
+                let rating = match self
+                    .ctx
+                    .store
+                    .rating(conn.player.id, self.settings.rules)
+                    .await
+                {
                     Ok(r) => r,
                     Err(e) => {
                         tracing::error!(error = %e, "rating lookup failed");
-                        let _ = conn.tx.try_send(super::Outbound::Text(error_text(ErrorCode::Internal, "please try again", Some(self.id))));
+                        let _ = conn.tx.try_send(super::Outbound::Text(error_text(
+                            ErrorCode::Internal,
+                            "please try again",
+                            Some(self.id),
+                        )));
                         return;
                     }
                 };
@@ -279,7 +311,10 @@ impl Room {
             }
             None => None,
         };
-        self.members.push(Member { conn: conn.clone(), side });
+        self.members.push(Member {
+            conn: conn.clone(),
+            side,
+        });
         if let Some(side) = side {
             let seat = self.seats[side.index()].as_mut().expect("seated");
             seat.conns += 1;
@@ -301,7 +336,9 @@ impl Room {
 
     /// Seats the guest of a private room, settles colours and starts the game.
     fn seat_guest(&mut self, guest: SeatPlayer) -> Side {
-        let host = self.seats[Side::Red.index()].take().expect("host is seated");
+        let host = self.seats[Side::Red.index()]
+            .take()
+            .expect("host is seated");
         let host_side = match self.host_color {
             ColorChoice::Red => Side::Red,
             ColorChoice::Blue => Side::Blue,
@@ -386,7 +423,11 @@ impl Room {
                 if self.draw_offer == Some(!side) {
                     self.finish(None, Reason::DrawAgreed).await;
                 } else {
-                    self.send_error(conn_id, ErrorCode::NoDrawOffer, "there is no draw offer to accept");
+                    self.send_error(
+                        conn_id,
+                        ErrorCode::NoDrawOffer,
+                        "there is no draw offer to accept",
+                    );
                 }
             }
             Action::DeclineDraw => {
@@ -395,9 +436,16 @@ impl Room {
                 }
                 if self.draw_offer == Some(!side) {
                     self.draw_offer = None;
-                    self.broadcast(&ServerFrame::DrawDeclined { game: self.id, by: side });
+                    self.broadcast(&ServerFrame::DrawDeclined {
+                        game: self.id,
+                        by: side,
+                    });
                 } else {
-                    self.send_error(conn_id, ErrorCode::NoDrawOffer, "there is no draw offer to decline");
+                    self.send_error(
+                        conn_id,
+                        ErrorCode::NoDrawOffer,
+                        "there is no draw offer to decline",
+                    );
                 }
             }
             Action::Rematch => self.ask_rematch(conn_id, side).await,
@@ -408,7 +456,11 @@ impl Room {
         match self.status {
             GameStatus::Active => true,
             GameStatus::Waiting => {
-                self.send_error(conn_id, ErrorCode::GameNotStarted, "the game has not started: waiting for an opponent");
+                self.send_error(
+                    conn_id,
+                    ErrorCode::GameNotStarted,
+                    "the game has not started: waiting for an opponent",
+                );
                 false
             }
             GameStatus::Finished | GameStatus::Aborted => {
@@ -423,12 +475,20 @@ impl Room {
             return;
         }
         if self.game.position().side_to_move() != side {
-            self.send_error(conn_id, ErrorCode::NotYourTurn, "it is your opponent's turn");
+            self.send_error(
+                conn_id,
+                ErrorCode::NotYourTurn,
+                "it is your opponent's turn",
+            );
             return;
         }
         let turn = match text.parse::<Turn>() {
             Ok(Turn::Pass) => {
-                self.send_error(conn_id, ErrorCode::BadMove, "pass is played by the server for a timed-out turn");
+                self.send_error(
+                    conn_id,
+                    ErrorCode::BadMove,
+                    "pass is played by the server for a timed-out turn",
+                );
                 return;
             }
             Ok(turn) => turn,
@@ -490,41 +550,69 @@ impl Room {
                 self.send_error(
                     conn_id,
                     ErrorCode::DrawOfferLimit,
-                    &format!("one draw offer per {DRAW_OFFER_EVERY} plies; next at ply {}", last + DRAW_OFFER_EVERY),
+                    &format!(
+                        "one draw offer per {DRAW_OFFER_EVERY} plies; next at ply {}",
+                        last + DRAW_OFFER_EVERY
+                    ),
                 );
                 return;
             }
         }
         self.last_offer_ply[side.index()] = Some(ply);
         self.draw_offer = Some(side);
-        self.broadcast(&ServerFrame::DrawOffered { game: self.id, by: side });
+        self.broadcast(&ServerFrame::DrawOffered {
+            game: self.id,
+            by: side,
+        });
     }
 
     async fn ask_rematch(&mut self, conn_id: u64, side: Side) {
         if !matches!(self.status, GameStatus::Finished | GameStatus::Aborted) || self.rematched {
-            self.send_error(conn_id, ErrorCode::RematchUnavailable, "a rematch is possible once, after the game ends");
+            self.send_error(
+                conn_id,
+                ErrorCode::RematchUnavailable,
+                "a rematch is possible once, after the game ends",
+            );
             return;
         }
         if self.rematch[side.index()] {
             return;
         }
         self.rematch[side.index()] = true;
-        self.broadcast(&ServerFrame::RematchOffered { game: self.id, by: side });
+        self.broadcast(&ServerFrame::RematchOffered {
+            game: self.id,
+            by: side,
+        });
         if !self.rematch[(!side).index()] {
             return;
         }
         self.rematched = true;
         let mut seats = Vec::new();
         for side in [Side::Blue, Side::Red] {
-            let who = self.seats[side.index()].as_ref().expect("seated").who.clone();
-            let rating = self.ctx.store.rating(who.player.id, self.settings.rules).await.unwrap_or(who.rating);
-            seats.push(SeatPlayer { player: who.player, rating });
+            let who = self.seats[side.index()]
+                .as_ref()
+                .expect("seated")
+                .who
+                .clone();
+            let rating = self
+                .ctx
+                .store
+                .rating(who.player.id, self.settings.rules)
+                .await
+                .unwrap_or(who.rating);
+            seats.push(SeatPlayer {
+                player: who.player,
+                rating,
+            });
         }
         let blue = seats.pop().expect("two seats");
         let red = seats.pop().expect("two seats");
         let handle = Room::spawn_matched(self.ctx.clone(), self.settings, red, blue);
         for member in &self.members {
-            let _ = member.conn.tx.try_send(super::Outbound::Enter(handle.clone()));
+            let _ = member
+                .conn
+                .tx
+                .try_send(super::Outbound::Enter(handle.clone()));
         }
     }
 
@@ -536,7 +624,9 @@ impl Room {
     }
 
     fn is_online(&self, side: Side) -> bool {
-        self.seats[side.index()].as_ref().is_some_and(|s| s.away_since.is_none())
+        self.seats[side.index()]
+            .as_ref()
+            .is_some_and(|s| s.away_since.is_none())
     }
 
     /// Time left before an away player forfeits; counted only while the opponent is present.
@@ -555,10 +645,14 @@ impl Room {
                     let (at, expiry) = self.clock.expiry(to_move);
                     timers.push((at, Timer::Expire(expiry)));
                 } else {
-                    timers.push((self.clock.turn_started() + self.ctx.abort_after, Timer::Abort));
+                    timers.push((
+                        self.clock.turn_started() + self.ctx.abort_after,
+                        Timer::Abort,
+                    ));
                 }
                 for side in Side::ALL {
-                    if let Some(away) = self.seats[side.index()].as_ref().and_then(|s| s.away_since) {
+                    if let Some(away) = self.seats[side.index()].as_ref().and_then(|s| s.away_since)
+                    {
                         if self.is_online(!side) {
                             timers.push((away + self.ctx.disconnect_grace, Timer::Abandon(side)));
                         }
@@ -584,7 +678,9 @@ impl Room {
                     self.finish(Some(!to_move), Reason::Timeout).await;
                     return;
                 }
-                self.game.play(Turn::Pass).expect("a pass is legal while the game goes on");
+                self.game
+                    .play(Turn::Pass)
+                    .expect("a pass is legal while the game goes on");
                 if self.draw_offer == Some(!to_move) {
                     self.draw_offer = None;
                 }
@@ -604,7 +700,8 @@ impl Room {
             GameStatus::Finished
         };
         let plies = self.game.ply_count();
-        let counts = self.settings.rated && status == GameStatus::Finished && plies > NO_SCORE_PLIES;
+        let counts =
+            self.settings.rated && status == GameStatus::Finished && plies > NO_SCORE_PLIES;
         let finish = crate::store::FinishRecord {
             game: self.id,
             status,
@@ -675,20 +772,33 @@ impl Room {
             rules: self.settings.rules,
             clock: self.settings.clock,
             rated: self.settings.rated,
-            red: seat(Side::Red).map(|w| w.player.name.clone()).unwrap_or_default(),
-            blue: seat(Side::Blue).map(|w| w.player.name.clone()).unwrap_or_default(),
-            red_rating: seat(Side::Red).map(|w| w.rating.glicko().shown()).unwrap_or_default(),
-            blue_rating: seat(Side::Blue).map(|w| w.rating.glicko().shown()).unwrap_or_default(),
+            red: seat(Side::Red)
+                .map(|w| w.player.name.clone())
+                .unwrap_or_default(),
+            blue: seat(Side::Blue)
+                .map(|w| w.player.name.clone())
+                .unwrap_or_default(),
+            red_rating: seat(Side::Red)
+                .map(|w| w.rating.glicko().shown())
+                .unwrap_or_default(),
+            blue_rating: seat(Side::Blue)
+                .map(|w| w.rating.glicko().shown())
+                .unwrap_or_default(),
         }
     }
 
     fn running_side(&self) -> Option<Side> {
-        (self.status == GameStatus::Active && self.is_timed()).then(|| self.game.position().side_to_move())
+        (self.status == GameStatus::Active && self.is_timed())
+            .then(|| self.game.position().side_to_move())
     }
 
     fn legal_for(&self, side: Option<Side>) -> Vec<String> {
         if self.status == GameStatus::Active && side == Some(self.game.position().side_to_move()) {
-            self.game.legal_moves().iter().map(|m| m.to_string()).collect()
+            self.game
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect()
         } else {
             Vec::new()
         }
@@ -761,7 +871,8 @@ impl Room {
         let mut with_legal = None;
         for member in &self.members {
             if member.side == Some(to_move) && self.status == GameStatus::Active {
-                let text = with_legal.get_or_insert_with(|| frame_text(&frame(self.legal_for(Some(to_move)))));
+                let text = with_legal
+                    .get_or_insert_with(|| frame_text(&frame(self.legal_for(Some(to_move)))));
                 self.deliver(&member.conn, text.clone());
             } else {
                 self.deliver(&member.conn, plain.clone());

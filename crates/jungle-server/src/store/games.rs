@@ -1,4 +1,4 @@
-use jungle_protocol::{ClockSpec, GameStatus, Reason, RatingChange};
+use jungle_protocol::{ClockSpec, GameStatus, RatingChange, Reason};
 use jungle_rules::{Ruleset, Side};
 use serde::Serialize;
 use sqlx::any::AnyRow;
@@ -111,8 +111,11 @@ fn parse_status(text: &str) -> Result<GameStatus, StoreError> {
 }
 
 fn parse_side(text: Option<String>) -> Result<Option<Side>, StoreError> {
-    text.map(|t| t.parse().map_err(|_| StoreError::Corrupt(format!("side {t:?}"))))
-        .transpose()
+    text.map(|t| {
+        t.parse()
+            .map_err(|_| StoreError::Corrupt(format!("side {t:?}")))
+    })
+    .transpose()
 }
 
 fn parse_ruleset(text: &str) -> Result<Ruleset, StoreError> {
@@ -289,12 +292,14 @@ impl Store {
             red: red_new.shown() - red_old.shown(),
             blue: blue_new.shown() - blue_old.shown(),
         };
-        sqlx::query("UPDATE games SET rating_applied = 1, red_change = $1, blue_change = $2 WHERE id = $3")
-            .bind(change.red as i64)
-            .bind(change.blue as i64)
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
+        sqlx::query(
+            "UPDATE games SET rating_applied = 1, red_change = $1, blue_change = $2 WHERE id = $3",
+        )
+        .bind(change.red as i64)
+        .bind(change.blue as i64)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
         Ok(Some(change))
     }
 
@@ -367,7 +372,11 @@ impl Store {
     }
 
     /// A player's most recent games, newest first.
-    pub async fn player_games(&self, player: Uuid, limit: i64) -> Result<Vec<GameSummary>, StoreError> {
+    pub async fn player_games(
+        &self,
+        player: Uuid,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, ruleset, red_id, blue_id, status, winner, reason, plies, created_at FROM games
              WHERE red_id = $1 OR blue_id = $1 ORDER BY created_at DESC LIMIT $2",

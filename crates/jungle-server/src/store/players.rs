@@ -65,22 +65,31 @@ pub struct PlayerProfile {
 
 impl Store {
     /// Creates a guest player; stores only the hash of the token.
-    pub async fn create_player(&self, name: &str, token_hash: &str) -> Result<PlayerRecord, StoreError> {
+    pub async fn create_player(
+        &self,
+        name: &str,
+        token_hash: &str,
+    ) -> Result<PlayerRecord, StoreError> {
         let id = Uuid::new_v4();
-        sqlx::query("INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)")
-            .bind(id.to_string())
-            .bind(name)
-            .bind(token_hash)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id.to_string())
+        .bind(name)
+        .bind(token_hash)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
         Ok(PlayerRecord {
             id,
             name: name.to_owned(),
         })
     }
 
-    pub async fn player_by_token_hash(&self, token_hash: &str) -> Result<Option<PlayerRecord>, StoreError> {
+    pub async fn player_by_token_hash(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<PlayerRecord>, StoreError> {
         let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = $1")
             .bind(token_hash)
             .fetch_optional(&self.pool)

@@ -58,13 +58,29 @@ pub async fn fresh_database(db: Db) -> String {
             sqlx::any::install_default_drivers();
             let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
                 .await
-                .unwrap_or_else(|e| panic!("PostgreSQL must be reachable at {admin} for these tests: {e}"));
+                .unwrap_or_else(|e| {
+                    panic!("PostgreSQL must be reachable at {admin} for these tests: {e}")
+                });
             sqlx::query(&format!("CREATE DATABASE {name}"))
                 .execute(&mut conn)
                 .await
                 .expect("create test database");
             let base = admin.rsplit_once('/').expect("database url has a path").0;
             format!("{base}/{name}")
+        }
+    }
+}
+
+/// Best effort: a test that failed leaves its database behind for a look.
+pub async fn drop_database(url: &str) {
+    if let Some(path) = url.strip_prefix("sqlite://") {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{path}{suffix}"));
+        }
+    } else if let Some((base, name)) = url.rsplit_once('/') {
+        let admin = format!("{base}/test");
+        if let Ok(mut conn) = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin).await {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name}")).execute(&mut conn).await;
         }
     }
 }
@@ -96,7 +112,9 @@ impl TestServer {
     /// Shuts down gracefully and starts again on the same database and a new port.
     pub async fn restart(&mut self) {
         self.server.take().expect("running").shutdown().await;
-        let server = Server::start(self.config.clone()).await.expect("server restarts");
+        let server = Server::start(self.config.clone())
+            .await
+            .expect("server restarts");
         self.addr = server.addr();
         self.server = Some(server);
     }
@@ -135,7 +153,9 @@ impl TestServer {
     /// A connection signed in as `player`, past its `welcome`.
     pub async fn client(&self, player: &Player) -> Client {
         let mut client = self.raw_client().await;
-        client.send(json!({"t": "hello", "token": player.token})).await;
+        client
+            .send(json!({"t": "hello", "token": player.token}))
+            .await;
         let welcome = client.expect("welcome").await;
         assert_eq!(welcome["player"]["id"], player.id.as_str());
         client.player = Some(player.clone());
@@ -150,10 +170,12 @@ impl TestServer {
         Client { ws, player: None }
     }
 
+    /// Stops the server and removes its database.
     pub async fn shutdown(mut self) {
         if let Some(server) = self.server.take() {
             server.shutdown().await;
         }
+        drop_database(&self.config.database_url).await;
     }
 }
 
@@ -170,7 +192,10 @@ pub struct Client {
 
 impl Client {
     pub async fn send(&mut self, frame: Value) {
-        self.ws.send(Message::text(frame.to_string())).await.expect("send");
+        self.ws
+            .send(Message::text(frame.to_string()))
+            .await
+            .expect("send");
     }
 
     pub async fn send_raw(&mut self, message: Message) {
@@ -184,7 +209,9 @@ impl Client {
                 .await
                 .expect("a frame within the wait")?;
             match message {
-                Ok(Message::Text(text)) => return Some(serde_json::from_str(&text).expect("JSON frame")),
+                Ok(Message::Text(text)) => {
+                    return Some(serde_json::from_str(&text).expect("JSON frame"))
+                }
                 Ok(Message::Close(_)) | Err(_) => return None,
                 Ok(_) => continue,
             }
@@ -213,7 +240,9 @@ impl Client {
     /// Waits for the close frame and returns its code.
     pub async fn expect_close(&mut self) -> Option<u16> {
         loop {
-            let message = tokio::time::timeout(WAIT, self.ws.next()).await.expect("closed within the wait");
+            let message = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("closed within the wait");
             match message {
                 Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code.into()),
                 Some(Ok(_)) => continue,
@@ -223,7 +252,8 @@ impl Client {
     }
 
     pub async fn mv(&mut self, game: &str, mv: &str) {
-        self.send(json!({"t": "move", "game": game, "mv": mv})).await;
+        self.send(json!({"t": "move", "game": game, "mv": mv}))
+            .await;
     }
 }
 
@@ -258,7 +288,11 @@ pub fn classic_seek() -> Value {
 /// Plays `moves` alternately, red first, each side waiting for the `moved` echo.
 pub async fn play(red: &mut Client, blue: &mut Client, game: &str, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
-        let (mover, other) = if i % 2 == 0 { (&mut *red, &mut *blue) } else { (&mut *blue, &mut *red) };
+        let (mover, other) = if i % 2 == 0 {
+            (&mut *red, &mut *blue)
+        } else {
+            (&mut *blue, &mut *red)
+        };
         mover.mv(game, mv).await;
         let echo = mover.expect("moved").await;
         assert_eq!(echo["mv"], *mv, "{echo}");
@@ -270,11 +304,12 @@ pub async fn play(red: &mut Client, blue: &mut Client, game: &str, moves: &[&str
 
 /// Red walks its leopard into Blue's den at ply 21, after each side shuffles harmlessly.
 pub const DEN_WIN_AT_PLY_21: [&str; 21] = [
-    "g1f1", "a9b9", "a1b1", "g9f9", "f1g1", "b8b7", "b1a1", "f8e8", "e3d3", "b9a9", "d3d4", "f9g9", "d4d5", "b7b8",
-    "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8d9",
+    "g1f1", "a9b9", "a1b1", "g9f9", "f1g1", "b8b7", "b1a1", "f8e8", "e3d3", "b9a9", "d3d4", "f9g9",
+    "d4d5", "b7b8", "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8d9",
 ];
 
 /// The same walk without the shuffles: the den is entered at ply 13.
 pub const DEN_WIN_AT_PLY_13: [&str; 13] = [
-    "e3d3", "a9b9", "d3d4", "g9f9", "d4d5", "b8b7", "d5d6", "f8e8", "d6d7", "b9a9", "d7d8", "f9g9", "d8d9",
+    "e3d3", "a9b9", "d3d4", "g9f9", "d4d5", "b8b7", "d5d6", "f8e8", "d6d7", "b9a9", "d7d8", "f9g9",
+    "d8d9",
 ];
