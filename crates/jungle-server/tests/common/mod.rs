@@ -80,7 +80,9 @@ pub async fn drop_database(url: &str) {
     } else if let Some((base, name)) = url.rsplit_once('/') {
         let admin = format!("{base}/test");
         if let Ok(mut conn) = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin).await {
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name}")).execute(&mut conn).await;
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
+                .execute(&mut conn)
+                .await;
         }
     }
 }
