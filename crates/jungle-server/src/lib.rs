@@ -166,7 +166,8 @@ fn router(state: AppState, static_dir: &str) -> Router {
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(api::metrics))
         .route_service("/g/{id}", index.clone())
-        .route_service("/r/{code}", index)
+        .route_service("/r/{code}", index.clone())
+        .route_service("/rules/{name}", index)
         .fallback_service(ServeDir::new(static_dir))
         .with_state(state)
 }

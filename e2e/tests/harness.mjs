@@ -1,0 +1,124 @@
+// Starts the real server on a loopback port with a fresh SQLite file, and Debian's Chromium.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const repo = resolve(import.meta.dirname, '../..');
+export const artifacts = join(repo, 'test-artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function startServer(extraArgs = []) {
+  const binary = join(repo, 'target/debug/jungle-server');
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run cargo build -p jungle-server first`);
+  const dir = mkdtempSync(join(tmpdir(), 'jungle-e2e-'));
+  const child = spawn(binary, [
+    '--addr', '127.0.0.1:0',
+    '--database-url', `sqlite://${join(dir, 'e2e.db')}`,
+    '--static-dir', join(repo, 'static'),
+    '--log-json',
+    ...extraArgs,
+  ], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, RUST_LOG: 'info' } });
+  const addr = await new Promise((resolveAddr, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30000);
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      for (const line of buffer.split('\n')) {
+        try {
+          const entry = JSON.parse(line);
+          if (entry.fields?.message === 'jungle arena listening') {
+            clearTimeout(timer);
+            resolveAddr(entry.fields.addr);
+          }
+        } catch {
+          // Not a whole JSON line yet.
+        }
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { url: `http://${addr}`, stop: () => child.kill('SIGTERM') };
+}
+
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install chromium`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/// A fresh browser profile that has picked a name and sits in the lobby.
+export async function newPlayer(browser, url, name, viewport = { width: 1100, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw new Error(`${name}: page error: ${error.message}`);
+  });
+  await page.goto(url);
+  await page.fill('#name', name);
+  await page.click('#name-form button[type=submit]');
+  await page.waitForSelector('#play');
+  return page;
+}
+
+export const appState = (page, expression) => page.evaluate(expression);
+
+export async function mySide(page) {
+  await page.waitForFunction(() => window.jungleApp.game?.you);
+  return page.evaluate(() => window.jungleApp.game.you);
+}
+
+export async function waitForPlies(page, plies) {
+  await page.waitForFunction((n) => window.jungleApp.game?.moves.length >= n, plies);
+}
+
+/// Plays a move by clicking the from-square, then the to-square.
+export async function clickMove(page, move) {
+  await page.click(`[data-square="${move.slice(0, 2)}"]`);
+  await page.waitForSelector(`[data-square="${move.slice(2, 4)}"].target, [data-square="${move.slice(2, 4)}"].capture`);
+  await page.click(`[data-square="${move.slice(2, 4)}"]`);
+}
+
+/// Plays a move by dragging the animal onto its destination.
+export async function dragMove(page, move) {
+  const from = await page.locator(`[data-square="${move.slice(0, 2)}"]`).boundingBox();
+  const to = await page.locator(`[data-square="${move.slice(2, 4)}"]`).boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 3 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+/// Alternates moves between the red and blue pages, waiting for each to arrive on both.
+export async function playMoves(red, blue, moves, startPly = 0, how = clickMove) {
+  for (const [i, move] of moves.entries()) {
+    const ply = startPly + i;
+    const page = ply % 2 === 0 ? red : blue;
+    await how(page, move);
+    await waitForPlies(red, ply + 1);
+    await waitForPlies(blue, ply + 1);
+  }
+}
+
+export async function quickMatch(browser, url) {
+  const alice = await newPlayer(browser, url, 'Alice');
+  const bob = await newPlayer(browser, url, 'Bob');
+  await alice.click('#play');
+  await alice.waitForSelector('#cancel-seek');
+  await bob.click('#play');
+  await alice.waitForURL(/\/g\//);
+  await bob.waitForURL(/\/g\//);
+  const red = (await mySide(alice)) === 'red' ? alice : bob;
+  const blue = red === alice ? bob : alice;
+  return { red, blue };
+}
+
+export const DEN_WIN_AT_PLY_13 = ['e3d3', 'a9b9', 'd3d4', 'g9f9', 'd4d5', 'b8b7', 'd5d6', 'f8e8', 'd6d7', 'b9a9', 'd7d8', 'f9g9', 'd8d9'];

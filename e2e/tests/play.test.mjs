@@ -1,0 +1,123 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import {
+  artifacts, clickMove, DEN_WIN_AT_PLY_13, dragMove, launchBrowser, newPlayer, playMoves, quickMatch, startServer, waitForPlies,
+} from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test('two players quick-match and play to a den win by clicking and dragging', async () => {
+  const { red, blue } = await quickMatch(browser, server.url);
+  assert.equal(await blue.evaluate(() => window.jungleApp.game.you), 'blue');
+  // Blue sees the board turned round: its den d9 is at the bottom.
+  const redDen = await blue.locator('[data-square="d1"]').boundingBox();
+  const blueDen = await blue.locator('[data-square="d9"]').boundingBox();
+  assert.ok(blueDen.y > redDen.y, 'blue plays from the bottom');
+  // Selecting the leopard shows its legal destinations.
+  await red.click('[data-square="e3"]');
+  await red.waitForSelector('[data-square="d3"].target');
+  assert.equal(await red.locator('.sq.target').count(), 3, 'e3: d3, f3 and e2 (e4 is water)');
+  await red.click('[data-square="e3"]');
+  assert.equal(await red.locator('.sq.target').count(), 0, 'a second tap cancels');
+  await playMoves(red, blue, DEN_WIN_AT_PLY_13.slice(0, 4), 0, clickMove);
+  await playMoves(red, blue, DEN_WIN_AT_PLY_13.slice(4, 6), 4, dragMove);
+  await playMoves(red, blue, DEN_WIN_AT_PLY_13.slice(6, 12), 6, clickMove);
+  await red.screenshot({ path: join(artifacts, 'board-midgame.png') });
+  await clickMove(red, DEN_WIN_AT_PLY_13[12]);
+  for (const page of [red, blue]) {
+    await page.waitForSelector('#end');
+    const text = await page.locator('#end').innerText();
+    assert.match(text, /Red wins/);
+    assert.match(text, /entered the den/);
+    assert.match(text, /Not rated/);
+  }
+  await red.screenshot({ path: join(artifacts, 'end-panel.png') });
+  await red.context().close();
+  await blue.context().close();
+});
+
+test('a private room link, a second player, and a third who watches', async () => {
+  const host = await newPlayer(browser, server.url, 'Host');
+  await host.selectOption('#pr-colour', 'red');
+  await host.click('#create-room');
+  await host.waitForSelector('#room-link');
+  const link = await host.inputValue('#room-link');
+  const code = await host.locator('#room-code').innerText();
+  assert.match(link, new RegExp(`/r/${code}$`));
+  const guest = await newPlayer(browser, server.url, 'Guest');
+  await guest.goto(link);
+  await guest.waitForURL(/\/g\//);
+  await host.waitForFunction(() => window.jungleApp.game.status === 'active');
+  assert.equal(await host.evaluate(() => window.jungleApp.game.you), 'red');
+  assert.equal(await guest.evaluate(() => window.jungleApp.game.you), 'blue');
+  const fan = await newPlayer(browser, server.url, 'Fan', { width: 390, height: 844 });
+  await fan.goto(link);
+  await fan.waitForURL(/\/g\//);
+  await fan.waitForSelector('text=You are watching this game.');
+  await clickMove(host, 'g3g4');
+  await waitForPlies(fan, 1);
+  await clickMove(guest, 'a7a6');
+  await waitForPlies(fan, 2);
+  // The spectator's board is read-only: nothing is selectable.
+  await fan.click('[data-square="a6"]');
+  assert.equal(await fan.locator('.sq.target').count(), 0);
+  await fan.screenshot({ path: join(artifacts, 'spectator-phone.png'), fullPage: true });
+  for (const page of [host, guest, fan]) await page.context().close();
+});
+
+test('a draw offer accepted', async () => {
+  const { red, blue } = await quickMatch(browser, server.url);
+  await playMoves(red, blue, ['g3g4', 'a7a6']);
+  await red.click('#offer-draw');
+  await blue.waitForSelector('#accept-draw');
+  await blue.click('#accept-draw');
+  for (const page of [red, blue]) {
+    await page.waitForSelector('#end');
+    assert.match(await page.locator('#end').innerText(), /Draw/);
+  }
+  await red.context().close();
+  await blue.context().close();
+});
+
+test('a reload mid-game lands back in the game', async () => {
+  const { red, blue } = await quickMatch(browser, server.url);
+  await playMoves(red, blue, ['g3g4', 'a7a6', 'g4g5']);
+  const url = red.url();
+  await blue.reload();
+  await blue.waitForSelector('.piece');
+  await waitForPlies(blue, 3);
+  assert.equal(blue.url(), url);
+  assert.equal(await blue.evaluate(() => window.jungleApp.game.you), 'blue');
+  await playMoves(red, blue, ['a6a5'], 3);
+  // Keyboard play: focus a square, Enter to select, arrows to the target, Enter to move.
+  await red.focus('[data-square="g5"]');
+  await red.keyboard.press('Enter');
+  await red.keyboard.press('ArrowUp');
+  await red.keyboard.press('Enter');
+  await waitForPlies(blue, 5);
+  assert.equal(await blue.evaluate(() => window.jungleApp.game.moves[4]), 'g5g6');
+  await red.context().close();
+  await blue.context().close();
+});
+
+test('the interface switches to Chinese and remembers it', async () => {
+  const page = await newPlayer(browser, server.url, 'Lang');
+  await page.click('#lang');
+  await page.waitForSelector('text=快速匹配');
+  await page.reload();
+  await page.waitForSelector('text=快速匹配');
+  await page.screenshot({ path: join(artifacts, 'lobby-zh.png') });
+  await page.context().close();
+});

@@ -1,0 +1,208 @@
+// The board: 63 buttons drawn from explicit state. It knows terrain and how to show animals,
+// and nothing of the rules: the server's `legal` list decides what may move where.
+
+import { ANIMALS, DENS, TRAPS, WATER, squareName } from './fen.js';
+import { t } from './i18n.js';
+
+/// Creates the board inside `root`. `onMove(text)` is called with moves such as "a3a4".
+export function createBoard(root, onMove) {
+  const board = {
+    root,
+    onMove,
+    view: { pieces: new Map(), orientation: 'red', legal: [], lastMove: null },
+    selected: null,
+    drag: null,
+    ghost: null,
+    buttons: new Map(),
+    orientation: null,
+  };
+  root.classList.add('board');
+  root.setAttribute('role', 'group');
+  root.addEventListener('pointerdown', (e) => pointerDown(board, e));
+  window.addEventListener('pointermove', (e) => pointerMove(board, e));
+  window.addEventListener('pointerup', (e) => pointerUp(board, e));
+  root.addEventListener('click', (e) => keyboardClick(board, e));
+  root.addEventListener('keydown', (e) => keyDown(board, e));
+  return board;
+}
+
+/// Draws `view`: { pieces, orientation, legal, lastMove }.
+export function renderBoard(board, view) {
+  board.view = view;
+  if (board.orientation !== view.orientation) build(board, view.orientation);
+  const targets = new Set(destinations(board, board.selected));
+  if (board.selected && !movable(board).has(board.selected)) board.selected = null;
+  board.root.setAttribute('aria-label', t('boardLabel'));
+  for (const [name, button] of board.buttons) {
+    const piece = view.pieces.get(name);
+    button.classList.toggle('last', !!view.lastMove && (view.lastMove.from === name || view.lastMove.to === name));
+    button.classList.toggle('selected', board.selected === name);
+    button.classList.toggle('target', targets.has(name) && !piece);
+    button.classList.toggle('capture', targets.has(name) && !!piece);
+    drawPiece(button, piece, name);
+  }
+}
+
+function build(board, orientation) {
+  board.orientation = orientation;
+  board.root.replaceChildren();
+  board.buttons.clear();
+  const ranks = orientation === 'red' ? [8, 7, 6, 5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  const files = orientation === 'red' ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];
+  let first = true;
+  for (const rank of ranks) {
+    for (const file of files) {
+      const name = squareName(file, rank);
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'sq';
+      button.dataset.square = name;
+      button.tabIndex = first ? 0 : -1;
+      first = false;
+      if ((file + rank) % 2) button.classList.add('alt');
+      if (WATER.has(name)) button.classList.add('water');
+      if (TRAPS.has(name)) button.classList.add('trap');
+      if (DENS.has(name)) button.classList.add('den', `${DENS.get(name)}-den`);
+      if (rank === ranks[ranks.length - 1]) button.insertAdjacentHTML('beforeend', `<span class="coord file">${name[0]}</span>`);
+      if (file === files[0]) button.insertAdjacentHTML('beforeend', `<span class="coord rank">${rank + 1}</span>`);
+      board.root.append(button);
+      board.buttons.set(name, button);
+    }
+  }
+}
+
+function drawPiece(button, piece, name) {
+  const key = piece ? `${piece.side}${piece.letter}` : '';
+  const label = piece
+    ? t('pieceLabel', { side: t(piece.side), animal: t(`animal.${ANIMALS[piece.letter].name}`), rank: ANIMALS[piece.letter].rank, square: name })
+    : t('emptyLabel', { square: name });
+  button.setAttribute('aria-label', label);
+  if (button.dataset.piece === key) return;
+  button.dataset.piece = key;
+  button.querySelector('.piece')?.remove();
+  if (!piece) return;
+  const animal = ANIMALS[piece.letter];
+  const el = document.createElement('span');
+  el.className = `piece ${piece.side}`;
+  el.title = t(`animal.${animal.name}`);
+  el.innerHTML = `<span aria-hidden="true">${animal.glyph}</span><span class="rank" aria-hidden="true">${animal.rank}</span>`;
+  button.append(el);
+}
+
+/// Squares holding an animal with at least one legal move.
+function movable(board) {
+  return new Set(board.view.legal.map((m) => m.slice(0, 2)));
+}
+
+function destinations(board, from) {
+  if (!from) return [];
+  return board.view.legal.filter((m) => m.startsWith(from)).map((m) => m.slice(2, 4));
+}
+
+function squareOf(target) {
+  return target?.closest?.('.sq')?.dataset.square ?? null;
+}
+
+/// The tap logic shared by mouse, touch and keyboard.
+function tap(board, square) {
+  if (board.selected && destinations(board, board.selected).includes(square)) {
+    const move = board.selected + square;
+    board.selected = null;
+    renderBoard(board, board.view);
+    board.onMove(move);
+    return 'moved';
+  }
+  if (square === board.selected) {
+    board.selected = null;
+  } else {
+    board.selected = movable(board).has(square) ? square : null;
+  }
+  renderBoard(board, board.view);
+  return 'selected';
+}
+
+function pointerDown(board, e) {
+  if (e.button !== 0) return;
+  const square = squareOf(e.target);
+  if (!square) return;
+  e.preventDefault();
+  board.buttons.get(square)?.focus({ preventScroll: true });
+  const wasSelected = board.selected === square;
+  if (wasSelected) {
+    board.drag = { from: square, x: e.clientX, y: e.clientY, moved: false, cancelOnUp: true };
+    return;
+  }
+  if (tap(board, square) === 'selected' && board.selected === square) {
+    board.drag = { from: square, x: e.clientX, y: e.clientY, moved: false, cancelOnUp: false };
+  }
+}
+
+function pointerMove(board, e) {
+  const drag = board.drag;
+  if (!drag) return;
+  if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+  if (!drag.moved) {
+    drag.moved = true;
+    const piece = board.buttons.get(drag.from)?.querySelector('.piece');
+    if (piece) {
+      board.ghost = piece.cloneNode(true);
+      board.ghost.classList.add('drag-ghost');
+      board.ghost.style.width = `${piece.getBoundingClientRect().width}px`;
+      document.body.append(board.ghost);
+      piece.classList.add('dragging');
+    }
+  }
+  if (board.ghost) {
+    board.ghost.style.left = `${e.clientX}px`;
+    board.ghost.style.top = `${e.clientY}px`;
+  }
+}
+
+function pointerUp(board, e) {
+  const drag = board.drag;
+  board.drag = null;
+  if (!drag) return;
+  board.ghost?.remove();
+  board.ghost = null;
+  board.buttons.get(drag.from)?.querySelector('.piece')?.classList.remove('dragging');
+  if (drag.moved) {
+    const square = squareOf(document.elementFromPoint(e.clientX, e.clientY));
+    // An illegal drop snaps back silently; the animal stays selected for a click.
+    if (square && destinations(board, drag.from).includes(square)) tap(board, square);
+    return;
+  }
+  if (drag.cancelOnUp) {
+    board.selected = null;
+    renderBoard(board, board.view);
+  }
+}
+
+/// Enter or Space on a focused square arrives as a click with no pointer behind it.
+function keyboardClick(board, e) {
+  if (e.detail !== 0) return;
+  const square = squareOf(e.target);
+  if (square) tap(board, square);
+}
+
+function keyDown(board, e) {
+  const square = squareOf(e.target);
+  const steps = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  if (!square || !steps[e.key]) {
+    if (e.key === 'Escape') {
+      board.selected = null;
+      renderBoard(board, board.view);
+    }
+    return;
+  }
+  e.preventDefault();
+  const buttons = [...board.buttons.values()];
+  const index = buttons.indexOf(board.buttons.get(square));
+  const [dx, dy] = steps[e.key];
+  const col = (index % 7) + dx;
+  const row = Math.floor(index / 7) + dy;
+  if (col < 0 || col > 6 || row < 0 || row > 8) return;
+  const next = buttons[row * 7 + col];
+  buttons[index].tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
+}

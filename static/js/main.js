@@ -1,0 +1,275 @@
+// Boots the client: identity, the socket, the router, and the frames that change app state.
+
+import * as api from './api.js';
+import { language, setLanguage, t, translatePage } from './i18n.js';
+import { connect } from './socket.js';
+import * as sound from './sound.js';
+import { renderHome, escape } from './views/home.js';
+import { renderGame, updateGame } from './views/game.js';
+import { renderRules } from './views/rules.js';
+
+const root = document.getElementById('app');
+const statusBar = document.getElementById('status');
+
+const app = {
+  player: api.storedPlayer(),
+  socket: null,
+  route: null,
+  game: null,
+  clockReceivedAt: 0,
+  awayDeadline: {},
+  seek: null,
+  board: null,
+  rematchAsked: false,
+  rematchOffered: false,
+  confirmResign: false,
+  tickers: [],
+  cleanups: [],
+  send(frame) {
+    app.socket?.send(frame);
+  },
+  navigate(path, replace = false) {
+    if (replace) history.replaceState({}, '', path);
+    else history.pushState({}, '', path);
+    route();
+  },
+};
+window.jungleApp = app; // for debugging in the console
+
+function parseRoute() {
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/g\/([0-9a-f-]{36})$/i))) return { name: 'game', id: m[1].toLowerCase() };
+  if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,12})$/))) return { name: 'room', code: m[1].toUpperCase() };
+  if ((m = path.match(/^\/rules\/(\w+)$/))) return { name: 'rules', rules: m[1] };
+  return { name: 'home' };
+}
+
+function showStatus(text) {
+  statusBar.hidden = !text;
+  statusBar.textContent = text || '';
+}
+
+function route() {
+  for (const cleanup of app.cleanups.splice(0)) cleanup();
+  app.tickers = [];
+  app.board = null;
+  app.route = parseRoute();
+  translatePage();
+  if (!app.player) {
+    renderNamePrompt();
+    return;
+  }
+  ensureSocket();
+  switch (app.route.name) {
+    case 'rules':
+      renderRules(root, app.route.rules);
+      break;
+    case 'room':
+      root.innerHTML = `<p class="card">${t('connecting')}</p>`;
+      app.send({ t: 'join_room', code: app.route.code });
+      break;
+    case 'game':
+      if (app.game?.game === app.route.id) renderGame(root, app);
+      else {
+        root.innerHTML = `<p class="card">${t('connecting')}</p>`;
+        app.send({ t: 'watch', game: app.route.id });
+      }
+      break;
+    default:
+      renderHome(root, app);
+  }
+}
+
+function renderNamePrompt() {
+  root.innerHTML = `<section class="card" style="max-width:420px;margin:40px auto">
+    <h1>${t('chooseName')}</h1>
+    <form id="name-form"><label for="name">${t('chooseName')}</label>
+    <input type="text" id="name" maxlength="24" autocomplete="nickname" required aria-describedby="name-hint">
+    <p class="muted" id="name-hint">${t('nameHint')}</p>
+    <p class="error" id="name-error" role="alert"></p>
+    <button type="submit" class="primary">${t('start')}</button></form></section>`;
+  const input = root.querySelector('#name');
+  input.focus();
+  root.querySelector('#name-form').onsubmit = async (e) => {
+    e.preventDefault();
+    try {
+      app.player = await api.createPlayer(input.value);
+      route();
+    } catch (err) {
+      root.querySelector('#name-error').textContent = err.message;
+    }
+  };
+}
+
+function ensureSocket() {
+  if (app.socket) return;
+  app.socket = connect(app.player.token, {
+    onFrame,
+    onStatus: (s) => showStatus(s === 'reconnecting' ? t('connecting') : ''),
+    onOpen: () => {
+      // After a reconnect the server re-sends our live games; a watched or joining page asks again.
+      if (app.route?.name === 'game') app.send({ t: 'watch', game: app.route.id });
+    },
+  });
+}
+
+function setGame(state) {
+  const previous = app.game;
+  if (!previous || previous.game !== state.game) {
+    app.rematchAsked = false;
+    app.rematchOffered = false;
+    app.confirmResign = false;
+    app.awayDeadline = {};
+    if (state.status === 'active' && state.moves.length === 0) sound.play('start');
+  }
+  app.game = state;
+  app.clockReceivedAt = performance.now();
+  for (const side of ['red', 'blue']) {
+    const ms = state[`${side}_away_ms`];
+    app.awayDeadline[side] = ms != null ? performance.now() + ms : null;
+  }
+}
+
+function onFrame(frame) {
+  const game = app.game;
+  const here = (id) => game && game.game === id;
+  switch (frame.t) {
+    case 'welcome':
+      if (frame.player.id !== app.player.id) api.forgetPlayer();
+      break;
+    case 'seeking':
+      if (app.seek) app.seek.pool = frame.pool;
+      app.redrawSeek?.();
+      break;
+    case 'seek_cancelled':
+      app.seek = null;
+      app.redrawSeek?.();
+      break;
+    case 'room':
+      break;
+    case 'game': {
+      const arriving = !here(frame.game);
+      // A game we play always takes the screen; one we merely watch only on its own page.
+      const ours = frame.you != null && frame.status !== 'finished' && frame.status !== 'aborted';
+      const wanted = app.route?.name === 'game' && app.route.id === frame.game;
+      if (!ours && !wanted && !(app.route?.name === 'room')) break;
+      if (ours && arriving) app.seek = null;
+      setGame(frame);
+      if (app.route?.name !== 'game' || app.route.id !== frame.game) {
+        app.navigate(`/g/${frame.game}`, app.route?.name === 'room');
+      } else if (arriving || !root.querySelector('#board')) {
+        renderGame(root, app);
+      } else {
+        updateGame(root, app);
+      }
+      break;
+    }
+    case 'moved':
+      if (!here(frame.game)) break;
+      {
+        const before = game.position.split(' ')[0].replace(/[0-9/]/g, '').length;
+        const after = frame.position.split(' ')[0].replace(/[0-9/]/g, '').length;
+        game.moves.push(frame.mv);
+        game.position = frame.position;
+        game.turn = frame.position.split(' ')[1] === 'r' ? 'red' : 'blue';
+        game.clocks = frame.clocks;
+        game.legal = frame.legal;
+        const mover = game.turn === 'red' ? 'blue' : 'red';
+        if (game.draw_offer && game.draw_offer !== mover) game.draw_offer = null;
+        app.clockReceivedAt = performance.now();
+        sound.play(after < before ? 'capture' : 'move');
+        updateGame(root, app);
+      }
+      break;
+    case 'game_over':
+      if (!here(frame.game)) break;
+      game.status = frame.reason === 'aborted' ? 'aborted' : 'finished';
+      game.result = { winner: frame.winner, reason: frame.reason, rated: frame.rated, rating_change: frame.rating_change };
+      game.legal = [];
+      game.draw_offer = null;
+      game.clocks = { ...game.clocks, running: null };
+      sound.play(frame.reason === 'den' ? 'den' : 'start');
+      updateGame(root, app);
+      root.querySelector('#end')?.focus?.();
+      break;
+    case 'presence':
+      if (!here(frame.game)) break;
+      if (game[frame.side]) game[frame.side].online = frame.online;
+      app.awayDeadline[frame.side] = frame.online || frame.abandon_in_ms == null ? null : performance.now() + frame.abandon_in_ms;
+      updateGame(root, app);
+      break;
+    case 'draw_offered':
+      if (here(frame.game)) {
+        game.draw_offer = frame.by;
+        updateGame(root, app);
+      }
+      break;
+    case 'draw_declined':
+      if (here(frame.game)) {
+        game.draw_offer = null;
+        updateGame(root, app);
+      }
+      break;
+    case 'rematch_offered':
+      if (here(frame.game) && frame.by !== game.you) {
+        app.rematchOffered = true;
+        updateGame(root, app);
+      }
+      break;
+    case 'error':
+      if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
+        root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
+      } else if (frame.code === 'bad_token') {
+        api.forgetPlayer();
+        app.player = null;
+        app.socket?.close();
+        app.socket = null;
+        route();
+      } else {
+        showStatus(t('errorGeneric', { msg: frame.message }));
+        setTimeout(() => showStatus(''), 4000);
+        if (game) updateGame(root, app);
+      }
+      break;
+    case 'shutdown':
+      showStatus(t('connecting'));
+      break;
+    default:
+      break;
+  }
+}
+
+// Links inside the app navigate without reloading.
+document.addEventListener('click', (e) => {
+  const link = e.target.closest?.('a[data-link]');
+  if (!link || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  e.preventDefault();
+  app.navigate(link.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+
+const langButton = document.getElementById('lang');
+const muteButton = document.getElementById('mute');
+function drawToggles() {
+  langButton.textContent = language() === 'zh' ? 'English' : '中文';
+  const wave = sound.isMuted()
+    ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" fill="none"/>'
+    : '<path d="M16 8a5 5 0 010 8M18.5 5a9 9 0 010 14" stroke="currentColor" stroke-width="2" fill="none"/>';
+  muteButton.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z"/>${wave}</svg>`;
+  muteButton.setAttribute('aria-label', t('sound'));
+  muteButton.setAttribute('aria-pressed', String(sound.isMuted()));
+}
+langButton.onclick = () => {
+  setLanguage(language() === 'zh' ? 'en' : 'zh');
+  drawToggles();
+  route();
+};
+muteButton.onclick = () => {
+  sound.setMuted(!sound.isMuted());
+  drawToggles();
+};
+setLanguage(language());
+drawToggles();
+setInterval(() => app.tickers.forEach((tick) => tick()), 100);
+route();

@@ -1,0 +1,240 @@
+// The game page: board, players, clocks, moves, actions and the end panel, drawn from the
+// latest `game` state the server sent (kept in app.game).
+
+import { createBoard, renderBoard } from '../board.js';
+import { formatMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
+import { ANIMALS, capturedAnimals, parseBoard } from '../fen.js';
+import { t } from '../i18n.js';
+import { escape } from './home.js';
+
+export function renderGame(root, app) {
+  root.innerHTML = `
+  <div class="game">
+    <section aria-label="board">
+      <div class="player-bar" id="top-bar"></div>
+      <div id="board"></div>
+      <div class="player-bar" id="bottom-bar"></div>
+    </section>
+    <aside class="side">
+      <div id="away" class="away" role="alert" hidden></div>
+      <div id="room-panel"></div>
+      <div id="end-panel"></div>
+      <div class="card" id="turn-info" role="status"></div>
+      <div class="card actions" id="actions"></div>
+      <div class="card"><h3>${t('moves')}</h3><div class="moves" id="moves"></div></div>
+      <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
+    </aside>
+  </div>`;
+  app.board = createBoard(root.querySelector('#board'), (mv) => app.send({ t: 'move', game: app.game.game, mv }));
+  app.tickers.push(() => tickClocks(root, app));
+  updateGame(root, app);
+}
+
+function orientation(game) {
+  return game.you === 'blue' ? 'blue' : 'red';
+}
+
+export function lastMove(game) {
+  const last = game.moves[game.moves.length - 1];
+  return last && last !== 'pass' ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
+}
+
+export function updateGame(root, app) {
+  const game = app.game;
+  if (!game || !root.querySelector('#board')) return;
+  const pieces = parseBoard(game.position);
+  renderBoard(app.board, {
+    pieces,
+    orientation: orientation(game),
+    legal: game.status === 'active' ? game.legal : [],
+    lastMove: lastMove(game),
+  });
+  const bottom = orientation(game);
+  const top = bottom === 'red' ? 'blue' : 'red';
+  drawBar(root.querySelector('#top-bar'), game, top);
+  drawBar(root.querySelector('#bottom-bar'), game, bottom);
+  tickClocks(root, app);
+  drawAway(root, app);
+  drawRoomPanel(root.querySelector('#room-panel'), game);
+  drawEnd(root.querySelector('#end-panel'), app);
+  drawTurn(root.querySelector('#turn-info'), game);
+  drawActions(root.querySelector('#actions'), app);
+  drawMoves(root.querySelector('#moves'), game);
+  drawCaptured(root.querySelector('#captured'), pieces);
+}
+
+function drawBar(el, game, side) {
+  const seat = game[side];
+  const name = seat ? `${escape(seat.name)} (${seat.rating}${seat.provisional ? '?' : ''})` : '…';
+  const online = seat?.online ? 'on' : 'off';
+  const you = game.you === side ? ` · ${t('you')}` : '';
+  el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>
+    <span class="piece-chip ${side}">${t(side)}</span> ${name}${you}</span>
+    <span class="clock" data-clock="${side}" aria-label="${t(side)} clock"></span>`;
+}
+
+function tickClocks(root, app) {
+  const game = app.game;
+  if (!game) return;
+  for (const el of root.querySelectorAll('[data-clock]')) {
+    const side = el.dataset.clock;
+    const running = game.status === 'active' && game.clocks.running === side;
+    const ms = game.status === 'active' ? remainingMs(game.clocks, side, app.clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
+    let text = formatMs(ms);
+    if (game.clock.kind === 'per_move') {
+      const count = side === 'red' ? game.clocks.red_timeouts : game.clocks.blue_timeouts;
+      text += `<small>${t('timeouts', { n: count, max: game.clock.max_timeouts })}</small>`;
+    }
+    el.innerHTML = text;
+    el.classList.toggle('running', running);
+    el.classList.toggle('low', running && ms < lowTimeMs(game.clock));
+  }
+  drawAway(root, app);
+}
+
+function drawAway(root, app) {
+  const el = root.querySelector('#away');
+  const game = app.game;
+  if (!el || !game) return;
+  const messages = [];
+  for (const side of ['red', 'blue']) {
+    const deadline = app.awayDeadline?.[side];
+    if (game.status === 'active' && deadline && side !== game.you) {
+      const seconds = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+      messages.push(t('opponentAway', { name: escape(game[side]?.name ?? t(side)), s: seconds }));
+    }
+  }
+  el.hidden = messages.length === 0;
+  el.innerHTML = messages.join('<br>');
+}
+
+function drawRoomPanel(el, game) {
+  if (game.status !== 'waiting' || !game.code) {
+    el.innerHTML = '';
+    return;
+  }
+  const url = `${location.origin}/r/${game.code}`;
+  el.innerHTML = `<div class="card"><p>${t('waitingForOpponent')}</p>
+    <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="link" id="room-link" style="flex:1">
+    <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
+    <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p></div>`;
+  el.querySelector('#copy-link').onclick = async (e) => {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      el.querySelector('#room-link').select();
+      document.execCommand?.('copy');
+    }
+    e.target.textContent = t('copied');
+  };
+}
+
+export function endText(game) {
+  const r = game.result;
+  if (!r) return null;
+  const winnerName = r.winner ? t(r.winner) : null;
+  const loser = r.winner ? t(r.winner === 'red' ? 'blue' : 'red') : '';
+  const headline = r.reason === 'aborted' ? t('aborted') : r.winner ? t('wins', { side: winnerName }) : t('draw');
+  const why = t(`reason.${r.reason}`, { side: winnerName ?? '', loser });
+  return { headline, why };
+}
+
+function drawEnd(el, app) {
+  const game = app.game;
+  const text = endText(game);
+  if (!text) {
+    el.innerHTML = '';
+    return;
+  }
+  const r = game.result;
+  let rating = '';
+  if (r.rating_change) {
+    const fmt = (n) => `<span class="change ${n >= 0 ? 'up' : 'down'}">${n >= 0 ? '+' : '−'}${Math.abs(n)}</span>`;
+    rating = t('ratingChange', { red: fmt(r.rating_change.red), blue: fmt(r.rating_change.blue) });
+  } else if (game.rated && r.reason !== 'aborted' && game.moves.length <= 20) {
+    rating = t('notRated');
+  } else if (!game.rated) {
+    rating = t('casualGame');
+  }
+  const player = game.you != null;
+  el.innerHTML = `<section class="card end" id="end" aria-live="polite"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
+    <div class="actions">
+      ${player ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
+      <a href="/" data-link class="button secondary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToLobby')}</a>
+    </div>
+    ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}</section>`;
+  const rematch = el.querySelector('#rematch');
+  if (rematch) {
+    rematch.onclick = () => {
+      app.rematchAsked = true;
+      app.send({ t: 'rematch', game: game.game });
+      drawEnd(el, app);
+    };
+  }
+}
+
+function drawTurn(el, game) {
+  const parts = [`${t(`ruleset.${game.rules}`)} · ${describeClock(game.clock, t)} · ${game.rated ? t('rated') : t('casual')}`];
+  if (game.you == null) parts.push(t('spectating'));
+  else if (game.status === 'active') parts.push(game.turn === game.you ? `<strong>${t('yourTurn')}</strong>` : t('theirTurn'));
+  el.innerHTML = parts.join('<br>');
+}
+
+function drawActions(el, app) {
+  const game = app.game;
+  if (game.you == null || game.status !== 'active') {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  const opponent = game.you === 'red' ? 'blue' : 'red';
+  const id = game.game;
+  if (game.draw_offer === opponent) {
+    el.innerHTML = `<p class="notice" style="width:100%">${t('drawOfferedToYou')}</p>
+      <button type="button" class="primary" id="accept-draw">${t('accept')}</button>
+      <button type="button" class="secondary" id="decline-draw">${t('decline')}</button>`;
+    el.querySelector('#accept-draw').onclick = () => app.send({ t: 'accept_draw', game: id });
+    el.querySelector('#decline-draw').onclick = () => app.send({ t: 'decline_draw', game: id });
+    return;
+  }
+  if (app.confirmResign) {
+    el.innerHTML = `<p style="width:100%">${t('confirmResign')}</p>
+      <button type="button" class="danger" id="resign-yes">${t('yes')}</button>
+      <button type="button" class="secondary" id="resign-no">${t('no')}</button>`;
+    el.querySelector('#resign-yes').onclick = () => {
+      app.confirmResign = false;
+      app.send({ t: 'resign', game: id });
+    };
+    el.querySelector('#resign-no').onclick = () => {
+      app.confirmResign = false;
+      drawActions(el, app);
+    };
+    el.querySelector('#resign-no').focus();
+    return;
+  }
+  const offered = game.draw_offer === game.you;
+  el.innerHTML = `<button type="button" class="secondary" id="offer-draw" ${offered ? 'disabled' : ''}>${offered ? t('drawOffered') : t('offerDraw')}</button>
+    <button type="button" class="danger" id="resign">${t('resign')}</button>`;
+  el.querySelector('#offer-draw').onclick = () => app.send({ t: 'offer_draw', game: id });
+  el.querySelector('#resign').onclick = () => {
+    app.confirmResign = true;
+    drawActions(el, app);
+  };
+}
+
+function drawMoves(el, game) {
+  const rows = [];
+  for (let i = 0; i < game.moves.length; i += 2) {
+    const current = (k) => (k === game.moves.length - 1 ? ' class="current" aria-current="step"' : '');
+    rows.push(`<li${current(i) || current(i + 1)}>${game.moves[i]} ${game.moves[i + 1] ?? ''}</li>`);
+  }
+  el.innerHTML = `<ol>${rows.join('')}</ol>`;
+  el.scrollTop = el.scrollHeight;
+}
+
+function drawCaptured(el, pieces) {
+  const lost = capturedAnimals(pieces);
+  el.innerHTML = ['red', 'blue']
+    .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((l) => `<span title="${t(`animal.${ANIMALS[l].name}`)}">${ANIMALS[l].glyph}</span>`).join(' ')}</div>`)
+    .join('');
+}

@@ -1,0 +1,146 @@
+// The lobby: quick match, private rooms, join by code, live games, leaderboard, own ratings.
+
+import * as api from '../api.js';
+import { describeClock } from '../clock.js';
+import { t } from '../i18n.js';
+
+export const PRESETS = [
+  { id: '3+2', clock: { kind: 'fischer', base_s: 180, inc_s: 2 } },
+  { id: '5+3', clock: { kind: 'fischer', base_s: 300, inc_s: 3 } },
+  { id: '10+5', clock: { kind: 'fischer', base_s: 600, inc_s: 5 } },
+  { id: '30s', clock: { kind: 'per_move', move_s: 30, max_timeouts: 3, consecutive: false } },
+];
+const RULESETS = ['classic', 'strict', 'daitou', 'international'];
+
+/// The clock of a preset; the per-move preset follows the ruleset's own custom (daitou counts
+/// consecutive timeouts, one allowed).
+export function presetClock(presetId, rules) {
+  const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[1];
+  if (preset.clock.kind === 'per_move' && rules === 'daitou') {
+    return { kind: 'per_move', move_s: 30, max_timeouts: 1, consecutive: true };
+  }
+  return preset.clock;
+}
+
+function remembered() {
+  try {
+    return { rules: 'classic', preset: '5+3', rated: true, ...JSON.parse(localStorage.getItem('jungle.lastSeek') || '{}') };
+  } catch {
+    return { rules: 'classic', preset: '5+3', rated: true };
+  }
+}
+
+function options(values, selected, label) {
+  return values.map((v) => `<option value="${v}" ${v === selected ? 'selected' : ''}>${label(v)}</option>`).join('');
+}
+
+export function renderHome(root, app) {
+  const last = remembered();
+  root.innerHTML = `
+  <div class="grid">
+    <section class="card" aria-labelledby="qm">
+      <h2 id="qm">${t('quickMatch')}</h2>
+      <label>${t('ruleset')} <select id="qm-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
+      <div class="presets" role="group" aria-label="${t('clock')}">
+        ${PRESETS.map((p) => `<button type="button" data-preset="${p.id}" aria-pressed="${p.id === last.preset}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</button>`).join('')}
+      </div>
+      <label class="row"><input type="checkbox" id="qm-rated" ${last.rated ? 'checked' : ''}> ${t('rated')}</label>
+      <div id="seek-area"></div>
+    </section>
+    <section class="card" aria-labelledby="pr">
+      <h2 id="pr">${t('privateRoom')}</h2>
+      <label>${t('ruleset')} <select id="pr-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
+      <label>${t('clock')} <select id="pr-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
+      <label>${t('colour')} <select id="pr-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
+      <label class="row"><input type="checkbox" id="pr-rated"> ${t('rated')}</label>
+      <button type="button" class="secondary" id="create-room">${t('createRoom')}</button>
+      <h3>${t('joinByCode')}</h3>
+      <form class="row" id="join-form"><input type="text" id="join-code" aria-label="${t('code')}" placeholder="${t('code')}" maxlength="12" autocomplete="off" style="flex:1">
+      <button type="submit" class="secondary">${t('join')}</button></form>
+    </section>
+    <section class="card" aria-labelledby="lg"><h2 id="lg">${t('liveGames')}</h2><ul class="list" id="live"></ul></section>
+    <section class="card" aria-labelledby="lb"><h2 id="lb">${t('leaderboard')}</h2>
+      <select id="lb-rules" aria-label="${t('ruleset')}">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select>
+      <ol class="list" id="board-list"></ol></section>
+    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · ${escape(app.player.name)}</h2><ul class="list" id="mine"></ul></section>
+  </div>`;
+
+  let preset = last.preset;
+  for (const button of root.querySelectorAll('[data-preset]')) {
+    button.addEventListener('click', () => {
+      preset = button.dataset.preset;
+      for (const b of root.querySelectorAll('[data-preset]')) b.setAttribute('aria-pressed', String(b === button));
+    });
+  }
+  const seekArea = root.querySelector('#seek-area');
+  const drawSeek = () => {
+    if (app.seek) {
+      const seconds = Math.floor((performance.now() - app.seek.since) / 1000);
+      seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${app.seek.pool ? ` · ${t('pool', { n: app.seek.pool })}` : ''}</p>
+        <button type="button" class="danger" id="cancel-seek">${t('cancel')}</button>`;
+      seekArea.querySelector('#cancel-seek').onclick = () => app.send({ t: 'cancel_seek' });
+    } else {
+      seekArea.innerHTML = `<button type="button" class="primary" id="play">${t('play')}</button>`;
+      seekArea.querySelector('#play').onclick = () => {
+        const rules = root.querySelector('#qm-rules').value;
+        const rated = root.querySelector('#qm-rated').checked;
+        localStorage.setItem('jungle.lastSeek', JSON.stringify({ rules, preset, rated }));
+        app.seek = { since: performance.now(), pool: 0 };
+        app.send({ t: 'seek', rules, clock: presetClock(preset, rules), rated });
+        drawSeek();
+      };
+    }
+  };
+  drawSeek();
+  app.tickers.push(() => app.seek && drawSeek());
+  app.redrawSeek = drawSeek;
+
+  root.querySelector('#create-room').onclick = () => {
+    const rules = root.querySelector('#pr-rules').value;
+    app.send({
+      t: 'create_room',
+      rules,
+      clock: presetClock(root.querySelector('#pr-clock').value, rules),
+      rated: root.querySelector('#pr-rated').checked,
+      color: root.querySelector('#pr-colour').value,
+    });
+  };
+  root.querySelector('#join-form').onsubmit = (e) => {
+    e.preventDefault();
+    const code = root.querySelector('#join-code').value.trim().toUpperCase();
+    if (code) app.navigate(`/r/${code}`);
+  };
+
+  const live = root.querySelector('#live');
+  const loadLive = async () => {
+    const games = await api.liveGames().catch(() => []);
+    live.innerHTML = games.length
+      ? games.map((g) => `<li><span>${escape(g.red)} (${g.red_rating}) – ${escape(g.blue)} (${g.blue_rating}) · ${t(`ruleset.${g.rules}`)} ${describeClock(g.clock, t)}</span>
+          <a href="/g/${g.id}" data-link>${t('watch')}</a></li>`).join('')
+      : `<li class="muted">${t('noLiveGames')}</li>`;
+  };
+  loadLive();
+  const liveTimer = setInterval(loadLive, 10000);
+  app.cleanups.push(() => clearInterval(liveTimer));
+
+  const lbRules = root.querySelector('#lb-rules');
+  const loadBoard = async () => {
+    const data = await api.leaderboard(lbRules.value).catch(() => ({ players: [] }));
+    root.querySelector('#board-list').innerHTML = data.players.length
+      ? data.players.slice(0, 20).map((p) => `<li><span>${escape(p.name)}</span><span>${p.rating}${p.provisional ? '?' : ''}</span></li>`).join('')
+      : `<li class="muted">${t('noRatings')}</li>`;
+  };
+  lbRules.onchange = loadBoard;
+  loadBoard();
+
+  api.profile(app.player.id).then((profile) => {
+    root.querySelector('#mine').innerHTML = RULESETS.map((r) => {
+      const rating = profile.ratings[r];
+      return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
+    }).join('');
+  }).catch(() => {});
+}
+
+export function escape(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}

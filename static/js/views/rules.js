@@ -1,0 +1,53 @@
+// A short rules page per ruleset, in both languages; docs/rules.md has the full text.
+
+import { language, t } from '../i18n.js';
+
+const COMMON = {
+  en: [
+    'Red moves first. Each turn one animal moves one square up, down, left or right, never into its own den.',
+    'Enter the opponent’s den (穴) to win. Capturing every enemy animal, or leaving the opponent without a legal move, also wins.',
+    'Animals capture enemy animals of equal or lower rank: Elephant 8, Lion 7, Tiger 6, Leopard 5, Wolf 4, Dog 3, Cat 2, Rat 1. The rat captures the elephant; the elephant never captures the rat.',
+    'Only the rat swims. A swimming rat and an animal on land cannot capture each other.',
+    'The lion and the tiger jump straight across a lake, and may capture where they land — unless a rat in the water is in the way.',
+    'An enemy animal in one of your traps (阱) has rank 0: any of your animals may capture it.',
+  ],
+  zh: [
+    '红方先走。每回合移动一只动物，上下左右走一格，不能进入自己的兽穴。',
+    '走进对方兽穴即获胜；吃光对方动物或使对方无棋可走也获胜。',
+    '大吃小、同级互吃：象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1。鼠可吃象，象不能吃鼠。',
+    '只有鼠能下水。水中的鼠与岸上的动物不能互吃。',
+    '狮、虎可以直线跳过小河，并可吃掉落点的动物；河中有鼠阻挡时不能跳。',
+    '敌方动物进入我方陷阱后战斗力为0，我方任何动物都可以吃它。',
+  ],
+};
+
+const SPECIFIC = {
+  classic: {
+    en: ['Only an enemy rat blocks a jump.', 'Rats capture each other across the water’s edge.', 'Draw after 200 plies without a capture.', 'Anti-chase: an animal may not enter the same square a fourth time within 7 of its side’s turns (7-3), nor roam 5 squares alone for 17 turns (17-5).'],
+    zh: ['只有对方的鼠能阻挡跳河。', '水中与岸上的鼠可以互吃。', '200步无吃子判和。', '防长杀：7步内同一动物第4次进入同一格被禁止（7-3）；17步只走同一动物且活动不超过5格也受限（17-5）。'],
+  },
+  strict: {
+    en: ['An animal in an enemy trap cannot capture anything.', 'Any rat, your own included, blocks a jump.', 'Rats capture each other only on the same terrain.', 'Draw after 100 plies without a capture.'],
+    zh: ['进入敌方陷阱的动物不能吃子。', '任何鼠（包括己方）都会阻挡跳河。', '鼠只能与同一地形的鼠互吃。', '100步无吃子判和。'],
+  },
+  daitou: {
+    en: ['The tiger jumps only across the lakes’ width (along the ranks); the lion jumps both ways.', 'Any rat blocks a jump.', 'Rats capture each other only on the same terrain.', 'Draw after 200 plies without a capture; anti-chase rules 7-3 and 17-5 apply.'],
+    zh: ['虎只能横向跳河，狮可以横竖跳。', '任何鼠都会阻挡跳河。', '鼠只能与同一地形的鼠互吃。', '200步无吃子判和；适用7-3与17-5规则。'],
+  },
+  international: {
+    en: ['Any rat blocks a jump.', 'Rats capture each other only on the same terrain.', 'Draw after 200 plies without a capture. No anti-chase rules.'],
+    zh: ['任何鼠都会阻挡跳河。', '鼠只能与同一地形的鼠互吃。', '200步无吃子判和；无防长杀规则。'],
+  },
+};
+
+export function renderRules(root, rules) {
+  const name = SPECIFIC[rules] ? rules : 'classic';
+  const lang = language();
+  root.innerHTML = `<section class="card rules-text">
+    <h1>${t('rulesTitle', { name: t(`ruleset.${name}`) })}</h1>
+    <p class="row">${Object.keys(SPECIFIC).map((r) => `<a href="/rules/${r}" data-link ${r === name ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join(' · ')}</p>
+    <ul>${COMMON[lang].map((line) => `<li>${line}</li>`).join('')}</ul>
+    <h2>${t(`ruleset.${name}`)}</h2>
+    <ul>${SPECIFIC[name][lang].map((line) => `<li>${line}</li>`).join('')}</ul>
+  </section>`;
+}
