@@ -194,11 +194,21 @@ pub async fn healthz(State(state): State<AppState>) -> Response {
 
 pub async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("jungle_live_rooms_indexed").set(state.rooms.live_count() as f64);
+    if let Some(bytes) = resident_memory_bytes() {
+        metrics::gauge!("process_resident_memory_bytes").set(bytes as f64);
+    }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.render(),
     )
         .into_response()
+}
+
+/// This process's resident memory, from /proc (Linux only).
+fn resident_memory_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 /// The state of a game no longer live, as a spectator sees it.

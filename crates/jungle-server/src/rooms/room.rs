@@ -525,6 +525,9 @@ impl Room {
         if let Err(e) = self.ctx.persister.write(Write::Turn(self.id, record)).await {
             tracing::error!(game = %self.id, error = %e, "could not persist a turn");
         }
+        // The next player's turn starts when they can see the move: time spent waiting for the
+        // database (an outage, say) is charged to nobody.
+        self.clock.restart_turn(Instant::now());
         metrics::counter!("jungle_moves_total").increment(1);
         self.broadcast_moved(turn, ply);
         if let Some(outcome) = self.game.outcome() {

@@ -1,0 +1,171 @@
+//! One simulated player: signs in, seeks, plays random legal moves at the chosen pace, asks for a
+//! rematch after each game, and stops at the deadline.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use hdrhistogram::Histogram;
+use jungle_protocol::{ClientFrame, ClockSpec, ServerFrame, Uuid};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Pace {
+    FlatOut,
+    /// Wait this long after the opponent's move before answering.
+    Every(Duration),
+}
+
+/// Counters and the latency histogram shared by every simulated player.
+pub struct Shared {
+    rules: String,
+    pub moves: AtomicU64,
+    pub errors: AtomicU64,
+    pub games_started: AtomicU64,
+    pub games_finished: AtomicU64,
+    /// When the last move of each game was sent, for the opponent to time its arrival.
+    sent: Mutex<HashMap<Uuid, Arc<AtomicU64>>>,
+    epoch: Instant,
+    latency: Mutex<Histogram<u64>>,
+}
+
+impl Shared {
+    pub fn new(rules: String) -> Shared {
+        Shared {
+            rules,
+            moves: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            games_started: AtomicU64::new(0),
+            games_finished: AtomicU64::new(0),
+            sent: Mutex::new(HashMap::new()),
+            epoch: Instant::now(),
+            latency: Mutex::new(Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds")),
+        }
+    }
+
+    fn slot(&self, game: Uuid) -> Arc<AtomicU64> {
+        self.sent.lock().expect("sent lock").entry(game).or_default().clone()
+    }
+
+    fn now_us(&self) -> u64 {
+        self.epoch.elapsed().as_micros() as u64
+    }
+
+    fn record(&self, micros: u64) {
+        let _ = self.latency.lock().expect("latency lock").record(micros.max(1));
+    }
+
+    pub fn reset_latency(&self) {
+        self.latency.lock().expect("latency lock").reset();
+    }
+
+    pub fn latency(&self) -> Histogram<u64> {
+        self.latency.lock().expect("latency lock").clone()
+    }
+}
+
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+pub async fn run(url: String, token: String, shared: Arc<Shared>, pace: Pace, stop_at: Instant, idle: bool) {
+    if let Err(e) = play(&url, &token, &shared, pace, stop_at, idle).await {
+        shared.errors.fetch_add(1, Ordering::Relaxed);
+        eprintln!("client error: {e}");
+    }
+}
+
+async fn play(url: &str, token: &str, shared: &Shared, pace: Pace, stop_at: Instant, idle: bool) -> Result<(), String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("connect: {e}"))?;
+    let send = |frame: &ClientFrame| Message::text(serde_json::to_string(frame).expect("frames serialize"));
+    ws.send(send(&ClientFrame::Hello { token: token.to_owned() })).await.map_err(|e| e.to_string())?;
+    if !idle {
+        let rules = shared.rules.parse().map_err(|e| format!("{e}"))?;
+        let clock = ClockSpec::Fischer { base_s: 3 * 3600, inc_s: 0 };
+        ws.send(send(&ClientFrame::Seek { rules, clock, rated: false })).await.map_err(|e| e.to_string())?;
+    }
+    let mut rng = Xorshift(token.bytes().fold(0x9e37_79b9_7f4a_7c15, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3)) | 1);
+    let mut game: Option<(Uuid, Arc<AtomicU64>)> = None;
+    let mut pending: Option<(Instant, String)> = None;
+    loop {
+        let wake = pending.as_ref().map_or(stop_at, |(at, _)| (*at).min(stop_at));
+        tokio::select! {
+            message = ws.next() => {
+                let text = match message {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(frame))) => {
+                        return Err(format!("server closed the socket: {}", frame.map_or("no reason".into(), |f| format!("{} {}", f.code, f.reason))));
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => return Err(format!("socket: {e}")),
+                    None => return Err("server closed the socket".into()),
+                };
+                let frame: ServerFrame = serde_json::from_str(&text).map_err(|e| format!("frame {text}: {e}"))?;
+                match frame {
+                    ServerFrame::Game(state) => {
+                        if game.as_ref().map(|(id, _)| *id) != Some(state.game) {
+                            shared.games_started.fetch_add(1, Ordering::Relaxed);
+                        }
+                        game = Some((state.game, shared.slot(state.game)));
+                        pending = choose(&state.legal, &mut rng, pace);
+                    }
+                    ServerFrame::Moved { game: id, legal, .. } => {
+                        if let Some((current, slot)) = &game {
+                            if *current == id && !legal.is_empty() {
+                                let sent = slot.load(Ordering::Relaxed);
+                                if sent > 0 {
+                                    shared.record(shared.now_us().saturating_sub(sent));
+                                }
+                                shared.moves.fetch_add(1, Ordering::Relaxed);
+                                pending = choose(&legal, &mut rng, pace);
+                            }
+                        }
+                    }
+                    ServerFrame::GameOver { game: id, .. } => {
+                        shared.games_finished.fetch_add(1, Ordering::Relaxed);
+                        pending = None;
+                        if Instant::now() < stop_at {
+                            ws.send(send(&ClientFrame::Rematch { game: id })).await.map_err(|e| e.to_string())?;
+                        }
+                    }
+                    ServerFrame::Error { code, message, .. } => {
+                        shared.errors.fetch_add(1, Ordering::Relaxed);
+                        eprintln!("server error {code:?}: {message}");
+                    }
+                    _ => {}
+                }
+            }
+            _ = tokio::time::sleep_until(wake) => {
+                if Instant::now() >= stop_at {
+                    let _ = ws.close(None).await;
+                    return Ok(());
+                }
+                if let (Some((id, slot)), Some((_, mv))) = (&game, pending.take()) {
+                    slot.store(shared.now_us(), Ordering::Relaxed);
+                    ws.send(send(&ClientFrame::Move { game: *id, mv })).await.map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    }
+}
+
+fn choose(legal: &[String], rng: &mut Xorshift, pace: Pace) -> Option<(Instant, String)> {
+    if legal.is_empty() {
+        return None;
+    }
+    let delay = match pace {
+        Pace::FlatOut => Duration::ZERO,
+        Pace::Every(d) => d,
+    };
+    Some((Instant::now() + delay, legal[rng.next(legal.len())].clone()))
+}

@@ -1,0 +1,180 @@
+//! `jungle-load`: opens real WebSocket games against a Jungle Arena server on this machine and
+//! plays random legal moves, then prints throughput, move round-trip latency (a move sent → the
+//! opponent's `moved` received), errors and the server's resident memory as one JSON line.
+//!
+//! It only targets loopback addresses: it is a benchmark for our own machines, not a weapon.
+
+mod client;
+
+use std::net::IpAddr;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use client::{Pace, Shared};
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+#[derive(Parser, Debug, Clone)]
+#[command(name = "jungle-load", about = "Load generator for Jungle Arena (loopback only)")]
+pub struct Args {
+    /// WebSocket URL of the server, e.g. ws://127.0.0.1:8080 (loopback addresses only).
+    #[arg(long, default_value = "ws://127.0.0.1:8080")]
+    url: String,
+    /// Concurrent games (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Moves per second in each game.
+    #[arg(long, conflicts_with = "flat_out")]
+    moves_per_s: Option<f64>,
+    /// Move as soon as it is your turn.
+    #[arg(long)]
+    flat_out: bool,
+    /// Seconds of play after every game has started.
+    #[arg(long, default_value_t = 30)]
+    duration: u64,
+    /// Extra connections that sign in and then sit idle.
+    #[arg(long, default_value_t = 0)]
+    idle_sockets: usize,
+    /// Ruleset of the games.
+    #[arg(long, default_value = "classic")]
+    rules: String,
+}
+
+fn http_base(ws_url: &str) -> Result<String, String> {
+    let rest = ws_url
+        .strip_prefix("ws://")
+        .ok_or("only ws:// URLs are supported (a loopback server needs no TLS)")?;
+    let host_port = rest.split('/').next().unwrap_or(rest);
+    let host = host_port.rsplit_once(':').map_or(host_port, |(h, _)| h);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let loopback = host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    if !loopback {
+        return Err(format!("{host} is not a loopback address; jungle-load only targets this machine"));
+    }
+    Ok(format!("http://{host_port}"))
+}
+
+async fn create_players(http: &str, count: usize) -> Result<Vec<String>, String> {
+    let client = reqwest::Client::new();
+    let limit = Arc::new(Semaphore::new(32));
+    let mut tasks = Vec::with_capacity(count);
+    for i in 0..count {
+        let client = client.clone();
+        let url = format!("{http}/api/players");
+        let permit = limit.clone().acquire_owned().await.expect("semaphore open");
+        tasks.push(tokio::spawn(async move {
+            let _permit = permit;
+            let response = client
+                .post(url)
+                .json(&json!({ "name": format!("load {i}") }))
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            let body: serde_json::Value = response.json().await.map_err(|e| e.to_string())?;
+            body["token"].as_str().map(str::to_owned).ok_or_else(|| format!("no token in {body}"))
+        }));
+    }
+    let mut tokens = Vec::with_capacity(count);
+    for task in tasks {
+        tokens.push(task.await.map_err(|e| e.to_string())??);
+    }
+    Ok(tokens)
+}
+
+async fn server_rss_kib(http: &str) -> Option<u64> {
+    let text = reqwest::get(format!("{http}/metrics")).await.ok()?.text().await.ok()?;
+    let line = text.lines().find(|l| l.starts_with("process_resident_memory_bytes "))?;
+    let bytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some((bytes / 1024.0) as u64)
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    match run(args).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("jungle-load: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let http = http_base(&args.url)?;
+    let pace = match (args.flat_out, args.moves_per_s) {
+        (true, _) => Pace::FlatOut,
+        (false, Some(r)) if r > 0.0 => Pace::Every(Duration::from_secs_f64(1.0 / r)),
+        (false, _) => Pace::Every(Duration::from_secs(1)),
+    };
+    eprintln!("creating {} players…", args.games * 2 + args.idle_sockets);
+    let tokens = create_players(&http, args.games * 2 + args.idle_sockets).await?;
+    let shared = Arc::new(Shared::new(args.rules.clone()));
+    let ws_url = format!("{}/ws", args.url.trim_end_matches('/'));
+    let started = Instant::now();
+    let stop_at = tokio::time::Instant::now() + Duration::from_secs(args.duration) + Duration::from_secs(5);
+    let mut tasks = Vec::new();
+    for (i, token) in tokens.into_iter().enumerate() {
+        let idle = i >= args.games * 2;
+        tasks.push(tokio::spawn(client::run(ws_url.clone(), token, shared.clone(), pace, stop_at, idle)));
+        if i % 200 == 199 {
+            // Pace the connection storm a little.
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let progress = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let mut last = 0;
+            let mut tick = tokio::time::interval(Duration::from_secs(5));
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let moves = shared.moves.load(Ordering::Relaxed);
+                eprintln!(
+                    "t={:>4}s games started={} moves={} ({}/s) errors={}",
+                    started.elapsed().as_secs(),
+                    shared.games_started.load(Ordering::Relaxed) / 2,
+                    moves,
+                    (moves - last) / 5,
+                    shared.errors.load(Ordering::Relaxed)
+                );
+                last = moves;
+            }
+        })
+    };
+    // Measure over the steady part: from when the games are under way until the end.
+    tokio::time::sleep_until(stop_at - Duration::from_secs(args.duration)).await;
+    let measure_from = Instant::now();
+    let moves_before = shared.moves.load(Ordering::Relaxed);
+    shared.reset_latency();
+    tokio::time::sleep_until(stop_at - Duration::from_millis(200)).await;
+    let elapsed = measure_from.elapsed().as_secs_f64();
+    let moves = shared.moves.load(Ordering::Relaxed) - moves_before;
+    let rss = server_rss_kib(&http).await;
+    let latency = shared.latency();
+    progress.abort();
+    for task in tasks {
+        let _ = task.await;
+    }
+    let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1000.0;
+    let report = json!({
+        "games": args.games,
+        "idle_sockets": args.idle_sockets,
+        "pace": match pace { Pace::FlatOut => "flat-out".to_owned(), Pace::Every(d) => format!("{:.2} moves/s per game", 1.0 / d.as_secs_f64()) },
+        "seconds": (elapsed * 10.0).round() / 10.0,
+        "moves": moves,
+        "moves_per_s": (moves as f64 / elapsed).round(),
+        "latency_ms": { "p50": ms(0.5), "p99": ms(0.99), "p99.9": ms(0.999), "max": latency.max() as f64 / 1000.0, "samples": latency.len() },
+        "errors": shared.errors.load(Ordering::Relaxed),
+        // Each game is seen by both of its players.
+        "games_started": shared.games_started.load(Ordering::Relaxed) / 2,
+        "games_finished": shared.games_finished.load(Ordering::Relaxed) / 2,
+        "server_rss_kib": rss,
+        "server_rss_kib_per_socket": rss.map(|r| r / (args.games as u64 * 2 + args.idle_sockets as u64).max(1)),
+    });
+    println!("{report}");
+    Ok(())
+}
