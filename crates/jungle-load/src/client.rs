@@ -42,12 +42,19 @@ impl Shared {
             games_finished: AtomicU64::new(0),
             sent: Mutex::new(HashMap::new()),
             epoch: Instant::now(),
-            latency: Mutex::new(Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds")),
+            latency: Mutex::new(
+                Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds"),
+            ),
         }
     }
 
     fn slot(&self, game: Uuid) -> Arc<AtomicU64> {
-        self.sent.lock().expect("sent lock").entry(game).or_default().clone()
+        self.sent
+            .lock()
+            .expect("sent lock")
+            .entry(game)
+            .or_default()
+            .clone()
     }
 
     fn now_us(&self) -> u64 {
@@ -55,7 +62,11 @@ impl Shared {
     }
 
     fn record(&self, micros: u64) {
-        let _ = self.latency.lock().expect("latency lock").record(micros.max(1));
+        let _ = self
+            .latency
+            .lock()
+            .expect("latency lock")
+            .record(micros.max(1));
     }
 
     pub fn reset_latency(&self) {
@@ -78,27 +89,64 @@ impl Xorshift {
     }
 }
 
-pub async fn run(url: String, token: String, shared: Arc<Shared>, pace: Pace, stop_at: Instant, idle: bool) {
+pub async fn run(
+    url: String,
+    token: String,
+    shared: Arc<Shared>,
+    pace: Pace,
+    stop_at: Instant,
+    idle: bool,
+) {
     if let Err(e) = play(&url, &token, &shared, pace, stop_at, idle).await {
         shared.errors.fetch_add(1, Ordering::Relaxed);
         eprintln!("client error: {e}");
     }
 }
 
-async fn play(url: &str, token: &str, shared: &Shared, pace: Pace, stop_at: Instant, idle: bool) -> Result<(), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("connect: {e}"))?;
-    let send = |frame: &ClientFrame| Message::text(serde_json::to_string(frame).expect("frames serialize"));
-    ws.send(send(&ClientFrame::Hello { token: token.to_owned() })).await.map_err(|e| e.to_string())?;
+async fn play(
+    url: &str,
+    token: &str,
+    shared: &Shared,
+    pace: Pace,
+    stop_at: Instant,
+    idle: bool,
+) -> Result<(), String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let send = |frame: &ClientFrame| {
+        Message::text(serde_json::to_string(frame).expect("frames serialize"))
+    };
+    ws.send(send(&ClientFrame::Hello {
+        token: token.to_owned(),
+    }))
+    .await
+    .map_err(|e| e.to_string())?;
     if !idle {
         let rules = shared.rules.parse().map_err(|e| format!("{e}"))?;
-        let clock = ClockSpec::Fischer { base_s: 3 * 3600, inc_s: 0 };
-        ws.send(send(&ClientFrame::Seek { rules, clock, rated: false })).await.map_err(|e| e.to_string())?;
+        let clock = ClockSpec::Fischer {
+            base_s: 3 * 3600,
+            inc_s: 0,
+        };
+        ws.send(send(&ClientFrame::Seek {
+            rules,
+            clock,
+            rated: false,
+        }))
+        .await
+        .map_err(|e| e.to_string())?;
     }
-    let mut rng = Xorshift(token.bytes().fold(0x9e37_79b9_7f4a_7c15, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3)) | 1);
+    let mut rng = Xorshift(
+        token.bytes().fold(0x9e37_79b9_7f4a_7c15, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        }) | 1,
+    );
     let mut game: Option<(Uuid, Arc<AtomicU64>)> = None;
     let mut pending: Option<(Instant, String)> = None;
     loop {
-        let wake = pending.as_ref().map_or(stop_at, |(at, _)| (*at).min(stop_at));
+        let wake = pending
+            .as_ref()
+            .map_or(stop_at, |(at, _)| (*at).min(stop_at));
         tokio::select! {
             message = ws.next() => {
                 let text = match message {

@@ -17,7 +17,10 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 
 #[derive(Parser, Debug, Clone)]
-#[command(name = "jungle-load", about = "Load generator for Jungle Arena (loopback only)")]
+#[command(
+    name = "jungle-load",
+    about = "Load generator for Jungle Arena (loopback only)"
+)]
 pub struct Args {
     /// WebSocket URL of the server, e.g. ws://127.0.0.1:8080 (loopback addresses only).
     #[arg(long, default_value = "ws://127.0.0.1:8080")]
@@ -51,7 +54,9 @@ fn http_base(ws_url: &str) -> Result<String, String> {
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let loopback = host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
     if !loopback {
-        return Err(format!("{host} is not a loopback address; jungle-load only targets this machine"));
+        return Err(format!(
+            "{host} is not a loopback address; jungle-load only targets this machine"
+        ));
     }
     Ok(format!("http://{host_port}"))
 }
@@ -73,7 +78,10 @@ async fn create_players(http: &str, count: usize) -> Result<Vec<String>, String>
                 .await
                 .map_err(|e| e.to_string())?;
             let body: serde_json::Value = response.json().await.map_err(|e| e.to_string())?;
-            body["token"].as_str().map(str::to_owned).ok_or_else(|| format!("no token in {body}"))
+            body["token"]
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("no token in {body}"))
         }));
     }
     let mut tokens = Vec::with_capacity(count);
@@ -84,8 +92,15 @@ async fn create_players(http: &str, count: usize) -> Result<Vec<String>, String>
 }
 
 async fn server_rss_kib(http: &str) -> Option<u64> {
-    let text = reqwest::get(format!("{http}/metrics")).await.ok()?.text().await.ok()?;
-    let line = text.lines().find(|l| l.starts_with("process_resident_memory_bytes "))?;
+    let text = reqwest::get(format!("{http}/metrics"))
+        .await
+        .ok()?
+        .text()
+        .await
+        .ok()?;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("process_resident_memory_bytes "))?;
     let bytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some((bytes / 1024.0) as u64)
 }
@@ -114,11 +129,19 @@ async fn run(args: Args) -> Result<(), String> {
     let shared = Arc::new(Shared::new(args.rules.clone()));
     let ws_url = format!("{}/ws", args.url.trim_end_matches('/'));
     let started = Instant::now();
-    let stop_at = tokio::time::Instant::now() + Duration::from_secs(args.duration) + Duration::from_secs(5);
+    let stop_at =
+        tokio::time::Instant::now() + Duration::from_secs(args.duration) + Duration::from_secs(5);
     let mut tasks = Vec::new();
     for (i, token) in tokens.into_iter().enumerate() {
         let idle = i >= args.games * 2;
-        tasks.push(tokio::spawn(client::run(ws_url.clone(), token, shared.clone(), pace, stop_at, idle)));
+        tasks.push(tokio::spawn(client::run(
+            ws_url.clone(),
+            token,
+            shared.clone(),
+            pace,
+            stop_at,
+            idle,
+        )));
         if i % 200 == 199 {
             // Pace the connection storm a little.
             tokio::time::sleep(Duration::from_millis(20)).await;

@@ -144,40 +144,108 @@ impl TestServer {
     }
 
     pub async fn player(&self, name: &str) -> Player {
-        let (status, body) = self.post("/api/players", json!({ "name": name })).await;
-        assert_eq!(status, 201, "{body}");
-        Player {
-            id: body["id"].as_str().unwrap().to_owned(),
-            token: body["token"].as_str().unwrap().to_owned(),
-        }
+        create_player(self.addr, name).await
     }
 
     /// A connection signed in as `player`, past its `welcome`.
     pub async fn client(&self, player: &Player) -> Client {
-        let mut client = self.raw_client().await;
-        client
-            .send(json!({"t": "hello", "token": player.token}))
-            .await;
-        let welcome = client.expect("welcome").await;
-        assert_eq!(welcome["player"]["id"], player.id.as_str());
-        client.player = Some(player.clone());
-        client
+        signed_in_client(self.addr, player).await
     }
 
     /// A connection that has not said hello.
     pub async fn raw_client(&self) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
-            .await
-            .expect("websocket connects");
-        Client { ws, player: None }
+        raw_client(self.addr).await
     }
 
-    /// Stops the server and removes its database.
     pub async fn shutdown(mut self) {
         if let Some(server) = self.server.take() {
             server.shutdown().await;
         }
         drop_database(&self.config.database_url).await;
+    }
+}
+
+pub async fn create_player(addr: std::net::SocketAddr, name: &str) -> Player {
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/api/players"))
+        .json(&json!({ "name": name }))
+        .send()
+        .await
+        .expect("POST /api/players");
+    assert_eq!(response.status().as_u16(), 201);
+    let body: Value = response.json().await.unwrap();
+    Player {
+        id: body["id"].as_str().unwrap().to_owned(),
+        token: body["token"].as_str().unwrap().to_owned(),
+    }
+}
+
+pub async fn raw_client(addr: std::net::SocketAddr) -> Client {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("websocket connects");
+    Client { ws, player: None }
+}
+
+pub async fn signed_in_client(addr: std::net::SocketAddr, player: &Player) -> Client {
+    let mut client = raw_client(addr).await;
+    client
+        .send(json!({"t": "hello", "token": player.token}))
+        .await;
+    let welcome = client.expect("welcome").await;
+    assert_eq!(welcome["player"]["id"], player.id.as_str());
+    client.player = Some(player.clone());
+    client
+}
+
+/// The server binary in a child process (so it can be killed with SIGKILL).
+pub struct ServerProcess {
+    child: std::process::Child,
+    pub addr: std::net::SocketAddr,
+}
+
+impl ServerProcess {
+    pub fn start(database_url: &str) -> ServerProcess {
+        use std::io::{BufRead, BufReader};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jungle-server"))
+            .args([
+                "--addr",
+                "127.0.0.1:0",
+                "--database-url",
+                database_url,
+                "--log-json",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("server binary starts");
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut lines = stdout.lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("server output")
+                .expect("readable output");
+            let entry: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if entry["fields"]["message"] == "jungle arena listening" {
+                break entry["fields"]["addr"].as_str().unwrap().parse().unwrap();
+            }
+        };
+        // Keep draining the output so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        ServerProcess { child, addr }
+    }
+
+    /// SIGKILL: no shutdown, no flushing, nothing.
+    pub fn kill(mut self) {
+        self.child.kill().expect("kill -9");
+        self.child.wait().expect("reaped");
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -204,20 +272,23 @@ impl Client {
         self.ws.send(message).await.expect("send");
     }
 
-    /// The next JSON frame, or `None` when the socket closed.
+    /// The next JSON frame, or `None` when the socket closed. Fails the test after `WAIT`
+    /// (WebSocket pings in between do not extend the wait).
     pub async fn next(&mut self) -> Option<Value> {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a frame within the wait")?;
-            match message {
-                Ok(Message::Text(text)) => {
-                    return Some(serde_json::from_str(&text).expect("JSON frame"))
+        let read = async {
+            loop {
+                match self.ws.next().await? {
+                    Ok(Message::Text(text)) => {
+                        return Some(serde_json::from_str(&text).expect("JSON frame"))
+                    }
+                    Ok(Message::Close(_)) | Err(_) => return None,
+                    Ok(_) => continue,
                 }
-                Ok(Message::Close(_)) | Err(_) => return None,
-                Ok(_) => continue,
             }
-        }
+        };
+        tokio::time::timeout(WAIT, read)
+            .await
+            .expect("a frame within the wait")
     }
 
     /// Skips frames until one of type `t` arrives.
@@ -261,10 +332,14 @@ impl Client {
 
 /// Two players matched by quick-match: returns (red, blue, game id) after both got `game`.
 pub async fn matched_pair(server: &TestServer, seek: Value) -> (Client, Client, String) {
-    let a = server.player("Alice").await;
-    let b = server.player("Bob").await;
-    let mut ca = server.client(&a).await;
-    let mut cb = server.client(&b).await;
+    matched_pair_at(server.addr, seek).await
+}
+
+pub async fn matched_pair_at(addr: std::net::SocketAddr, seek: Value) -> (Client, Client, String) {
+    let a = create_player(addr, "Alice").await;
+    let b = create_player(addr, "Bob").await;
+    let mut ca = signed_in_client(addr, &a).await;
+    let mut cb = signed_in_client(addr, &b).await;
     let mut frame = seek.clone();
     frame["t"] = json!("seek");
     ca.send(frame.clone()).await;
