@@ -4,6 +4,9 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+mod engine_cmds;
+mod uci;
+
 use clap::{Parser, Subcommand};
 use jungle_rules::{Game, Position, Rules, Ruleset, Turn};
 use serde::Serialize;
@@ -52,6 +55,46 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         moves: Vec<String>,
     },
+    /// Asks the engine for a move: progress lines, then the move as the last line.
+    Bestmove {
+        #[command(flatten)]
+        setup: Setup,
+        /// Thinking time in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Strength from 1 to 8.
+        #[arg(long, default_value_t = 8)]
+        level: u8,
+    },
+    /// Plays engine levels against each other, colours alternating, and prints the score.
+    Selfplay {
+        #[arg(long = "rules", default_value = "classic")]
+        ruleset: String,
+        /// Player A: a level from 1 to 8, or greedy.
+        #[arg(long)]
+        a: String,
+        /// Player B: a level from 1 to 8, or greedy.
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Thinking time per move for levels 6-8, in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+    },
+    /// A UCI-style engine loop on standard input and output.
+    Uci {
+        #[arg(long = "rules", default_value = "classic")]
+        ruleset: String,
+        #[arg(long, default_value_t = 8)]
+        level: u8,
+    },
+}
+
+fn ruleset(name: &str) -> Result<Rules, String> {
+    name.parse::<Ruleset>()
+        .map(Ruleset::rules)
+        .map_err(|e| format!("--rules: {e}"))
 }
 
 impl Setup {
@@ -131,6 +174,36 @@ fn run(command: Command) -> Result<String, String> {
             let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
             out.push_str(&line);
             out.push('\n');
+        }
+        Command::Bestmove {
+            setup,
+            movetime,
+            level,
+        } => {
+            let (rules, position) = setup.resolve()?;
+            out = engine_cmds::bestmove(rules, position, movetime, engine_cmds::level(level)?)?;
+        }
+        Command::Selfplay {
+            ruleset: name,
+            a,
+            b,
+            games,
+            movetime,
+        } => {
+            let rules = ruleset(&name)?;
+            out = engine_cmds::selfplay(
+                rules,
+                engine_cmds::player(&a)?,
+                engine_cmds::player(&b)?,
+                games,
+                movetime,
+            )?;
+        }
+        Command::Uci {
+            ruleset: name,
+            level,
+        } => {
+            uci::run(ruleset(&name)?, engine_cmds::level(level)?)?;
         }
     }
     Ok(out)

@@ -132,6 +132,7 @@ async fn play(
             rules,
             clock,
             rated: false,
+            computer_after_s: None,
         }))
         .await
         .map_err(|e| e.to_string())?;

@@ -26,6 +26,10 @@ pub enum ClientFrame {
         rules: Ruleset,
         clock: ClockSpec,
         rated: bool,
+        /// After this many seconds without a human opponent, play the computer instead
+        /// (a casual game at a level near the player's rating). Absent: wait for a human.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        computer_after_s: Option<u32>,
     },
     CancelSeek,
     /// Open a private room; the answer is a `room` frame with its code and link.
@@ -34,6 +38,19 @@ pub enum ClientFrame {
         clock: ClockSpec,
         rated: bool,
         color: ColorChoice,
+    },
+    /// Play the engine at `level` (1–8): a new room (with a code, so friends can watch) whose
+    /// other seat is the computer. Computer games are casual.
+    PlayComputer {
+        rules: Ruleset,
+        clock: ClockSpec,
+        level: u8,
+        color: ColorChoice,
+    },
+    /// The host of a waiting private room gives the free seat to the computer.
+    AddComputer {
+        game: Uuid,
+        level: u8,
     },
     /// Take the free seat of a private room, or watch it when both seats are taken.
     JoinRoom {
@@ -85,6 +102,9 @@ pub struct Seat {
     pub name: String,
     pub rating: i32,
     pub provisional: bool,
+    /// The engine level when this seat is the computer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<u8>,
     /// Whether the player has at least one live connection to the game.
     pub online: bool,
 }

@@ -16,7 +16,7 @@ fn client_frames_read_as_documented() {
     );
     assert_eq!(
         client(json!({"t": "seek", "rules": "daitou", "clock": {"kind": "per_move", "move_s": 30, "max_timeouts": 1, "consecutive": true}, "rated": true})).unwrap(),
-        ClientFrame::Seek { rules: Ruleset::Daitou, clock: ClockSpec::DAITOU_PER_MOVE, rated: true }
+        ClientFrame::Seek { rules: Ruleset::Daitou, clock: ClockSpec::DAITOU_PER_MOVE, rated: true, computer_after_s: None }
     );
     assert_eq!(
         client(json!({"t": "create_room", "rules": "classic", "clock": {"kind": "fischer", "base_s": 180, "inc_s": 2}, "rated": false, "color": "random"})).unwrap(),

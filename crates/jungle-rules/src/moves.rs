@@ -149,8 +149,9 @@ impl MoveList {
         }
     }
 
+    /// Appends a move. Panics if the list is full (no position has that many moves).
     #[inline]
-    pub(crate) fn push(&mut self, m: Move) {
+    pub fn push(&mut self, m: Move) {
         self.moves[self.len] = m;
         self.len += 1;
     }
@@ -174,6 +175,11 @@ impl MoveList {
 
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
+    }
+
+    /// For reordering in place (an engine sorts its moves).
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
     }
 
     pub fn clear(&mut self) {

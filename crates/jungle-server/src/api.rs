@@ -167,8 +167,8 @@ pub async fn game(
         "clock": record.clock,
         "rated": record.rated,
         "players": {
-            "red": {"id": record.red, "name": record.red_name, "rating": record.red_rating},
-            "blue": {"id": record.blue, "name": record.blue_name, "rating": record.blue_rating},
+            "red": {"id": record.red, "name": record.red_name, "rating": record.red_rating, "computer": crate::bots::bot_level(record.red)},
+            "blue": {"id": record.blue, "name": record.blue_name, "rating": record.blue_rating, "computer": crate::bots::bot_level(record.blue)},
         },
         "start": record.start,
         "moves": record.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
@@ -228,6 +228,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         rating,
         provisional: false,
         online: false,
+        computer: crate::bots::bot_level(id),
     };
     GameState {
         game: record.id,

@@ -4,6 +4,7 @@
 //! with the bound address and a graceful [`Server::shutdown`].
 
 pub mod api;
+pub mod bots;
 pub mod config;
 pub mod lobby;
 pub mod metrics;
@@ -56,6 +57,7 @@ impl Server {
     pub async fn start(config: Config) -> Result<Server, ServerError> {
         let metrics = metrics::Metrics::install();
         let store = Store::open(&config.database_url).await?;
+        bots::ensure_bot_players(&store).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| ServerError::Bind {
@@ -77,6 +79,8 @@ impl Server {
         let rooms = Rooms::default();
         let room_ctx = Arc::new(RoomContext {
             persister,
+            // Engine searches share the machine with the server: at most one thread per core.
+            bots: bots::BotPool::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
             rooms: rooms.clone(),
             store: store.clone(),
             disconnect_grace: config.disconnect_grace(),
@@ -182,6 +186,7 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
                 name: name.to_owned(),
             },
             rating,
+            computer: bots::bot_level(id),
         };
         let red = seat(
             record.red,

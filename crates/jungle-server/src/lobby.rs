@@ -26,6 +26,7 @@ enum Command {
         conn: Connection,
         settings: RoomSettings,
         rating: RatingRecord,
+        computer_after: Option<Duration>,
     },
     Cancel {
         conn_id: u64,
@@ -38,6 +39,8 @@ struct Seeker {
     conn: Connection,
     rating: RatingRecord,
     since: Instant,
+    /// Play the computer once this long has passed without a human opponent.
+    computer_after: Option<Duration>,
 }
 
 impl Seeker {
@@ -59,15 +62,20 @@ impl Lobby {
         Lobby { tx }
     }
 
-    pub async fn seek(&self, conn: Connection, settings: RoomSettings, rating: RatingRecord) {
-        let _ = self
-            .tx
-            .send(Command::Seek {
-                conn,
-                settings,
-                rating,
-            })
-            .await;
+    pub async fn seek(
+        &self,
+        conn: Connection,
+        settings: RoomSettings,
+        rating: RatingRecord,
+        computer_after: Option<Duration>,
+    ) {
+        let command = Command::Seek {
+            conn,
+            settings,
+            rating,
+            computer_after,
+        };
+        let _ = self.tx.send(command).await;
     }
 
     pub async fn cancel(&self, conn_id: u64, answer: bool) {
@@ -96,7 +104,7 @@ async fn run(
     loop {
         tokio::select! {
             command = rx.recv() => match command {
-                Some(Command::Seek { conn, settings, rating }) => pools.seek(conn, settings, rating),
+                Some(Command::Seek { conn, settings, rating, computer_after }) => pools.seek(conn, settings, rating, computer_after),
                 Some(Command::Cancel { conn_id, answer }) => pools.cancel(conn_id, answer),
                 None => break,
             },
@@ -112,7 +120,13 @@ async fn run(
 }
 
 impl Pools {
-    fn seek(&mut self, conn: Connection, settings: RoomSettings, rating: RatingRecord) {
+    fn seek(
+        &mut self,
+        conn: Connection,
+        settings: RoomSettings,
+        rating: RatingRecord,
+        computer_after: Option<Duration>,
+    ) {
         let already = self
             .pools
             .values()
@@ -131,6 +145,7 @@ impl Pools {
             conn: conn.clone(),
             rating,
             since: Instant::now(),
+            computer_after,
         });
         let size = pool.len();
         let _ = conn
@@ -198,11 +213,48 @@ impl Pools {
                 .record(now.duration_since(b.since).as_secs_f64());
             self.start_game(settings, a, b);
         }
+        let mut waiting = Vec::new();
+        for seeker in seekers.into_iter().flatten() {
+            if seeker
+                .computer_after
+                .is_some_and(|after| now.duration_since(seeker.since) >= after)
+            {
+                metrics::gauge!("jungle_seeks").decrement(1.0);
+                self.start_computer_game(settings, seeker);
+            } else {
+                waiting.push(seeker);
+            }
+        }
         let pool = self.pools.get_mut(&settings).expect("pool exists");
-        pool.extend(seekers.into_iter().flatten());
+        pool.extend(waiting);
         if pool.is_empty() {
             self.pools.remove(&settings);
         }
+    }
+
+    /// Nobody came: a casual game against the computer at a level near the player's rating.
+    fn start_computer_game(&mut self, settings: RoomSettings, seeker: Seeker) {
+        let level = crate::bots::level_for_rating(seeker.rating.rating);
+        let human = SeatPlayer {
+            player: seeker.conn.player.clone(),
+            rating: seeker.rating,
+            computer: None,
+        };
+        let computer = SeatPlayer::computer(
+            level,
+            RatingRecord::from_glicko(crate::rating::Glicko::default(), 0),
+        );
+        let casual = RoomSettings {
+            rated: false,
+            ..settings
+        };
+        let (red, blue) = if Uuid::new_v4().as_bytes()[0] & 1 == 0 {
+            (human, computer)
+        } else {
+            (computer, human)
+        };
+        let handle = Room::spawn_matched(self.ctx.clone(), casual, red, blue);
+        let _ = seeker.conn.tx.try_send(Outbound::Enter(handle));
     }
 
     fn start_game(&mut self, settings: RoomSettings, a: Seeker, b: Seeker) {
@@ -225,10 +277,12 @@ impl Pools {
             SeatPlayer {
                 player: red.conn.player.clone(),
                 rating: red.rating,
+                computer: None,
             },
             SeatPlayer {
                 player: blue.conn.player.clone(),
                 rating: blue.rating,
+                computer: None,
             },
         );
         for seeker in [red, blue] {

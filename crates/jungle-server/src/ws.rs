@@ -259,6 +259,7 @@ impl Session {
                 rules,
                 clock,
                 rated,
+                computer_after_s,
             } => {
                 if let Err(e) = clock.validate() {
                     return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
@@ -267,19 +268,71 @@ impl Session {
                     Ok(r) => r,
                     Err(e) => return Some(internal(e)),
                 };
+                let settings = RoomSettings {
+                    rules,
+                    clock,
+                    rated,
+                };
+                let computer_after = computer_after_s.map(|s| Duration::from_secs(s.into()));
                 self.state
                     .lobby
-                    .seek(
-                        conn,
-                        RoomSettings {
-                            rules,
-                            clock,
-                            rated,
-                        },
-                        rating,
-                    )
+                    .seek(conn, settings, rating, computer_after)
                     .await;
                 None
+            }
+            ClientFrame::PlayComputer {
+                rules,
+                clock,
+                level,
+                color,
+            } => {
+                if let Err(e) = clock.validate() {
+                    return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
+                }
+                if !(1..=8).contains(&level) {
+                    return Some(error_text(
+                        ErrorCode::BadRequest,
+                        "level must be from 1 to 8",
+                        None,
+                    ));
+                }
+                let rating = match self.state.store.rating(conn.player.id, rules).await {
+                    Ok(r) => r,
+                    Err(e) => return Some(internal(e)),
+                };
+                let code = self.state.new_room_code();
+                let host = SeatPlayer {
+                    player: conn.player.clone(),
+                    rating,
+                    computer: None,
+                };
+                // Computer games are casual.
+                let settings = RoomSettings {
+                    rules,
+                    clock,
+                    rated: false,
+                };
+                let room =
+                    Room::spawn_private(self.state.room_ctx.clone(), settings, host, color, code);
+                self.enter(room.clone(), JoinIntent::Watch).await;
+                let command = RoomCommand::Act {
+                    conn_id: conn.id,
+                    player: conn.player.id,
+                    action: Action::AddComputer(level),
+                    lag: Duration::ZERO,
+                };
+                room.send(command).await;
+                None
+            }
+            ClientFrame::AddComputer { game, level } => {
+                if !(1..=8).contains(&level) {
+                    return Some(error_text(
+                        ErrorCode::BadRequest,
+                        "level must be from 1 to 8",
+                        Some(game),
+                    ));
+                }
+                self.act(&conn, game, Action::AddComputer(level)).await
             }
             ClientFrame::CancelSeek => {
                 self.state.lobby.cancel(conn.id, true).await;
@@ -302,6 +355,7 @@ impl Session {
                 let host = SeatPlayer {
                     player: conn.player.clone(),
                     rating,
+                    computer: None,
                 };
                 let room = Room::spawn_private(
                     self.state.room_ctx.clone(),

@@ -55,6 +55,8 @@ pub enum Action {
     AcceptDraw,
     DeclineDraw,
     Rematch,
+    /// Give a waiting room's free seat to the computer at this level.
+    AddComputer(u8),
 }
 
 /// How a connection enters a room.
@@ -74,6 +76,12 @@ pub enum RoomCommand {
     },
     Leave {
         conn_id: u64,
+    },
+    /// The computer's answer, from the engine pool, for the position at `ply`.
+    ComputerMove {
+        ply: usize,
+        choice: Option<jungle_rules::Move>,
+        engine: Box<jungle_engine::Engine>,
     },
     Act {
         conn_id: u64,

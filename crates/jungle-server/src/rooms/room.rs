@@ -32,6 +32,7 @@ const DRAW_OFFER_EVERY: usize = 20;
 #[derive(Clone)]
 pub struct RoomContext {
     pub persister: Persister,
+    pub bots: crate::bots::BotPool,
     pub rooms: Rooms,
     pub store: Store,
     pub disconnect_grace: Duration,
@@ -52,6 +53,18 @@ pub struct RoomSettings {
 pub struct SeatPlayer {
     pub player: PlayerRecord,
     pub rating: RatingRecord,
+    /// The engine level when this seat is the computer.
+    pub computer: Option<u8>,
+}
+
+impl SeatPlayer {
+    pub fn computer(level: u8, rating: RatingRecord) -> SeatPlayer {
+        SeatPlayer {
+            player: crate::bots::bot_player(level),
+            rating,
+            computer: Some(level),
+        }
+    }
 }
 
 struct SeatState {
@@ -95,6 +108,11 @@ pub struct Room {
     closing: bool,
     /// The game row must be written before anything else (a new matchmade game or rematch).
     start_unpersisted: bool,
+    /// The computer's engine, when a seat is the computer; away while it thinks.
+    engine: Option<Box<jungle_engine::Engine>>,
+    thinking: bool,
+    /// To hand the computer's moves back to this room's own queue; weak, so it can close.
+    own_tx: Option<mpsc::WeakSender<RoomCommand>>,
 }
 
 impl Room {
@@ -120,11 +138,18 @@ impl Room {
             ended_at: None,
             closing: false,
             start_unpersisted: false,
+            engine: None,
+            thinking: false,
+            own_tx: None,
         }
     }
 
-    fn spawn(self) -> RoomHandle {
+    fn spawn(mut self) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        self.own_tx = Some(tx.downgrade());
+        if let Some(level) = self.seats.iter().flatten().find_map(|s| s.who.computer) {
+            self.engine = Some(crate::bots::new_engine(self.settings.rules.rules(), level));
+        }
         let handle = RoomHandle { id: self.id, tx };
         self.ctx.rooms.insert(handle.clone(), self.code.clone());
         if self.status == GameStatus::Active {
@@ -198,8 +223,11 @@ impl Room {
         };
         let mut red = SeatState::new(red);
         let mut blue = SeatState::new(blue);
-        red.away_since = Some(now);
-        blue.away_since = Some(now);
+        for seat in [&mut red, &mut blue] {
+            if seat.who.computer.is_none() {
+                seat.away_since = Some(now);
+            }
+        }
         room.seats = [Some(red), Some(blue)];
         room.status = GameStatus::Active;
         Ok(room.spawn())
@@ -214,6 +242,7 @@ impl Room {
             metrics::gauge!("jungle_live_games").increment(1.0);
         }
         let mut shutdown = self.ctx.shutdown.clone();
+        self.maybe_start_computer();
         loop {
             let timer = self.next_timer();
             let wake_at = timer.map_or_else(|| Instant::now() + LINGER, |(at, _)| at);
@@ -232,6 +261,7 @@ impl Room {
             if self.closing {
                 break;
             }
+            self.maybe_start_computer();
         }
         if self.status == GameStatus::Active {
             metrics::gauge!("jungle_live_games").decrement(1.0);
@@ -246,6 +276,15 @@ impl Room {
         match command {
             RoomCommand::Join { conn, intent } => self.join(conn, intent).await,
             RoomCommand::Leave { conn_id } => self.leave(conn_id),
+            RoomCommand::ComputerMove {
+                ply,
+                choice,
+                engine,
+            } => {
+                self.engine = Some(engine);
+                self.thinking = false;
+                self.computer_moved(ply, choice).await;
+            }
             RoomCommand::Act {
                 conn_id,
                 player,
@@ -307,6 +346,7 @@ impl Room {
                 Some(self.seat_guest(SeatPlayer {
                     player: conn.player.clone(),
                     rating,
+                    computer: None,
                 }))
             }
             None => None,
@@ -449,6 +489,7 @@ impl Room {
                 }
             }
             Action::Rematch => self.ask_rematch(conn_id, side).await,
+            Action::AddComputer(level) => self.add_computer(conn_id, level).await,
         }
     }
 
@@ -501,17 +542,111 @@ impl Room {
             self.send_error(conn_id, ErrorCode::IllegalMove, &e.to_string());
             return;
         }
+        self.commit_move(side, turn, lag).await;
+    }
+
+    /// Charges the clock and plays a move already checked to be legal.
+    async fn commit_move(&mut self, side: Side, turn: Turn, lag: Duration) {
         let now = Instant::now();
         let timed = self.is_timed();
         if !self.clock.record_move(side, timed, lag, now) {
             self.finish(Some(!side), Reason::Timeout).await;
             return;
         }
-        self.game.play(turn).expect("checked above");
+        self.game.play(turn).expect("checked before committing");
         if self.draw_offer == Some(!side) {
             self.draw_offer = None;
         }
         self.after_turn(turn).await;
+    }
+
+    fn is_computer(&self, side: Side) -> bool {
+        self.seats[side.index()]
+            .as_ref()
+            .is_some_and(|s| s.who.computer.is_some())
+    }
+
+    /// When the computer is to move, starts its search on the engine pool; the answer comes
+    /// back to this room as a `ComputerMove` command.
+    fn maybe_start_computer(&mut self) {
+        let to_move = self.game.position().side_to_move();
+        if self.thinking
+            || self.status != GameStatus::Active
+            || self.start_unpersisted
+            || !self.is_computer(to_move)
+        {
+            return;
+        }
+        let (Some(engine), Some(tx)) = (
+            self.engine.take(),
+            self.own_tx.as_ref().and_then(|t| t.upgrade()),
+        ) else {
+            return;
+        };
+        self.thinking = true;
+        let game = self.game.clone();
+        let ply = game.ply_count();
+        let clocks = self.clock.snapshot(self.running_side(), Instant::now());
+        let budget = crate::bots::budget(self.settings.clock, &clocks, to_move);
+        let pool = self.ctx.bots.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let (engine, choice) = pool.think(engine, game, budget).await;
+            // An instant reply feels like a machine gun; a short pause feels like a player.
+            let pause = Duration::from_millis(300);
+            if started.elapsed() < pause {
+                tokio::time::sleep(pause - started.elapsed()).await;
+            }
+            let _ = tx
+                .send(RoomCommand::ComputerMove {
+                    ply,
+                    choice,
+                    engine,
+                })
+                .await;
+        });
+    }
+
+    async fn computer_moved(&mut self, ply: usize, choice: Option<jungle_rules::Move>) {
+        let side = self.game.position().side_to_move();
+        if self.status != GameStatus::Active
+            || ply != self.game.ply_count()
+            || !self.is_computer(side)
+        {
+            return;
+        }
+        let Some(m) = choice else { return };
+        let turn = Turn::Move(m);
+        if let Err(e) = self.game.check(turn) {
+            tracing::error!(game = %self.id, error = %e, "the computer chose an illegal move");
+            return;
+        }
+        self.commit_move(side, turn, Duration::ZERO).await;
+    }
+
+    async fn add_computer(&mut self, conn_id: u64, level: u8) {
+        if self.status != GameStatus::Waiting {
+            self.send_error(
+                conn_id,
+                ErrorCode::BadRequest,
+                "the room already has two players",
+            );
+            return;
+        }
+        let rating = self
+            .ctx
+            .store
+            .rating(crate::bots::bot_id(level), self.settings.rules)
+            .await
+            .unwrap_or_else(|_| RatingRecord::from_glicko(crate::rating::Glicko::default(), 0));
+        // Computer games are casual.
+        self.settings.rated = false;
+        self.seat_guest(SeatPlayer::computer(level, rating));
+        self.engine = Some(crate::bots::new_engine(self.settings.rules.rules(), level));
+        self.persist_start().await;
+        self.ctx.rooms.set_live(self.id, Some(self.live_summary()));
+        metrics::gauge!("jungle_live_games").increment(1.0);
+        self.broadcast_state();
     }
 
     /// Persists the turn just played, then tells everyone, then ends the game if it is over.
@@ -586,6 +721,10 @@ impl Room {
             game: self.id,
             by: side,
         });
+        if self.is_computer(!side) {
+            // The computer always wants another game.
+            self.rematch[(!side).index()] = true;
+        }
         if !self.rematch[(!side).index()] {
             return;
         }
@@ -603,10 +742,7 @@ impl Room {
                 .rating(who.player.id, self.settings.rules)
                 .await
                 .unwrap_or(who.rating);
-            seats.push(SeatPlayer {
-                player: who.player,
-                rating,
-            });
+            seats.push(SeatPlayer { rating, ..who });
         }
         let blue = seats.pop().expect("two seats");
         let red = seats.pop().expect("two seats");
@@ -814,7 +950,8 @@ impl Room {
                 name: s.who.player.name.clone(),
                 rating: s.who.rating.glicko().shown(),
                 provisional: s.who.rating.provisional,
-                online: s.away_since.is_none() && s.conns > 0,
+                online: s.away_since.is_none() && (s.conns > 0 || s.who.computer.is_some()),
+                computer: s.who.computer,
             })
         };
         let away_ms = |side: Side| {

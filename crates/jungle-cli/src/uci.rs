@@ -1,0 +1,162 @@
+//! `jungle uci`: a UCI-style loop on stdin/stdout, for matches against other engines.
+//!
+//! `uci` → `id …` and `uciok`; `isready` → `readyok`; `ucinewgame`; `position startpos|fen FEN
+//! [moves …]`; `go movetime N` or `go wtime N btime N [winc N binc N]` or `go depth N` →
+//! `info …` lines, then `bestmove a3a4`; `stop`; `quit`.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use jungle_engine::{budget_from_clock, Engine, Level, Limits};
+use jungle_rules::{Game, Position, Rules, Side, Turn};
+
+pub fn run(rules: Rules, level: Level) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let mut engine = Engine::new(rules, level);
+    let mut game = Game::new(rules, Position::start());
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let reply = match words.first().copied() {
+            Some("uci") => format!(
+                "id name Jungle Arena engine\nid author Jungle Arena developers\noption name Level type spin default {} min 1 max 8\nuciok\n",
+                level.get()
+            ),
+            Some("isready") => "readyok\n".into(),
+            Some("ucinewgame") => {
+                engine.searcher().clear();
+                game = Game::new(rules, Position::start());
+                String::new()
+            }
+            Some("setoption") => {
+                // setoption name Level value N
+                let names_level = words.iter().any(|w| w.eq_ignore_ascii_case("level"));
+                let value = words
+                    .iter()
+                    .position(|w| w.eq_ignore_ascii_case("value"))
+                    .and_then(|i| words.get(i + 1))
+                    .and_then(|v| v.parse().ok())
+                    .and_then(Level::new);
+                match (names_level, value) {
+                    (true, Some(level)) => {
+                        engine = Engine::new(rules, level);
+                        String::new()
+                    }
+                    _ => "info string only the option Level (1-8) exists\n".into(),
+                }
+            }
+            Some("position") => match parse_position(rules, &words[1..]) {
+                Ok(g) => {
+                    game = g;
+                    String::new()
+                }
+                Err(e) => format!("info string error: {e}\n"),
+            },
+            Some("go") => go(&mut engine, &game, &words[1..]),
+            Some("stop") => String::new(),
+            Some("quit") => break,
+            Some(other) => format!("info string unknown command {other}\n"),
+            None => String::new(),
+        };
+        stdout
+            .write_all(reply.as_bytes())
+            .map_err(|e| e.to_string())?;
+        stdout.flush().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn parse_position(rules: Rules, words: &[&str]) -> Result<Game, String> {
+    let (start, rest) = match words.first().copied() {
+        Some("startpos") => (Position::start(), &words[1..]),
+        Some("fen") => {
+            let end = words
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(words.len());
+            let text = words[1..end].join(" ");
+            (text.parse().map_err(|e| format!("{e}"))?, &words[end..])
+        }
+        _ => return Err("expected startpos or fen".into()),
+    };
+    let moves = match rest.first().copied() {
+        Some("moves") => &rest[1..],
+        _ => &[][..],
+    };
+    let mut game = Game::new(rules, start);
+    for text in moves {
+        let turn: Turn = text.parse().map_err(|e| format!("{e}"))?;
+        game.play(turn).map_err(|e| format!("{text}: {e}"))?;
+    }
+    Ok(game)
+}
+
+fn value(words: &[&str], key: &str) -> Option<u64> {
+    let i = words.iter().position(|w| *w == key)?;
+    words.get(i + 1)?.parse().ok()
+}
+
+fn go(engine: &mut Engine, game: &Game, words: &[&str]) -> String {
+    let mut out = String::new();
+    if game.outcome().is_some() || game.legal_moves().is_empty() {
+        out.push_str("bestmove (none)\n");
+        return out;
+    }
+    let red = game.position().side_to_move() == Side::Red;
+    let budget = if let Some(ms) = value(words, "movetime") {
+        Duration::from_millis(ms)
+    } else if let (Some(wtime), Some(btime)) = (value(words, "wtime"), value(words, "btime")) {
+        let (time, inc) = if red {
+            (wtime, value(words, "winc").unwrap_or(0))
+        } else {
+            (btime, value(words, "binc").unwrap_or(0))
+        };
+        budget_from_clock(Duration::from_millis(time), Duration::from_millis(inc))
+    } else {
+        Duration::from_secs(1)
+    };
+    let choice = if let Some(depth) = value(words, "depth") {
+        let limits = Limits {
+            depth: Some(depth as u32),
+            movetime: None,
+            nodes: None,
+        };
+        engine
+            .searcher()
+            .search(game, limits, |info| out.push_str(&info_line(info)))
+            .0
+    } else {
+        engine.think(game, budget, |info| out.push_str(&info_line(info)))
+    };
+    match choice {
+        Some(m) => out.push_str(&format!("bestmove {m}\n")),
+        None => out.push_str("bestmove (none)\n"),
+    }
+    out
+}
+
+fn info_line(info: &jungle_engine::Info) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let score = if info.score.abs() > jungle_engine::MATE - 500 {
+        let plies = jungle_engine::MATE - info.score.abs();
+        format!(
+            "mate {}",
+            if info.score > 0 {
+                (plies + 1) / 2
+            } else {
+                -(plies + 1) / 2
+            }
+        )
+    } else {
+        format!("cp {}", info.score)
+    };
+    format!(
+        "info depth {} score {score} nodes {} time {} nps {} pv {}\n",
+        info.depth,
+        info.nodes,
+        info.elapsed.as_millis(),
+        (info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,135 @@
+//! Computer players: one player row per engine level, and a bounded pool of blocking threads
+//! where their searches run, so that bot games never hold up the async runtime (and so a
+//! thousand bot games never delay a human's move).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jungle_engine::{budget_from_clock, Engine, Level};
+use jungle_protocol::{ClockSpec, Clocks};
+use jungle_rules::{Game, Move, Side};
+use sqlx::Row;
+use tokio::sync::Semaphore;
+use uuid::Uuid;
+
+use crate::store::{now_ms, PlayerRecord, Store, StoreError};
+
+/// The fixed id of the computer at a level: the same on every server and after every restart.
+pub fn bot_id(level: u8) -> Uuid {
+    Uuid::from_u128(0x6a75_6e67_6c65_0000_0000_0000_0000_0000 | level as u128)
+}
+
+pub fn bot_level(id: Uuid) -> Option<u8> {
+    (1..=8).find(|&level| bot_id(level) == id)
+}
+
+pub fn bot_name(level: u8) -> String {
+    format!("Computer level {level}")
+}
+
+/// The level whose strength is nearest a rating (a rough scale: level 1 ≈ 800, +150 a level).
+pub fn level_for_rating(rating: f64) -> u8 {
+    (((rating - 800.0) / 150.0).round() as i64 + 1).clamp(1, 8) as u8
+}
+
+/// Creates the computer players if they are missing.
+pub async fn ensure_bot_players(store: &Store) -> Result<(), StoreError> {
+    for level in 1..=8u8 {
+        sqlx::query(
+            "INSERT INTO players (id, name, token_hash, created_at, bot_level) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(bot_id(level).to_string())
+        .bind(bot_name(level))
+        // Not a SHA-256 hex string, so no token can ever sign in as a bot.
+        .bind(format!("computer-{level}"))
+        .bind(now_ms())
+        .bind(level as i64)
+        .execute(store.pool())
+        .await?;
+    }
+    Ok(())
+}
+
+pub fn bot_player(level: u8) -> PlayerRecord {
+    PlayerRecord {
+        id: bot_id(level),
+        name: bot_name(level),
+    }
+}
+
+/// Whether a stored player is a computer.
+pub async fn is_bot(store: &Store, id: Uuid) -> Result<bool, StoreError> {
+    let row = sqlx::query("SELECT bot_level FROM players WHERE id = $1")
+        .bind(id.to_string())
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(row
+        .and_then(|r| r.try_get::<Option<i64>, _>("bot_level").ok().flatten())
+        .is_some())
+}
+
+/// Runs engine searches on at most `threads` blocking threads at once.
+#[derive(Clone)]
+pub struct BotPool {
+    permits: Arc<Semaphore>,
+}
+
+impl BotPool {
+    pub fn new(threads: usize) -> BotPool {
+        BotPool {
+            permits: Arc::new(Semaphore::new(threads.max(1))),
+        }
+    }
+
+    /// Thinks about `game` for the bot playing `side`, off the async runtime. The engine is
+    /// handed over and back so it keeps its tables between moves.
+    pub async fn think(
+        &self,
+        mut engine: Box<Engine>,
+        game: Game,
+        budget: Duration,
+    ) -> (Box<Engine>, Option<Move>) {
+        let Ok(permit) = self.permits.clone().acquire_owned().await else {
+            return (engine, None);
+        };
+        let started = std::time::Instant::now();
+        let result = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let choice = engine.best_move(&game, budget);
+            (engine, choice)
+        })
+        .await;
+        metrics::histogram!("jungle_bot_think_seconds").record(started.elapsed().as_secs_f64());
+        result.unwrap_or_else(|e| panic!("engine thread failed: {e}"))
+    }
+}
+
+/// How long the computer may think on this move.
+pub fn budget(clock: ClockSpec, clocks: &Clocks, side: Side) -> Duration {
+    let cap = Duration::from_secs(5);
+    match clock {
+        ClockSpec::Fischer { inc_s, .. } => {
+            let left = if side == Side::Red {
+                clocks.red_ms
+            } else {
+                clocks.blue_ms
+            };
+            budget_from_clock(
+                Duration::from_millis(left),
+                Duration::from_secs(inc_s.into()),
+            )
+            .min(cap)
+        }
+        ClockSpec::PerMove { move_s, .. } => (Duration::from_secs(move_s.into()) / 4).min(cap),
+    }
+}
+
+pub fn new_engine(rules: jungle_rules::Rules, level: u8) -> Box<Engine> {
+    let level = Level::new(level).unwrap_or(Level::MAX);
+    Box::new(Engine::with_seed(
+        rules,
+        level,
+        Uuid::new_v4().as_u128() as u64,
+    ))
+}
