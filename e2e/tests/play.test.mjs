@@ -121,3 +121,20 @@ test('the interface switches to Chinese and remembers it', async () => {
   await page.screenshot({ path: join(artifacts, 'lobby-zh.png') });
   await page.context().close();
 });
+
+test('playing the computer from the lobby', async () => {
+  const page = await newPlayer(browser, server.url, 'Solo');
+  await page.selectOption('#pc-level', '2');
+  await page.selectOption('#pc-colour', 'red');
+  await page.click('#play-computer');
+  await page.waitForURL(/\/g\//);
+  await page.waitForFunction(() => window.jungleApp.game?.status === 'active');
+  assert.equal(await page.evaluate(() => window.jungleApp.game.blue.computer), 2);
+  await clickMove(page, 'g3g4');
+  await waitForPlies(page, 2);
+  await clickMove(page, 'g4g5');
+  await waitForPlies(page, 4);
+  assert.match(await page.locator('#top-bar').innerText(), /Level 2/);
+  await page.screenshot({ path: join(artifacts, 'computer-game.png') });
+  await page.context().close();
+});

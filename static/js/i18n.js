@@ -4,6 +4,8 @@ const STRINGS = {
   en: {
     brand: 'Jungle Arena', rules: 'Rules', sound: 'Sound on/off',
     chooseName: 'Choose a display name', nameHint: '1–24 letters, digits, spaces, _ or -', start: 'Start playing',
+    playComputer: 'Play the computer', level: 'Level', levelN: 'Level {n}', computerAfter: 'If nobody comes, play the computer after',
+    never: 'never', afterS: '{s} s', addComputer: 'Give the seat to the computer', computer: 'computer',
     quickMatch: 'Quick match', ruleset: 'Ruleset', clock: 'Clock', rated: 'Rated', casual: 'Casual', play: 'Play',
     waiting: 'Looking for an opponent… {s} s', pool: '{n} waiting with these settings', cancel: 'Cancel',
     privateRoom: 'Play a friend', colour: 'Your colour', red: 'Red', blue: 'Blue', random: 'Random',
@@ -41,6 +43,8 @@ const STRINGS = {
   zh: {
     brand: '斗兽棋竞技场', rules: '规则', sound: '声音开关',
     chooseName: '请选择昵称', nameHint: '1–24个字，可用字母、数字、空格、_ 或 -', start: '开始',
+    playComputer: '人机对战', level: '难度', levelN: '{n} 级', computerAfter: '无人应战时，多久后改与电脑对弈',
+    never: '不', afterS: '{s} 秒', addComputer: '让电脑坐这个位置', computer: '电脑',
     quickMatch: '快速匹配', ruleset: '规则', clock: '计时', rated: '排位', casual: '休闲', play: '开始对局',
     waiting: '正在寻找对手… {s} 秒', pool: '同设置等待人数：{n}', cancel: '取消',
     privateRoom: '约战好友', colour: '执子', red: '红方', blue: '蓝方', random: '随机',

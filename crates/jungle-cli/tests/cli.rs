@@ -142,3 +142,93 @@ fn bad_input_is_refused_with_one_line() {
     assert_refused(&["perft", "deep"], "deep");
     assert_refused(&["fly"], "fly");
 }
+
+#[test]
+fn bestmove_prints_the_move_last() {
+    let text = stdout(&jungle(&[
+        "bestmove",
+        "--rules",
+        "international",
+        "--position",
+        "2e4/3L3/7/7/7/7/7/7/7 r 0 30",
+        "--movetime",
+        "100",
+    ]));
+    assert_eq!(text.lines().last(), Some("d8d9"));
+    assert!(
+        text.lines().any(|l| l.starts_with("info depth 1 ")),
+        "{text}"
+    );
+    let weak = stdout(&jungle(&["bestmove", "--level", "1", "--movetime", "10"]));
+    let m = weak.lines().last().unwrap();
+    let legal = stdout(&jungle(&["moves"]));
+    assert!(legal.lines().any(|l| l == m), "{m} is a legal start move");
+    assert_refused(&["bestmove", "--level", "9"], "levels run from 1 to 8");
+    assert_refused(
+        &["bestmove", "--position", "3L3/7/7/7/7/7/7/7/e6 b 0 5"],
+        "the game is over",
+    );
+}
+
+#[test]
+fn selfplay_prints_the_score() {
+    let text = stdout(&jungle(&[
+        "selfplay",
+        "--a",
+        "2",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+    ]));
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("score A (level 2) vs B (greedy): "),
+        "{last}"
+    );
+    assert!(last.contains("/2 ("), "{last}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 2);
+    assert_refused(
+        &["selfplay", "--a", "0", "--b", "1"],
+        "expected a level from 1 to 8, or greedy",
+    );
+}
+
+#[test]
+fn uci_loop_answers() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["uci", "--rules", "international"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = "uci\nisready\nucinewgame\nposition startpos moves g3g4 a7a6\ngo movetime 50\nposition fen 2e4/3L3/7/7/7/7/7/7/7 r 0 30\ngo wtime 1000 btime 1000\nposition startpos moves a3a9\nquit\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(&"uciok") && lines.contains(&"readyok"),
+        "{text}"
+    );
+    let bestmoves: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove "))
+        .copied()
+        .collect();
+    assert_eq!(bestmoves.len(), 2, "{text}");
+    assert_eq!(bestmoves[1], "bestmove d8d9");
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error")),
+        "a bad position is reported"
+    );
+}

@@ -46,6 +46,9 @@ pub struct Searcher {
     node_limit: Option<u64>,
     stop: Arc<AtomicBool>,
     stopped: bool,
+    /// Time and node limits only apply once the first iteration is complete, so a move is
+    /// always chosen with at least a one-ply look, however slow the machine.
+    may_stop: bool,
     /// Zobrist keys of the game so far and the current search path, for repetitions.
     path: Vec<u64>,
 }
@@ -62,6 +65,7 @@ impl Searcher {
             node_limit: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            may_stop: false,
             path: Vec::new(),
         }
     }
@@ -87,6 +91,7 @@ impl Searcher {
         let started = Instant::now();
         self.nodes = 0;
         self.stopped = false;
+        self.may_stop = false;
         self.stop.store(false, Ordering::Relaxed);
         self.deadline = limits.movetime.map(|t| started + t);
         self.node_limit = limits.nodes;
@@ -145,6 +150,7 @@ impl Searcher {
             };
             on_info(&info);
             last_info = Some(info);
+            self.may_stop = true;
             if alpha.abs() > MATE - 200 {
                 break;
             }
@@ -163,6 +169,7 @@ impl Searcher {
     pub fn score_root_moves(&mut self, game: &Game, depth: u32) -> Vec<(Move, i32)> {
         self.nodes = 0;
         self.stopped = false;
+        self.may_stop = false;
         self.deadline = None;
         self.node_limit = None;
         self.path = replay_keys(game);
@@ -208,7 +215,7 @@ impl Searcher {
     }
 
     fn check_stop(&mut self) {
-        if self.nodes & 2047 != 0 {
+        if self.nodes & 2047 != 0 || !self.may_stop {
             return;
         }
         if self.stop.load(Ordering::Relaxed)

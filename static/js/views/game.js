@@ -55,7 +55,7 @@ export function updateGame(root, app) {
   drawBar(root.querySelector('#bottom-bar'), game, bottom);
   tickClocks(root, app);
   drawAway(root, app);
-  drawRoomPanel(root.querySelector('#room-panel'), game);
+  drawRoomPanel(root.querySelector('#room-panel'), app);
   drawEnd(root.querySelector('#end-panel'), app);
   drawTurn(root.querySelector('#turn-info'), game);
   drawActions(root.querySelector('#actions'), app);
@@ -65,7 +65,9 @@ export function updateGame(root, app) {
 
 function drawBar(el, game, side) {
   const seat = game[side];
-  const name = seat ? `${escape(seat.name)} (${seat.rating}${seat.provisional ? '?' : ''})` : '…';
+  let name = '…';
+  if (seat?.computer) name = `${t('computer')} · ${t('levelN', { n: seat.computer })}`;
+  else if (seat) name = `${escape(seat.name)} (${seat.rating}${seat.provisional ? '?' : ''})`;
   const online = seat?.online ? 'on' : 'off';
   const you = game.you === side ? ` · ${t('you')}` : '';
   el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>
@@ -108,16 +110,22 @@ function drawAway(root, app) {
   el.innerHTML = messages.join('<br>');
 }
 
-function drawRoomPanel(el, game) {
+function drawRoomPanel(el, app) {
+  const game = app.game;
   if (game.status !== 'waiting' || !game.code) {
     el.innerHTML = '';
     return;
   }
   const url = `${location.origin}/r/${game.code}`;
   el.innerHTML = `<div class="card"><p>${t('waitingForOpponent')}</p>
+    <p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
+    <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>
     <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="link" id="room-link" style="flex:1">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
     <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p></div>`;
+  el.querySelector('#add-computer').onclick = () => {
+    app.send({ t: 'add_computer', game: game.game, level: Number(el.querySelector('#add-level').value) });
+  };
   el.querySelector('#copy-link').onclick = async (e) => {
     try {
       await navigator.clipboard.writeText(url);

@@ -45,7 +45,16 @@ export function renderHome(root, app) {
         ${PRESETS.map((p) => `<button type="button" data-preset="${p.id}" aria-pressed="${p.id === last.preset}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</button>`).join('')}
       </div>
       <label class="row"><input type="checkbox" id="qm-rated" ${last.rated ? 'checked' : ''}> ${t('rated')}</label>
+      <label>${t('computerAfter')} <select id="qm-computer">${options(['', '15', '30', '60'], last.computerAfter ?? '30', (v) => (v ? t('afterS', { s: v }) : t('never')))}</select></label>
       <div id="seek-area"></div>
+    </section>
+    <section class="card" aria-labelledby="pc">
+      <h2 id="pc">${t('playComputer')}</h2>
+      <label>${t('level')} <select id="pc-level">${options(['1', '2', '3', '4', '5', '6', '7', '8'], last.level ?? '3', (n) => t('levelN', { n }))}</select></label>
+      <label>${t('ruleset')} <select id="pc-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
+      <label>${t('clock')} <select id="pc-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
+      <label>${t('colour')} <select id="pc-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
+      <button type="button" class="primary" id="play-computer">${t('playComputer')}</button>
     </section>
     <section class="card" aria-labelledby="pr">
       <h2 id="pr">${t('privateRoom')}</h2>
@@ -84,9 +93,12 @@ export function renderHome(root, app) {
       seekArea.querySelector('#play').onclick = () => {
         const rules = root.querySelector('#qm-rules').value;
         const rated = root.querySelector('#qm-rated').checked;
-        localStorage.setItem('jungle.lastSeek', JSON.stringify({ rules, preset, rated }));
+        const computerAfter = root.querySelector('#qm-computer').value;
+        localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), rules, preset, rated, computerAfter }));
         app.seek = { since: performance.now(), pool: 0 };
-        app.send({ t: 'seek', rules, clock: presetClock(preset, rules), rated });
+        const frame = { t: 'seek', rules, clock: presetClock(preset, rules), rated };
+        if (computerAfter) frame.computer_after_s = Number(computerAfter);
+        app.send(frame);
         drawSeek();
       };
     }
@@ -95,6 +107,18 @@ export function renderHome(root, app) {
   app.tickers.push(() => app.seek && drawSeek());
   app.redrawSeek = drawSeek;
 
+  root.querySelector('#play-computer').onclick = () => {
+    const rules = root.querySelector('#pc-rules').value;
+    const level = root.querySelector('#pc-level').value;
+    localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), level }));
+    app.send({
+      t: 'play_computer',
+      rules,
+      clock: presetClock(root.querySelector('#pc-clock').value, rules),
+      level: Number(level),
+      color: root.querySelector('#pc-colour').value,
+    });
+  };
   root.querySelector('#create-room').onclick = () => {
     const rules = root.querySelector('#pr-rules').value;
     app.send({
