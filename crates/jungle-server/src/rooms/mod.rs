@@ -14,6 +14,9 @@ use uuid::Uuid;
 
 use crate::store::PlayerRecord;
 pub use registry::{LiveGame, Rooms};
+
+#[cfg(test)]
+mod tests;
 pub use room::{error_text, frame_text, Room, RoomContext, RoomSettings, SeatPlayer};
 
 /// How many commands may wait for a room before senders wait in turn.

@@ -305,7 +305,13 @@ impl Room {
                     );
                     return;
                 };
+                let is_move = matches!(action, Action::Move(_));
                 self.act(conn_id, side, action, lag).await;
+                if is_move {
+                    // From the move reaching the room to everyone having it: persistence included.
+                    metrics::histogram!("jungle_move_seconds")
+                        .record(received.elapsed().as_secs_f64());
+                }
                 metrics::histogram!("jungle_room_command_seconds")
                     .record(received.elapsed().as_secs_f64());
             }

@@ -1,0 +1,239 @@
+//! Room timers under `tokio::time::pause()`: aborts, flags, per-move passes and abandonment,
+//! at exactly the times the rules give.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jungle_protocol::{ClockSpec, ServerFrame};
+use jungle_rules::Ruleset;
+use tokio::sync::{mpsc, watch, Notify};
+use tokio::time::advance;
+use uuid::Uuid;
+
+use super::*;
+use crate::persist::{Persister, Write};
+use crate::rating::Glicko;
+use crate::store::{PlayerRecord, RatingRecord, Store};
+
+struct Setup {
+    room: RoomHandle,
+    red: (Connection, mpsc::Receiver<Outbound>),
+    blue: (Connection, mpsc::Receiver<Outbound>),
+    writes: Arc<std::sync::Mutex<Vec<Write>>>,
+    _shutdown: watch::Sender<bool>,
+}
+
+fn connection(id: u64, name: &str) -> (Connection, mpsc::Receiver<Outbound>) {
+    let (tx, rx) = mpsc::channel(256);
+    let conn = Connection {
+        id,
+        player: PlayerRecord {
+            id: Uuid::new_v4(),
+            name: name.into(),
+        },
+        tx,
+        too_slow: Arc::new(Notify::new()),
+    };
+    (conn, rx)
+}
+
+/// A matchmade room with two connected players; time is paused from here on.
+async fn setup(clock: ClockSpec) -> Setup {
+    let dir = std::env::temp_dir().join(format!("jungle-room-{}", Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&format!("sqlite://{}", dir.join("t.db").display()))
+        .await
+        .unwrap();
+    tokio::time::pause();
+    let (persister, writes) = Persister::recording();
+    let (shutdown_tx, shutdown) = watch::channel(false);
+    let ctx = Arc::new(RoomContext {
+        persister,
+        bots: crate::bots::BotPool::new(1),
+        rooms: Rooms::default(),
+        store,
+        disconnect_grace: Duration::from_secs(30),
+        abort_after: Duration::from_secs(30),
+        shutdown,
+    });
+    let red = connection(1, "Red");
+    let blue = connection(2, "Blue");
+    let seat = |c: &Connection| SeatPlayer {
+        player: c.player.clone(),
+        rating: RatingRecord::from_glicko(Glicko::default(), 0),
+        computer: None,
+    };
+    let settings = RoomSettings {
+        rules: Ruleset::Classic,
+        clock,
+        rated: true,
+    };
+    let room = Room::spawn_matched(ctx, settings, seat(&red.0), seat(&blue.0));
+    for conn in [&red.0, &blue.0] {
+        room.send(RoomCommand::Join {
+            conn: conn.clone(),
+            intent: JoinIntent::Watch,
+        })
+        .await;
+    }
+    let mut s = Setup {
+        room,
+        red,
+        blue,
+        writes,
+        _shutdown: shutdown_tx,
+    };
+    assert!(matches!(next(&mut s.red.1).await, ServerFrame::Game(_)));
+    assert!(matches!(next(&mut s.blue.1).await, ServerFrame::Game(_)));
+    s
+}
+
+async fn next(rx: &mut mpsc::Receiver<Outbound>) -> ServerFrame {
+    match rx.recv().await.expect("the room is alive") {
+        Outbound::Text(text) => serde_json::from_str(&text).expect("a frame"),
+        Outbound::Enter(_) => panic!("unexpected room change"),
+    }
+}
+
+/// Nothing has arrived yet (lets the room run first).
+async fn quiet(rx: &mut mpsc::Receiver<Outbound>) -> bool {
+    tokio::task::yield_now().await;
+    tokio::time::sleep(Duration::from_millis(1)).await;
+    rx.try_recv().is_err()
+}
+
+async fn play(s: &mut Setup, conn: u64, mv: &str) {
+    let player = if conn == 1 {
+        s.red.0.player.id
+    } else {
+        s.blue.0.player.id
+    };
+    s.room
+        .send(RoomCommand::Act {
+            conn_id: conn,
+            player,
+            action: Action::Move(mv.into()),
+            lag: Duration::ZERO,
+        })
+        .await;
+    assert!(matches!(
+        next(&mut s.red.1).await,
+        ServerFrame::Moved { .. }
+    ));
+    assert!(matches!(
+        next(&mut s.blue.1).await,
+        ServerFrame::Moved { .. }
+    ));
+}
+
+fn game_over(frame: ServerFrame) -> (Option<jungle_rules::Side>, jungle_protocol::Reason) {
+    match frame {
+        ServerFrame::GameOver { winner, reason, .. } => (winner, reason),
+        other => panic!("expected game_over, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_missing_first_move_aborts_after_thirty_seconds() {
+    let mut s = setup(ClockSpec::Fischer {
+        base_s: 300,
+        inc_s: 0,
+    })
+    .await;
+    advance(Duration::from_secs(29)).await;
+    assert!(quiet(&mut s.red.1).await, "not yet");
+    advance(Duration::from_secs(2)).await;
+    assert_eq!(
+        game_over(next(&mut s.red.1).await),
+        (None, jungle_protocol::Reason::Aborted)
+    );
+    assert!(s
+        .writes
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|w| matches!(w, Write::Finish(_))));
+}
+
+#[tokio::test]
+async fn the_flag_falls_when_the_time_is_spent() {
+    let mut s = setup(ClockSpec::Fischer {
+        base_s: 60,
+        inc_s: 0,
+    })
+    .await;
+    play(&mut s, 1, "g3g4").await;
+    play(&mut s, 2, "a7a6").await;
+    advance(Duration::from_secs(59)).await;
+    assert!(quiet(&mut s.blue.1).await, "Red still has a second");
+    advance(Duration::from_secs(2)).await;
+    assert_eq!(
+        game_over(next(&mut s.blue.1).await),
+        (
+            Some(jungle_rules::Side::Blue),
+            jungle_protocol::Reason::Timeout
+        )
+    );
+}
+
+#[tokio::test]
+async fn per_move_turns_are_passed_until_the_fourth_timeout() {
+    let mut s = setup(ClockSpec::CLASSIC_PER_MOVE).await;
+    play(&mut s, 1, "g3g4").await;
+    play(&mut s, 2, "a7a6").await;
+    for round in 1..=3 {
+        // Red lets its turn run out; Blue answers at once.
+        advance(Duration::from_secs(30)).await;
+        match next(&mut s.blue.1).await {
+            ServerFrame::Moved { mv, clocks, .. } => {
+                assert_eq!(mv, "pass");
+                assert_eq!(clocks.red_timeouts, round);
+            }
+            other => panic!("expected a pass, got {other:?}"),
+        }
+        next(&mut s.red.1).await;
+        let shuffle = ["g9g8", "g8g9", "g9g8"][round as usize - 1];
+        play(&mut s, 2, shuffle).await;
+    }
+    advance(Duration::from_secs(30)).await;
+    assert_eq!(
+        game_over(next(&mut s.blue.1).await),
+        (
+            Some(jungle_rules::Side::Blue),
+            jungle_protocol::Reason::Timeout
+        )
+    );
+}
+
+#[tokio::test]
+async fn leaving_for_longer_than_the_grace_period_loses() {
+    let mut s = setup(ClockSpec::Fischer {
+        base_s: 600,
+        inc_s: 0,
+    })
+    .await;
+    play(&mut s, 1, "g3g4").await;
+    play(&mut s, 2, "a7a6").await;
+    s.room.send(RoomCommand::Leave { conn_id: 2 }).await;
+    match next(&mut s.red.1).await {
+        ServerFrame::Presence {
+            online,
+            abandon_in_ms,
+            ..
+        } => {
+            assert!(!online);
+            assert_eq!(abandon_in_ms, Some(30_000));
+        }
+        other => panic!("expected presence, got {other:?}"),
+    }
+    advance(Duration::from_secs(29)).await;
+    assert!(quiet(&mut s.red.1).await);
+    advance(Duration::from_secs(2)).await;
+    assert_eq!(
+        game_over(next(&mut s.red.1).await),
+        (
+            Some(jungle_rules::Side::Red),
+            jungle_protocol::Reason::Abandoned
+        )
+    );
+}
