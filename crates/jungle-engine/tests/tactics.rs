@@ -44,7 +44,7 @@ fn sees_a_den_entry_two_moves_ahead() {
         Ruleset::International.rules(),
         "6e/7/3L3/7/7/7/7/7/7 r 0 30".parse().unwrap(),
     );
-    let mut searcher = Searcher::new(game.rules().clone(), 8);
+    let mut searcher = Searcher::new(*game.rules(), 8);
     let limits = Limits {
         depth: Some(5),
         movetime: None,
@@ -72,7 +72,7 @@ fn only_plays_moves_the_history_rules_allow() {
     }
     assert!(!game.legal_moves().contains("d5d6".parse().unwrap()));
     for level in 1..=8 {
-        let mut engine = Engine::with_seed(game.rules().clone(), Level::new(level).unwrap(), 3);
+        let mut engine = Engine::with_seed(*game.rules(), Level::new(level).unwrap(), 3);
         let m = engine.best_move(&game, Duration::from_millis(50)).unwrap();
         assert!(game.legal_moves().contains(m), "level {level} chose {m}");
     }
