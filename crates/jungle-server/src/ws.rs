@@ -261,12 +261,9 @@ impl Session {
                 rated,
                 computer_after_s,
             } => {
-                if let Err(e) = clock.validate() {
-                    return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
-                }
-                let rating = match self.state.store.rating(conn.player.id, rules).await {
-                    Ok(r) => r,
-                    Err(e) => return Some(internal(e)),
+                let rating = match self.rating_for_new_game(&conn, rules, clock).await {
+                    Ok(rating) => rating,
+                    Err(reply) => return Some(reply),
                 };
                 let settings = RoomSettings {
                     rules,
@@ -286,9 +283,6 @@ impl Session {
                 level,
                 color,
             } => {
-                if let Err(e) = clock.validate() {
-                    return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
-                }
                 if !(1..=8).contains(&level) {
                     return Some(error_text(
                         ErrorCode::BadRequest,
@@ -296,9 +290,9 @@ impl Session {
                         None,
                     ));
                 }
-                let rating = match self.state.store.rating(conn.player.id, rules).await {
-                    Ok(r) => r,
-                    Err(e) => return Some(internal(e)),
+                let rating = match self.rating_for_new_game(&conn, rules, clock).await {
+                    Ok(rating) => rating,
+                    Err(reply) => return Some(reply),
                 };
                 let code = self.state.new_room_code();
                 let host = SeatPlayer {
@@ -344,12 +338,9 @@ impl Session {
                 rated,
                 color,
             } => {
-                if let Err(e) = clock.validate() {
-                    return Some(error_text(ErrorCode::BadRequest, &e.to_string(), None));
-                }
-                let rating = match self.state.store.rating(conn.player.id, rules).await {
-                    Ok(r) => r,
-                    Err(e) => return Some(internal(e)),
+                let rating = match self.rating_for_new_game(&conn, rules, clock).await {
+                    Ok(rating) => rating,
+                    Err(reply) => return Some(reply),
                 };
                 let code = self.state.new_room_code();
                 let host = SeatPlayer {
@@ -405,6 +396,24 @@ impl Session {
             ClientFrame::DeclineDraw { game } => self.act(&conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(&conn, game, Action::Rematch).await,
         }
+    }
+
+    /// Checks a new game's clock and looks up the player's rating in its ruleset; the error
+    /// reply is ready to send.
+    async fn rating_for_new_game(
+        &self,
+        conn: &Connection,
+        rules: jungle_rules::Ruleset,
+        clock: jungle_protocol::ClockSpec,
+    ) -> Result<crate::store::RatingRecord, Utf8Bytes> {
+        clock
+            .validate()
+            .map_err(|e| error_text(ErrorCode::BadRequest, &e.to_string(), None))?;
+        self.state
+            .store
+            .rating(conn.player.id, rules)
+            .await
+            .map_err(internal)
     }
 
     async fn hello(&mut self, token: &str) -> Option<Utf8Bytes> {

@@ -63,6 +63,13 @@ pub struct PlayerProfile {
     pub stats: Stats,
 }
 
+fn player_from_row(r: &sqlx::any::AnyRow) -> Result<PlayerRecord, StoreError> {
+    Ok(PlayerRecord {
+        id: get_uuid(r, "id")?,
+        name: r.try_get("name")?,
+    })
+}
+
 impl Store {
     /// Creates a guest player; stores only the hash of the token.
     pub async fn create_player(
@@ -94,13 +101,7 @@ impl Store {
             .bind(token_hash)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| {
-            Ok(PlayerRecord {
-                id: get_uuid(&r, "id")?,
-                name: r.try_get("name")?,
-            })
-        })
-        .transpose()
+        row.map(|r| player_from_row(&r)).transpose()
     }
 
     pub async fn player(&self, id: Uuid) -> Result<Option<PlayerRecord>, StoreError> {
@@ -108,13 +109,7 @@ impl Store {
             .bind(id.to_string())
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| {
-            Ok(PlayerRecord {
-                id: get_uuid(&r, "id")?,
-                name: r.try_get("name")?,
-            })
-        })
-        .transpose()
+        row.map(|r| player_from_row(&r)).transpose()
     }
 
     /// A player's rating in a ruleset: the default for one who has not played it.
@@ -194,10 +189,7 @@ impl Store {
         rows.iter()
             .map(|r| {
                 Ok((
-                    PlayerRecord {
-                        id: get_uuid(r, "id")?,
-                        name: r.try_get("name")?,
-                    },
+                    player_from_row(r)?,
                     RatingRecord::from_glicko(
                         Glicko {
                             rating: r.try_get("rating")?,
