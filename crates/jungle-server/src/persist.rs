@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError};
 
 /// Most writes committed together.
-const MAX_BATCH: usize = 512;
+const MAX_BATCH: usize = 4096;
 /// Writes waiting for the writer; rooms wait (back-pressure) when it is full.
 const QUEUE: usize = 8192;
 

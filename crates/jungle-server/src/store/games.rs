@@ -198,7 +198,7 @@ impl Store {
         moves: &[(Uuid, MoveRecord)],
     ) -> Result<(), StoreError> {
         // Many rows per statement: one round trip for a whole batch of games' moves.
-        for chunk in moves.chunks(64) {
+        for chunk in moves.chunks(128) {
             let mut sql = String::from(
                 "INSERT INTO moves (game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at) VALUES ",
             );

@@ -99,6 +99,7 @@ impl Store {
                             "PRAGMA journal_mode = WAL",
                             "PRAGMA synchronous = FULL",
                             "PRAGMA busy_timeout = 5000",
+                            "PRAGMA cache_size = -65536",
                             "PRAGMA foreign_keys = ON",
                         ] {
                             sqlx::query(pragma).execute(&mut *conn).await?;
