@@ -24,6 +24,9 @@ pub struct Game {
     position: Position,
     history: Vec<PlayedTurn>,
     outcome: Option<Outcome>,
+    /// The legal moves now, history rules applied: worked out once per turn, because a server
+    /// asks for them several times a move (to check it, to judge the end, to tell the players).
+    legal: MoveList,
 }
 
 /// One turn of a game's history, with what the history rules need to know about it.
@@ -52,8 +55,9 @@ impl Game {
             position: start,
             history: Vec::new(),
             outcome: None,
+            legal: MoveList::new(),
         };
-        game.outcome = game.judge();
+        game.judge();
         game
     }
 
@@ -102,13 +106,10 @@ impl Game {
 
     /// The moves the side to move may make, history rules applied; empty once the game is over.
     pub fn legal_moves(&self) -> MoveList {
-        if self.outcome.is_some() {
-            return MoveList::new();
-        }
-        self.legal_moves_unjudged()
+        self.legal
     }
 
-    fn legal_moves_unjudged(&self) -> MoveList {
+    fn generate_legal_moves(&self) -> MoveList {
         let mut moves = self.position.legal_moves(&self.rules);
         if self.rules.anti_chase {
             moves.retain(|m| self.anti_chase_violation(m).is_none());
@@ -122,15 +123,18 @@ impl Game {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        if let Turn::Move(m) = turn {
-            self.position.check_move(&self.rules, m)?;
-            if self.rules.anti_chase {
-                if let Some(rule) = self.anti_chase_violation(m) {
-                    return Err(PlayError::AntiChase(m, rule));
-                }
-            }
+        let Turn::Move(m) = turn else {
+            return Ok(());
+        };
+        if self.legal.contains(m) {
+            return Ok(());
         }
-        Ok(())
+        // Not legal: work out precisely why.
+        self.position.check_move(&self.rules, m)?;
+        match self.anti_chase_violation(m) {
+            Some(rule) if self.rules.anti_chase => Err(PlayError::AntiChase(m, rule)),
+            _ => Err(PlayError::Illegal(m, crate::Illegal::NotAStepOrJump)),
+        }
     }
 
     /// Plays a move, or a pass, and updates the outcome. Refuses with a precise error and changes
@@ -157,28 +161,32 @@ impl Game {
             }
         };
         self.history.push(played);
-        self.outcome = self.judge();
+        self.judge();
         Ok(())
     }
 
-    /// The end checks, in the order the rules give: den, all captured, no legal move, no capture.
-    fn judge(&self) -> Option<Outcome> {
-        if let Some(outcome) = self.position.board_outcome() {
-            return Some(outcome);
+    /// Works out the legal moves and the end, checked in the order the rules give: den, all
+    /// captured, no legal move, no capture.
+    fn judge(&mut self) {
+        self.legal = MoveList::new();
+        self.outcome = self.position.board_outcome();
+        if self.outcome.is_some() {
+            return;
         }
-        if self.legal_moves_unjudged().is_empty() {
-            return Some(Outcome {
+        let legal = self.generate_legal_moves();
+        if legal.is_empty() {
+            self.outcome = Some(Outcome {
                 winner: Some(!self.position.side_to_move()),
                 reason: EndReason::NoMoves,
             });
-        }
-        if self.position.plies_since_capture() >= self.rules.no_capture_draw_plies {
-            return Some(Outcome {
+        } else if self.position.plies_since_capture() >= self.rules.no_capture_draw_plies {
+            self.outcome = Some(Outcome {
                 winner: None,
                 reason: EndReason::NoCapture,
             });
+        } else {
+            self.legal = legal;
         }
-        None
     }
 
     /// The side to move's own previous turns, most recent first.

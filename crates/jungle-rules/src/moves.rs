@@ -187,6 +187,15 @@ impl MoveList {
     }
 }
 
+/// Equal when the same moves are listed in the same order (the unused tail does not count).
+impl PartialEq for MoveList {
+    fn eq(&self, other: &MoveList) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
 impl Default for MoveList {
     fn default() -> MoveList {
         MoveList::new()
