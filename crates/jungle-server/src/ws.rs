@@ -294,20 +294,13 @@ impl Session {
                     Ok(rating) => rating,
                     Err(reply) => return Some(reply),
                 };
-                let code = self.state.new_room_code();
-                let host = SeatPlayer {
-                    player: conn.player.clone(),
-                    rating,
-                    computer: None,
-                };
                 // Computer games are casual.
                 let settings = RoomSettings {
                     rules,
                     clock,
                     rated: false,
                 };
-                let room =
-                    Room::spawn_private(self.state.room_ctx.clone(), settings, host, color, code);
+                let (room, _code) = self.open_room(&conn, settings, rating, color).await;
                 self.enter(room.clone(), JoinIntent::Watch).await;
                 let command = RoomCommand::Act {
                     conn_id: conn.id,
@@ -342,23 +335,12 @@ impl Session {
                     Ok(rating) => rating,
                     Err(reply) => return Some(reply),
                 };
-                let code = self.state.new_room_code();
-                let host = SeatPlayer {
-                    player: conn.player.clone(),
-                    rating,
-                    computer: None,
+                let settings = RoomSettings {
+                    rules,
+                    clock,
+                    rated,
                 };
-                let room = Room::spawn_private(
-                    self.state.room_ctx.clone(),
-                    RoomSettings {
-                        rules,
-                        clock,
-                        rated,
-                    },
-                    host,
-                    color,
-                    code.clone(),
-                );
+                let (room, code) = self.open_room(&conn, settings, rating, color).await;
                 let reply = frame_text(&ServerFrame::Room {
                     url: format!("{}/r/{code}", self.state.public_url),
                     code,
@@ -414,6 +396,30 @@ impl Session {
             .rating(conn.player.id, rules)
             .await
             .map_err(internal)
+    }
+
+    /// Opens a private room with this player as its seated host (the caller then enters it).
+    async fn open_room(
+        &mut self,
+        conn: &Connection,
+        settings: RoomSettings,
+        rating: crate::store::RatingRecord,
+        color: jungle_protocol::ColorChoice,
+    ) -> (RoomHandle, String) {
+        let code = self.state.new_room_code();
+        let host = SeatPlayer {
+            player: conn.player.clone(),
+            rating,
+            computer: None,
+        };
+        let room = Room::spawn_private(
+            self.state.room_ctx.clone(),
+            settings,
+            host,
+            color,
+            code.clone(),
+        );
+        (room, code)
     }
 
     async fn hello(&mut self, token: &str) -> Option<Utf8Bytes> {
