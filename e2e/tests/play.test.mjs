@@ -138,3 +138,15 @@ test('playing the computer from the lobby', async () => {
   await page.screenshot({ path: join(artifacts, 'computer-game.png') });
   await page.context().close();
 });
+
+test('each ruleset has a rules page with diagrams', async () => {
+  const page = await newPlayer(browser, server.url, 'Reader');
+  await page.click('a[href="/rules/classic"]');
+  await page.waitForSelector('#diagram-2 .piece');
+  assert.match(await page.locator('h1').innerText(), /Classic/);
+  assert.equal(await page.locator('.mini').count(), 3);
+  await page.click('a[href="/rules/daitou"]');
+  await page.waitForSelector('text=The tiger jumps only across');
+  await page.screenshot({ path: join(artifacts, 'rules-daitou.png'), fullPage: true });
+  await page.context().close();
+});

@@ -26,8 +26,11 @@ export function createBoard(root, onMove) {
   return board;
 }
 
-/// Draws `view`: { pieces, orientation, legal, lastMove }.
+/// Draws `view`: { pieces, orientation, legal, lastMove, animate }. With `animate` (a move just
+/// played), the animal glides from its old square in 120 ms, straight over the water for a jump;
+/// input is never held up by it.
 export function renderBoard(board, view) {
+  const previousMove = board.view.lastMove;
   board.view = view;
   if (board.orientation !== view.orientation) build(board, view.orientation);
   const targets = new Set(destinations(board, board.selected));
@@ -41,6 +44,23 @@ export function renderBoard(board, view) {
     button.classList.toggle('capture', targets.has(name) && !!piece);
     drawPiece(button, piece, name);
   }
+  const move = view.lastMove;
+  if (view.animate && move && (!previousMove || previousMove.from !== move.from || previousMove.to !== move.to)) {
+    glide(board, move);
+  }
+}
+
+function glide(board, move) {
+  const from = board.buttons.get(move.from)?.getBoundingClientRect();
+  const to = board.buttons.get(move.to);
+  const piece = to?.querySelector('.piece');
+  if (!from || !piece || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  const target = to.getBoundingClientRect();
+  piece.style.transition = 'none';
+  piece.style.transform = `translate(${from.left - target.left}px, ${from.top - target.top}px)`;
+  piece.getBoundingClientRect();
+  piece.style.transition = '';
+  piece.style.transform = '';
 }
 
 function build(board, orientation) {

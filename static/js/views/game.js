@@ -48,6 +48,7 @@ export function updateGame(root, app) {
     orientation: orientation(game),
     legal: game.status === 'active' ? game.legal : [],
     lastMove: lastMove(game),
+    animate: true,
   });
   const bottom = orientation(game);
   const top = bottom === 'red' ? 'blue' : 'red';

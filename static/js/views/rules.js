@@ -1,6 +1,30 @@
 // A short rules page per ruleset, in both languages; docs/rules.md has the full text.
 
+import { createBoard, renderBoard } from '../board.js';
+import { parseBoard } from '../fen.js';
 import { language, t } from '../i18n.js';
+
+/// Small boards for the cases where rulesets differ: a position and the move it shows.
+const DIAGRAMS = [
+  {
+    fen: '7/7/7/7/7/7/7/7/1Rw4 r 0 1',
+    move: { from: 'b1', to: 'c1' },
+    en: 'Trap: the Blue wolf on Red’s trap c1 counts as rank 0 — even the rat takes it.',
+    zh: '陷阱：蓝狼进入红方陷阱 c1，战斗力为0，连鼠都能吃它。',
+  },
+  {
+    fen: '7/7/7/7/Lr5/7/7/7/7 r 0 1',
+    move: { from: 'a5', to: 'd5' },
+    en: 'Jump block: the Blue rat swimming on b5 stops the lion’s jump from a5 to d5.',
+    zh: '阻挡：蓝鼠在 b5 水中，红狮不能从 a5 跳到 d5。',
+  },
+  {
+    fen: '7/7/7/7/rR5/7/7/7/7 r 0 1',
+    move: { from: 'b5', to: 'a5' },
+    en: 'Rat against rat: the swimming Red rat may take the Blue rat on the bank only in classic.',
+    zh: '鼠吃鼠：水中的红鼠吃岸上的蓝鼠，只有经典规则允许。',
+  },
+];
 
 const COMMON = {
   en: [
@@ -49,5 +73,10 @@ export function renderRules(root, rules) {
     <ul>${COMMON[lang].map((line) => `<li>${line}</li>`).join('')}</ul>
     <h2>${t(`ruleset.${name}`)}</h2>
     <ul>${SPECIFIC[name][lang].map((line) => `<li>${line}</li>`).join('')}</ul>
+    <div class="diagrams">${DIAGRAMS.map((d, i) => `<figure><div class="mini" id="diagram-${i}"></div><figcaption>${d[lang]}</figcaption></figure>`).join('')}</div>
   </section>`;
+  DIAGRAMS.forEach((d, i) => {
+    const board = createBoard(root.querySelector(`#diagram-${i}`), () => {});
+    renderBoard(board, { pieces: parseBoard(d.fen), orientation: 'red', legal: [], lastMove: d.move });
+  });
 }
