@@ -17,6 +17,8 @@ use crate::tt::{pack, unpack, Bound, Entry, Table};
 pub const MATE: i32 = 30_000;
 const MAX_PLY: usize = 96;
 const INF: i32 = 32_000;
+/// How much shallower the null-move search looks.
+const NULL_REDUCTION: i32 = 2;
 
 /// How long and how deep to search.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,6 +51,8 @@ pub struct Searcher {
     /// Time and node limits only apply once the first iteration is complete, so a move is
     /// always chosen with at least a one-ply look, however slow the machine.
     may_stop: bool,
+    /// False right after a null move, so two never follow each other.
+    null_allowed: bool,
     /// Zobrist keys of the game so far and the current search path, for repetitions.
     path: Vec<u64>,
 }
@@ -66,6 +70,7 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             may_stop: false,
+            null_allowed: true,
             path: Vec::new(),
         }
     }
@@ -298,6 +303,29 @@ impl Searcher {
                     Bound::Upper if score <= alpha => return score,
                     _ => {}
                 }
+            }
+        }
+        // Null move: if passing still leaves us at or above beta, a real move will too. Not
+        // under a den threat (passing would lose at once), not twice in a row, not near mates.
+        let null_window = beta < MATE - 500 && alpha > -(MATE - 500);
+        if depth >= 3
+            && null_window
+            && self.null_allowed
+            && !Self::den_threatened(pos)
+            && evaluate(pos, &self.rules) >= beta
+        {
+            let mut passed = *pos;
+            passed.pass();
+            self.path.push(passed.hash());
+            self.null_allowed = false;
+            let score = -self.negamax(&passed, depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1);
+            self.null_allowed = true;
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return beta;
             }
         }
         let mut moves = pos.legal_moves(&self.rules);
