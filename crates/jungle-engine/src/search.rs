@@ -318,7 +318,13 @@ impl Searcher {
             passed.pass();
             self.path.push(passed.hash());
             self.null_allowed = false;
-            let score = -self.negamax(&passed, depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1);
+            let score = -self.negamax(
+                &passed,
+                depth - 1 - NULL_REDUCTION,
+                -beta,
+                -beta + 1,
+                ply + 1,
+            );
             self.null_allowed = true;
             self.path.pop();
             if self.stopped {
