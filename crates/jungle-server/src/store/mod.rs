@@ -101,6 +101,9 @@ impl Store {
                             "PRAGMA busy_timeout = 5000",
                             "PRAGMA cache_size = -65536",
                             "PRAGMA foreign_keys = ON",
+                            // Checkpoints run in the background (see below), not inside
+                            // the writer's commits, where they stalled every queued move.
+                            "PRAGMA wal_autocheckpoint = 0",
                         ] {
                             sqlx::query(pragma).execute(&mut *conn).await?;
                         }
@@ -110,6 +113,9 @@ impl Store {
             });
         let pool = options.connect(&url).await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
+        if backend == Backend::Sqlite {
+            tokio::spawn(checkpoint_wal(pool.clone()));
+        }
         Ok(Store { pool, backend })
     }
 
@@ -128,6 +134,27 @@ impl Store {
     /// Whether the database answers.
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+}
+
+/// Copies the SQLite write-ahead log back into the database once a second, beside the writer
+/// instead of inside its commits. PASSIVE never blocks the writer; it stops with the pool.
+async fn checkpoint_wal(pool: AnyPool) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    loop {
+        tick.tick().await;
+        if pool.is_closed() {
+            return;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            if pool.is_closed() {
+                return;
+            }
+            tracing::warn!(error = %e, "WAL checkpoint failed");
+        }
     }
 }
 
