@@ -5,8 +5,6 @@
 //! The search runs on `Position` (copy-make, Zobrist keys); the history rules (7-3, 17-5) are
 //! applied at the root, where the game's legal moves come from `Game`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jungle_rules::{Bitboard, Game, Move, MoveList, Position, Rules, Square};
@@ -46,7 +44,6 @@ pub struct Searcher {
     nodes: u64,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
-    stop: Arc<AtomicBool>,
     stopped: bool,
     /// Time and node limits only apply once the first iteration is complete, so a move is
     /// always chosen with at least a one-ply look, however slow the machine.
@@ -67,17 +64,11 @@ impl Searcher {
             nodes: 0,
             deadline: None,
             node_limit: None,
-            stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             may_stop: false,
             null_allowed: true,
             path: Vec::new(),
         }
-    }
-
-    /// A flag that stops the search from outside (the UCI `stop`).
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
     }
 
     pub fn clear(&mut self) {
@@ -97,7 +88,6 @@ impl Searcher {
         self.nodes = 0;
         self.stopped = false;
         self.may_stop = false;
-        self.stop.store(false, Ordering::Relaxed);
         self.deadline = limits.movetime.map(|t| started + t);
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY];
@@ -192,10 +182,6 @@ impl Searcher {
             .collect()
     }
 
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     fn principal_variation(&self, position: &Position, first: Move) -> Vec<Move> {
         let mut pv = vec![first];
         let mut pos = *position;
@@ -223,12 +209,22 @@ impl Searcher {
         if self.nodes & 2047 != 0 || !self.may_stop {
             return;
         }
-        if self.stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.node_limit.is_some_and(|n| self.nodes >= n)
         {
             self.stopped = true;
         }
+    }
+
+    /// Counts the node and answers at once when the search must stop (0) or the position is
+    /// finished (its score).
+    fn enter_node(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return Some(0);
+        }
+        self.terminal(pos, ply)
     }
 
     /// The score of a finished position for the side to move, if it is finished.
@@ -273,12 +269,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return 0;
-        }
-        if let Some(score) = self.terminal(pos, ply) {
+        if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
         if ply >= MAX_PLY - 2 {
@@ -404,12 +395,7 @@ impl Searcher {
     }
 
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return 0;
-        }
-        if let Some(score) = self.terminal(pos, ply) {
+        if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
         let us = pos.side_to_move();

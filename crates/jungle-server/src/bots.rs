@@ -8,7 +8,6 @@ use std::time::Duration;
 use jungle_engine::{budget_from_clock, Engine, Level};
 use jungle_protocol::{ClockSpec, Clocks};
 use jungle_rules::{Game, Move, Side};
-use sqlx::Row;
 use tokio::sync::Semaphore;
 use uuid::Uuid;
 
@@ -56,17 +55,6 @@ pub fn bot_player(level: u8) -> PlayerRecord {
         id: bot_id(level),
         name: bot_name(level),
     }
-}
-
-/// Whether a stored player is a computer.
-pub async fn is_bot(store: &Store, id: Uuid) -> Result<bool, StoreError> {
-    let row = sqlx::query("SELECT bot_level FROM players WHERE id = $1")
-        .bind(id.to_string())
-        .fetch_optional(store.pool())
-        .await?;
-    Ok(row
-        .and_then(|r| r.try_get::<Option<i64>, _>("bot_level").ok().flatten())
-        .is_some())
 }
 
 /// Runs engine searches on at most `threads` blocking threads at once.

@@ -108,11 +108,6 @@ impl RoomHandle {
         self.tx.send(command).await.is_ok()
     }
 
-    /// Sends without waiting (for teardown paths that must not block).
-    pub fn try_send(&self, command: RoomCommand) -> bool {
-        self.tx.try_send(command).is_ok()
-    }
-
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }

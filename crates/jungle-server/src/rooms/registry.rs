@@ -105,9 +105,4 @@ impl Rooms {
         let index = self.index.lock().expect("room index lock");
         index.rooms.values().filter(|e| e.live.is_some()).count()
     }
-
-    pub fn handles(&self) -> Vec<RoomHandle> {
-        let index = self.index.lock().expect("room index lock");
-        index.rooms.values().map(|e| e.handle.clone()).collect()
-    }
 }

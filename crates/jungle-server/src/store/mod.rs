@@ -47,7 +47,7 @@ impl StoreError {
     }
 }
 
-/// Which engine is behind the pool, for the few statements that differ.
+/// Which engine is behind the pool: SQLite needs its pragmas and a checkpoint task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -58,7 +58,6 @@ pub enum Backend {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
-    backend: Backend,
 }
 
 pub fn now_ms() -> i64 {
@@ -116,11 +115,7 @@ impl Store {
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone()));
         }
-        Ok(Store { pool, backend })
-    }
-
-    pub fn backend(&self) -> Backend {
-        self.backend
+        Ok(Store { pool })
     }
 
     pub fn pool(&self) -> &AnyPool {
