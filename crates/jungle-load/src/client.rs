@@ -10,6 +10,7 @@ use futures_util::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
 use jungle_protocol::{ClientFrame, ClockSpec, ServerFrame, Uuid};
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Clone, Copy, Debug)]
@@ -111,7 +112,10 @@ async fn play(
     stop_at: Instant,
     idle: bool,
 ) -> Result<(), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+    // tungstenite zero-fills its whole read buffer on every read; at the default 128 KiB that
+    // memset was over half of this generator's CPU, and frames here are a few hundred bytes.
+    let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
         .await
         .map_err(|e| format!("connect: {e}"))?;
     let send = |frame: &ClientFrame| {

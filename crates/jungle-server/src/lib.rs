@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -104,6 +105,13 @@ impl Server {
         let app = router(state, &config.static_dir);
         let mut stop = shutdown_rx;
         let serving = tokio::spawn(async move {
+            // Moves are small frames that must leave at once: Nagle's algorithm would hold one
+            // back behind an unacknowledged one (up to the peer's 40 ms delayed ACK).
+            let listener = listener.tap_io(|tcp| {
+                if let Err(e) = tcp.set_nodelay(true) {
+                    tracing::debug!(error = %e, "could not disable Nagle's algorithm");
+                }
+            });
             let serve = axum::serve(
                 listener,
                 app.into_make_service_with_connect_info::<SocketAddr>(),

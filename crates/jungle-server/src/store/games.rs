@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 use uuid::Uuid;
 
-use super::{get_uuid, now_ms, Store, StoreError};
+use super::{get_uuid, now_ms, Backend, Store, StoreError};
 use crate::rating::{self, Glicko};
 
 /// A game as it starts.
@@ -198,26 +198,15 @@ impl Store {
         moves: &[(Uuid, MoveRecord)],
     ) -> Result<(), StoreError> {
         // Many rows per statement: one round trip for a whole batch of games' moves.
-        for chunk in moves.chunks(128) {
+        for chunk in moves.chunks(512) {
             let mut sql = String::from(
                 "INSERT INTO moves (game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at) VALUES ",
             );
             for i in 0..chunk.len() {
-                let b = i * 8;
                 if i > 0 {
                     sql.push(',');
                 }
-                sql.push_str(&format!(
-                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                    b + 1,
-                    b + 2,
-                    b + 3,
-                    b + 4,
-                    b + 5,
-                    b + 6,
-                    b + 7,
-                    b + 8
-                ));
+                self.push_row_placeholders(&mut sql, i * 8, 8);
             }
             sql.push_str(" ON CONFLICT (game_id, ply) DO NOTHING");
             let mut query = sqlx::query(&sql);
@@ -236,6 +225,26 @@ impl Store {
             query.execute(&mut **tx).await?;
         }
         Ok(())
+    }
+
+    /// Appends `(p1, …, pN)` for the row whose first parameter is number `first + 1`. SQLite
+    /// gets anonymous `?`: for numbered ones sqlx looks each name up, which SQLite answers by a
+    /// linear scan, so a 1,024-parameter insert spent most of its time there.
+    fn push_row_placeholders(&self, sql: &mut String, first: usize, count: usize) {
+        use std::fmt::Write as _;
+        sql.push('(');
+        for n in 1..=count {
+            if n > 1 {
+                sql.push_str(", ");
+            }
+            match self.backend {
+                Backend::Sqlite => sql.push('?'),
+                Backend::Postgres => {
+                    let _ = write!(sql, "${}", first + n);
+                }
+            }
+        }
+        sql.push(')');
     }
 
     /// Ends a game and, when it counts, updates both ratings — in the caller's transaction, and

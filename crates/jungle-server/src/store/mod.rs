@@ -58,6 +58,8 @@ pub enum Backend {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// Multi-row inserts write their placeholders in the backend's cheapest form.
+    backend: Backend,
 }
 
 pub fn now_ms() -> i64 {
@@ -115,7 +117,7 @@ impl Store {
         if backend == Backend::Sqlite {
             tokio::spawn(checkpoint_wal(pool.clone()));
         }
-        Ok(Store { pool })
+        Ok(Store { pool, backend })
     }
 
     pub fn pool(&self) -> &AnyPool {
