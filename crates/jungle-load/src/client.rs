@@ -16,7 +16,8 @@ use tokio_tungstenite::tungstenite::Message;
 #[derive(Clone, Copy, Debug)]
 pub enum Pace {
     FlatOut,
-    /// Wait this long after the opponent's move before answering.
+    /// Think this long on average after the opponent's move (uniformly between half and one
+    /// and a half times it, so that games do not move in lockstep) before answering.
     Every(Duration),
 }
 
@@ -31,6 +32,8 @@ pub struct Shared {
     sent: Mutex<HashMap<Uuid, Arc<AtomicU64>>>,
     epoch: Instant,
     latency: Mutex<Histogram<u64>>,
+    /// The same latencies since the last progress line, to show when a tail happened.
+    window: Mutex<Histogram<u64>>,
 }
 
 impl Shared {
@@ -43,9 +46,8 @@ impl Shared {
             games_finished: AtomicU64::new(0),
             sent: Mutex::new(HashMap::new()),
             epoch: Instant::now(),
-            latency: Mutex::new(
-                Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds"),
-            ),
+            latency: Mutex::new(micros_histogram()),
+            window: Mutex::new(micros_histogram()),
         }
     }
 
@@ -63,11 +65,20 @@ impl Shared {
     }
 
     fn record(&self, micros: u64) {
-        let _ = self
-            .latency
-            .lock()
-            .expect("latency lock")
-            .record(micros.max(1));
+        for histogram in [&self.latency, &self.window] {
+            let _ = histogram
+                .lock()
+                .expect("latency lock")
+                .record(micros.max(1));
+        }
+    }
+
+    /// The latencies recorded since the last call.
+    pub fn take_window(&self) -> Histogram<u64> {
+        let mut window = self.window.lock().expect("latency lock");
+        let taken = window.clone();
+        window.reset();
+        taken
     }
 
     pub fn reset_latency(&self) {
@@ -77,6 +88,10 @@ impl Shared {
     pub fn latency(&self) -> Histogram<u64> {
         self.latency.lock().expect("latency lock").clone()
     }
+}
+
+fn micros_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds")
 }
 
 struct Xorshift(u64);
@@ -218,7 +233,7 @@ fn choose(legal: &[String], rng: &mut Xorshift, pace: Pace) -> Option<(Instant, 
     }
     let delay = match pace {
         Pace::FlatOut => Duration::ZERO,
-        Pace::Every(d) => d,
+        Pace::Every(mean) => mean.mul_f64(0.5 + rng.next(1001) as f64 / 1000.0),
     };
     Some((Instant::now() + delay, legal[rng.next(legal.len())].clone()))
 }

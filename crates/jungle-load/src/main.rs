@@ -34,9 +34,13 @@ pub struct Args {
     /// Move as soon as it is your turn.
     #[arg(long)]
     flat_out: bool,
-    /// Seconds of play after every game has started.
+    /// Seconds of measured play, after the warm-up.
     #[arg(long, default_value_t = 30)]
     duration: u64,
+    /// Seconds of play before measuring: every game starts within the first seconds, so the
+    /// server first works through a burst of starts and first moves that no steady load has.
+    #[arg(long, default_value_t = 10)]
+    warmup: u64,
     /// Extra connections that sign in and then sit idle.
     #[arg(long, default_value_t = 0)]
     idle_sockets: usize,
@@ -119,6 +123,15 @@ async fn main() -> std::process::ExitCode {
 
 async fn run(args: Args) -> Result<(), String> {
     let http = http_base(&args.url)?;
+    let sockets = (args.games * 2 + args.idle_sockets) as u64;
+    // One descriptor per socket, plus a margin for the runtime and the HTTP client.
+    let limit = rlimit::increase_nofile_limit(sockets + 256)
+        .map_err(|e| format!("raising the open-file limit: {e}"))?;
+    if limit < sockets + 64 {
+        return Err(format!(
+            "{sockets} sockets need more than this process's open-file limit of {limit}; raise it (ulimit -Hn)"
+        ));
+    }
     let pace = match (args.flat_out, args.moves_per_s) {
         (true, _) => Pace::FlatOut,
         (false, Some(r)) if r > 0.0 => Pace::Every(Duration::from_secs_f64(1.0 / r)),
@@ -129,8 +142,7 @@ async fn run(args: Args) -> Result<(), String> {
     let shared = Arc::new(Shared::new(args.rules.clone()));
     let ws_url = format!("{}/ws", args.url.trim_end_matches('/'));
     let started = Instant::now();
-    let stop_at =
-        tokio::time::Instant::now() + Duration::from_secs(args.duration) + Duration::from_secs(5);
+    let stop_at = tokio::time::Instant::now() + Duration::from_secs(args.duration + args.warmup);
     let mut tasks = Vec::new();
     for (i, token) in tokens.into_iter().enumerate() {
         let idle = i >= args.games * 2;
@@ -156,12 +168,15 @@ async fn run(args: Args) -> Result<(), String> {
             loop {
                 tick.tick().await;
                 let moves = shared.moves.load(Ordering::Relaxed);
+                let window = shared.take_window();
                 eprintln!(
-                    "t={:>4}s games started={} moves={} ({}/s) errors={}",
+                    "t={:>4}s games started={} moves={} ({}/s) p99={:.1}ms max={:.1}ms errors={}",
                     started.elapsed().as_secs(),
                     shared.games_started.load(Ordering::Relaxed) / 2,
                     moves,
                     (moves - last) / 5,
+                    window.value_at_quantile(0.99) as f64 / 1000.0,
+                    window.max() as f64 / 1000.0,
                     shared.errors.load(Ordering::Relaxed)
                 );
                 last = moves;

@@ -14,6 +14,12 @@ async fn main() -> std::process::ExitCode {
     } else {
         tracing_subscriber::fmt().with_env_filter(filter).init();
     }
+    // Every connection is a descriptor; take the whole hard limit rather than the often
+    // small soft one (as Go's runtime does), and say what it is.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+    }
     match Server::start(config).await {
         Ok(server) => {
             server.run_until_signal().await;
