@@ -3,7 +3,7 @@
 //! acknowledged costs one commit per batch, not per move. Being the only writer also orders
 //! rating updates without row locks.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jungle_protocol::RatingChange;
 use tokio::sync::{mpsc, oneshot};
@@ -92,11 +92,14 @@ impl Persister {
 async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let size = batch.len();
         commit_with_retry(&store, &mut batch).await;
         metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());
         metrics::histogram!("jungle_db_batch_size").record(size as f64);
+        if let Err(e) = store.rewind_log_if_large().await {
+            tracing::warn!(error = %e, "WAL checkpoint failed");
+        }
     }
 }
 

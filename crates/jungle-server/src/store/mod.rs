@@ -5,6 +5,8 @@ mod games;
 mod players;
 
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -60,7 +62,14 @@ pub struct Store {
     pool: AnyPool,
     /// Multi-row inserts write their placeholders in the backend's cheapest form.
     backend: Backend,
+    /// Set by the background checkpoint when the SQLite log has grown past `WAL_REWIND_FRAMES`;
+    /// the writer, the only one who can rewind it, reads it between batches.
+    wal_large: Arc<AtomicBool>,
 }
+
+/// Log frames (pages, 4 KiB each) after which the writer stops to let the SQLite log rewind:
+/// 256 MiB, about 25 s of writes at 10,000 moves/s.
+const WAL_REWIND_FRAMES: i64 = 65_536;
 
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -72,6 +81,12 @@ pub fn now_ms() -> i64 {
 impl Store {
     /// Connects and runs the migrations. An SQLite file is created if missing.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_with(url, true).await
+    }
+
+    /// `checkpointer`: whether to run the background WAL checkpoint (tests turn it off to
+    /// watch the writer's own rewind alone).
+    async fn open_with(url: &str, checkpointer: bool) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Backend::Postgres
@@ -114,14 +129,34 @@ impl Store {
             });
         let pool = options.connect(&url).await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
-        if backend == Backend::Sqlite {
-            tokio::spawn(checkpoint_wal(pool.clone()));
+        let wal_large = Arc::new(AtomicBool::new(false));
+        if backend == Backend::Sqlite && checkpointer {
+            tokio::spawn(checkpoint_wal(pool.clone(), wal_large.clone()));
         }
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            wal_large,
+        })
     }
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Lets a large SQLite write-ahead log start over. The log only rewinds when a write
+    /// begins with every frame already copied back, which the checkpoint beside a busy writer
+    /// never sees: under steady load the log grew by a page per move, without end. So once it
+    /// is large, the writer copies the rest itself between two batches, and its next
+    /// transaction rewinds the log. That pause (tens of milliseconds) is the price of a
+    /// bounded log. A no-op on PostgreSQL and while the log is small.
+    pub async fn rewind_log_if_large(&self) -> Result<(), StoreError> {
+        if self.backend == Backend::Sqlite && self.wal_large.swap(false, Ordering::Relaxed) {
+            sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
     pub async fn close(&self) {
@@ -135,27 +170,128 @@ impl Store {
 }
 
 /// Copies the SQLite write-ahead log back into the database once a second, beside the writer
-/// instead of inside its commits. PASSIVE never blocks the writer; it stops with the pool.
-async fn checkpoint_wal(pool: AnyPool) {
+/// instead of inside its commits: PASSIVE never blocks the writer. When the log is large, it
+/// asks the writer to rewind it. Stops with the pool.
+async fn checkpoint_wal(pool: AnyPool, wal_large: Arc<AtomicBool>) {
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
     loop {
         tick.tick().await;
         if pool.is_closed() {
             return;
         }
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(&pool)
-            .await
-        {
-            if pool.is_closed() {
-                return;
+        match passive_checkpoint(&pool).await {
+            Ok(frames) => {
+                metrics::gauge!("jungle_db_wal_frames").set(frames as f64);
+                // A second pass right away copies what was written during the first, so that
+                // the writer, asked next, has only milliseconds of writes left to copy.
+                if frames > WAL_REWIND_FRAMES && passive_checkpoint(&pool).await.is_ok() {
+                    wal_large.store(true, Ordering::Relaxed);
+                }
             }
-            tracing::warn!(error = %e, "WAL checkpoint failed");
+            Err(_) if pool.is_closed() => return,
+            Err(e) => tracing::warn!(error = %e, "WAL checkpoint failed"),
         }
     }
+}
+
+/// Copies what it can of the log back without blocking anyone; returns the frames in the log.
+async fn passive_checkpoint(pool: &AnyPool) -> Result<i64, sqlx::Error> {
+    // One row: (busy, frames in the log, frames copied back).
+    let row = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+        .fetch_one(pool)
+        .await?;
+    Ok(row.try_get(1).unwrap_or_default())
 }
 
 fn get_uuid(row: &AnyRow, column: &str) -> Result<uuid::Uuid, StoreError> {
     let text: String = row.try_get(column)?;
     uuid::Uuid::from_str(&text).map_err(|e| StoreError::Corrupt(format!("{column}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{MoveRecord, NewGame, StoredClock};
+    use jungle_protocol::ClockSpec;
+    use jungle_rules::Ruleset;
+
+    /// The log file only grows while the log is not rewound: a rewound log is overwritten
+    /// from its start. (Asking SQLite for the frame count would checkpoint.)
+    fn log_bytes(db: &std::path::Path) -> u64 {
+        std::fs::metadata(db.with_extension("db-wal")).map_or(0, |m| m.len())
+    }
+
+    async fn write_moves(store: &Store, games: &[uuid::Uuid], plies: std::ops::Range<i64>) {
+        let moves: Vec<(uuid::Uuid, MoveRecord)> = plies
+            .flat_map(|ply| {
+                games.iter().map(move |game| {
+                    let record = MoveRecord {
+                        ply,
+                        mv: "a3a4".into(),
+                        clock: StoredClock::default(),
+                    };
+                    (*game, record)
+                })
+            })
+            .collect();
+        let mut tx = store.pool.begin().await.expect("begin");
+        store.insert_moves(&mut tx, &moves).await.expect("insert");
+        tx.commit().await.expect("commit");
+    }
+
+    #[tokio::test]
+    async fn the_writer_rewinds_the_log_when_asked_and_only_then() {
+        let dir = std::env::temp_dir().join(format!("jungle-wal-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let url = format!("sqlite://{}", dir.join("wal.db").display());
+        let store = Store::open_with(&url, false).await.expect("store");
+        let red = store
+            .create_player("red", &format!("{:064}", 1))
+            .await
+            .expect("player");
+        let blue = store
+            .create_player("blue", &format!("{:064}", 2))
+            .await
+            .expect("player");
+        let games: Vec<uuid::Uuid> = (0..50).map(|_| uuid::Uuid::new_v4()).collect();
+        let mut tx = store.pool.begin().await.expect("begin");
+        for id in &games {
+            let game = NewGame {
+                id: *id,
+                ruleset: Ruleset::Classic,
+                clock: ClockSpec::CLASSIC_PER_MOVE,
+                rated: false,
+                room_code: None,
+                red: red.id,
+                blue: blue.id,
+                red_rating: 1500,
+                blue_rating: 1500,
+                start_fen: String::new(),
+            };
+            store.insert_game(&mut tx, &game).await.expect("game");
+        }
+        tx.commit().await.expect("commit");
+
+        let db = dir.join("wal.db");
+        // Not asked: every write lengthens the log, since none began after a full copy-back.
+        write_moves(&store, &games, 0..20).await;
+        let first = log_bytes(&db);
+        store.rewind_log_if_large().await.expect("no-op");
+        write_moves(&store, &games, 20..40).await;
+        let second = log_bytes(&db);
+        assert!(second > first, "the log grew: {first} then {second} bytes");
+
+        // Asked: the writer copies the log back, and its next write starts the log over, so
+        // the same amount of writing again leaves the file as it was.
+        store.wal_large.store(true, Ordering::Relaxed);
+        store.rewind_log_if_large().await.expect("rewind");
+        assert!(
+            !store.wal_large.load(Ordering::Relaxed),
+            "the request is consumed"
+        );
+        write_moves(&store, &games, 40..60).await;
+        assert_eq!(log_bytes(&db), second, "the log rewound instead of growing");
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
