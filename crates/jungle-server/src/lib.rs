@@ -89,6 +89,7 @@ impl Server {
             shutdown: shutdown_rx.clone(),
         });
         resume_games(&store, &room_ctx).await?;
+        restore_waiting_rooms(&store, &room_ctx).await?;
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
         let state = AppState {
             store: store.clone(),
@@ -213,6 +214,36 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
     }
     if count > 0 {
         tracing::info!(games = count, "resumed unfinished games");
+    }
+    Ok(())
+}
+
+/// Reopens the private rooms that were waiting when the server stopped, under their codes, so
+/// that shared links keep working; those whose wait has run out are forgotten.
+async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {
+    let mut restored = 0;
+    for saved in store.waiting_rooms().await? {
+        let waited = Duration::from_millis((store::now_ms() - saved.created_at).max(0) as u64);
+        let host = match store.player(saved.host).await? {
+            Some(player) if Room::still_waiting(waited) => player,
+            _ => {
+                let forget = persist::Write::CloseRoom(saved.code.clone());
+                if let Err(e) = ctx.persister.write(forget).await {
+                    tracing::warn!(room = %saved.code, error = %e, "could not forget an expired room");
+                }
+                continue;
+            }
+        };
+        let host = SeatPlayer {
+            rating: store.rating(host.id, saved.ruleset).await?,
+            player: host,
+            computer: None,
+        };
+        Room::spawn_private_restored(ctx.clone(), &saved, host, waited);
+        restored += 1;
+    }
+    if restored > 0 {
+        tracing::info!(rooms = restored, "restored waiting private rooms");
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use jungle_protocol::RatingChange;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError};
+use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom};
 
 /// Most writes committed together.
 const MAX_BATCH: usize = 4096;
@@ -18,6 +18,10 @@ const QUEUE: usize = 8192;
 
 #[derive(Debug)]
 pub enum Write {
+    /// A private room opened; its link must outlive a restart.
+    OpenRoom(WaitingRoom),
+    /// A private room expired unjoined.
+    CloseRoom(String),
     StartGame(NewGame),
     Turn(Uuid, MoveRecord),
     Finish(FinishRecord),
@@ -151,6 +155,14 @@ async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreE
         match write {
             Write::Turn(game, record) => {
                 pending_moves.push((*game, record.clone()));
+                results.push(Written::Done);
+            }
+            Write::OpenRoom(room) => {
+                store.insert_waiting_room(&mut tx, room).await?;
+                results.push(Written::Done);
+            }
+            Write::CloseRoom(code) => {
+                store.delete_waiting_room(&mut tx, code).await?;
                 results.push(Written::Done);
             }
             Write::StartGame(game) => {

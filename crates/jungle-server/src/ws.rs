@@ -16,12 +16,13 @@ use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
 use crate::api::hash_token;
+use crate::persist::Write;
 use crate::rooms::{
     error_text, frame_text, Action, Connection, JoinIntent, Outbound, Room, RoomCommand,
     RoomHandle, RoomSettings, SeatPlayer,
 };
 use crate::state::AppState;
-use crate::store::PlayerRecord;
+use crate::store::{PlayerRecord, WaitingRoom};
 
 /// Frames a connection may queue before it counts as too slow and is closed.
 const OUTBOUND_QUEUE: usize = 256;
@@ -341,6 +342,26 @@ impl Session {
                     rated,
                 };
                 let (room, code) = self.open_room(&conn, settings, rating, color).await;
+                // Stored before the link is handed out, so that the link outlives a restart.
+                let saved = WaitingRoom {
+                    code: code.clone(),
+                    game: room.id,
+                    host: conn.player.id,
+                    ruleset: rules,
+                    clock,
+                    rated,
+                    color,
+                    created_at: crate::store::now_ms(),
+                };
+                if let Err(e) = self
+                    .state
+                    .room_ctx
+                    .persister
+                    .write(Write::OpenRoom(saved))
+                    .await
+                {
+                    tracing::error!(room = %code, error = %e, "could not store a private room");
+                }
                 let reply = frame_text(&ServerFrame::Room {
                     url: format!("{}/r/{code}", self.state.public_url),
                     code,

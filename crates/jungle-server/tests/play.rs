@@ -238,10 +238,63 @@ async fn spectators_list_and_watch_live_games(db: Db) {
     server.shutdown().await;
 }
 
+/// A shared room link outlives a restart: same code, same game, the host's settings and
+/// colour; once the game starts the room is no longer stored as waiting.
+async fn private_room_survives_a_restart(db: Db) {
+    let mut server = TestServer::start(db).await;
+    let host = server.player("Host").await;
+    let guest = server.player("Guest").await;
+    let mut h = server.client(&host).await;
+    h.send(json!({"t": "create_room", "rules": "international", "clock": {"kind": "fischer", "base_s": 300, "inc_s": 2}, "rated": true, "color": "blue"})).await;
+    let room = h.expect("room").await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let game = room["game"].as_str().unwrap().to_owned();
+    h.expect("game").await;
+    drop(h);
+
+    server.restart().await;
+
+    let mut g = server.client(&guest).await;
+    g.send(json!({"t": "join_room", "code": code})).await;
+    let started = g.expect("game").await;
+    assert_eq!(started["game"], game.as_str(), "the same game id");
+    assert_eq!(started["status"], "active");
+    assert_eq!(started["rules"], "international");
+    assert_eq!(started["rated"], true);
+    assert_eq!(started["clock"]["base_s"], 300);
+    assert_eq!(started["you"], "red", "the host chose blue");
+    assert_eq!(started["blue"]["name"], "Host");
+
+    // The host comes back to the started game.
+    let mut h = server.client(&host).await;
+    let resumed = h.expect("game").await;
+    assert_eq!(resumed["game"], game.as_str());
+    assert_eq!(resumed["you"], "blue");
+
+    // Started, the room is a game like any other: another restart resumes it, and the code
+    // does not open a second waiting room.
+    g.mv(&game, "a3a4").await;
+    h.expect("moved").await;
+    server.restart().await;
+    let fan = server.player("Fan").await;
+    let mut f = server.client(&fan).await;
+    f.send(json!({"t": "join_room", "code": code})).await;
+    let watching = f.expect("game").await;
+    assert_eq!(watching["status"], "active");
+    assert_eq!(
+        watching["you"],
+        serde_json::Value::Null,
+        "a spectator, not a guest"
+    );
+    assert_eq!(watching["moves"], json!(["a3a4"]));
+    server.shutdown().await;
+}
+
 both_stores!(
     matchmade_game_to_a_den_win_updates_ratings,
     ten_move_rule_keeps_ratings,
     private_room_with_a_spectator,
+    private_room_survives_a_restart,
     draw_offer_decline_and_accept,
     resign_ends_the_game,
     two_tabs_of_one_player,

@@ -147,10 +147,14 @@ export function renderHome(root, app) {
   const liveTimer = setInterval(loadLive, 10000);
   app.cleanups.push(() => clearInterval(liveTimer));
 
+  // Elements are looked up now, not when a request answers: by then the player may have
+  // moved on to another view, and `root` holds that view instead.
   const lbRules = root.querySelector('#lb-rules');
+  const boardList = root.querySelector('#board-list');
+  const mine = root.querySelector('#mine');
   const loadBoard = async () => {
     const data = await api.leaderboard(lbRules.value).catch(() => ({ players: [] }));
-    root.querySelector('#board-list').innerHTML = data.players.length
+    boardList.innerHTML = data.players.length
       ? data.players.slice(0, 20).map((p) => `<li><span>${escape(p.name)}</span><span>${p.rating}${p.provisional ? '?' : ''}</span></li>`).join('')
       : `<li class="muted">${t('noRatings')}</li>`;
   };
@@ -158,7 +162,7 @@ export function renderHome(root, app) {
   loadBoard();
 
   api.profile(app.player.id).then((profile) => {
-    root.querySelector('#mine').innerHTML = RULESETS.map((r) => {
+    mine.innerHTML = RULESETS.map((r) => {
       const rating = profile.ratings[r];
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
     }).join('');

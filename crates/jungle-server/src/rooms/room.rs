@@ -17,7 +17,9 @@ use uuid::Uuid;
 use super::clock::{Expiry, GameClock};
 use super::{Action, Connection, JoinIntent, LiveGame, RoomCommand, RoomHandle, Rooms, ROOM_QUEUE};
 use crate::persist::{Persister, Write, Written};
-use crate::store::{GameRecord, MoveRecord, NewGame, PlayerRecord, RatingRecord, Store};
+use crate::store::{
+    GameRecord, MoveRecord, NewGame, PlayerRecord, RatingRecord, Store, WaitingRoom,
+};
 
 /// How long a finished game's room stays open for a rematch and late spectators.
 const LINGER: Duration = Duration::from_secs(300);
@@ -188,6 +190,32 @@ impl Room {
         room.spawn()
     }
 
+    /// A private room found waiting at start-up, under its old code and game id, with the
+    /// time it has already waited counted against its lifetime.
+    pub fn spawn_private_restored(
+        ctx: Arc<RoomContext>,
+        saved: &WaitingRoom,
+        host: SeatPlayer,
+        waited: Duration,
+    ) -> RoomHandle {
+        let settings = RoomSettings {
+            rules: saved.ruleset,
+            clock: saved.clock,
+            rated: saved.rated,
+        };
+        let mut room = Room::new(ctx, saved.game, settings, Some(saved.code.clone()));
+        room.host_color = saved.color;
+        room.seats[Side::Red.index()] = Some(SeatState::new(host));
+        let now = Instant::now();
+        room.created = now.checked_sub(waited).unwrap_or(now);
+        room.spawn()
+    }
+
+    /// Whether a room opened `waited` ago would still be waiting.
+    pub fn still_waiting(waited: Duration) -> bool {
+        waited < WAITING_LIFETIME
+    }
+
     /// A game found unfinished at start-up: replayed, with the clocks as saved after the last
     /// turn, and both players counted away from now (they reconnect within the grace period).
     pub fn spawn_resumed(
@@ -265,6 +293,17 @@ impl Room {
         }
         if self.status == GameStatus::Active {
             metrics::gauge!("jungle_live_games").decrement(1.0);
+        }
+        // Expired unjoined (not stopped by a shutdown, after which it is restored).
+        if let (GameStatus::Waiting, true, Some(code)) = (self.status, self.closing, &self.code) {
+            if let Err(e) = self
+                .ctx
+                .persister
+                .write(Write::CloseRoom(code.clone()))
+                .await
+            {
+                tracing::error!(room = %code, error = %e, "could not forget an expired room");
+            }
         }
         metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);

@@ -37,8 +37,10 @@ fn connection(id: u64, name: &str) -> (Connection, mpsc::Receiver<Outbound>) {
     (conn, rx)
 }
 
-/// A matchmade room with two connected players; time is paused from here on.
-async fn setup(clock: ClockSpec) -> Setup {
+type WriteLog = Arc<std::sync::Mutex<Vec<Write>>>;
+
+/// Rooms' surroundings with a recording writer; time is paused from here on.
+async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
     let dir = std::env::temp_dir().join(format!("jungle-room-{}", Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).unwrap();
     let store = Store::open(&format!("sqlite://{}", dir.join("t.db").display()))
@@ -56,6 +58,12 @@ async fn setup(clock: ClockSpec) -> Setup {
         abort_after: Duration::from_secs(30),
         shutdown,
     });
+    (ctx, writes, shutdown_tx)
+}
+
+/// A matchmade room with two connected players; time is paused from here on.
+async fn setup(clock: ClockSpec) -> Setup {
+    let (ctx, writes, shutdown_tx) = context().await;
     let red = connection(1, "Red");
     let blue = connection(2, "Blue");
     let seat = |c: &Connection| SeatPlayer {
@@ -236,4 +244,42 @@ async fn leaving_for_longer_than_the_grace_period_loses() {
             jungle_protocol::Reason::Abandoned
         )
     );
+}
+
+#[tokio::test]
+async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
+    let (ctx, writes, _shutdown) = context().await;
+    let (host, _host_rx) = connection(1, "Host");
+    let settings = RoomSettings {
+        rules: Ruleset::Classic,
+        clock: ClockSpec::CLASSIC_PER_MOVE,
+        rated: false,
+    };
+    let seat = SeatPlayer {
+        player: host.player.clone(),
+        rating: RatingRecord::from_glicko(Glicko::default(), 0),
+        computer: None,
+    };
+    let code = "ABC234".to_owned();
+    Room::spawn_private(
+        ctx.clone(),
+        settings,
+        seat,
+        jungle_protocol::ColorChoice::Random,
+        code.clone(),
+    );
+    advance(Duration::from_secs(3599)).await;
+    tokio::task::yield_now().await;
+    assert!(ctx.rooms.by_code(&code).is_some(), "still waiting");
+    advance(Duration::from_secs(2)).await;
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    assert!(ctx.rooms.by_code(&code).is_none(), "closed after an hour");
+    let forgotten = writes
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|w| matches!(w, Write::CloseRoom(c) if *c == code));
+    assert!(forgotten, "the stored room is deleted");
 }

@@ -188,6 +188,10 @@ impl Store {
         .bind(now_ms())
         .execute(&mut **tx)
         .await?;
+        // A private room's game starting ends its wait, in the same transaction.
+        if let Some(code) = &game.room_code {
+            self.delete_waiting_room(tx, code).await?;
+        }
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 
 mod games;
 mod players;
+mod rooms;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,6 +15,7 @@ use sqlx::{AnyPool, Row};
 
 pub use games::{FinishRecord, GameRecord, GameSummary, MoveRecord, NewGame, StoredClock};
 pub use players::{PlayerProfile, PlayerRecord, RatingRecord, Stats};
+pub use rooms::WaitingRoom;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
