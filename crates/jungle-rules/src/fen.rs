@@ -196,7 +196,12 @@ impl Position {
 }
 
 impl fmt::Display for Position {
+    /// Gathers the placement in a buffer and writes it at once: the server formats the
+    /// position of every relayed move, and per-character `write!` was most of that cost.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // 63 squares at most, 8 slashes, then the side, the counters and their spaces.
+        let mut placement = [0u8; 72];
+        let mut len = 0;
         for rank in (0..Square::RANKS).rev() {
             let mut empty = 0;
             for file in 0..Square::FILES {
@@ -204,21 +209,26 @@ impl fmt::Display for Position {
                 match self.piece_at(square) {
                     Some(piece) => {
                         if empty > 0 {
-                            write!(f, "{empty}")?;
+                            placement[len] = b'0' + empty;
+                            len += 1;
                             empty = 0;
                         }
-                        write!(f, "{}", piece.char())?;
+                        placement[len] = piece.char() as u8;
+                        len += 1;
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                write!(f, "{empty}")?;
+                placement[len] = b'0' + empty;
+                len += 1;
             }
             if rank > 0 {
-                f.write_str("/")?;
+                placement[len] = b'/';
+                len += 1;
             }
         }
+        f.write_str(std::str::from_utf8(&placement[..len]).expect("FEN is ASCII"))?;
         write!(
             f,
             " {} {} {}",

@@ -20,7 +20,8 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)
+        f.write_str(self.from.name())?;
+        f.write_str(self.to.name())
     }
 }
 

@@ -102,9 +102,35 @@ impl Square {
     }
 }
 
+/// Every square's name, two bytes each in index order: `a1b1…g1a2…g9`.
+const NAMES: [u8; 126] = {
+    let mut names = [0u8; 126];
+    let mut i = 0;
+    while i < 63 {
+        names[2 * i] = b'a' + (i % 7) as u8;
+        names[2 * i + 1] = b'1' + (i / 7) as u8;
+        i += 1;
+    }
+    names
+};
+
+impl Square {
+    /// The square's name, such as `"c7"`: the text `Display` writes, without formatting
+    /// machinery (the server writes a few dozen of these per relayed move).
+    ///
+    /// ```
+    /// use jungle_rules::Square;
+    /// assert_eq!(Square::from_coords(2, 6).unwrap().name(), "c7");
+    /// ```
+    pub fn name(self) -> &'static str {
+        let at = 2 * self.index();
+        std::str::from_utf8(&NAMES[at..at + 2]).expect("square names are ASCII")
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        f.write_str(self.name())
     }
 }
 
@@ -141,6 +167,10 @@ mod tests {
     fn text_round_trips_for_every_square() {
         for sq in Square::all() {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
+        }
+        let corners = [(0, 0, "a1"), (6, 0, "g1"), (0, 8, "a9"), (6, 8, "g9")];
+        for (file, rank, name) in corners {
+            assert_eq!(Square::from_coords(file, rank).unwrap().name(), name);
         }
         for bad in ["", "a", "h1", "a0", "a10", "A1", "a1 "] {
             assert!(bad.parse::<Square>().is_err(), "{bad}");
