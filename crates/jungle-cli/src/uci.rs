@@ -1,22 +1,45 @@
 //! `jungle uci`: a UCI-style loop on stdin/stdout, for matches against other engines.
 //!
 //! `uci` → `id …` and `uciok`; `isready` → `readyok`; `ucinewgame`; `position startpos|fen FEN
-//! [moves …]`; `go movetime N` or `go wtime N btime N [winc N binc N]` or `go depth N` →
-//! `info …` lines, then `bestmove a3a4`; `stop`; `quit`.
+//! [moves …]`; `go movetime N` or `go wtime N btime N [winc N binc N]` or `go depth N` or `go infinite`
+//! → `info …` lines, then `bestmove a3a4`; `stop` ends a search early (its best move so far);
+//! `isready` is answered during a search; `quit`.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use jungle_engine::{budget_from_clock, Engine, Level, Limits};
 use jungle_rules::{Game, Position, Rules, Side, Turn};
 
 pub fn run(rules: Rules, level: Level) -> Result<(), String> {
-    let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout();
+    // Lines are read on a thread of their own, so that `stop`, `isready` and `quit` are heard
+    // while a search runs.
+    let (line_tx, lines) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if line_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = std::io::stdout();
     let mut engine = Engine::new(rules, level);
     let mut game = Game::new(rules, Position::start());
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
+    // Lines that arrived during a search and wait for it to end (a GUI should not send them
+    // then, but a piped script does).
+    let mut pending: VecDeque<String> = VecDeque::new();
+    loop {
+        let line = match pending.pop_front() {
+            Some(line) => line,
+            None => match lines.recv() {
+                Ok(line) => line,
+                Err(_) => break,
+            },
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply = match words.first().copied() {
             Some("uci") => format!(
@@ -53,18 +76,82 @@ pub fn run(rules: Rules, level: Level) -> Result<(), String> {
                 }
                 Err(e) => format!("info string error: {e}\n"),
             },
-            Some("go") => go(&mut engine, &game, &words[1..]),
+            Some("go") => {
+                let words: Vec<String> = words[1..].iter().map(|w| w.to_string()).collect();
+                let (back, reply) = search_while_listening(
+                    engine,
+                    game.clone(),
+                    words,
+                    &lines,
+                    &mut pending,
+                    &mut out,
+                )?;
+                engine = back;
+                reply
+            }
             Some("stop") => String::new(),
             Some("quit") => break,
             Some(other) => format!("info string unknown command {other}\n"),
             None => String::new(),
         };
-        stdout
-            .write_all(reply.as_bytes())
-            .map_err(|e| e.to_string())?;
-        stdout.flush().map_err(|e| e.to_string())?;
+        write(&mut out, &reply)?;
     }
     Ok(())
+}
+
+fn write(out: &mut std::io::Stdout, text: &str) -> Result<(), String> {
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())
+}
+
+/// Runs `go` on a search thread while answering `isready` and obeying `stop` and `quit` (which
+/// also waits its turn), keeping other lines for afterwards. Returns the engine and the
+/// search's output. Input ending stops an infinite search, which nobody could stop otherwise.
+fn search_while_listening(
+    mut engine: Engine,
+    game: Game,
+    words: Vec<String>,
+    lines: &mpsc::Receiver<String>,
+    pending: &mut VecDeque<String>,
+    out: &mut std::io::Stdout,
+) -> Result<(Engine, String), String> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let infinite = words.iter().any(|w| w == "infinite");
+    engine.searcher().set_stop_flag(Some(stop.clone()));
+    let search = std::thread::spawn(move || {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let reply = go(&mut engine, &game, &words);
+        engine.searcher().set_stop_flag(None);
+        (engine, reply)
+    });
+    let mut input_open = true;
+    while !search.is_finished() {
+        if !input_open {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        match lines.recv_timeout(Duration::from_millis(5)) {
+            Ok(line) => match line.split_whitespace().next() {
+                Some("stop") => stop.store(true, Ordering::Relaxed),
+                Some("isready") => write(out, "readyok\n")?,
+                Some("quit") => {
+                    // Ends this search now; the lines before it still run, then `quit`.
+                    stop.store(true, Ordering::Relaxed);
+                    pending.push_back(line);
+                }
+                _ => pending.push_back(line),
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                input_open = false;
+                if infinite {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+    let (engine, reply) = search.join().map_err(|_| "the search failed".to_string())?;
+    Ok((engine, reply))
 }
 
 fn parse_position(rules: Rules, words: &[&str]) -> Result<Game, String> {
@@ -116,9 +203,11 @@ fn go(engine: &mut Engine, game: &Game, words: &[&str]) -> String {
     } else {
         Duration::from_secs(1)
     };
-    let choice = if let Some(depth) = value(words, "depth") {
+    let depth = value(words, "depth").map(|d| d as u32);
+    let choice = if depth.is_some() || words.contains(&"infinite") {
+        // A fixed depth, or none at all: `infinite` runs until `stop`.
         let limits = Limits {
-            depth: Some(depth as u32),
+            depth,
             movetime: None,
             nodes: None,
         };

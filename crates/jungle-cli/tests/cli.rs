@@ -232,3 +232,43 @@ fn uci_loop_answers() {
         "a bad position is reported"
     );
 }
+
+#[test]
+fn uci_stop_ends_an_infinite_search_and_isready_is_answered_during_it() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["uci", "--rules", "international"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap()).lines();
+    // From the start an infinite search would run for hours: only `stop` can end it.
+    input
+        .write_all(b"position startpos\ngo infinite\nisready\n")
+        .unwrap();
+    input.flush().unwrap();
+    let first = output.next().unwrap().unwrap();
+    assert_eq!(first, "readyok", "answered while the search runs");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    input.write_all(b"stop\n").unwrap();
+    input.flush().unwrap();
+    let bestmove = output
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.starts_with("bestmove "))
+        .expect("a best move after stop");
+    let mv = bestmove.trim_start_matches("bestmove ");
+    let start = jungle_rules::Game::new(
+        jungle_rules::Rules::INTERNATIONAL,
+        jungle_rules::Position::start(),
+    );
+    assert!(
+        start.legal_moves().iter().any(|m| m.to_string() == mv),
+        "{bestmove} is legal from the start"
+    );
+    input.write_all(b"quit\n").unwrap();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}

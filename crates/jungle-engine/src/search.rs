@@ -5,6 +5,8 @@
 //! The search runs on `Position` (copy-make, Zobrist keys); the history rules (7-3, 17-5) are
 //! applied at the root, where the game's legal moves come from `Game`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jungle_rules::{Bitboard, Game, Move, MoveList, Position, Rules, Square};
@@ -52,6 +54,8 @@ pub struct Searcher {
     null_allowed: bool,
     /// Zobrist keys of the game so far and the current search path, for repetitions.
     path: Vec<u64>,
+    /// Raised from another thread to end the search early (UCI `stop`).
+    stop_flag: Option<Arc<AtomicBool>>,
 }
 
 impl Searcher {
@@ -68,7 +72,14 @@ impl Searcher {
             may_stop: false,
             null_allowed: true,
             path: Vec::new(),
+            stop_flag: None,
         }
+    }
+
+    /// A flag another thread may raise to end the search: it then returns its best move so
+    /// far, as with a spent time budget (still after at least one full iteration).
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop_flag = flag;
     }
 
     pub fn clear(&mut self) {
@@ -211,6 +222,10 @@ impl Searcher {
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
         {
             self.stopped = true;
         }
