@@ -13,6 +13,8 @@ use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError, Waiting
 
 /// Most writes committed together.
 const MAX_BATCH: usize = 4096;
+/// The shortest time between the starts of two commits.
+const COMMIT_WINDOW: Duration = Duration::from_millis(1);
 /// Writes waiting for the writer; rooms wait (back-pressure) when it is full.
 const QUEUE: usize = 8192;
 
@@ -54,7 +56,30 @@ impl Persister {
     /// Starts the writer; it stops once every handle is dropped and its queue is drained.
     pub fn start(store: Store) -> (Persister, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(QUEUE);
-        let task = tokio::spawn(run(store, rx));
+        if !store.writer_is_thread_bound() {
+            return (Persister { tx }, tokio::spawn(run(store, rx)));
+        }
+        // The writer is the serial stage every move waits for. On the shared runtime it
+        // queued behind thousands of socket tasks at each step of a commit; on a thread of its
+        // own it runs as soon as SQLite answers. (SQLite connections live on threads of their
+        // own, so nothing ties them to a runtime.)
+        let (done_tx, done_rx) = oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("jungle-writer".into())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("writer runtime");
+                runtime.block_on(run(store, rx));
+                let _ = done_tx.send(());
+            });
+        if let Err(e) = thread {
+            panic!("could not start the writer thread: {e}");
+        }
+        let task = tokio::spawn(async move {
+            let _ = done_rx.await;
+        });
         (Persister { tx }, task)
     }
 
@@ -95,8 +120,25 @@ impl Persister {
 
 async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    let mut last_commit = Instant::now();
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let started = Instant::now();
+        // At most one commit per window: every commit makes each reader reload what changed,
+        // and thousands of tiny commits a second starved the reads (sign-ins) of a busy server.
+        let window_end = last_commit + COMMIT_WINDOW;
+        if Instant::now() < window_end {
+            tokio::time::sleep_until(window_end.into()).await;
+            if batch.len() < MAX_BATCH {
+                let room = MAX_BATCH - batch.len();
+                while let Ok(request) = rx.try_recv() {
+                    batch.push(request);
+                    if batch.len() >= room {
+                        break;
+                    }
+                }
+            }
+        }
+        last_commit = Instant::now();
+        let started = last_commit;
         let size = batch.len();
         commit_with_retry(&store, &mut batch).await;
         metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());

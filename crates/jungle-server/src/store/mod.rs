@@ -146,6 +146,12 @@ impl Store {
         &self.pool
     }
 
+    /// Whether the writer may run on a thread of its own: SQLite connections are served by
+    /// their own threads, while PostgreSQL connections belong to the runtime that opened them.
+    pub fn writer_is_thread_bound(&self) -> bool {
+        self.backend == Backend::Sqlite
+    }
+
     /// Lets a large SQLite write-ahead log start over. The log only rewinds when a write
     /// begins with every frame already copied back, which the checkpoint beside a busy writer
     /// never sees: under steady load the log grew by a page per move, without end. So once it
