@@ -13,7 +13,7 @@ use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError, Waiting
 
 /// Most writes committed together.
 const MAX_BATCH: usize = 4096;
-/// The shortest time between the starts of two commits.
+/// The shortest time between the starts of two SQLite commits.
 const COMMIT_WINDOW: Duration = Duration::from_millis(1);
 /// Writes waiting for the writer; rooms wait (back-pressure) when it is full.
 const QUEUE: usize = 8192;
@@ -120,11 +120,17 @@ impl Persister {
 
 async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    // At most one SQLite commit per window: each commit makes every reader reload what
+    // changed, and thousands of tiny commits a second starved the reads (sign-ins) of a busy
+    // server. PostgreSQL readers share one buffer cache and need no such pause.
+    let window = if store.writer_is_thread_bound() {
+        COMMIT_WINDOW
+    } else {
+        Duration::ZERO
+    };
     let mut last_commit = Instant::now();
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        // At most one commit per window: every commit makes each reader reload what changed,
-        // and thousands of tiny commits a second starved the reads (sign-ins) of a busy server.
-        let window_end = last_commit + COMMIT_WINDOW;
+        let window_end = last_commit + window;
         if Instant::now() < window_end {
             tokio::time::sleep_until(window_end.into()).await;
             if batch.len() < MAX_BATCH {
