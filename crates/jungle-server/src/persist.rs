@@ -56,13 +56,9 @@ impl Persister {
     /// Starts the writer; it stops once every handle is dropped and its queue is drained.
     pub fn start(store: Store) -> (Persister, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(QUEUE);
-        if !store.writer_is_thread_bound() {
-            return (Persister { tx }, tokio::spawn(run(store, rx)));
-        }
         // The writer is the serial stage every move waits for. On the shared runtime it
         // queued behind thousands of socket tasks at each step of a commit; on a thread of its
-        // own it runs as soon as SQLite answers. (SQLite connections live on threads of their
-        // own, so nothing ties them to a runtime.)
+        // own it runs as soon as the database answers.
         let (done_tx, done_rx) = oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("jungle-writer".into())
@@ -71,7 +67,11 @@ impl Persister {
                     .enable_all()
                     .build()
                     .expect("writer runtime");
-                runtime.block_on(run(store, rx));
+                runtime.block_on(async move {
+                    let store = store.for_writer_thread();
+                    run(store.clone(), rx).await;
+                    store.close_writer_pool().await;
+                });
                 let _ = done_tx.send(());
             });
         if let Err(e) = thread {
@@ -123,7 +123,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
     // At most one SQLite commit per window: each commit makes every reader reload what
     // changed, and thousands of tiny commits a second starved the reads (sign-ins) of a busy
     // server. PostgreSQL readers share one buffer cache and need no such pause.
-    let window = if store.writer_is_thread_bound() {
+    let window = if store.is_embedded() {
         COMMIT_WINDOW
     } else {
         Duration::ZERO

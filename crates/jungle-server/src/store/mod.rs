@@ -67,6 +67,8 @@ pub struct Store {
     /// Set by the background checkpoint when the SQLite log has grown past `WAL_REWIND_FRAMES`;
     /// the writer, the only one who can rewind it, reads it between batches.
     wal_large: Arc<AtomicBool>,
+    /// To open the writer's own PostgreSQL pool on the writer's thread.
+    url: Arc<str>,
 }
 
 /// Log frames (pages, 4 KiB each) after which the writer stops to let the SQLite log rewind:
@@ -139,6 +141,7 @@ impl Store {
             pool,
             backend,
             wal_large,
+            url: url.into(),
         })
     }
 
@@ -146,9 +149,33 @@ impl Store {
         &self.pool
     }
 
-    /// Whether the writer may run on a thread of its own: SQLite connections are served by
-    /// their own threads, while PostgreSQL connections belong to the runtime that opened them.
-    pub fn writer_is_thread_bound(&self) -> bool {
+    /// The store the writer uses from its own thread and runtime. SQLite connections are
+    /// served by threads of their own, so the same pool does; a PostgreSQL connection belongs
+    /// to the runtime that opened it, so the writer gets a small pool of its own, opened (on
+    /// first use) from the runtime this is called on.
+    pub fn for_writer_thread(&self) -> Store {
+        match self.backend {
+            Backend::Sqlite => self.clone(),
+            Backend::Postgres => Store {
+                pool: AnyPoolOptions::new()
+                    .max_connections(2)
+                    .acquire_timeout(std::time::Duration::from_secs(5))
+                    .connect_lazy(&self.url)
+                    .expect("the URL was accepted at start-up"),
+                ..self.clone()
+            },
+        }
+    }
+
+    /// Closes the writer's own PostgreSQL pool (SQLite's is the shared one, closed with it).
+    pub async fn close_writer_pool(&self) {
+        if self.backend == Backend::Postgres {
+            self.pool.close().await;
+        }
+    }
+
+    /// SQLite: each commit makes every reader reload the pages that changed.
+    pub fn is_embedded(&self) -> bool {
         self.backend == Backend::Sqlite
     }
 
