@@ -41,6 +41,8 @@ const CLOSE_TOO_BIG: u16 = 1009;
 const CLOSE_GOING_AWAY: u16 = 1001;
 const CLOSE_RESTART: u16 = 1012;
 const CLOSE_TRY_LATER: u16 = 1013;
+/// How long a closing connection waits for the client's Close in reply.
+const CLOSE_HANDSHAKE: Duration = Duration::from_secs(2);
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -214,6 +216,24 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                 reason: Utf8Bytes::from_static(reason),
             })))
             .await;
+        // Finish the closing handshake: drop what the client still sends until its Close.
+        // Closing with unread data would reset the connection, and a reset can discard our
+        // Close frame before the client reads why it was cut off (a flooder's frames are
+        // exactly such data). Bounded, so nobody can hold the connection open; skipped when
+        // the server stops, which should not wait on every client.
+        let wait = if code == CLOSE_RESTART {
+            Duration::ZERO
+        } else {
+            CLOSE_HANDSHAKE
+        };
+        let _ = tokio::time::timeout(wait, async {
+            while let Some(Ok(message)) = socket.recv().await {
+                if matches!(message, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
     }
     session.leave_all().await;
     metrics::gauge!("jungle_connections").decrement(1.0);
