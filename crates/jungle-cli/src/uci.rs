@@ -1,9 +1,9 @@
 //! `jungle uci`: a UCI-style loop on stdin/stdout, for matches against other engines.
 //!
 //! `uci` → `id …` and `uciok`; `isready` → `readyok`; `ucinewgame`; `position startpos|fen FEN
-//! [moves …]`; `go movetime N` or `go wtime N btime N [winc N binc N]` or `go depth N` or `go infinite`
-//! → `info …` lines, then `bestmove a3a4`; `stop` ends a search early (its best move so far);
-//! `isready` is answered during a search; `quit`.
+//! [moves …]`; `go movetime N`, `go wtime N btime N [winc N binc N]`, `go depth N` or
+//! `go infinite` → `info …` lines, then `bestmove a3a4`; `stop` ends a search early (its best
+//! move so far); `isready` is answered during a search; `quit`.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -14,17 +14,26 @@ use std::time::Duration;
 use jungle_engine::{budget_from_clock, Engine, Level, Limits};
 use jungle_rules::{Game, Position, Rules, Side, Turn};
 
+/// What the loop waits for: a line of input, its end, or a search's result.
+enum Event {
+    Line(String),
+    InputEnded,
+    Searched(Box<Engine>, String),
+}
+
 pub fn run(rules: Rules, level: Level) -> Result<(), String> {
     // Lines are read on a thread of their own, so that `stop`, `isready` and `quit` are heard
     // while a search runs.
-    let (line_tx, lines) = mpsc::channel::<String>();
+    let (events_tx, events) = mpsc::channel::<Event>();
+    let input_tx = events_tx.clone();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
-            if line_tx.send(line).is_err() {
-                break;
+            if input_tx.send(Event::Line(line)).is_err() {
+                return;
             }
         }
+        let _ = input_tx.send(Event::InputEnded);
     });
     let mut out = std::io::stdout();
     let mut engine = Engine::new(rules, level);
@@ -35,9 +44,9 @@ pub fn run(rules: Rules, level: Level) -> Result<(), String> {
     loop {
         let line = match pending.pop_front() {
             Some(line) => line,
-            None => match lines.recv() {
-                Ok(line) => line,
-                Err(_) => break,
+            None => match events.recv() {
+                Ok(Event::Line(line)) => line,
+                _ => break,
             },
         };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -82,7 +91,7 @@ pub fn run(rules: Rules, level: Level) -> Result<(), String> {
                     engine,
                     game.clone(),
                     words,
-                    &lines,
+                    (&events_tx, &events),
                     &mut pending,
                     &mut out,
                 )?;
@@ -111,27 +120,31 @@ fn search_while_listening(
     mut engine: Engine,
     game: Game,
     words: Vec<String>,
-    lines: &mpsc::Receiver<String>,
+    (events_tx, events): (&mpsc::Sender<Event>, &mpsc::Receiver<Event>),
     pending: &mut VecDeque<String>,
     out: &mut std::io::Stdout,
 ) -> Result<(Engine, String), String> {
     let stop = Arc::new(AtomicBool::new(false));
     let infinite = words.iter().any(|w| w == "infinite");
     engine.searcher().set_stop_flag(Some(stop.clone()));
-    let search = std::thread::spawn(move || {
+    let done = events_tx.clone();
+    std::thread::spawn(move || {
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         let reply = go(&mut engine, &game, &words);
         engine.searcher().set_stop_flag(None);
-        (engine, reply)
+        let _ = done.send(Event::Searched(Box::new(engine), reply));
     });
-    let mut input_open = true;
-    while !search.is_finished() {
-        if !input_open {
-            std::thread::sleep(Duration::from_millis(5));
-            continue;
-        }
-        match lines.recv_timeout(Duration::from_millis(5)) {
-            Ok(line) => match line.split_whitespace().next() {
+    let mut input_ended = false;
+    loop {
+        match events.recv() {
+            Ok(Event::Searched(engine, reply)) => {
+                if input_ended {
+                    // For the loop, after the lines kept meanwhile.
+                    let _ = events_tx.send(Event::InputEnded);
+                }
+                return Ok((*engine, reply));
+            }
+            Ok(Event::Line(line)) => match line.split_whitespace().next() {
                 Some("stop") => stop.store(true, Ordering::Relaxed),
                 Some("isready") => write(out, "readyok\n")?,
                 Some("quit") => {
@@ -141,17 +154,16 @@ fn search_while_listening(
                 }
                 _ => pending.push_back(line),
             },
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                input_open = false;
+            Ok(Event::InputEnded) => {
+                input_ended = true;
                 if infinite {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
+            // The search thread holds a sender until it answers, so this cannot happen.
+            Err(_) => return Err("the search thread vanished".into()),
         }
     }
-    let (engine, reply) = search.join().map_err(|_| "the search failed".to_string())?;
-    Ok((engine, reply))
 }
 
 fn parse_position(rules: Rules, words: &[&str]) -> Result<Game, String> {

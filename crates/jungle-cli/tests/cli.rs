@@ -196,15 +196,20 @@ fn selfplay_prints_the_score() {
     );
 }
 
-#[test]
-fn uci_loop_answers() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+/// `jungle uci` with piped input and output.
+fn spawn_uci() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_jungle"))
         .args(["uci", "--rules", "international"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn uci_loop_answers() {
+    use std::io::Write;
+    let mut child = spawn_uci();
     let script = "uci\nisready\nucinewgame\nposition startpos moves g3g4 a7a6\ngo movetime 50\nposition fen 2e4/3L3/7/7/7/7/7/7/7 r 0 30\ngo wtime 1000 btime 1000\nposition startpos moves a3a9\nquit\n";
     child
         .stdin
@@ -236,12 +241,7 @@ fn uci_loop_answers() {
 #[test]
 fn uci_stop_ends_an_infinite_search_and_isready_is_answered_during_it() {
     use std::io::{BufRead, BufReader, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(["uci", "--rules", "international"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_uci();
     let mut input = child.stdin.take().unwrap();
     let mut output = BufReader::new(child.stdout.take().unwrap()).lines();
     // From the start an infinite search would run for hours: only `stop` can end it.
@@ -271,4 +271,20 @@ fn uci_stop_ends_an_infinite_search_and_isready_is_answered_during_it() {
     input.write_all(b"quit\n").unwrap();
     drop(input);
     assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn uci_input_ending_stops_an_infinite_search() {
+    use std::io::Write;
+    let mut child = spawn_uci();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(b"position startpos\ngo infinite\n")
+        .unwrap();
+    // Nobody is left to send `stop`: the search ends with the input, and so does the loop.
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }

@@ -199,7 +199,7 @@ impl fmt::Display for Position {
     /// Gathers the placement in a buffer and writes it at once: the server formats the
     /// position of every relayed move, and per-character `write!` was most of that cost.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // 63 squares at most, 8 slashes, then the side, the counters and their spaces.
+        // The placement: 63 squares at most and 8 slashes.
         let mut placement = [0u8; 72];
         let mut len = 0;
         for rank in (0..Square::RANKS).rev() {

@@ -219,31 +219,24 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
 }
 
 /// Reopens the private rooms that were waiting when the server stopped, under their codes, so
-/// that shared links keep working; those whose wait has run out are forgotten.
+/// that shared links keep working. Those whose hour is up expire as they start.
 async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {
-    let mut restored = 0;
-    for saved in store.waiting_rooms().await? {
-        let waited = Duration::from_millis((store::now_ms() - saved.created_at).max(0) as u64);
-        let host = match store.player(saved.host).await? {
-            Some(player) if Room::still_waiting(waited) => player,
-            _ => {
-                let forget = persist::Write::CloseRoom(saved.code.clone());
-                if let Err(e) = ctx.persister.write(forget).await {
-                    tracing::warn!(room = %saved.code, error = %e, "could not forget an expired room");
-                }
-                continue;
-            }
-        };
+    let rooms = store.waiting_rooms().await?;
+    for saved in &rooms {
+        // The host's row is kept by a foreign key; its absence would be corruption.
+        let host = store.player(saved.host).await?.ok_or_else(|| {
+            StoreError::Corrupt(format!("room {}: no host {}", saved.code, saved.host))
+        })?;
         let host = SeatPlayer {
             rating: store.rating(host.id, saved.ruleset).await?,
             player: host,
             computer: None,
         };
-        Room::spawn_private_restored(ctx.clone(), &saved, host, waited);
-        restored += 1;
+        let waited = Duration::from_millis((store::now_ms() - saved.created_at).max(0) as u64);
+        Room::spawn_private_restored(ctx.clone(), saved, host, waited);
     }
-    if restored > 0 {
-        tracing::info!(rooms = restored, "restored waiting private rooms");
+    if !rooms.is_empty() {
+        tracing::info!(rooms = rooms.len(), "restored waiting private rooms");
     }
     Ok(())
 }

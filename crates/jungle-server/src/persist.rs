@@ -60,7 +60,7 @@ impl Persister {
         // queued behind thousands of socket tasks at each step of a commit; on a thread of its
         // own it runs as soon as the database answers.
         let (done_tx, done_rx) = oneshot::channel::<()>();
-        let thread = std::thread::Builder::new()
+        std::thread::Builder::new()
             .name("jungle-writer".into())
             .spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread()
@@ -73,10 +73,8 @@ impl Persister {
                     store.close_writer_pool().await;
                 });
                 let _ = done_tx.send(());
-            });
-        if let Err(e) = thread {
-            panic!("could not start the writer thread: {e}");
-        }
+            })
+            .expect("the writer thread starts");
         let task = tokio::spawn(async move {
             let _ = done_rx.await;
         });
@@ -129,19 +127,13 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
         Duration::ZERO
     };
     let mut last_commit = Instant::now();
-    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let window_end = last_commit + window;
-        if Instant::now() < window_end {
-            tokio::time::sleep_until(window_end.into()).await;
-            if batch.len() < MAX_BATCH {
-                let room = MAX_BATCH - batch.len();
-                while let Ok(request) = rx.try_recv() {
-                    batch.push(request);
-                    if batch.len() >= room {
-                        break;
-                    }
-                }
-            }
+    loop {
+        // Waiting before taking the queue lets the writes of the whole window join the batch.
+        if !window.is_zero() {
+            tokio::time::sleep_until((last_commit + window).into()).await;
+        }
+        if rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
+            break;
         }
         last_commit = Instant::now();
         let started = last_commit;

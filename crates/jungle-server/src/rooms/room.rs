@@ -106,6 +106,8 @@ pub struct Room {
     rematch: [bool; 2],
     rematched: bool,
     created: Instant,
+    /// When a private room still waiting for its guest closes.
+    waiting_until: Instant,
     ended_at: Option<Instant>,
     closing: bool,
     /// The game row must be written before anything else (a new matchmade game or rematch).
@@ -137,6 +139,7 @@ impl Room {
             rematch: [false; 2],
             rematched: false,
             created: now,
+            waiting_until: now + WAITING_LIFETIME,
             ended_at: None,
             closing: false,
             start_unpersisted: false,
@@ -183,15 +186,27 @@ impl Room {
         color: ColorChoice,
         code: String,
     ) -> RoomHandle {
-        let mut room = Room::new(ctx, Uuid::new_v4(), settings, Some(code));
+        Room::new_private(ctx, Uuid::new_v4(), settings, host, color, code).spawn()
+    }
+
+    fn new_private(
+        ctx: Arc<RoomContext>,
+        id: Uuid,
+        settings: RoomSettings,
+        host: SeatPlayer,
+        color: ColorChoice,
+        code: String,
+    ) -> Room {
+        let mut room = Room::new(ctx, id, settings, Some(code));
         room.host_color = color;
         // The host sits on Red until the guest arrives and colours are settled.
         room.seats[Side::Red.index()] = Some(SeatState::new(host));
-        room.spawn()
+        room
     }
 
     /// A private room found waiting at start-up, under its old code and game id, with the
-    /// time it has already waited counted against its lifetime.
+    /// time it has already waited counted against its lifetime (one whose hour is up closes at
+    /// once, and forgets itself like any room that expires).
     pub fn spawn_private_restored(
         ctx: Arc<RoomContext>,
         saved: &WaitingRoom,
@@ -203,17 +218,11 @@ impl Room {
             clock: saved.clock,
             rated: saved.rated,
         };
-        let mut room = Room::new(ctx, saved.game, settings, Some(saved.code.clone()));
-        room.host_color = saved.color;
-        room.seats[Side::Red.index()] = Some(SeatState::new(host));
-        let now = Instant::now();
-        room.created = now.checked_sub(waited).unwrap_or(now);
+        let code = saved.code.clone();
+        let mut room = Room::new_private(ctx, saved.game, settings, host, saved.color, code);
+        // Counted forward from now: a monotonic clock cannot go back before this machine's boot.
+        room.waiting_until = Instant::now() + WAITING_LIFETIME.saturating_sub(waited);
         room.spawn()
-    }
-
-    /// Whether a room opened `waited` ago would still be waiting.
-    pub fn still_waiting(waited: Duration) -> bool {
-        waited < WAITING_LIFETIME
     }
 
     /// A game found unfinished at start-up: replayed, with the clocks as saved after the last
@@ -843,7 +852,7 @@ impl Room {
                     }
                 }
             }
-            GameStatus::Waiting => timers.push((self.created + WAITING_LIFETIME, Timer::Close)),
+            GameStatus::Waiting => timers.push((self.waiting_until, Timer::Close)),
             GameStatus::Finished | GameStatus::Aborted => {
                 let ended = self.ended_at.unwrap_or(self.created);
                 timers.push((ended + LINGER, Timer::Close));

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::*;
 use crate::persist::{Persister, Write};
 use crate::rating::Glicko;
-use crate::store::{PlayerRecord, RatingRecord, Store};
+use crate::store::{PlayerRecord, RatingRecord, Store, WaitingRoom};
 
 struct Setup {
     room: RoomHandle,
@@ -246,6 +246,29 @@ async fn leaving_for_longer_than_the_grace_period_loses() {
     );
 }
 
+fn host_seat(conn: &Connection) -> SeatPlayer {
+    SeatPlayer {
+        player: conn.player.clone(),
+        rating: RatingRecord::from_glicko(Glicko::default(), 0),
+        computer: None,
+    }
+}
+
+/// Lets a room run what the advanced clock made due.
+async fn settle() {
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+}
+
+fn forgot(writes: &WriteLog, code: &str) -> bool {
+    writes
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|w| matches!(w, Write::CloseRoom(c) if c == code))
+}
+
 #[tokio::test]
 async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
     let (ctx, writes, _shutdown) = context().await;
@@ -255,31 +278,56 @@ async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
         clock: ClockSpec::CLASSIC_PER_MOVE,
         rated: false,
     };
-    let seat = SeatPlayer {
-        player: host.player.clone(),
-        rating: RatingRecord::from_glicko(Glicko::default(), 0),
-        computer: None,
-    };
     let code = "ABC234".to_owned();
     Room::spawn_private(
         ctx.clone(),
         settings,
-        seat,
+        host_seat(&host),
         jungle_protocol::ColorChoice::Random,
         code.clone(),
     );
     advance(Duration::from_secs(3599)).await;
-    tokio::task::yield_now().await;
+    settle().await;
     assert!(ctx.rooms.by_code(&code).is_some(), "still waiting");
+    assert!(!forgot(&writes, &code));
     advance(Duration::from_secs(2)).await;
-    for _ in 0..10 {
-        tokio::task::yield_now().await;
-    }
+    settle().await;
     assert!(ctx.rooms.by_code(&code).is_none(), "closed after an hour");
-    let forgotten = writes
-        .lock()
-        .unwrap()
-        .iter()
-        .any(|w| matches!(w, Write::CloseRoom(c) if *c == code));
-    assert!(forgotten, "the stored room is deleted");
+    assert!(forgot(&writes, &code), "the stored room is deleted");
+}
+
+#[tokio::test]
+async fn a_restored_room_keeps_the_time_it_already_waited() {
+    let (ctx, writes, _shutdown) = context().await;
+    let (host, _host_rx) = connection(1, "Host");
+    let saved = |code: &str| WaitingRoom {
+        code: code.to_owned(),
+        game: Uuid::new_v4(),
+        host: host.player.id,
+        ruleset: Ruleset::Classic,
+        clock: ClockSpec::CLASSIC_PER_MOVE,
+        rated: false,
+        color: jungle_protocol::ColorChoice::Blue,
+        created_at: 0,
+    };
+    // Waited 50 minutes before the restart: 10 are left.
+    let waited = Duration::from_secs(50 * 60);
+    Room::spawn_private_restored(ctx.clone(), &saved("HALF22"), host_seat(&host), waited);
+    // Waited a day (longer than this machine may have been up): it closes at once.
+    let day = Duration::from_secs(24 * 3600);
+    Room::spawn_private_restored(ctx.clone(), &saved("OLD234"), host_seat(&host), day);
+    advance(Duration::from_millis(1)).await;
+    settle().await;
+    assert!(ctx.rooms.by_code("OLD234").is_none(), "its hour was up");
+    assert!(forgot(&writes, "OLD234"));
+    advance(Duration::from_secs(9 * 60)).await;
+    settle().await;
+    assert!(ctx.rooms.by_code("HALF22").is_some(), "still waiting");
+    advance(Duration::from_secs(61)).await;
+    settle().await;
+    assert!(
+        ctx.rooms.by_code("HALF22").is_none(),
+        "closed ten minutes on"
+    );
+    assert!(forgot(&writes, "HALF22"));
 }

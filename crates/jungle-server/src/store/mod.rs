@@ -186,7 +186,8 @@ impl Store {
     /// transaction rewinds the log. That pause (tens of milliseconds) is the price of a
     /// bounded log. A no-op on PostgreSQL and while the log is small.
     pub async fn rewind_log_if_large(&self) -> Result<(), StoreError> {
-        if self.backend == Backend::Sqlite && self.wal_large.swap(false, Ordering::Relaxed) {
+        // Only the SQLite checkpoint task ever raises the flag.
+        if self.wal_large.swap(false, Ordering::Relaxed) {
             sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
                 .execute(&self.pool)
                 .await?;
