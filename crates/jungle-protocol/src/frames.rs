@@ -2,7 +2,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::ClockSpec;
-use jungle_rules::{Ruleset, Side};
+use jungle_rules::{Animal, Ruleset, Side};
 
 /// Which colour the host of a private room takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,6 +210,9 @@ pub struct GameResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     pub game: Uuid,
+    /// The game's event sequence number as of this state: the next event about the game
+    /// carries `seq + 1`. A client that sees a gap asks for a full state again (`watch`).
+    pub seq: u64,
     pub rules: Ruleset,
     pub clock: ClockSpec,
     pub rated: bool,
@@ -261,38 +264,56 @@ pub enum ServerFrame {
     },
     /// The full state: on start, on join, on watch and on every reconnect.
     Game(Box<GameState>),
-    /// A turn was played (`mv` is a move or `pass`).
+    /// A turn was played (`mv` is a move or `pass`), with everything that follows from it, so
+    /// that a client applies it without knowing any rule.
     Moved {
         game: Uuid,
+        seq: u64,
         mv: String,
         ply: usize,
         position: String,
+        /// The side to move now.
+        turn: Side,
+        /// The enemy animal the move captured, if any.
+        #[serde(default)]
+        captured: Option<Animal>,
+        /// `active`, or `finished` when this turn ended the game (a `game_over` follows).
+        status: GameStatus,
+        /// The side whose draw offer is still pending after this turn.
+        draw_offer: Option<Side>,
         clocks: Clocks,
         /// The recipient's legal moves when it is now their turn; empty otherwise.
         legal: Vec<String>,
     },
     DrawOffered {
         game: Uuid,
+        seq: u64,
         by: Side,
     },
     DrawDeclined {
         game: Uuid,
+        seq: u64,
         by: Side,
     },
     /// A player asked for a rematch.
     RematchOffered {
         game: Uuid,
+        seq: u64,
         by: Side,
     },
     /// A player's connection state changed. `abandon_in_ms` counts down while they are away.
     Presence {
         game: Uuid,
+        seq: u64,
         side: Side,
         online: bool,
         abandon_in_ms: Option<u64>,
     },
     GameOver {
         game: Uuid,
+        seq: u64,
+        /// `finished` or `aborted`.
+        status: GameStatus,
         winner: Option<Side>,
         reason: Reason,
         rated: bool,

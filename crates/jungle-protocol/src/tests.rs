@@ -76,6 +76,8 @@ fn server_frames_are_flat_objects_with_t() {
     );
     let over = ServerFrame::GameOver {
         game: Uuid::nil(),
+        seq: 7,
+        status: GameStatus::Finished,
         winner: Some(Side::Red),
         reason: Reason::AllCaptured,
         rated: true,
@@ -86,6 +88,8 @@ fn server_frames_are_flat_objects_with_t() {
     assert_eq!(value["reason"], "all-captured");
     assert_eq!(value["winner"], "red");
     assert_eq!(value["rating_change"]["blue"], -12);
+    assert_eq!(value["seq"], 7);
+    assert_eq!(value["status"], "finished");
     let back: ServerFrame = serde_json::from_value(value).unwrap();
     assert_eq!(back, over);
 }
@@ -131,4 +135,33 @@ fn clock_bounds() {
     }
     .validate()
     .is_err());
+}
+
+#[test]
+fn moved_carries_what_follows_from_the_move() {
+    let moved = ServerFrame::Moved {
+        game: Uuid::nil(),
+        seq: 3,
+        mv: "a7a6".into(),
+        ply: 1,
+        position: "x".into(),
+        turn: Side::Red,
+        captured: Some(jungle_rules::Animal::Rat),
+        status: GameStatus::Active,
+        draw_offer: None,
+        clocks: Clocks {
+            red_ms: 1,
+            blue_ms: 2,
+            running: None,
+            red_timeouts: 0,
+            blue_timeouts: 0,
+        },
+        legal: vec![],
+    };
+    let value = serde_json::to_value(&moved).unwrap();
+    assert_eq!(value["captured"], "rat");
+    assert_eq!(value["turn"], "red");
+    assert_eq!(value["status"], "active");
+    assert_eq!(value["draw_offer"], serde_json::Value::Null);
+    assert_eq!(serde_json::from_value::<ServerFrame>(value).unwrap(), moved);
 }

@@ -232,6 +232,8 @@ pub fn archived_state(record: &GameRecord) -> GameState {
     };
     GameState {
         game: record.id,
+        // An archived game sends no more events.
+        seq: 0,
         rules: record.rules,
         clock: record.clock,
         rated: record.rated,

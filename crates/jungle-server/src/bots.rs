@@ -27,8 +27,9 @@ pub fn bot_name(level: u8) -> String {
 }
 
 /// The level whose strength is nearest a rating (a rough scale: level 1 ≈ 800, +150 a level).
-pub fn level_for_rating(rating: f64) -> u8 {
-    (((rating - 800.0) / 150.0).round() as i64 + 1).clamp(1, 8) as u8
+pub fn level_for_rating(rating: f64) -> Level {
+    let level = (((rating - 800.0) / 150.0).round() as i64 + 1).clamp(1, 8) as u8;
+    Level::new(level).expect("clamped to the levels")
 }
 
 /// Creates the computer players if they are missing.
@@ -113,8 +114,7 @@ pub fn budget(clock: ClockSpec, clocks: &Clocks, side: Side) -> Duration {
     }
 }
 
-pub fn new_engine(rules: jungle_rules::Rules, level: u8) -> Box<Engine> {
-    let level = Level::new(level).unwrap_or(Level::MAX);
+pub fn new_engine(rules: jungle_rules::Rules, level: Level) -> Box<Engine> {
     Box::new(Engine::with_seed(
         rules,
         level,

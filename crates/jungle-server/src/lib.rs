@@ -29,7 +29,7 @@ use tower_http::services::{ServeDir, ServeFile};
 pub use config::Config;
 use lobby::Lobby;
 use persist::Persister;
-use rooms::{Room, RoomContext, Rooms, SeatPlayer};
+use rooms::{open, RoomContext, Rooms, SeatPlayer, Timing};
 use state::{AppState, IpLimits, Origins};
 use store::{PlayerRecord, Store, StoreError};
 
@@ -84,8 +84,7 @@ impl Server {
             bots: bots::BotPool::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
             rooms: rooms.clone(),
             store: store.clone(),
-            disconnect_grace: config.disconnect_grace(),
-            abort_after: config.abort_after(),
+            timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
         });
         resume_games(&store, &room_ctx).await?;
@@ -208,7 +207,7 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
             store.rating(record.blue, record.rules).await?,
         );
         let id = record.id;
-        if let Err(e) = Room::spawn_resumed(ctx.clone(), record, red, blue) {
+        if let Err(e) = open::resumed(ctx.clone(), record, red, blue) {
             tracing::error!(game = %id, error = %e, "could not resume a game");
         }
     }
@@ -233,7 +232,7 @@ async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<
             computer: None,
         };
         let waited = Duration::from_millis((store::now_ms() - saved.created_at).max(0) as u64);
-        Room::spawn_private_restored(ctx.clone(), saved, host, waited);
+        open::restored_private(ctx.clone(), saved, host, waited);
     }
     if !rooms.is_empty() {
         tracing::info!(rooms = rooms.len(), "restored waiting private rooms");

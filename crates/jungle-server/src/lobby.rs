@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::rooms::{
-    error_text, frame_text, Connection, Outbound, Room, RoomContext, RoomSettings, SeatPlayer,
+    error_text, frame_text, open, Connection, Outbound, RoomContext, RoomSettings, SeatPlayer,
 };
 use crate::store::RatingRecord;
 
@@ -235,26 +235,19 @@ impl Pools {
     /// Nobody came: a casual game against the computer at a level near the player's rating.
     fn start_computer_game(&mut self, settings: RoomSettings, seeker: Seeker) {
         let level = crate::bots::level_for_rating(seeker.rating.rating);
-        let human = SeatPlayer {
-            player: seeker.conn.player.clone(),
-            rating: seeker.rating,
-            computer: None,
-        };
-        let computer = SeatPlayer::computer(
-            level,
-            RatingRecord::from_glicko(crate::rating::Glicko::default(), 0),
-        );
-        let casual = RoomSettings {
-            rated: false,
-            ..settings
-        };
-        let (red, blue) = if Uuid::new_v4().as_bytes()[0] & 1 == 0 {
-            (human, computer)
-        } else {
-            (computer, human)
-        };
-        let handle = Room::spawn_matched(self.ctx.clone(), casual, red, blue);
-        let _ = seeker.conn.tx.try_send(Outbound::Enter(handle));
+        let human = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
+        let ctx = self.ctx.clone();
+        tokio::spawn(async move {
+            let handle = open::computer_game(
+                ctx,
+                settings,
+                human,
+                level,
+                jungle_protocol::ColorChoice::Random,
+            )
+            .await;
+            let _ = seeker.conn.tx.try_send(Outbound::Enter(handle));
+        });
     }
 
     fn start_game(&mut self, settings: RoomSettings, a: Seeker, b: Seeker) {
@@ -264,26 +257,18 @@ impl Pools {
         let a_red = match (a_last, b_last) {
             (Some(Side::Red), Some(Side::Red))
             | (None, None)
-            | (Some(Side::Blue), Some(Side::Blue)) => Uuid::new_v4().as_bytes()[0] & 1 == 0,
+            | (Some(Side::Blue), Some(Side::Blue)) => open::coin_flip() == Side::Red,
             (Some(Side::Red), _) | (_, Some(Side::Blue)) => false,
             _ => true,
         };
         let (red, blue) = if a_red { (a, b) } else { (b, a) };
         self.last_colour.insert(red.conn.player.id, Side::Red);
         self.last_colour.insert(blue.conn.player.id, Side::Blue);
-        let handle = Room::spawn_matched(
+        let handle = open::matched(
             self.ctx.clone(),
             settings,
-            SeatPlayer {
-                player: red.conn.player.clone(),
-                rating: red.rating,
-                computer: None,
-            },
-            SeatPlayer {
-                player: blue.conn.player.clone(),
-                rating: blue.rating,
-                computer: None,
-            },
+            SeatPlayer::human(red.conn.player.clone(), red.rating),
+            SeatPlayer::human(blue.conn.player.clone(), blue.rating),
         );
         for seeker in [red, blue] {
             let _ = seeker.conn.tx.try_send(Outbound::Enter(handle.clone()));

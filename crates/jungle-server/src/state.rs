@@ -36,25 +36,6 @@ pub struct AppState {
     pub public_url: Arc<str>,
 }
 
-impl AppState {
-    /// A fresh private room code: six characters from an alphabet without look-alikes
-    /// (no 0/O, 1/I/L), easy to read aloud.
-    pub fn new_room_code(&self) -> String {
-        const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-        loop {
-            let mut bytes = [0u8; 6];
-            getrandom::fill(&mut bytes).expect("system randomness");
-            let code: String = bytes
-                .iter()
-                .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
-                .collect();
-            if !self.rooms.code_taken(&code) {
-                return code;
-            }
-        }
-    }
-}
-
 /// The origins a browser may connect from.
 #[derive(Debug)]
 pub struct Origins(Vec<String>);

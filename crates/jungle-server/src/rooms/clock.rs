@@ -1,4 +1,4 @@
-//! Game clocks, driven by `tokio::time` so tests can pause and advance time.
+//! Game clocks. Pure: every call is given the time (`now`), so tests need no runtime.
 //!
 //! A side's clock runs from its second turn on; its first turn is covered by the abort timer.
 
@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use jungle_protocol::{ClockSpec, Clocks};
 use jungle_rules::Side;
-use tokio::time::Instant;
+use std::time::Instant;
 
 use crate::store::StoredClock;
 
@@ -173,101 +173,92 @@ impl GameClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::time::{advance, pause};
 
     const BLITZ: ClockSpec = ClockSpec::Fischer {
         base_s: 10,
         inc_s: 2,
     };
 
-    #[tokio::test]
-    async fn fischer_charges_thinking_time_and_adds_the_increment() {
-        pause();
-        let mut clock = GameClock::new(BLITZ, Instant::now());
-        advance(Duration::from_secs(3)).await;
-        assert!(clock.record_move(Side::Red, true, Duration::ZERO, Instant::now()));
-        let snap = clock.snapshot(Some(Side::Blue), Instant::now());
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    #[test]
+    fn fischer_charges_thinking_time_and_adds_the_increment() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(BLITZ, t0);
+        assert!(clock.record_move(Side::Red, true, Duration::ZERO, t0 + secs(3)));
+        let snap = clock.snapshot(Some(Side::Blue), t0 + secs(3));
         assert_eq!(snap.red_ms, 9_000);
         assert_eq!(snap.blue_ms, 10_000);
-        advance(Duration::from_secs(4)).await;
         assert_eq!(
-            clock.snapshot(Some(Side::Blue), Instant::now()).blue_ms,
+            clock.snapshot(Some(Side::Blue), t0 + secs(7)).blue_ms,
             6_000
         );
     }
 
-    #[tokio::test]
-    async fn untimed_first_turns_cost_nothing() {
-        pause();
-        let mut clock = GameClock::new(BLITZ, Instant::now());
-        advance(Duration::from_secs(25)).await;
-        assert!(clock.record_move(Side::Red, false, Duration::ZERO, Instant::now()));
-        assert_eq!(clock.snapshot(None, Instant::now()).red_ms, 10_000);
+    #[test]
+    fn untimed_first_turns_cost_nothing() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(BLITZ, t0);
+        assert!(clock.record_move(Side::Red, false, Duration::ZERO, t0 + secs(25)));
+        assert_eq!(clock.snapshot(None, t0 + secs(25)).red_ms, 10_000);
     }
 
-    #[tokio::test]
-    async fn the_flag_falls_at_zero() {
-        pause();
-        let clock = GameClock::new(BLITZ, Instant::now());
+    #[test]
+    fn the_flag_falls_at_zero() {
+        let t0 = Instant::now();
+        let clock = GameClock::new(BLITZ, t0);
         let (at, what) = clock.expiry(Side::Red);
         assert_eq!(what, Expiry::Flag);
-        assert_eq!(at - Instant::now(), Duration::from_secs(10));
+        assert_eq!(at - t0, secs(10));
         let mut late = clock.clone();
-        advance(Duration::from_secs(11)).await;
-        assert!(!late.record_move(Side::Red, true, Duration::ZERO, Instant::now()));
+        assert!(!late.record_move(Side::Red, true, Duration::ZERO, t0 + secs(11)));
     }
 
-    #[tokio::test]
-    async fn lag_is_credited_up_to_the_quota() {
-        pause();
-        let mut clock = GameClock::new(BLITZ, Instant::now());
-        advance(Duration::from_millis(1_000)).await;
+    #[test]
+    fn lag_is_credited_up_to_the_quota() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(BLITZ, t0);
         // 300 ms of claimed lag, but only the 100 ms starting quota is credited.
-        clock.record_move(Side::Red, true, Duration::from_millis(300), Instant::now());
-        assert_eq!(
-            clock.snapshot(None, Instant::now()).red_ms,
-            10_000 - 900 + 2_000
-        );
+        let at = t0 + Duration::from_millis(1_000);
+        clock.record_move(Side::Red, true, Duration::from_millis(300), at);
+        assert_eq!(clock.snapshot(None, at).red_ms, 10_000 - 900 + 2_000);
     }
 
-    #[tokio::test]
-    async fn per_move_timeouts_count_and_consecutive_ones_reset() {
-        pause();
-        let classic = ClockSpec::CLASSIC_PER_MOVE;
-        let mut clock = GameClock::new(classic, Instant::now());
+    #[test]
+    fn per_move_timeouts_count_and_consecutive_ones_reset() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(ClockSpec::CLASSIC_PER_MOVE, t0);
         for _ in 0..3 {
-            assert!(!clock.record_timeout(Side::Red, Instant::now()));
+            assert!(!clock.record_timeout(Side::Red, t0));
         }
         assert!(
-            clock.record_timeout(Side::Red, Instant::now()),
+            clock.record_timeout(Side::Red, t0),
             "the fourth timeout loses"
         );
 
-        let mut daitou = GameClock::new(ClockSpec::DAITOU_PER_MOVE, Instant::now());
-        assert!(!daitou.record_timeout(Side::Blue, Instant::now()));
-        daitou.record_move(Side::Blue, true, Duration::ZERO, Instant::now());
+        let mut daitou = GameClock::new(ClockSpec::DAITOU_PER_MOVE, t0);
+        assert!(!daitou.record_timeout(Side::Blue, t0));
+        daitou.record_move(Side::Blue, true, Duration::ZERO, t0);
         assert!(
-            !daitou.record_timeout(Side::Blue, Instant::now()),
+            !daitou.record_timeout(Side::Blue, t0),
             "a move resets the run"
         );
-        assert!(
-            daitou.record_timeout(Side::Blue, Instant::now()),
-            "two in a row lose"
-        );
+        assert!(daitou.record_timeout(Side::Blue, t0), "two in a row lose");
     }
 
-    #[tokio::test]
-    async fn restore_keeps_the_saved_times() {
-        pause();
+    #[test]
+    fn restore_keeps_the_saved_times() {
+        let t0 = Instant::now();
         let stored = StoredClock {
             red_ms: 4_000,
             blue_ms: 7_500,
             red_timeouts: 0,
             blue_timeouts: 0,
         };
-        let clock = GameClock::restore(BLITZ, stored, Instant::now());
-        advance(Duration::from_secs(1)).await;
-        let snap = clock.snapshot(Some(Side::Red), Instant::now());
+        let clock = GameClock::restore(BLITZ, stored, t0);
+        let snap = clock.snapshot(Some(Side::Red), t0 + secs(1));
         assert_eq!((snap.red_ms, snap.blue_ms), (3_000, 7_500));
     }
 }

@@ -1,12 +1,22 @@
 //! Rooms: one task per game owning it, reached through a cloneable [`RoomHandle`]. The
 //! [`Rooms`] registry finds a room by game id or room code; nothing else is shared.
+//!
+//! - [`session`]: the game as a pure state machine (no runtime, no store);
+//! - [`room`]: the task around a session: persist, render, broadcast;
+//! - [`view`]: the frames a session is shown as;
+//! - [`computer`]: the computer's seat and its searches;
+//! - [`open`]: every way a room is opened, and room codes;
+//! - [`clock`]: the game clock; [`registry`]: rooms by id and code.
 
 pub mod clock;
+pub mod computer;
+pub mod open;
 mod registry;
 mod room;
+pub mod session;
+pub mod view;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, Notify};
@@ -17,10 +27,9 @@ pub use registry::{LiveGame, Rooms};
 
 #[cfg(test)]
 mod tests;
-pub use room::{error_text, frame_text, Room, RoomContext, RoomSettings, SeatPlayer};
-
-/// How many commands may wait for a room before senders wait in turn.
-const ROOM_QUEUE: usize = 256;
+pub use room::{Room, RoomContext};
+pub use session::{Action, RoomSettings, SeatPlayer, Timing};
+pub use view::{error_text, frame_text};
 
 /// What a connection's task receives: text to send, or a room to enter.
 #[derive(Debug)]
@@ -49,19 +58,6 @@ impl Connection {
     }
 }
 
-/// What a member asks a room to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    Move(String),
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    Rematch,
-    /// Give a waiting room's free seat to the computer at this level.
-    AddComputer(u8),
-}
-
 /// How a connection enters a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JoinIntent {
@@ -86,12 +82,17 @@ pub enum RoomCommand {
         choice: Option<jungle_rules::Move>,
         engine: Box<jungle_engine::Engine>,
     },
+    /// A player acts on their seat (`player` must be the connection's).
     Act {
         conn_id: u64,
         player: Uuid,
         action: Action,
-        /// The connection's estimated one-way network lag, for clock compensation.
-        lag: Duration,
+    },
+    /// The host of a waiting room gives the free seat to the computer.
+    AddComputer {
+        conn_id: u64,
+        player: Uuid,
+        level: jungle_engine::Level,
     },
 }
 

@@ -54,8 +54,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         bots: crate::bots::BotPool::new(1),
         rooms: Rooms::default(),
         store,
-        disconnect_grace: Duration::from_secs(30),
-        abort_after: Duration::from_secs(30),
+        timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,
     });
     (ctx, writes, shutdown_tx)
@@ -76,7 +75,7 @@ async fn setup(clock: ClockSpec) -> Setup {
         clock,
         rated: true,
     };
-    let room = Room::spawn_matched(ctx, settings, seat(&red.0), seat(&blue.0));
+    let room = open::matched(ctx, settings, seat(&red.0), seat(&blue.0));
     for conn in [&red.0, &blue.0] {
         room.send(RoomCommand::Join {
             conn: conn.clone(),
@@ -93,6 +92,9 @@ async fn setup(clock: ClockSpec) -> Setup {
     };
     assert!(matches!(next(&mut s.red.1).await, ServerFrame::Game(_)));
     assert!(matches!(next(&mut s.blue.1).await, ServerFrame::Game(_)));
+    // Each arrival is announced to those already there.
+    while !quiet(&mut s.red.1).await {}
+    while !quiet(&mut s.blue.1).await {}
     s
 }
 
@@ -120,8 +122,10 @@ async fn play(s: &mut Setup, conn: u64, mv: &str) {
         .send(RoomCommand::Act {
             conn_id: conn,
             player,
-            action: Action::Move(mv.into()),
-            lag: Duration::ZERO,
+            action: Action::Move {
+                text: mv.into(),
+                lag: Duration::ZERO,
+            },
         })
         .await;
     assert!(matches!(
@@ -278,14 +282,13 @@ async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
         clock: ClockSpec::CLASSIC_PER_MOVE,
         rated: false,
     };
-    let code = "ABC234".to_owned();
-    Room::spawn_private(
+    let (_room, code) = open::private(
         ctx.clone(),
         settings,
         host_seat(&host),
         jungle_protocol::ColorChoice::Random,
-        code.clone(),
-    );
+    )
+    .await;
     advance(Duration::from_secs(3599)).await;
     settle().await;
     assert!(ctx.rooms.by_code(&code).is_some(), "still waiting");
@@ -312,10 +315,10 @@ async fn a_restored_room_keeps_the_time_it_already_waited() {
     };
     // Waited 50 minutes before the restart: 10 are left.
     let waited = Duration::from_secs(50 * 60);
-    Room::spawn_private_restored(ctx.clone(), &saved("HALF22"), host_seat(&host), waited);
+    open::restored_private(ctx.clone(), &saved("HALF22"), host_seat(&host), waited);
     // Waited a day (longer than this machine may have been up): it closes at once.
     let day = Duration::from_secs(24 * 3600);
-    Room::spawn_private_restored(ctx.clone(), &saved("OLD234"), host_seat(&host), day);
+    open::restored_private(ctx.clone(), &saved("OLD234"), host_seat(&host), day);
     advance(Duration::from_millis(1)).await;
     settle().await;
     assert!(ctx.rooms.by_code("OLD234").is_none(), "its hour was up");

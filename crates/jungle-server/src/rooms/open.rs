@@ -1,0 +1,205 @@
+//! Every way a room comes to be: a matched game, a private room, a game against the computer,
+//! and the rooms found at start-up. Room codes are made here too.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jungle_engine::Level;
+use jungle_protocol::ColorChoice;
+use jungle_rules::{Game, Position, Side, Turn};
+use uuid::Uuid;
+
+use super::clock::GameClock;
+use super::session::{GameSession, RoomSettings, SeatPlayer};
+use super::{Room, RoomContext, RoomHandle, Rooms};
+use crate::persist::Write;
+use crate::store::{GameRecord, RatingRecord, WaitingRoom};
+
+/// A fair coin, for colours.
+pub fn coin_flip() -> Side {
+    let mut byte = [0u8; 1];
+    getrandom::fill(&mut byte).expect("system randomness");
+    if byte[0] & 1 == 0 {
+        Side::Red
+    } else {
+        Side::Blue
+    }
+}
+
+/// The side a colour choice gives, tossing the coin for `random`.
+pub fn side_for(color: ColorChoice) -> Side {
+    match color {
+        ColorChoice::Red => Side::Red,
+        ColorChoice::Blue => Side::Blue,
+        ColorChoice::Random => coin_flip(),
+    }
+}
+
+/// A fresh private room code: six characters from an alphabet without look-alikes (no 0/O,
+/// 1/I/L), easy to read aloud, and not in use.
+pub fn new_room_code(rooms: &Rooms) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+    loop {
+        let mut bytes = [0u8; 6];
+        getrandom::fill(&mut bytes).expect("system randomness");
+        let code: String = bytes
+            .iter()
+            .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+            .collect();
+        if !rooms.code_taken(&code) {
+            return code;
+        }
+    }
+}
+
+fn now() -> std::time::Instant {
+    tokio::time::Instant::now().into_std()
+}
+
+/// A game between two known players, starting now.
+pub fn matched(
+    ctx: Arc<RoomContext>,
+    settings: RoomSettings,
+    red: SeatPlayer,
+    blue: SeatPlayer,
+) -> RoomHandle {
+    let (session, started) = GameSession::matched(settings, None, red, blue, ctx.timing, now());
+    Room::spawn(ctx, Uuid::new_v4(), session, started)
+}
+
+/// A casual game of `human` against the computer at `level`, with a room code so that friends
+/// can watch through its link. `color` is the human's. The one way to open a computer game.
+pub async fn computer_game(
+    ctx: Arc<RoomContext>,
+    settings: RoomSettings,
+    human: SeatPlayer,
+    level: Level,
+    color: ColorChoice,
+) -> RoomHandle {
+    let computer_rating = ctx
+        .store
+        .rating(crate::bots::bot_id(level.get()), settings.rules)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "computer rating lookup failed");
+            RatingRecord::from_glicko(crate::rating::Glicko::default(), 0)
+        });
+    let computer = SeatPlayer::computer(level.get(), computer_rating);
+    let (red, blue) = match side_for(color) {
+        Side::Red => (human, computer),
+        Side::Blue => (computer, human),
+    };
+    let casual = RoomSettings {
+        rated: false,
+        ..settings
+    };
+    let code = new_room_code(&ctx.rooms);
+    let (session, started) = GameSession::matched(casual, Some(code), red, blue, ctx.timing, now());
+    Room::spawn(ctx, Uuid::new_v4(), session, started)
+}
+
+/// A private room with its host seated, waiting for a guest. It is stored before its code is
+/// returned, so that a link handed out outlives a restart.
+pub async fn private(
+    ctx: Arc<RoomContext>,
+    settings: RoomSettings,
+    host: SeatPlayer,
+    color: ColorChoice,
+) -> (RoomHandle, String) {
+    let code = new_room_code(&ctx.rooms);
+    let id = Uuid::new_v4();
+    let saved = WaitingRoom {
+        code: code.clone(),
+        game: id,
+        host: host.player.id,
+        ruleset: settings.rules,
+        clock: settings.clock,
+        rated: settings.rated,
+        color,
+        created_at: crate::store::now_ms(),
+    };
+    let session = GameSession::private(
+        settings,
+        code.clone(),
+        host,
+        side_for(color),
+        Duration::ZERO,
+        ctx.timing,
+        now(),
+    );
+    let handle = Room::spawn(ctx.clone(), id, session, Vec::new());
+    if let Err(e) = ctx.persister.write(Write::OpenRoom(saved)).await {
+        tracing::error!(room = %code, error = %e, "could not store a private room");
+    }
+    (handle, code)
+}
+
+/// A private room found waiting at start-up, under its old code and game id, with the time
+/// it has already waited counted against its lifetime (one whose hour is up closes at once,
+/// and forgets itself like any room that expires).
+pub fn restored_private(
+    ctx: Arc<RoomContext>,
+    saved: &WaitingRoom,
+    host: SeatPlayer,
+    waited: Duration,
+) -> RoomHandle {
+    let settings = RoomSettings {
+        rules: saved.ruleset,
+        clock: saved.clock,
+        rated: saved.rated,
+    };
+    let session = GameSession::private(
+        settings,
+        saved.code.clone(),
+        host,
+        side_for(saved.color),
+        waited,
+        ctx.timing,
+        now(),
+    );
+    Room::spawn(ctx, saved.game, session, Vec::new())
+}
+
+/// A game found unfinished at start-up: replayed, with the clocks as saved after the last
+/// turn, and both players counted away from now (they reconnect within the grace period).
+pub fn resumed(
+    ctx: Arc<RoomContext>,
+    record: GameRecord,
+    red: SeatPlayer,
+    blue: SeatPlayer,
+) -> Result<RoomHandle, String> {
+    let settings = RoomSettings {
+        rules: record.rules,
+        clock: record.clock,
+        rated: record.rated,
+    };
+    let start: Position = record
+        .start
+        .parse()
+        .map_err(|e| format!("start position: {e}"))?;
+    let turns = record
+        .moves
+        .iter()
+        .map(|m| {
+            m.mv.parse::<Turn>()
+                .map_err(|e| format!("ply {}: {e}", m.ply))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let game = Game::replay(settings.rules.rules(), start, turns)
+        .map_err(|(i, e)| format!("ply {i}: {e}"))?;
+    let now = now();
+    let clock = match record.moves.last() {
+        Some(last) => GameClock::restore(settings.clock, last.clock, now),
+        None => GameClock::new(settings.clock, now),
+    };
+    let session = GameSession::resumed(
+        settings,
+        record.room_code.clone(),
+        game,
+        clock,
+        [red, blue],
+        ctx.timing,
+        now,
+    );
+    Ok(Room::spawn(ctx, record.id, session, Vec::new()))
+}

@@ -1,0 +1,803 @@
+//! One game as a pure state machine: the [`GameSession`] owns the game, the clock, the seats and
+//! their presence, draw offers, the rematch and the phase. It does no I/O and knows no runtime:
+//! every call is given the time, and answers with [`Event`]s or a typed [`Refusal`]. The room
+//! task around it persists, renders and broadcasts what it returns.
+
+use std::time::{Duration, Instant};
+
+use jungle_protocol::{ClockSpec, ErrorCode, GameResult, GameStatus, Reason};
+use jungle_rules::{Animal, Game, ParseMoveError, PlayError, Ruleset, Side, Turn};
+
+use super::clock::{Expiry, GameClock};
+use crate::store::{PlayerRecord, RatingRecord, StoredClock};
+use jungle_protocol::RatingChange;
+
+/// The 10-move no-score rule: a rated game ending at or before this ply changes no rating.
+pub const NO_SCORE_PLIES: usize = 20;
+/// At most one draw offer per player per this many plies.
+pub const DRAW_OFFER_EVERY: usize = 20;
+
+/// The settings a game is played with; also the matchmaking pool key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RoomSettings {
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+}
+
+/// A player taking a seat, with their rating in the game's ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatPlayer {
+    pub player: PlayerRecord,
+    pub rating: RatingRecord,
+    /// The engine level when this seat is the computer.
+    pub computer: Option<u8>,
+}
+
+impl SeatPlayer {
+    pub fn human(player: PlayerRecord, rating: RatingRecord) -> SeatPlayer {
+        SeatPlayer {
+            player,
+            rating,
+            computer: None,
+        }
+    }
+
+    pub fn computer(level: u8, rating: RatingRecord) -> SeatPlayer {
+        SeatPlayer {
+            player: crate::bots::bot_player(level),
+            rating,
+            computer: Some(level),
+        }
+    }
+}
+
+/// The durations a room lives by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// How long an away player may stay away (while the opponent is present) before forfeiting.
+    pub disconnect_grace: Duration,
+    /// How long each side has for its first move before the game is aborted.
+    pub abort_after: Duration,
+    /// How long a private room waits for its second player.
+    pub waiting_lifetime: Duration,
+    /// How long a finished game's room stays open for a rematch and late spectators.
+    pub linger: Duration,
+}
+
+impl Timing {
+    pub fn new(disconnect_grace: Duration, abort_after: Duration) -> Timing {
+        Timing {
+            disconnect_grace,
+            abort_after,
+            waiting_lifetime: Duration::from_secs(3600),
+            linger: Duration::from_secs(300),
+        }
+    }
+}
+
+/// What a seated player (or the computer, for its seat) asks of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A move in text (`a3a4`); `lag` is the connection's one-way lag, credited to the clock.
+    Move {
+        text: String,
+        lag: Duration,
+    },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Rematch,
+    /// The host of a waiting room gives the free seat to the computer.
+    AddComputer(SeatPlayer),
+}
+
+/// What happened, in order. Events marked durable are committed before anyone hears of them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Both seats are taken and the game begins (durable: the game's row).
+    Started,
+    /// A turn was played (durable: the move and the clocks after it).
+    Moved {
+        turn: Turn,
+        /// The ply this turn was (0 for the first).
+        ply: usize,
+        /// The enemy animal it captured.
+        captured: Option<Animal>,
+        clock: StoredClock,
+    },
+    DrawOffered {
+        by: Side,
+    },
+    DrawDeclined {
+        by: Side,
+    },
+    RematchOffered {
+        by: Side,
+    },
+    /// Both players want another game: its seats, colours swapped.
+    RematchAgreed {
+        red: SeatPlayer,
+        blue: SeatPlayer,
+    },
+    /// A seat's shown presence changed (or its abandon countdown restarted).
+    Presence {
+        side: Side,
+    },
+    /// The game ended (durable: the result and, when `apply_rating`, the rating update).
+    Ended {
+        status: GameStatus,
+        winner: Option<Side>,
+        reason: Reason,
+        plies: usize,
+        apply_rating: bool,
+    },
+    /// The room has nothing left to do. `expired_unjoined`: a private room nobody joined, whose
+    /// stored invitation is to be forgotten.
+    Closed {
+        expired_unjoined: bool,
+    },
+}
+
+/// Why an action changed nothing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("you do not play in this game")]
+    NotYourGame,
+    #[error("the game has not started: waiting for an opponent")]
+    NotStarted,
+    #[error("the game is over")]
+    Over,
+    #[error("it is your opponent's turn")]
+    NotYourTurn,
+    #[error("pass is played by the server for a timed-out turn")]
+    PassIsTheServers,
+    #[error("{}", .0.0)]
+    BadMove(ParseMoveError),
+    #[error("{0}")]
+    Illegal(PlayError),
+    #[error("there is no draw offer to answer")]
+    NoDrawOffer,
+    #[error("one draw offer per {DRAW_OFFER_EVERY} plies; next at ply {next}")]
+    DrawOfferLimit { next: usize },
+    #[error("a rematch is possible once, after the game ends")]
+    RematchUnavailable,
+    #[error("the room already has two players")]
+    RoomFull,
+}
+
+impl Refusal {
+    /// The stable code a client branches on.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Refusal::NotYourGame => ErrorCode::NotYourGame,
+            Refusal::NotStarted => ErrorCode::GameNotStarted,
+            Refusal::Over => ErrorCode::GameOver,
+            Refusal::NotYourTurn => ErrorCode::NotYourTurn,
+            Refusal::PassIsTheServers | Refusal::BadMove(_) => ErrorCode::BadMove,
+            Refusal::Illegal(_) => ErrorCode::IllegalMove,
+            Refusal::NoDrawOffer => ErrorCode::NoDrawOffer,
+            Refusal::DrawOfferLimit { .. } => ErrorCode::DrawOfferLimit,
+            Refusal::RematchUnavailable => ErrorCode::RematchUnavailable,
+            Refusal::RoomFull => ErrorCode::BadRequest,
+        }
+    }
+}
+
+/// A seat and its player's presence.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    pub who: SeatPlayer,
+    /// Live connections of this player to the room (two tabs count twice).
+    conns: usize,
+    /// Since when every connection has been gone, during play.
+    away_since: Option<Instant>,
+}
+
+impl Seat {
+    fn new(who: SeatPlayer) -> Seat {
+        Seat {
+            who,
+            conns: 0,
+            away_since: None,
+        }
+    }
+
+    /// Present as the others see it: connected and not counted away (the computer always is).
+    pub fn online(&self) -> bool {
+        self.away_since.is_none() && (self.conns > 0 || self.who.computer.is_some())
+    }
+}
+
+/// Where the game stands: one phase, with what belongs to it alone.
+#[derive(Clone, Debug)]
+enum Phase {
+    /// A private room waiting for its second player; the host sits on Red until then.
+    Waiting {
+        /// The host's side once the guest arrives (a coin already tossed for `random`).
+        host_side: Side,
+        until: Instant,
+    },
+    Active {
+        draw_offer: Option<Side>,
+        last_offer_ply: [Option<usize>; 2],
+    },
+    Over {
+        result: GameResult,
+        ended_at: Instant,
+        rematch: [bool; 2],
+        rematch_agreed: bool,
+    },
+    /// Nothing left to do; the result stays readable.
+    Closed { result: Option<GameResult> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Timer {
+    Abort,
+    Expire(Expiry),
+    Abandon(Side),
+    Close,
+}
+
+/// One game's state machine. See the module documentation.
+#[derive(Clone, Debug)]
+pub struct GameSession {
+    settings: RoomSettings,
+    code: Option<String>,
+    timing: Timing,
+    game: Game,
+    clock: GameClock,
+    seats: [Option<Seat>; 2],
+    phase: Phase,
+}
+
+impl GameSession {
+    fn new(settings: RoomSettings, code: Option<String>, timing: Timing, now: Instant) -> Self {
+        GameSession {
+            settings,
+            code,
+            timing,
+            game: Game::new(settings.rules.rules(), jungle_rules::Position::start()),
+            clock: GameClock::new(settings.clock, now),
+            seats: [None, None],
+            phase: Phase::Closed { result: None },
+        }
+    }
+
+    /// A game between two known players, starting now; the `Started` event comes with it.
+    pub fn matched(
+        settings: RoomSettings,
+        code: Option<String>,
+        red: SeatPlayer,
+        blue: SeatPlayer,
+        timing: Timing,
+        now: Instant,
+    ) -> (GameSession, Vec<Event>) {
+        let mut session = GameSession::new(settings, code, timing, now);
+        session.seats = [Some(Seat::new(red)), Some(Seat::new(blue))];
+        session.phase = Phase::Active {
+            draw_offer: None,
+            last_offer_ply: [None; 2],
+        };
+        (session, vec![Event::Started])
+    }
+
+    /// A private room with its host seated, waiting for a guest until `waiting_lifetime` less
+    /// `waited` (time already spent waiting before a restart) has passed. `host_side` is the
+    /// host's colour once the guest arrives (already tossed for a `random` choice).
+    pub fn private(
+        settings: RoomSettings,
+        code: String,
+        host: SeatPlayer,
+        host_side: Side,
+        waited: Duration,
+        timing: Timing,
+        now: Instant,
+    ) -> GameSession {
+        let mut session = GameSession::new(settings, Some(code), timing, now);
+        session.seats[Side::Red.index()] = Some(Seat::new(host));
+        session.phase = Phase::Waiting {
+            host_side,
+            until: now + timing.waiting_lifetime.saturating_sub(waited),
+        };
+        session
+    }
+
+    /// A game found unfinished at start-up, with its turns replayed and its clock as saved;
+    /// both humans count as away from `now` (they reconnect within the grace period).
+    pub fn resumed(
+        settings: RoomSettings,
+        code: Option<String>,
+        game: Game,
+        clock: GameClock,
+        [red, blue]: [SeatPlayer; 2],
+        timing: Timing,
+        now: Instant,
+    ) -> GameSession {
+        let mut session = GameSession::new(settings, code, timing, now);
+        session.game = game;
+        session.clock = clock;
+        let mut seats = [Seat::new(red), Seat::new(blue)];
+        for seat in &mut seats {
+            if seat.who.computer.is_none() {
+                seat.away_since = Some(now);
+            }
+        }
+        let [red, blue] = seats;
+        session.seats = [Some(red), Some(blue)];
+        session.phase = Phase::Active {
+            draw_offer: None,
+            last_offer_ply: [None; 2],
+        };
+        session
+    }
+
+    // ---- what the room asks --------------------------------------------------------------
+
+    pub fn settings(&self) -> RoomSettings {
+        self.settings
+    }
+
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn seat(&self, side: Side) -> Option<&Seat> {
+        self.seats[side.index()].as_ref()
+    }
+
+    /// The side `player` sits on, if any.
+    pub fn side_of(&self, player: uuid::Uuid) -> Option<Side> {
+        Side::ALL.into_iter().find(|&s| {
+            self.seat(s)
+                .is_some_and(|seat| seat.who.player.id == player)
+        })
+    }
+
+    pub fn status(&self) -> GameStatus {
+        match (&self.phase, self.result()) {
+            (Phase::Waiting { .. }, _) => GameStatus::Waiting,
+            (Phase::Active { .. }, _) => GameStatus::Active,
+            (_, Some(result)) if result.reason == Reason::Aborted => GameStatus::Aborted,
+            (_, Some(_)) => GameStatus::Finished,
+            // A private room that closed while it waited.
+            (_, None) => GameStatus::Waiting,
+        }
+    }
+
+    /// The result, once the game is over (set exactly once).
+    pub fn result(&self) -> Option<GameResult> {
+        match &self.phase {
+            Phase::Over { result, .. } => Some(*result),
+            Phase::Closed { result } => *result,
+            _ => None,
+        }
+    }
+
+    pub fn draw_offer(&self) -> Option<Side> {
+        match &self.phase {
+            Phase::Active { draw_offer, .. } => *draw_offer,
+            _ => None,
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        matches!(self.phase, Phase::Closed { .. })
+    }
+
+    /// The side whose clock runs: the side to move, from each side's second turn on.
+    pub fn running_side(&self) -> Option<Side> {
+        (matches!(self.phase, Phase::Active { .. }) && self.is_timed())
+            .then(|| self.game.position().side_to_move())
+    }
+
+    pub fn clocks(&self, now: Instant) -> jungle_protocol::Clocks {
+        self.clock.snapshot(self.running_side(), now)
+    }
+
+    /// The legal moves of `side` when it is to move in a game in play; empty otherwise.
+    pub fn legal_for(&self, side: Option<Side>) -> Vec<String> {
+        if matches!(self.phase, Phase::Active { .. })
+            && side == Some(self.game.position().side_to_move())
+        {
+            self.game
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Time left before an away player forfeits, during play.
+    pub fn abandon_in(&self, side: Side, now: Instant) -> Option<Duration> {
+        if !matches!(self.phase, Phase::Active { .. }) {
+            return None;
+        }
+        let away = self.seat(side)?.away_since?;
+        Some((away + self.timing.disconnect_grace).saturating_duration_since(now))
+    }
+
+    /// The computer's side and level, when it is the computer's turn in a game in play.
+    pub fn computer_to_move(&self) -> Option<(Side, u8)> {
+        if !matches!(self.phase, Phase::Active { .. }) {
+            return None;
+        }
+        let side = self.game.position().side_to_move();
+        Some((side, self.seat(side)?.who.computer?))
+    }
+
+    /// The engine level of a computer seat, if either seat is the computer.
+    pub fn computer_level(&self) -> Option<u8> {
+        self.seats.iter().flatten().find_map(|s| s.who.computer)
+    }
+
+    // ---- presence ------------------------------------------------------------------------
+
+    /// A connection of the player on `side` arrived.
+    pub fn connect(&mut self, side: Side, now: Instant) -> Vec<Event> {
+        let active = matches!(self.phase, Phase::Active { .. });
+        let live = matches!(self.phase, Phase::Active { .. } | Phase::Waiting { .. });
+        let Some(seat) = self.seats[side.index()].as_mut() else {
+            return Vec::new();
+        };
+        let was_online = seat.online();
+        seat.conns += 1;
+        let came_back = seat.away_since.take().is_some();
+        let mut events = Vec::new();
+        if live && seat.online() != was_online {
+            events.push(Event::Presence { side });
+        }
+        // Abandoning needs someone left behind: a returning player restarts an away
+        // opponent's countdown.
+        if active && came_back {
+            if let Some(other) = self.seats[(!side).index()].as_mut() {
+                if other.away_since.is_some() {
+                    other.away_since = Some(now);
+                    events.push(Event::Presence { side: !side });
+                }
+            }
+        }
+        events
+    }
+
+    /// A connection of the player on `side` went away.
+    pub fn disconnect(&mut self, side: Side, now: Instant) -> Vec<Event> {
+        let active = matches!(self.phase, Phase::Active { .. });
+        let live = active || matches!(self.phase, Phase::Waiting { .. });
+        let Some(seat) = self.seats[side.index()].as_mut() else {
+            return Vec::new();
+        };
+        let was_online = seat.online();
+        seat.conns = seat.conns.saturating_sub(1);
+        if seat.conns == 0 && active && seat.who.computer.is_none() {
+            seat.away_since = Some(now);
+        }
+        if live && seat.online() != was_online {
+            vec![Event::Presence { side }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The guest of a private room takes the free seat: colours are settled and the game
+    /// starts. Returns the guest's side.
+    pub fn seat_guest(
+        &mut self,
+        guest: SeatPlayer,
+        now: Instant,
+    ) -> Result<(Side, Vec<Event>), Refusal> {
+        let Phase::Waiting { host_side, .. } = self.phase else {
+            return Err(match self.phase {
+                Phase::Active { .. } => Refusal::RoomFull,
+                _ => Refusal::Over,
+            });
+        };
+        let host = self.seats[Side::Red.index()]
+            .take()
+            .expect("host is seated");
+        self.seats[host_side.index()] = Some(host);
+        self.seats[(!host_side).index()] = Some(Seat::new(guest));
+        self.phase = Phase::Active {
+            draw_offer: None,
+            last_offer_ply: [None; 2],
+        };
+        self.clock.restart_turn(now);
+        Ok((!host_side, vec![Event::Started]))
+    }
+
+    /// The moved turn is now visible to the players: the next turn starts from here, so that
+    /// time spent writing it (a slow database, say) is charged to nobody.
+    pub fn turn_visible(&mut self, now: Instant) {
+        if matches!(self.phase, Phase::Active { .. }) {
+            self.clock.restart_turn(now);
+        }
+    }
+
+    /// The rating change the store applied at the end (`None`: none applied).
+    pub fn set_rating_change(&mut self, change: Option<RatingChange>) {
+        if let Phase::Over { result, .. } = &mut self.phase {
+            result.rated = change.is_some();
+            result.rating_change = change;
+        }
+    }
+
+    // ---- actions -------------------------------------------------------------------------
+
+    /// The player on `side` acts. Changes nothing when refused.
+    pub fn act(&mut self, side: Side, action: Action, now: Instant) -> Result<Vec<Event>, Refusal> {
+        match action {
+            Action::Move { text, lag } => self.play(side, &text, lag, now),
+            Action::Resign => {
+                self.require_active()?;
+                Ok(self.end(Some(!side), Reason::Resign, now))
+            }
+            Action::OfferDraw => self.offer_draw(side, now),
+            Action::AcceptDraw => {
+                self.require_active()?;
+                if self.draw_offer() != Some(!side) {
+                    return Err(Refusal::NoDrawOffer);
+                }
+                Ok(self.end(None, Reason::DrawAgreed, now))
+            }
+            Action::DeclineDraw => {
+                self.require_active()?;
+                let Phase::Active { draw_offer, .. } = &mut self.phase else {
+                    unreachable!("checked active");
+                };
+                if *draw_offer != Some(!side) {
+                    return Err(Refusal::NoDrawOffer);
+                }
+                *draw_offer = None;
+                Ok(vec![Event::DrawDeclined { by: side }])
+            }
+            Action::Rematch => self.rematch(side),
+            Action::AddComputer(computer) => {
+                if !matches!(self.phase, Phase::Waiting { .. }) {
+                    return Err(Refusal::RoomFull);
+                }
+                // Computer games are casual.
+                self.settings.rated = false;
+                let (_, events) = self.seat_guest(computer, now)?;
+                Ok(events)
+            }
+        }
+    }
+
+    fn require_active(&self) -> Result<(), Refusal> {
+        match self.phase {
+            Phase::Active { .. } => Ok(()),
+            Phase::Waiting { .. } => Err(Refusal::NotStarted),
+            Phase::Over { .. } | Phase::Closed { .. } => Err(Refusal::Over),
+        }
+    }
+
+    /// Whether the side to move is on its clock: from each side's second turn on.
+    fn is_timed(&self) -> bool {
+        self.game.ply_count() >= 2
+    }
+
+    fn play(
+        &mut self,
+        side: Side,
+        text: &str,
+        lag: Duration,
+        now: Instant,
+    ) -> Result<Vec<Event>, Refusal> {
+        self.require_active()?;
+        if self.game.position().side_to_move() != side {
+            return Err(Refusal::NotYourTurn);
+        }
+        let turn = match text.parse::<Turn>().map_err(Refusal::BadMove)? {
+            Turn::Pass => return Err(Refusal::PassIsTheServers),
+            turn => turn,
+        };
+        self.game.check(turn).map_err(Refusal::Illegal)?;
+        let timed = self.is_timed();
+        if !self.clock.record_move(side, timed, lag, now) {
+            // The flag fell before the move arrived.
+            return Ok(self.end(Some(!side), Reason::Timeout, now));
+        }
+        Ok(self.apply_turn(turn, now))
+    }
+
+    /// Plays a turn already checked: a move, or the server's pass.
+    fn apply_turn(&mut self, turn: Turn, now: Instant) -> Vec<Event> {
+        let mover = self.game.position().side_to_move();
+        let ply = self.game.ply_count();
+        self.game.play(turn).expect("checked before playing");
+        let captured = self.game.history().last().and_then(|t| t.captured);
+        if let Phase::Active { draw_offer, .. } = &mut self.phase {
+            // An offer lapses when the side it was made to moves instead of answering.
+            if *draw_offer == Some(!mover) {
+                *draw_offer = None;
+            }
+        }
+        let mut events = vec![Event::Moved {
+            turn,
+            ply,
+            captured,
+            clock: self.clock.stored(),
+        }];
+        if let Some(outcome) = self.game.outcome() {
+            events.extend(self.end(outcome.winner, outcome.reason.into(), now));
+        }
+        events
+    }
+
+    fn offer_draw(&mut self, side: Side, now: Instant) -> Result<Vec<Event>, Refusal> {
+        self.require_active()?;
+        let ply = self.game.ply_count();
+        let Phase::Active {
+            draw_offer,
+            last_offer_ply,
+        } = &mut self.phase
+        else {
+            unreachable!("checked active");
+        };
+        if *draw_offer == Some(!side) {
+            // Both want a draw.
+            return Ok(self.end(None, Reason::DrawAgreed, now));
+        }
+        if *draw_offer == Some(side) {
+            return Ok(Vec::new());
+        }
+        if let Some(last) = last_offer_ply[side.index()] {
+            if ply < last + DRAW_OFFER_EVERY {
+                return Err(Refusal::DrawOfferLimit {
+                    next: last + DRAW_OFFER_EVERY,
+                });
+            }
+        }
+        last_offer_ply[side.index()] = Some(ply);
+        *draw_offer = Some(side);
+        Ok(vec![Event::DrawOffered { by: side }])
+    }
+
+    fn rematch(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
+        let computer_opponent = self.seat(!side).is_some_and(|s| s.who.computer.is_some());
+        let Phase::Over {
+            rematch,
+            rematch_agreed,
+            ..
+        } = &mut self.phase
+        else {
+            return Err(Refusal::RematchUnavailable);
+        };
+        if *rematch_agreed {
+            return Err(Refusal::RematchUnavailable);
+        }
+        if rematch[side.index()] {
+            return Ok(Vec::new());
+        }
+        rematch[side.index()] = true;
+        let mut events = vec![Event::RematchOffered { by: side }];
+        if computer_opponent {
+            // The computer always wants another game.
+            rematch[(!side).index()] = true;
+        }
+        if rematch[(!side).index()] {
+            *rematch_agreed = true;
+            let seat = |s: Side| self.seat(s).expect("both seated").who.clone();
+            events.push(Event::RematchAgreed {
+                red: seat(Side::Blue),
+                blue: seat(Side::Red),
+            });
+        }
+        Ok(events)
+    }
+
+    fn end(&mut self, winner: Option<Side>, reason: Reason, now: Instant) -> Vec<Event> {
+        let status = if reason == Reason::Aborted {
+            GameStatus::Aborted
+        } else {
+            GameStatus::Finished
+        };
+        let plies = self.game.ply_count();
+        let apply_rating =
+            self.settings.rated && status == GameStatus::Finished && plies > NO_SCORE_PLIES;
+        self.phase = Phase::Over {
+            result: GameResult {
+                winner,
+                reason,
+                rated: false,
+                rating_change: None,
+            },
+            ended_at: now,
+            rematch: [false; 2],
+            rematch_agreed: false,
+        };
+        vec![Event::Ended {
+            status,
+            winner,
+            reason,
+            plies,
+            apply_rating,
+        }]
+    }
+
+    // ---- timers --------------------------------------------------------------------------
+
+    fn next_timer(&self) -> Option<(Instant, Timer)> {
+        match &self.phase {
+            Phase::Active { .. } => {
+                let to_move = self.game.position().side_to_move();
+                let mut next = if self.is_timed() {
+                    let (at, expiry) = self.clock.expiry(to_move);
+                    (at, Timer::Expire(expiry))
+                } else {
+                    (
+                        self.clock.turn_started() + self.timing.abort_after,
+                        Timer::Abort,
+                    )
+                };
+                for side in Side::ALL {
+                    let Some(away) = self.seat(side).and_then(|s| s.away_since) else {
+                        continue;
+                    };
+                    // Counted only while the opponent is there to be left behind.
+                    let opponent_here = self.seat(!side).is_some_and(|s| s.away_since.is_none());
+                    let at = away + self.timing.disconnect_grace;
+                    if opponent_here && at < next.0 {
+                        next = (at, Timer::Abandon(side));
+                    }
+                }
+                Some(next)
+            }
+            Phase::Waiting { until, .. } => Some((*until, Timer::Close)),
+            Phase::Over { ended_at, .. } => Some((*ended_at + self.timing.linger, Timer::Close)),
+            Phase::Closed { .. } => None,
+        }
+    }
+
+    /// When [`GameSession::on_timer`] has something to do next.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.next_timer().map(|(at, _)| at)
+    }
+
+    /// Runs every timer due at `now`: aborts, flags, passed turns, abandonment and closing.
+    pub fn on_timer(&mut self, now: Instant) -> Vec<Event> {
+        let mut events = Vec::new();
+        while let Some((at, timer)) = self.next_timer() {
+            if at > now {
+                break;
+            }
+            events.extend(self.fire(timer, at));
+        }
+        events
+    }
+
+    /// Fires one timer, as of the moment it was due.
+    fn fire(&mut self, timer: Timer, at: Instant) -> Vec<Event> {
+        let to_move = self.game.position().side_to_move();
+        match timer {
+            Timer::Abort => self.end(None, Reason::Aborted, at),
+            Timer::Expire(Expiry::Flag) => self.end(Some(!to_move), Reason::Timeout, at),
+            Timer::Expire(Expiry::Pass) => {
+                if self.clock.record_timeout(to_move, at) {
+                    self.end(Some(!to_move), Reason::Timeout, at)
+                } else {
+                    self.apply_turn(Turn::Pass, at)
+                }
+            }
+            Timer::Abandon(side) => self.end(Some(!side), Reason::Abandoned, at),
+            Timer::Close => {
+                let expired_unjoined = matches!(self.phase, Phase::Waiting { .. });
+                self.phase = Phase::Closed {
+                    result: self.result(),
+                };
+                vec![Event::Closed { expired_unjoined }]
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

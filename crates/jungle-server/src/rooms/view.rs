@@ -1,0 +1,135 @@
+//! What players and spectators are shown: wire frames rendered from a [`GameSession`]. Pure;
+//! the room decides who receives what.
+
+use std::time::Instant;
+
+use axum::extract::ws::Utf8Bytes;
+use jungle_protocol::{ErrorCode, GameState, Seat, ServerFrame};
+use jungle_rules::{Animal, Side, Turn};
+use uuid::Uuid;
+
+use super::session::GameSession;
+
+/// One game's frames as of one moment: its id, its session, and the sequence number of the
+/// latest event sent about it.
+pub struct View<'a> {
+    pub id: Uuid,
+    pub session: &'a GameSession,
+    pub seq: u64,
+    pub now: Instant,
+}
+
+impl View<'_> {
+    /// The full state as `you` (a side, or `None` for a spectator) sees it.
+    pub fn state(&self, you: Option<Side>) -> GameState {
+        let session = self.session;
+        let seat = |side: Side| {
+            session.seat(side).map(|s| Seat {
+                id: s.who.player.id,
+                name: s.who.player.name.clone(),
+                rating: s.who.rating.glicko().shown(),
+                provisional: s.who.rating.provisional,
+                online: s.online(),
+                computer: s.who.computer,
+            })
+        };
+        let away_ms = |side: Side| {
+            session
+                .abandon_in(side, self.now)
+                .map(|d| d.as_millis() as u64)
+        };
+        let settings = session.settings();
+        let game = session.game();
+        GameState {
+            game: self.id,
+            seq: self.seq,
+            rules: settings.rules,
+            clock: settings.clock,
+            rated: settings.rated,
+            code: session.code().map(str::to_owned),
+            red: seat(Side::Red),
+            blue: seat(Side::Blue),
+            you,
+            start: game.start().to_string(),
+            moves: game.turns().map(|t| t.to_string()).collect(),
+            position: game.position().to_string(),
+            turn: game.position().side_to_move(),
+            clocks: session.clocks(self.now),
+            draw_offer: session.draw_offer(),
+            status: session.status(),
+            result: session.result(),
+            red_away_ms: away_ms(Side::Red),
+            blue_away_ms: away_ms(Side::Blue),
+            legal: session.legal_for(you),
+        }
+    }
+
+    pub fn game_frame(&self, you: Option<Side>) -> Utf8Bytes {
+        frame_text(&ServerFrame::Game(Box::new(self.state(you))))
+    }
+
+    /// A turn, with the legal moves that follow for `recipient` (when it is now their turn).
+    /// `ply` is the turn's index; the frame counts turns played, this one included.
+    pub fn moved(
+        &self,
+        turn: Turn,
+        ply: usize,
+        captured: Option<Animal>,
+        recipient: Option<Side>,
+    ) -> ServerFrame {
+        let session = self.session;
+        ServerFrame::Moved {
+            game: self.id,
+            seq: self.seq,
+            mv: turn.to_string(),
+            ply: ply + 1,
+            position: session.game().position().to_string(),
+            turn: session.game().position().side_to_move(),
+            captured,
+            status: session.status(),
+            draw_offer: session.draw_offer(),
+            clocks: session.clocks(self.now),
+            legal: session.legal_for(recipient),
+        }
+    }
+
+    pub fn presence(&self, side: Side) -> ServerFrame {
+        let online = self.session.seat(side).is_some_and(|s| s.online());
+        ServerFrame::Presence {
+            game: self.id,
+            seq: self.seq,
+            side,
+            online,
+            abandon_in_ms: self
+                .session
+                .abandon_in(side, self.now)
+                .map(|d| d.as_millis() as u64),
+        }
+    }
+
+    /// The end, once the game has a result.
+    pub fn game_over(&self) -> Option<ServerFrame> {
+        let result = self.session.result()?;
+        Some(ServerFrame::GameOver {
+            game: self.id,
+            seq: self.seq,
+            status: self.session.status(),
+            winner: result.winner,
+            reason: result.reason,
+            rated: result.rated,
+            rating_change: result.rating_change,
+        })
+    }
+}
+
+pub fn frame_text(frame: &ServerFrame) -> Utf8Bytes {
+    Utf8Bytes::from(serde_json::to_string(frame).expect("frames serialize"))
+}
+
+pub fn error_text(code: ErrorCode, message: &str, game: Option<Uuid>) -> Utf8Bytes {
+    frame_text(&ServerFrame::Error {
+        code,
+        message: message.to_owned(),
+        game,
+    })
+}

@@ -1,0 +1,77 @@
+//! Why a client frame was refused: one enum, mapped to a wire code and message in one place.
+//! Internal failures are logged here and never sent.
+
+use axum::extract::ws::Utf8Bytes;
+use jungle_protocol::{ClockSpecError, ErrorCode, MAX_FRAME_BYTES};
+use uuid::Uuid;
+
+use crate::rooms::error_text;
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    #[error("frames are limited to {MAX_FRAME_BYTES} bytes")]
+    TooLarge,
+    #[error("this protocol uses text frames of JSON")]
+    Binary,
+    #[error("unreadable frame: {0}")]
+    Unreadable(#[from] serde_json::Error),
+    #[error("send hello with your token first")]
+    NotAuthenticated,
+    #[error("this connection is already signed in")]
+    AlreadyAuthenticated,
+    #[error("unknown token: create a player first")]
+    BadToken,
+    #[error("{0}")]
+    BadClock(#[from] ClockSpecError),
+    #[error("level must be from 1 to 8")]
+    BadLevel(Option<Uuid>),
+    #[error("no open room has the code {0}")]
+    RoomNotFound(String),
+    #[error("no such game")]
+    UnknownGame(Uuid),
+    #[error("you do not play in this game")]
+    NotYourGame(Uuid),
+    #[error("the game is over")]
+    GameOver(Uuid),
+    #[error("something went wrong on our side; please try again")]
+    Store(#[from] StoreError),
+}
+
+impl FrameError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            FrameError::TooLarge => ErrorCode::FrameTooLarge,
+            FrameError::Binary => ErrorCode::BinaryFrame,
+            FrameError::Unreadable(_) => ErrorCode::BadFrame,
+            FrameError::NotAuthenticated => ErrorCode::NotAuthenticated,
+            FrameError::AlreadyAuthenticated => ErrorCode::AlreadyAuthenticated,
+            FrameError::BadToken => ErrorCode::BadToken,
+            FrameError::BadClock(_) | FrameError::BadLevel(_) => ErrorCode::BadRequest,
+            FrameError::RoomNotFound(_) => ErrorCode::RoomNotFound,
+            FrameError::UnknownGame(_) => ErrorCode::UnknownGame,
+            FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
+            FrameError::GameOver(_) => ErrorCode::GameOver,
+            FrameError::Store(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// The game the refusal concerns, if any.
+    pub fn game(&self) -> Option<Uuid> {
+        match self {
+            FrameError::BadLevel(game) => *game,
+            FrameError::UnknownGame(game)
+            | FrameError::NotYourGame(game)
+            | FrameError::GameOver(game) => Some(*game),
+            _ => None,
+        }
+    }
+
+    /// The `error` frame the client gets.
+    pub fn to_frame(&self) -> Utf8Bytes {
+        if let FrameError::Store(e) = self {
+            tracing::error!(error = %e, "request failed");
+        }
+        error_text(self.code(), &self.to_string(), self.game())
+    }
+}

@@ -1,0 +1,211 @@
+//! One handler per client frame. Each checks what it was sent and hands the intention to the
+//! lobby or a room; rooms answer through the connection's queue.
+
+use std::time::Duration;
+
+use jungle_engine::Level;
+use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, Ruleset, ServerFrame};
+use uuid::Uuid;
+
+use super::error::FrameError;
+use super::session::{Reply, Session};
+use crate::rooms::{
+    frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
+};
+
+impl Session {
+    /// Dispatches a frame of a signed-in connection.
+    pub(super) async fn handle(&mut self, conn: &Connection, frame: ClientFrame) -> Reply {
+        match frame {
+            ClientFrame::Hello { .. } => Err(FrameError::AlreadyAuthenticated),
+            ClientFrame::Ping => Ok(Some(frame_text(&ServerFrame::Pong))),
+            ClientFrame::Seek {
+                rules,
+                clock,
+                rated,
+                computer_after_s,
+            } => self.seek(conn, rules, clock, rated, computer_after_s).await,
+            ClientFrame::CancelSeek => {
+                self.state.lobby.cancel(conn.id, true).await;
+                Ok(None)
+            }
+            ClientFrame::CreateRoom {
+                rules,
+                clock,
+                rated,
+                color,
+            } => self.create_room(conn, rules, clock, rated, color).await,
+            ClientFrame::PlayComputer {
+                rules,
+                clock,
+                level,
+                color,
+            } => self.play_computer(conn, rules, clock, level, color).await,
+            ClientFrame::AddComputer { game, level } => self.add_computer(conn, game, level).await,
+            ClientFrame::JoinRoom { code } => self.join_room(&code).await,
+            ClientFrame::Watch { game } => self.watch(game).await,
+            ClientFrame::Unwatch { game } => {
+                if let Some(room) = self.joined.remove(&game) {
+                    room.send(RoomCommand::Leave { conn_id: conn.id }).await;
+                }
+                Ok(None)
+            }
+            ClientFrame::Move { game, mv } => {
+                let lag = self.lag();
+                self.act(conn, game, Action::Move { text: mv, lag }).await
+            }
+            ClientFrame::Resign { game } => self.act(conn, game, Action::Resign).await,
+            ClientFrame::OfferDraw { game } => self.act(conn, game, Action::OfferDraw).await,
+            ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
+            ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
+            ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
+        }
+    }
+
+    /// Checks a new game's clock and seats this player with their rating in its ruleset.
+    async fn seat_for_new_game(
+        &self,
+        conn: &Connection,
+        rules: Ruleset,
+        clock: ClockSpec,
+    ) -> Result<SeatPlayer, FrameError> {
+        clock.validate()?;
+        let rating = self.state.store.rating(conn.player.id, rules).await?;
+        Ok(SeatPlayer::human(conn.player.clone(), rating))
+    }
+
+    async fn seek(
+        &mut self,
+        conn: &Connection,
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+        computer_after_s: Option<u32>,
+    ) -> Reply {
+        let seat = self.seat_for_new_game(conn, rules, clock).await?;
+        let settings = RoomSettings {
+            rules,
+            clock,
+            rated,
+        };
+        let computer_after = computer_after_s.map(|s| Duration::from_secs(s.into()));
+        self.state
+            .lobby
+            .seek(conn.clone(), settings, seat.rating, computer_after)
+            .await;
+        Ok(None)
+    }
+
+    async fn create_room(
+        &mut self,
+        conn: &Connection,
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+        color: ColorChoice,
+    ) -> Reply {
+        let host = self.seat_for_new_game(conn, rules, clock).await?;
+        let settings = RoomSettings {
+            rules,
+            clock,
+            rated,
+        };
+        let (room, code) = open::private(self.state.room_ctx.clone(), settings, host, color).await;
+        let reply = frame_text(&ServerFrame::Room {
+            url: format!("{}/r/{code}", self.state.public_url),
+            code,
+            game: room.id,
+        });
+        self.enter(room, JoinIntent::Watch).await;
+        Ok(Some(reply))
+    }
+
+    async fn play_computer(
+        &mut self,
+        conn: &Connection,
+        rules: Ruleset,
+        clock: ClockSpec,
+        level: u8,
+        color: ColorChoice,
+    ) -> Reply {
+        let level = Level::new(level).ok_or(FrameError::BadLevel(None))?;
+        let human = self.seat_for_new_game(conn, rules, clock).await?;
+        let settings = RoomSettings {
+            rules,
+            clock,
+            rated: false,
+        };
+        let ctx = self.state.room_ctx.clone();
+        let room = open::computer_game(ctx, settings, human, level, color).await;
+        self.enter(room, JoinIntent::Watch).await;
+        Ok(None)
+    }
+
+    async fn add_computer(&mut self, conn: &Connection, game: Uuid, level: u8) -> Reply {
+        let level = Level::new(level).ok_or(FrameError::BadLevel(Some(game)))?;
+        let room = self.followed_room(game).await?;
+        let command = RoomCommand::AddComputer {
+            conn_id: conn.id,
+            player: conn.player.id,
+            level,
+        };
+        if !room.send(command).await {
+            self.joined.remove(&game);
+            return Err(FrameError::GameOver(game));
+        }
+        Ok(None)
+    }
+
+    async fn join_room(&mut self, code: &str) -> Reply {
+        let code = code.trim().to_ascii_uppercase();
+        let room = self
+            .state
+            .rooms
+            .by_code(&code)
+            .ok_or(FrameError::RoomNotFound(code))?;
+        self.enter(room, JoinIntent::TakeSeat).await;
+        Ok(None)
+    }
+
+    /// Follows a live game, or answers with the final state of a finished one.
+    async fn watch(&mut self, game: Uuid) -> Reply {
+        if let Some(room) = self.state.rooms.get(game) {
+            self.enter(room, JoinIntent::Watch).await;
+            return Ok(None);
+        }
+        let record = self
+            .state
+            .store
+            .game(game)
+            .await?
+            .ok_or(FrameError::UnknownGame(game))?;
+        let state = crate::api::archived_state(&record);
+        Ok(Some(frame_text(&ServerFrame::Game(Box::new(state)))))
+    }
+
+    async fn act(&mut self, conn: &Connection, game: Uuid, action: Action) -> Reply {
+        let room = self.followed_room(game).await?;
+        let command = RoomCommand::Act {
+            conn_id: conn.id,
+            player: conn.player.id,
+            action,
+        };
+        if !room.send(command).await {
+            self.joined.remove(&game);
+            return Err(FrameError::GameOver(game));
+        }
+        Ok(None)
+    }
+
+    /// The room of a game this connection follows, or why there is none.
+    async fn followed_room(&self, game: Uuid) -> Result<crate::rooms::RoomHandle, FrameError> {
+        match self.joined.get(&game) {
+            Some(room) if !room.is_closed() => Ok(room.clone()),
+            _ if self.state.rooms.get(game).is_some() => Err(FrameError::NotYourGame(game)),
+            _ => match self.state.store.game(game).await {
+                Ok(Some(_)) => Err(FrameError::GameOver(game)),
+                _ => Err(FrameError::UnknownGame(game)),
+            },
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The WebSocket endpoint, in three layers:
+//! - [`transport`]: the socket itself: origin and per-address checks, size limits, the flood
+//!   limit, pings and lag, and the closing handshake;
+//! - [`session`]: one signed-in connection: sign-in, parsing, dispatch, and the rooms it follows;
+//! - [`handlers`]: one function per client frame.
+//!
+//! Errors are one typed enum, [`FrameError`], mapped to a wire code in one place.
+
+mod error;
+mod handlers;
+mod session;
+mod transport;
+
+pub use error::FrameError;
+pub use transport::upgrade;

@@ -1,0 +1,130 @@
+//! One connection's session: sign-in, parsing, dispatch to the frame handlers, and the rooms
+//! the connection follows. It knows nothing of sockets; the transport feeds it text.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use jungle_protocol::{ClientFrame, PlayerInfo, ServerFrame, MAX_FRAME_BYTES};
+use tokio::sync::{mpsc, Notify};
+use uuid::Uuid;
+
+use super::error::FrameError;
+use crate::api::hash_token;
+use crate::rooms::{frame_text, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
+use crate::state::AppState;
+use crate::store::PlayerRecord;
+
+static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
+
+/// What a handler answers at once, ahead of anything rooms send later.
+pub type Reply = Result<Option<Utf8Bytes>, FrameError>;
+
+pub struct Session {
+    pub state: AppState,
+    /// Set by a successful `hello`.
+    conn: Option<Connection>,
+    out_tx: mpsc::Sender<Outbound>,
+    too_slow: Arc<Notify>,
+    /// Rooms this connection follows; told when it goes.
+    pub joined: HashMap<Uuid, RoomHandle>,
+    /// Estimated one-way lag from WebSocket ping round trips.
+    lag: Duration,
+}
+
+impl Session {
+    pub fn new(state: AppState, out_tx: mpsc::Sender<Outbound>, too_slow: Arc<Notify>) -> Self {
+        Session {
+            state,
+            conn: None,
+            out_tx,
+            too_slow,
+            joined: HashMap::new(),
+            lag: Duration::ZERO,
+        }
+    }
+
+    pub fn lag(&self) -> Duration {
+        self.lag
+    }
+
+    /// A ping's round trip: smoothed and capped, so one slow round trip buys little time.
+    pub fn record_round_trip(&mut self, rtt: Duration) {
+        self.lag = ((self.lag * 3 + rtt / 2) / 4).min(Duration::from_secs(1));
+    }
+
+    /// Handles one text frame; returns an immediate reply, if any.
+    pub async fn on_text(&mut self, text: &str) -> Option<Utf8Bytes> {
+        match self.dispatch(text).await {
+            Ok(reply) => reply,
+            Err(error) => Some(error.to_frame()),
+        }
+    }
+
+    async fn dispatch(&mut self, text: &str) -> Reply {
+        if text.len() > MAX_FRAME_BYTES {
+            return Err(FrameError::TooLarge);
+        }
+        let frame: ClientFrame = serde_json::from_str(text)?;
+        let Some(conn) = self.conn.clone() else {
+            return match frame {
+                ClientFrame::Hello { token } => self.hello(&token).await,
+                _ => Err(FrameError::NotAuthenticated),
+            };
+        };
+        self.handle(&conn, frame).await
+    }
+
+    async fn hello(&mut self, token: &str) -> Reply {
+        let store = &self.state.store;
+        let player = store
+            .player_by_token_hash(&hash_token(token))
+            .await?
+            .ok_or(FrameError::BadToken)?;
+        let games = store.active_game_ids(player.id).await?;
+        self.conn = Some(Connection {
+            id: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
+            player: PlayerRecord {
+                id: player.id,
+                name: player.name.clone(),
+            },
+            tx: self.out_tx.clone(),
+            too_slow: self.too_slow.clone(),
+        });
+        // Back into every unfinished game: each answers with its full state, after the welcome.
+        for &game in &games {
+            if let Some(room) = self.state.rooms.get(game) {
+                self.enter(room, JoinIntent::Watch).await;
+            }
+        }
+        Ok(Some(frame_text(&ServerFrame::Welcome {
+            player: PlayerInfo {
+                id: player.id,
+                name: player.name,
+            },
+            games,
+        })))
+    }
+
+    /// Joins a room and follows it from now on.
+    pub async fn enter(&mut self, room: RoomHandle, intent: JoinIntent) {
+        let Some(conn) = self.conn.clone() else {
+            return;
+        };
+        if room.send(RoomCommand::Join { conn, intent }).await {
+            self.joined.insert(room.id, room);
+        }
+    }
+
+    /// Tells the lobby and every followed room that this connection is gone.
+    pub async fn leave_all(&mut self) {
+        if let Some(conn) = &self.conn {
+            self.state.lobby.cancel(conn.id, false).await;
+            for (_, room) in self.joined.drain() {
+                room.send(RoomCommand::Leave { conn_id: conn.id }).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The transport: one task per WebSocket. It checks the origin and the per-address limit,
+//! bounds frame sizes, enforces the flood limit, pings and measures lag, writes what rooms
+//! send, and finishes the closing handshake. Text frames go to the [`Session`].
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use jungle_protocol::ServerFrame;
+use tokio::sync::{mpsc, Notify};
+use tokio::time::Instant;
+
+use super::error::FrameError;
+use super::session::Session;
+use crate::rooms::{frame_text, JoinIntent, Outbound};
+use crate::state::AppState;
+
+/// Frames a connection may queue before it counts as too slow and is closed.
+const OUTBOUND_QUEUE: usize = 256;
+/// The flood limit: at most this many frames in any `FLOOD_WINDOW`.
+const FLOOD_FRAMES: f64 = 100.0;
+const FLOOD_WINDOW: Duration = Duration::from_secs(20);
+/// Anything larger is cut off by the WebSocket layer itself; frames between `MAX_FRAME_BYTES`
+/// and this get a `frame_too_large` error and the connection lives on.
+const TRANSPORT_LIMIT: usize = 16 * 1024;
+
+/// Close codes (RFC 6455).
+const CLOSE_POLICY: u16 = 1008;
+const CLOSE_TOO_BIG: u16 = 1009;
+const CLOSE_GOING_AWAY: u16 = 1001;
+const CLOSE_RESTART: u16 = 1012;
+const CLOSE_TRY_LATER: u16 = 1013;
+/// How long a closing connection waits for the client's Close in reply.
+const CLOSE_HANDSHAKE: Duration = Duration::from_secs(2);
+
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(origin) = headers.get("origin").and_then(|o| o.to_str().ok()) {
+        if !state.origins.allows(origin) {
+            tracing::info!(%origin, "websocket refused: origin not allowed");
+            return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
+        }
+    }
+    let Some(slot) = state.ip_limits.acquire(peer.ip()) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many connections from this address",
+        )
+            .into_response();
+    };
+    ws.max_message_size(TRANSPORT_LIMIT)
+        .max_frame_size(TRANSPORT_LIMIT)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
+        .on_upgrade(move |socket| async move {
+            let _slot = slot;
+            run(socket, state, peer.ip()).await;
+        })
+}
+
+/// Tokens refill at the flood limit's rate, so bursts up to the limit pass.
+struct FloodGuard {
+    tokens: f64,
+    last: Instant,
+}
+
+impl FloodGuard {
+    fn new() -> FloodGuard {
+        FloodGuard {
+            tokens: FLOOD_FRAMES,
+            last: Instant::now(),
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill =
+            now.duration_since(self.last).as_secs_f64() * FLOOD_FRAMES / FLOOD_WINDOW.as_secs_f64();
+        self.tokens = (self.tokens + refill).min(FLOOD_FRAMES);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Why the loop ends.
+enum Stop {
+    Gone,
+    Close(u16, &'static str),
+}
+
+async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
+    metrics::gauge!("jungle_connections").increment(1.0);
+    let (out_tx, mut out_rx) = mpsc::channel(OUTBOUND_QUEUE);
+    let too_slow = Arc::new(Notify::new());
+    let mut session = Session::new(state.clone(), out_tx, too_slow.clone());
+    let mut ping_sent: Option<Instant> = None;
+    let interval = state.config.ping_interval();
+    let mut ping = tokio::time::interval_at(Instant::now() + interval, interval);
+    let mut last_heard = Instant::now();
+    let mut flood = FloodGuard::new();
+    let mut shutdown = state.shutdown.clone();
+    let stop = loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let message = match incoming {
+                    Some(Ok(message)) => message,
+                    Some(Err(e)) => break if is_over_capacity(e) {
+                        Stop::Close(CLOSE_TOO_BIG, "frame too large")
+                    } else {
+                        Stop::Gone
+                    },
+                    None => break Stop::Gone,
+                };
+                last_heard = Instant::now();
+                match message {
+                    Message::Text(text) => {
+                        if !flood.allow() {
+                            tracing::info!(%ip, "closing a flooding connection");
+                            break Stop::Close(CLOSE_POLICY, "too many frames");
+                        }
+                        metrics::counter!("jungle_frames_received_total").increment(1);
+                        if let Some(reply) = session.on_text(&text).await {
+                            if socket.send(Message::Text(reply)).await.is_err() {
+                                break Stop::Gone;
+                            }
+                        }
+                    }
+                    Message::Binary(_) => {
+                        if !flood.allow() {
+                            break Stop::Close(CLOSE_POLICY, "too many frames");
+                        }
+                        let reply = FrameError::Binary.to_frame();
+                        if socket.send(Message::Text(reply)).await.is_err() {
+                            break Stop::Gone;
+                        }
+                    }
+                    Message::Pong(_) => {
+                        if let Some(sent) = ping_sent.take() {
+                            session.record_round_trip(sent.elapsed());
+                        }
+                    }
+                    Message::Ping(_) => {}
+                    Message::Close(_) => break Stop::Gone,
+                }
+            }
+            outbound = out_rx.recv() => match outbound {
+                Some(Outbound::Text(text)) => {
+                    if socket.send(Message::Text(text)).await.is_err() {
+                        break Stop::Gone;
+                    }
+                }
+                Some(Outbound::Enter(room)) => session.enter(room, JoinIntent::Watch).await,
+                None => break Stop::Gone,
+            },
+            _ = ping.tick() => {
+                if last_heard.elapsed() > interval * 2 {
+                    break Stop::Close(CLOSE_GOING_AWAY, "no answer to pings");
+                }
+                ping_sent = Some(Instant::now());
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    break Stop::Gone;
+                }
+            }
+            _ = too_slow.notified() => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
+            _ = shutdown.changed() => {
+                let _ = socket.send(Message::Text(frame_text(&ServerFrame::Shutdown))).await;
+                break Stop::Close(CLOSE_RESTART, "server restarting");
+            }
+        }
+    };
+    if let Stop::Close(code, reason) = stop {
+        let _ = socket
+            .send(Message::Close(Some(CloseFrame {
+                code,
+                reason: Utf8Bytes::from_static(reason),
+            })))
+            .await;
+        // Finish the closing handshake: drop what the client still sends until its Close.
+        // Closing with unread data would reset the connection, and a reset can discard our
+        // Close frame before the client reads why it was cut off (a flooder's frames are
+        // exactly such data). Bounded, so nobody can hold the connection open; skipped when
+        // the server stops, which should not wait on every client.
+        let wait = if code == CLOSE_RESTART {
+            Duration::ZERO
+        } else {
+            CLOSE_HANDSHAKE
+        };
+        let _ = tokio::time::timeout(wait, async {
+            while let Some(Ok(message)) = socket.recv().await {
+                if matches!(message, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    session.leave_all().await;
+    metrics::gauge!("jungle_connections").decrement(1.0);
+}
+
+/// Whether the WebSocket layer refused a frame for its size, told by the error's type.
+fn is_over_capacity(error: axum::Error) -> bool {
+    matches!(
+        error.into_inner().downcast_ref::<tungstenite::Error>(),
+        Some(tungstenite::Error::Capacity(_))
+    )
+}
