@@ -10,11 +10,10 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home /var/lib/jungle --create-home jungle
 COPY --from=build /src/target/release/jungle-server /usr/local/bin/jungle-server
-COPY static /usr/share/jungle/static
 USER jungle
 WORKDIR /var/lib/jungle
+# The browser client is built into the binary.
 ENV JUNGLE_ADDR=0.0.0.0:8080 \
-    JUNGLE_STATIC_DIR=/usr/share/jungle/static \
     JUNGLE_LOG_JSON=true
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

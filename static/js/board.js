@@ -4,8 +4,35 @@
 import { ANIMALS, DENS, TRAPS, WATER, squareName } from './fen.js';
 import { t } from './i18n.js';
 
-/// Creates the board inside `root`. `onMove(text)` is called with moves such as "a3a4".
+/**
+ * @typedef {{ side: 'red' | 'blue', letter: string }} Piece
+ * @typedef {{ from: string, to: string }} LastMove
+ * @typedef {{ pieces: Map<string, Piece>, orientation: 'red' | 'blue', legal: string[], lastMove: LastMove | null, animate?: boolean }} BoardView
+ * @typedef {{ from: string, x: number, y: number, moved: boolean, cancelOnUp: boolean }} Drag
+ * @typedef {{
+ *   root: HTMLElement,
+ *   onMove: (move: string) => void,
+ *   view: BoardView,
+ *   selected: string | null,
+ *   drag: Drag | null,
+ *   ghost: HTMLElement | null,
+ *   buttons: Map<string, HTMLButtonElement>,
+ *   orientation: string | null,
+ *   destroy: () => void,
+ * }} Board
+ */
+
+/**
+ * Creates the board inside `root`. `onMove(text)` is called with moves such as "a3a4".
+ * `destroy()` removes every listener it added (on the window too) and empties `root`.
+ * @param {HTMLElement} root
+ * @param {(move: string) => void} onMove
+ * @returns {Board}
+ */
 export function createBoard(root, onMove) {
+  const listeners = new AbortController();
+  const signal = listeners.signal;
+  /** @type {Board} */
   const board = {
     root,
     onMove,
@@ -15,20 +42,30 @@ export function createBoard(root, onMove) {
     ghost: null,
     buttons: new Map(),
     orientation: null,
+    destroy() {
+      listeners.abort();
+      board.ghost?.remove();
+      board.ghost = null;
+      board.buttons.clear();
+      root.replaceChildren();
+    },
   };
   root.classList.add('board');
   root.setAttribute('role', 'group');
-  root.addEventListener('pointerdown', (e) => pointerDown(board, e));
-  window.addEventListener('pointermove', (e) => pointerMove(board, e));
-  window.addEventListener('pointerup', (e) => pointerUp(board, e));
-  root.addEventListener('click', (e) => keyboardClick(board, e));
-  root.addEventListener('keydown', (e) => keyDown(board, e));
+  root.addEventListener('pointerdown', (e) => pointerDown(board, e), { signal });
+  window.addEventListener('pointermove', (e) => pointerMove(board, e), { signal });
+  window.addEventListener('pointerup', (e) => pointerUp(board, e), { signal });
+  root.addEventListener('click', (e) => keyboardClick(board, e), { signal });
+  root.addEventListener('keydown', (e) => keyDown(board, e), { signal });
   return board;
 }
 
-/// Draws `view`: { pieces, orientation, legal, lastMove, animate }. With `animate` (a move just
-/// played), the animal glides from its old square in 120 ms, straight over the water for a jump;
-/// input is never held up by it.
+/**
+ * Draws `view`. With `animate` (a move just played), the animal glides from its old square in
+ * 120 ms, straight over the water for a jump; input is never held up by it.
+ * @param {Board} board
+ * @param {BoardView} view
+ */
 export function renderBoard(board, view) {
   const previousMove = board.view.lastMove;
   board.view = view;

@@ -39,17 +39,8 @@ export function parseBoard(fen) {
   return pieces;
 }
 
-/// The animals each side has lost, strongest first.
-export function capturedAnimals(pieces) {
-  const lost = { red: [], blue: [] };
-  for (const side of ['red', 'blue']) {
-    for (const letter of Object.keys(ANIMALS)) {
-      const present = [...pieces.values()].some((p) => p.side === side && p.letter === letter);
-      if (!present) lost[side].push(letter);
-    }
-  }
-  return lost;
-}
+/** The animals by their wire names (`rat` … `elephant`), for captures the server reports. */
+export const ANIMAL_BY_NAME = Object.fromEntries(Object.values(ANIMALS).map((a) => [a.name, a]));
 
 export const WATER = new Set(['b4', 'c4', 'b5', 'c5', 'b6', 'c6', 'e4', 'f4', 'e5', 'f5', 'e6', 'f6']);
 export const TRAPS = new Map([['c1', 'red'], ['e1', 'red'], ['d2', 'red'], ['c9', 'blue'], ['e9', 'blue'], ['d8', 'blue']]);

@@ -4,27 +4,30 @@ import * as api from './api.js';
 import { language, setLanguage, t, translatePage } from './i18n.js';
 import { connect } from './socket.js';
 import * as sound from './sound.js';
+import { $ } from './dom.js';
 import { renderHome, escape } from './views/home.js';
-import { renderGame, updateGame } from './views/game.js';
+import { renderGame } from './views/game.js';
 import { renderRules } from './views/rules.js';
 
-const root = document.getElementById('app');
-const statusBar = document.getElementById('status');
+const root = $(document, '#app');
+const statusBar = $(document, '#status');
 
+/** @type {import('./types.js').App} */
 const app = {
   player: api.storedPlayer(),
   socket: null,
   route: null,
+  view: null,
   game: null,
   clockReceivedAt: 0,
   awayDeadline: {},
   seek: null,
-  board: null,
   rematchAsked: false,
   rematchOffered: false,
   confirmResign: false,
   tickers: [],
-  cleanups: [],
+  redrawSeek: null,
+  redrawGame: null,
   send(frame) {
     app.socket?.send(frame);
   },
@@ -34,7 +37,7 @@ const app = {
     route();
   },
 };
-window.jungleApp = app; // for debugging in the console
+/** @type {any} */ (window).jungleApp = app; // for debugging in the console
 
 function parseRoute() {
   const path = location.pathname;
@@ -50,10 +53,31 @@ function showStatus(text) {
   statusBar.textContent = text || '';
 }
 
+/** Shows `view` in place of the current one, which lets go of everything it held. */
+function show(view) {
+  app.view?.destroy();
+  app.view = view;
+}
+
+/** Draws the game page for `app.game`, or redraws the one shown. */
+function drawGame() {
+  if (app.redrawGame) {
+    app.redrawGame();
+    return;
+  }
+  const view = renderGame(root, app);
+  show(view);
+  app.redrawGame = view.update;
+  const destroy = view.destroy;
+  view.destroy = () => {
+    app.redrawGame = null;
+    destroy();
+  };
+}
+
 function route() {
-  for (const cleanup of app.cleanups.splice(0)) cleanup();
+  show(null);
   app.tickers = [];
-  app.board = null;
   app.route = parseRoute();
   translatePage();
   if (!app.player) {
@@ -63,21 +87,21 @@ function route() {
   ensureSocket();
   switch (app.route.name) {
     case 'rules':
-      renderRules(root, app.route.rules);
+      show(renderRules(root, app.route.rules));
       break;
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;
       app.send({ t: 'join_room', code: app.route.code });
       break;
     case 'game':
-      if (app.game?.game === app.route.id) renderGame(root, app);
+      if (app.game?.game === app.route.id) drawGame();
       else {
         root.innerHTML = `<p class="card">${t('connecting')}</p>`;
         app.send({ t: 'watch', game: app.route.id });
       }
       break;
     default:
-      renderHome(root, app);
+      show(renderHome(root, app));
   }
 }
 
@@ -89,15 +113,16 @@ function renderNamePrompt() {
     <p class="muted" id="name-hint">${t('nameHint')}</p>
     <p class="error" id="name-error" role="alert"></p>
     <button type="submit" class="primary">${t('start')}</button></form></section>`;
-  const input = root.querySelector('#name');
+  const input = /** @type {HTMLInputElement} */ ($(root, '#name'));
   input.focus();
-  root.querySelector('#name-form').onsubmit = async (e) => {
+  const error = $(root, '#name-error');
+  $(root, '#name-form').onsubmit = async (e) => {
     e.preventDefault();
     try {
       app.player = await api.createPlayer(input.value);
       route();
     } catch (err) {
-      root.querySelector('#name-error').textContent = err.message;
+      error.textContent = err.message;
     }
   };
 }
@@ -131,6 +156,28 @@ function setGame(state) {
   }
 }
 
+/**
+ * Whether an event about the shown game follows on from the state we hold. A frame we already
+ * applied is dropped; after a gap (a frame was missed) the full state is asked for again.
+ * @param {import('./types.js').Frame} frame
+ */
+function inSequence(frame) {
+  const game = app.game;
+  const seq = Number(frame.seq);
+  if (seq <= game.seq) return false;
+  if (seq !== game.seq + 1) {
+    app.send({ t: 'watch', game: game.game });
+    return false;
+  }
+  game.seq = seq;
+  return true;
+}
+
+function redraw() {
+  if (app.redrawGame) app.redrawGame();
+}
+
+/** @param {import('./types.js').Frame} frame */
 function onFrame(frame) {
   const game = app.game;
   const here = (id) => game && game.game === id;
@@ -155,70 +202,69 @@ function onFrame(frame) {
       const wanted = app.route?.name === 'game' && app.route.id === frame.game;
       if (!ours && !wanted && !(app.route?.name === 'room')) break;
       if (ours && arriving) app.seek = null;
-      setGame(frame);
+      setGame(/** @type {import('./types.js').GameState} */ (/** @type {unknown} */ (frame)));
       if (app.route?.name !== 'game' || app.route.id !== frame.game) {
         app.navigate(`/g/${frame.game}`, app.route?.name === 'room');
-      } else if (arriving || !root.querySelector('#board')) {
-        renderGame(root, app);
+      } else if (arriving && app.redrawGame) {
+        // Another game on the same page (a rematch followed): a fresh board.
+        route();
       } else {
-        updateGame(root, app);
+        drawGame();
       }
       break;
     }
     case 'moved':
-      if (!here(frame.game)) break;
-      {
-        const before = game.position.split(' ')[0].replace(/[0-9/]/g, '').length;
-        const after = frame.position.split(' ')[0].replace(/[0-9/]/g, '').length;
-        game.moves.push(frame.mv);
-        game.position = frame.position;
-        game.turn = frame.position.split(' ')[1] === 'r' ? 'red' : 'blue';
-        game.clocks = frame.clocks;
-        game.legal = frame.legal;
-        const mover = game.turn === 'red' ? 'blue' : 'red';
-        if (game.draw_offer && game.draw_offer !== mover) game.draw_offer = null;
-        app.clockReceivedAt = performance.now();
-        sound.play(after < before ? 'capture' : 'move');
-        updateGame(root, app);
-      }
+      if (!here(frame.game) || !inSequence(frame)) break;
+      game.moves.push(frame.mv);
+      game.position = frame.position;
+      game.turn = frame.turn;
+      game.status = frame.status;
+      game.draw_offer = frame.draw_offer;
+      game.clocks = frame.clocks;
+      game.legal = frame.legal;
+      // The side now to move is the one whose animal was taken.
+      if (frame.captured) game.captured[frame.turn].push(frame.captured);
+      app.clockReceivedAt = performance.now();
+      sound.play(frame.captured ? 'capture' : 'move');
+      redraw();
       break;
     case 'game_over':
-      if (!here(frame.game)) break;
-      game.status = frame.reason === 'aborted' ? 'aborted' : 'finished';
+      if (!here(frame.game) || !inSequence(frame)) break;
+      game.status = frame.status;
       game.result = { winner: frame.winner, reason: frame.reason, rated: frame.rated, rating_change: frame.rating_change };
       game.legal = [];
       game.draw_offer = null;
       game.clocks = { ...game.clocks, running: null };
       sound.play(frame.reason === 'den' ? 'den' : 'start');
-      updateGame(root, app);
-      root.querySelector('#end')?.focus?.();
+      redraw();
+      /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.();
       break;
     case 'presence':
-      if (!here(frame.game)) break;
+      if (!here(frame.game) || !inSequence(frame)) break;
       if (game[frame.side]) game[frame.side].online = frame.online;
       app.awayDeadline[frame.side] = frame.online || frame.abandon_in_ms == null ? null : performance.now() + frame.abandon_in_ms;
-      updateGame(root, app);
+      redraw();
       break;
     case 'draw_offered':
-      if (here(frame.game)) {
-        game.draw_offer = frame.by;
-        updateGame(root, app);
-      }
+      if (!here(frame.game) || !inSequence(frame)) break;
+      game.draw_offer = frame.by;
+      redraw();
       break;
     case 'draw_declined':
-      if (here(frame.game)) {
-        game.draw_offer = null;
-        updateGame(root, app);
-      }
+      if (!here(frame.game) || !inSequence(frame)) break;
+      game.draw_offer = null;
+      redraw();
       break;
     case 'rematch_offered':
-      if (here(frame.game) && frame.by !== game.you) {
+      if (!here(frame.game) || !inSequence(frame)) break;
+      if (frame.by !== game.you) {
         app.rematchOffered = true;
-        updateGame(root, app);
+        redraw();
       }
       break;
     case 'error':
       if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
+        show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
       } else if (frame.code === 'bad_token') {
         api.forgetPlayer();
@@ -229,7 +275,7 @@ function onFrame(frame) {
       } else {
         showStatus(t('errorGeneric', { msg: frame.message }));
         setTimeout(() => showStatus(''), 4000);
-        if (game) updateGame(root, app);
+        redraw();
       }
       break;
     case 'shutdown':
@@ -242,7 +288,7 @@ function onFrame(frame) {
 
 // Links inside the app navigate without reloading.
 document.addEventListener('click', (e) => {
-  const link = e.target.closest?.('a[data-link]');
+  const link = /** @type {Element} */ (e.target).closest?.('a[data-link]');
   if (!link || e.metaKey || e.ctrlKey || e.shiftKey) return;
   e.preventDefault();
   app.navigate(link.getAttribute('href'));

@@ -206,6 +206,31 @@ pub struct GameResult {
     pub rating_change: Option<RatingChange>,
 }
 
+/// The animals each side has lost.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Captured {
+    pub red: Vec<Animal>,
+    pub blue: Vec<Animal>,
+}
+
+impl Captured {
+    /// From a game's history: each capture is a loss of the side that did not move.
+    pub fn from_game(game: &jungle_rules::Game) -> Captured {
+        let mut captured = Captured::default();
+        let mut mover = game.start().side_to_move();
+        for turn in game.history() {
+            if let Some(animal) = turn.captured {
+                match mover {
+                    Side::Red => captured.blue.push(animal),
+                    Side::Blue => captured.red.push(animal),
+                }
+            }
+            mover = !mover;
+        }
+        captured
+    }
+}
+
 /// The full state of a game, as one recipient sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
@@ -228,6 +253,9 @@ pub struct GameState {
     pub position: String,
     pub turn: Side,
     pub clocks: Clocks,
+    /// The animals each side has lost, in the order they were taken.
+    #[serde(default)]
+    pub captured: Captured,
     /// The side whose draw offer is pending, if any.
     pub draw_offer: Option<Side>,
     pub status: GameStatus,

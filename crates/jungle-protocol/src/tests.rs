@@ -165,3 +165,15 @@ fn moved_carries_what_follows_from_the_move() {
     assert_eq!(value["draw_offer"], serde_json::Value::Null);
     assert_eq!(serde_json::from_value::<ServerFrame>(value).unwrap(), moved);
 }
+
+#[test]
+fn captured_animals_are_the_losses_of_the_side_that_did_not_move() {
+    use jungle_rules::{Animal, Game, Position, Ruleset};
+    // Red's rat beside Blue's cat: Red takes it? A rat cannot take a cat; Blue's cat takes the rat.
+    let start: Position = "7/7/7/7/7/7/7/7/Rc5 b 0 1".parse().unwrap();
+    let mut game = Game::new(Ruleset::Classic.rules(), start);
+    game.play("b1a1".parse().unwrap()).unwrap();
+    let captured = Captured::from_game(&game);
+    assert_eq!(captured.red, vec![Animal::Rat]);
+    assert!(captured.blue.is_empty());
+}

@@ -252,6 +252,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
             red_timeouts: last.red_timeouts as u32,
             blue_timeouts: last.blue_timeouts as u32,
         },
+        captured: jungle_protocol::Captured::from_game(&game),
         draw_offer: None,
         status: record.status,
         result: record.reason.map(|reason| GameResult {

@@ -43,9 +43,10 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_PUBLIC_URL")]
     pub public_url: Option<String>,
 
-    /// Directory of the browser client.
-    #[arg(long, env = "JUNGLE_STATIC_DIR", default_value = "static")]
-    pub static_dir: String,
+    /// Serve the browser client from this directory instead of the copy built into the binary
+    /// (for working on the client without rebuilding).
+    #[arg(long, env = "JUNGLE_STATIC_DIR")]
+    pub static_dir: Option<String>,
 
     /// Most simultaneous WebSocket connections from one IP address.
     #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
@@ -57,15 +58,19 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults for an embedded test server (port 0, the given database).
+    /// Defaults for an embedded test server (port 0, the given database). The environment is
+    /// not read: a developer's `JUNGLE_*` variables must not change what tests see.
     pub fn for_tests(database_url: &str) -> Config {
-        Config::parse_from([
+        use clap::{CommandFactory, FromArgMatches};
+        let command = Config::command().mut_args(|arg| arg.env(None));
+        let matches = command.get_matches_from([
             "jungle-server",
             "--addr",
             "127.0.0.1:0",
             "--database-url",
             database_url,
-        ])
+        ]);
+        Config::from_arg_matches(&matches).expect("the test settings are valid")
     }
 
     pub fn disconnect_grace(&self) -> Duration {
@@ -78,5 +83,24 @@ impl Config {
 
     pub fn ping_interval(&self) -> Duration {
         Duration::from_secs(self.ping_interval_s.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_settings_ignore_the_environment() {
+        // Only this test sets these variables; nothing else in this binary reads them.
+        std::env::set_var("JUNGLE_ABORT_S", "1");
+        std::env::set_var("JUNGLE_STATIC_DIR", "/nowhere");
+        let config = Config::for_tests("sqlite://x.db");
+        std::env::remove_var("JUNGLE_ABORT_S");
+        std::env::remove_var("JUNGLE_STATIC_DIR");
+        assert_eq!(config.abort_s, 30);
+        assert_eq!(config.static_dir, None);
+        assert_eq!(config.database_url, "sqlite://x.db");
+        assert_eq!(config.addr.port(), 0);
     }
 }

@@ -4,6 +4,7 @@
 //! with the bound address and a graceful [`Server::shutdown`].
 
 pub mod api;
+pub mod assets;
 pub mod bots;
 pub mod config;
 pub mod lobby;
@@ -24,7 +25,6 @@ use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
-use tower_http::services::{ServeDir, ServeFile};
 
 pub use config::Config;
 use lobby::Lobby;
@@ -102,7 +102,7 @@ impl Server {
             public_url,
             config: Arc::new(config.clone()),
         };
-        let app = router(state, &config.static_dir);
+        let app = router(state, assets::Assets::new(config.static_dir.as_deref()));
         let mut stop = shutdown_rx;
         let serving = tokio::spawn(async move {
             // Moves are small frames that must leave at once: Nagle's algorithm would hold one
@@ -165,8 +165,14 @@ impl Server {
     }
 }
 
-fn router(state: AppState, static_dir: &str) -> Router {
-    let index = ServeFile::new(format!("{static_dir}/index.html"));
+fn router(state: AppState, assets: assets::Assets) -> Router {
+    let client = Router::new()
+        .route("/", get(assets::app_page))
+        .route("/g/{id}", get(assets::app_page))
+        .route("/r/{code}", get(assets::app_page))
+        .route("/rules/{name}", get(assets::app_page))
+        .fallback(assets::file)
+        .with_state(assets);
     Router::new()
         .route("/ws", get(ws::upgrade))
         .route("/api/players", post(api::create_player))
@@ -177,11 +183,8 @@ fn router(state: AppState, static_dir: &str) -> Router {
         .route("/api/games/{id}", get(api::game))
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(api::metrics))
-        .route_service("/g/{id}", index.clone())
-        .route_service("/r/{code}", index.clone())
-        .route_service("/rules/{name}", index)
-        .fallback_service(ServeDir::new(static_dir))
         .with_state(state)
+        .merge(client)
 }
 
 async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {

@@ -99,7 +99,8 @@ struct Outage {
 }
 
 impl Outage {
-    async fn start(target: &'static str) -> Outage {
+    async fn start(target: &str) -> Outage {
+        let target: std::sync::Arc<str> = target.into();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let up = Arc::new(AtomicBool::new(true));
@@ -117,8 +118,9 @@ impl Outage {
                 let mut cuts = cuts.clone();
                 // Only cuts after this connection opened concern it.
                 cuts.borrow_and_update();
+                let target = target.clone();
                 tokio::spawn(async move {
-                    let Ok(server) = TcpStream::connect(target).await else {
+                    let Ok(server) = TcpStream::connect(&*target).await else {
                         return;
                     };
                     let (mut client, mut server) = (client, server);
@@ -145,14 +147,19 @@ impl Outage {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_outage_loses_nothing() {
     let direct = fresh_database(Db::Postgres).await;
-    let proxy = Outage::start("127.0.0.1:5432").await;
-    let through_proxy = direct.replace("127.0.0.1:5432", &proxy.addr.to_string());
+    // postgres://user@HOST:PORT/db: the proxy stands between the server and that address.
+    let host_port = direct
+        .split_once('@')
+        .and_then(|(_, rest)| rest.split('/').next())
+        .expect("the test database URL names a host")
+        .to_owned();
+    let proxy = Outage::start(&host_port).await;
+    let through_proxy = direct.replace(&host_port, &proxy.addr.to_string());
     assert_ne!(
         direct, through_proxy,
         "the test database is reached through the proxy"
     );
-    let mut config = jungle_server::Config::for_tests(&through_proxy);
-    config.static_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static").into();
+    let config = jungle_server::Config::for_tests(&through_proxy);
     let server = TestServer::start_config(config).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     play(&mut red, &mut blue, &game, &["g3g4", "a7a6"]).await;

@@ -116,7 +116,6 @@ fn the_server_starts_healthy_with_the_compose_environment() {
             format!("sqlite://{}", dir.join("compose.db").display()),
         )
         .env("JUNGLE_ADDR", "127.0.0.1:0")
-        .env("JUNGLE_STATIC_DIR", format!("{ROOT}/static"))
         .stdout(Stdio::piped());
     let mut child = command.spawn().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
@@ -143,4 +142,73 @@ fn the_server_starts_healthy_with_the_compose_environment() {
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(status.unwrap(), 200);
+}
+
+/// The binary carries its client: started from an empty directory, with no settings, it
+/// serves the app, its files and client routes, and a real 404 for anything else.
+#[test]
+fn the_binary_serves_its_client_from_any_directory() {
+    let dir = std::env::temp_dir().join(format!("jungle-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle-server"))
+        .env_clear()
+        .current_dir(&dir)
+        .args(["--addr", "127.0.0.1:0", "--log-json"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let addr = stdout
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(&line.unwrap()).unwrap())
+        .find(|entry| entry["fields"]["message"] == "jungle arena listening")
+        .and_then(|entry| entry["fields"]["addr"].as_str().map(str::to_owned))
+        .expect("the server reported its address");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let fetched: Vec<(String, u16, String, usize)> = runtime.block_on(async {
+        let mut out = Vec::new();
+        for path in [
+            "/",
+            "/js/main.js",
+            "/css/app.css",
+            "/favicon.ico",
+            "/g/6f1c1f0e-3c4d-4e3f-8a7b-1c2d3e4f5a6b",
+            "/r/ABC234",
+            "/rules/classic",
+            "/nope",
+            "/js/../../Cargo.toml",
+        ] {
+            let response = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
+            let status = response.status().as_u16();
+            let kind = response
+                .headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_owned())
+                .unwrap_or_default();
+            let body = response.bytes().await.unwrap();
+            out.push((path.to_owned(), status, kind, body.len()));
+        }
+        out
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = |p: &str| fetched.iter().find(|f| f.0 == p).unwrap().clone();
+    for page in [
+        "/",
+        "/g/6f1c1f0e-3c4d-4e3f-8a7b-1c2d3e4f5a6b",
+        "/r/ABC234",
+        "/rules/classic",
+    ] {
+        let (_, code, kind, len) = status(page);
+        assert_eq!((code, kind.as_str()), (200, "text/html"), "{page}");
+        assert!(len > 500, "{page} is the app's page");
+    }
+    assert_eq!(status("/js/main.js").1, 200);
+    assert!(status("/js/main.js").2.contains("javascript"));
+    assert_eq!(status("/css/app.css").2, "text/css");
+    assert_eq!(status("/favicon.ico").1, 200);
+    assert_eq!(status("/nope").1, 404);
+    assert!(status("/nope").2.starts_with("text/html"));
+    assert_eq!(status("/js/../../Cargo.toml").1, 404);
 }

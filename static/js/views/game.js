@@ -1,12 +1,23 @@
 // The game page: board, players, clocks, moves, actions and the end panel, drawn from the
-// latest `game` state the server sent (kept in app.game).
+// latest `game` state the server sent (kept in app.game). It derives nothing the server says.
 
 import { createBoard, renderBoard } from '../board.js';
 import { formatMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
-import { ANIMALS, capturedAnimals, parseBoard } from '../fen.js';
+import { $, valueOf } from '../dom.js';
+import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { t } from '../i18n.js';
 import { escape } from './home.js';
 
+/** @typedef {import('../types.js').App} App */
+/** @typedef {import('../types.js').GameState} GameState */
+/** @typedef {import('../types.js').View & { update: () => void }} GameView */
+
+/**
+ * Draws the game page for `app.game`; `update()` redraws it after the state changed.
+ * @param {HTMLElement} root
+ * @param {App} app
+ * @returns {GameView}
+ */
 export function renderGame(root, app) {
   root.innerHTML = `
   <div class="game">
@@ -25,9 +36,18 @@ export function renderGame(root, app) {
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
     </aside>
   </div>`;
-  app.board = createBoard(root.querySelector('#board'), (mv) => app.send({ t: 'move', game: app.game.game, mv }));
-  app.tickers.push(() => tickClocks(root, app));
-  updateGame(root, app);
+  const board = createBoard($(root, '#board'), (mv) => app.send({ t: 'move', game: app.game.game, mv }));
+  const tick = () => tickClocks(root, app);
+  app.tickers.push(tick);
+  const view = {
+    update: () => updateGame(root, app, board),
+    destroy() {
+      board.destroy();
+      app.tickers = app.tickers.filter((f) => f !== tick);
+    },
+  };
+  view.update();
+  return view;
 }
 
 function orientation(game) {
@@ -39,11 +59,16 @@ export function lastMove(game) {
   return last && last !== 'pass' ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
 }
 
-export function updateGame(root, app) {
+/**
+ * @param {HTMLElement} root
+ * @param {App} app
+ * @param {import('../board.js').Board} board
+ */
+function updateGame(root, app, board) {
   const game = app.game;
-  if (!game || !root.querySelector('#board')) return;
+  if (!game) return;
   const pieces = parseBoard(game.position);
-  renderBoard(app.board, {
+  renderBoard(board, {
     pieces,
     orientation: orientation(game),
     legal: game.status === 'active' ? game.legal : [],
@@ -52,18 +77,23 @@ export function updateGame(root, app) {
   });
   const bottom = orientation(game);
   const top = bottom === 'red' ? 'blue' : 'red';
-  drawBar(root.querySelector('#top-bar'), game, top);
-  drawBar(root.querySelector('#bottom-bar'), game, bottom);
+  drawBar($(root, '#top-bar'), game, top);
+  drawBar($(root, '#bottom-bar'), game, bottom);
   tickClocks(root, app);
   drawAway(root, app);
-  drawRoomPanel(root.querySelector('#room-panel'), app);
-  drawEnd(root.querySelector('#end-panel'), app);
-  drawTurn(root.querySelector('#turn-info'), game);
-  drawActions(root.querySelector('#actions'), app);
-  drawMoves(root.querySelector('#moves'), game);
-  drawCaptured(root.querySelector('#captured'), pieces);
+  drawRoomPanel($(root, '#room-panel'), app);
+  drawEnd($(root, '#end-panel'), app);
+  drawTurn($(root, '#turn-info'), game);
+  drawActions($(root, '#actions'), app);
+  drawMoves($(root, '#moves'), game);
+  drawCaptured($(root, '#captured'), game);
 }
 
+/**
+ * @param {Element} el
+ * @param {GameState} game
+ * @param {'red' | 'blue'} side
+ */
 function drawBar(el, game, side) {
   const seat = game[side];
   let name = '…';
@@ -79,7 +109,7 @@ function drawBar(el, game, side) {
 function tickClocks(root, app) {
   const game = app.game;
   if (!game) return;
-  for (const el of root.querySelectorAll('[data-clock]')) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-clock]'))) {
     const side = el.dataset.clock;
     const running = game.status === 'active' && game.clocks.running === side;
     const ms = game.status === 'active' ? remainingMs(game.clocks, side, app.clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
@@ -98,7 +128,7 @@ function tickClocks(root, app) {
 function drawAway(root, app) {
   const el = root.querySelector('#away');
   const game = app.game;
-  if (!el || !game) return;
+  if (!(el instanceof HTMLElement) || !game) return;
   const messages = [];
   for (const side of ['red', 'blue']) {
     const deadline = app.awayDeadline?.[side];
@@ -124,17 +154,17 @@ function drawRoomPanel(el, app) {
     <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="link" id="room-link" style="flex:1">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
     <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p></div>`;
-  el.querySelector('#add-computer').onclick = () => {
-    app.send({ t: 'add_computer', game: game.game, level: Number(el.querySelector('#add-level').value) });
+  $(el, '#add-computer').onclick = () => {
+    app.send({ t: 'add_computer', game: game.game, level: Number(valueOf(el, '#add-level')) });
   };
-  el.querySelector('#copy-link').onclick = async (e) => {
+  $(el, '#copy-link').onclick = async (e) => {
     try {
       await navigator.clipboard.writeText(url);
     } catch {
-      el.querySelector('#room-link').select();
+      /** @type {HTMLInputElement} */ ($(el, '#room-link')).select();
       document.execCommand?.('copy');
     }
-    e.target.textContent = t('copied');
+    $(el, '#copy-link').textContent = t('copied');
   };
 }
 
@@ -160,7 +190,8 @@ function drawEnd(el, app) {
   if (r.rating_change) {
     const fmt = (n) => `<span class="change ${n >= 0 ? 'up' : 'down'}">${n >= 0 ? '+' : '−'}${Math.abs(n)}</span>`;
     rating = t('ratingChange', { red: fmt(r.rating_change.red), blue: fmt(r.rating_change.blue) });
-  } else if (game.rated && r.reason !== 'aborted' && game.moves.length <= 20) {
+  } else if (game.rated && r.reason !== 'aborted') {
+    // A rated game whose result changed no rating: the server's 10-move rule.
     rating = t('notRated');
   } else if (!game.rated) {
     rating = t('casualGame');
@@ -173,7 +204,7 @@ function drawEnd(el, app) {
     </div>
     ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}</section>`;
   const rematch = el.querySelector('#rematch');
-  if (rematch) {
+  if (rematch instanceof HTMLElement) {
     rematch.onclick = () => {
       app.rematchAsked = true;
       app.send({ t: 'rematch', game: game.game });
@@ -202,30 +233,30 @@ function drawActions(el, app) {
     el.innerHTML = `<p class="notice" style="width:100%">${t('drawOfferedToYou')}</p>
       <button type="button" class="primary" id="accept-draw">${t('accept')}</button>
       <button type="button" class="secondary" id="decline-draw">${t('decline')}</button>`;
-    el.querySelector('#accept-draw').onclick = () => app.send({ t: 'accept_draw', game: id });
-    el.querySelector('#decline-draw').onclick = () => app.send({ t: 'decline_draw', game: id });
+    $(el, '#accept-draw').onclick = () => app.send({ t: 'accept_draw', game: id });
+    $(el, '#decline-draw').onclick = () => app.send({ t: 'decline_draw', game: id });
     return;
   }
   if (app.confirmResign) {
     el.innerHTML = `<p style="width:100%">${t('confirmResign')}</p>
       <button type="button" class="danger" id="resign-yes">${t('yes')}</button>
       <button type="button" class="secondary" id="resign-no">${t('no')}</button>`;
-    el.querySelector('#resign-yes').onclick = () => {
+    $(el, '#resign-yes').onclick = () => {
       app.confirmResign = false;
       app.send({ t: 'resign', game: id });
     };
-    el.querySelector('#resign-no').onclick = () => {
+    $(el, '#resign-no').onclick = () => {
       app.confirmResign = false;
       drawActions(el, app);
     };
-    el.querySelector('#resign-no').focus();
+    $(el, '#resign-no').focus();
     return;
   }
   const offered = game.draw_offer === game.you;
   el.innerHTML = `<button type="button" class="secondary" id="offer-draw" ${offered ? 'disabled' : ''}>${offered ? t('drawOffered') : t('offerDraw')}</button>
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
-  el.querySelector('#offer-draw').onclick = () => app.send({ t: 'offer_draw', game: id });
-  el.querySelector('#resign').onclick = () => {
+  $(el, '#offer-draw').onclick = () => app.send({ t: 'offer_draw', game: id });
+  $(el, '#resign').onclick = () => {
     app.confirmResign = true;
     drawActions(el, app);
   };
@@ -241,9 +272,14 @@ function drawMoves(el, game) {
   el.scrollTop = el.scrollHeight;
 }
 
-function drawCaptured(el, pieces) {
-  const lost = capturedAnimals(pieces);
+/**
+ * The animals each side has lost, as the server counts them.
+ * @param {Element} el
+ * @param {GameState} game
+ */
+function drawCaptured(el, game) {
+  const lost = game.captured ?? { red: [], blue: [] };
   el.innerHTML = ['red', 'blue']
-    .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((l) => `<span title="${t(`animal.${ANIMALS[l].name}`)}">${ANIMALS[l].glyph}</span>`).join(' ')}</div>`)
+    .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((name) => `<span title="${t(`animal.${name}`)}">${ANIMAL_BY_NAME[name]?.glyph ?? '?'}</span>`).join(' ')}</div>`)
     .join('');
 }

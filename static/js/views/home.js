@@ -2,6 +2,7 @@
 
 import * as api from '../api.js';
 import { describeClock } from '../clock.js';
+import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
 
 export const PRESETS = [
@@ -34,6 +35,12 @@ function options(values, selected, label) {
   return values.map((v) => `<option value="${v}" ${v === selected ? 'selected' : ''}>${label(v)}</option>`).join('');
 }
 
+/**
+ * The lobby.
+ * @param {HTMLElement} root
+ * @param {import('../types.js').App} app
+ * @returns {import('../types.js').View}
+ */
 export function renderHome(root, app) {
   const last = remembered();
   root.innerHTML = `
@@ -75,25 +82,25 @@ export function renderHome(root, app) {
   </div>`;
 
   let preset = last.preset;
-  for (const button of root.querySelectorAll('[data-preset]')) {
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-preset]'))) {
     button.addEventListener('click', () => {
       preset = button.dataset.preset;
       for (const b of root.querySelectorAll('[data-preset]')) b.setAttribute('aria-pressed', String(b === button));
     });
   }
-  const seekArea = root.querySelector('#seek-area');
+  const seekArea = $(root, '#seek-area');
   const drawSeek = () => {
     if (app.seek) {
       const seconds = Math.floor((performance.now() - app.seek.since) / 1000);
       seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${app.seek.pool ? ` · ${t('pool', { n: app.seek.pool })}` : ''}</p>
         <button type="button" class="danger" id="cancel-seek">${t('cancel')}</button>`;
-      seekArea.querySelector('#cancel-seek').onclick = () => app.send({ t: 'cancel_seek' });
+      $(seekArea, '#cancel-seek').onclick = () => app.send({ t: 'cancel_seek' });
     } else {
       seekArea.innerHTML = `<button type="button" class="primary" id="play">${t('play')}</button>`;
-      seekArea.querySelector('#play').onclick = () => {
-        const rules = root.querySelector('#qm-rules').value;
-        const rated = root.querySelector('#qm-rated').checked;
-        const computerAfter = root.querySelector('#qm-computer').value;
+      $(seekArea, '#play').onclick = () => {
+        const rules = valueOf(root, '#qm-rules');
+        const rated = checkedOf(root, '#qm-rated');
+        const computerAfter = valueOf(root, '#qm-computer');
         localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), rules, preset, rated, computerAfter }));
         app.seek = { since: performance.now(), pool: 0 };
         const frame = { t: 'seek', rules, clock: presetClock(preset, rules), rated };
@@ -107,35 +114,35 @@ export function renderHome(root, app) {
   app.tickers.push(() => app.seek && drawSeek());
   app.redrawSeek = drawSeek;
 
-  root.querySelector('#play-computer').onclick = () => {
-    const rules = root.querySelector('#pc-rules').value;
-    const level = root.querySelector('#pc-level').value;
+  $(root, '#play-computer').onclick = () => {
+    const rules = valueOf(root, '#pc-rules');
+    const level = valueOf(root, '#pc-level');
     localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), level }));
     app.send({
       t: 'play_computer',
       rules,
-      clock: presetClock(root.querySelector('#pc-clock').value, rules),
+      clock: presetClock(valueOf(root, '#pc-clock'), rules),
       level: Number(level),
-      color: root.querySelector('#pc-colour').value,
+      color: valueOf(root, '#pc-colour'),
     });
   };
-  root.querySelector('#create-room').onclick = () => {
-    const rules = root.querySelector('#pr-rules').value;
+  $(root, '#create-room').onclick = () => {
+    const rules = valueOf(root, '#pr-rules');
     app.send({
       t: 'create_room',
       rules,
-      clock: presetClock(root.querySelector('#pr-clock').value, rules),
-      rated: root.querySelector('#pr-rated').checked,
-      color: root.querySelector('#pr-colour').value,
+      clock: presetClock(valueOf(root, '#pr-clock'), rules),
+      rated: checkedOf(root, '#pr-rated'),
+      color: valueOf(root, '#pr-colour'),
     });
   };
-  root.querySelector('#join-form').onsubmit = (e) => {
+  $(root, '#join-form').onsubmit = (e) => {
     e.preventDefault();
-    const code = root.querySelector('#join-code').value.trim().toUpperCase();
+    const code = valueOf(root, '#join-code').trim().toUpperCase();
     if (code) app.navigate(`/r/${code}`);
   };
 
-  const live = root.querySelector('#live');
+  const live = $(root, '#live');
   const loadLive = async () => {
     const games = await api.liveGames().catch(() => []);
     live.innerHTML = games.length
@@ -145,13 +152,12 @@ export function renderHome(root, app) {
   };
   loadLive();
   const liveTimer = setInterval(loadLive, 10000);
-  app.cleanups.push(() => clearInterval(liveTimer));
 
   // Elements are looked up now, not when a request answers: by then the player may have
   // moved on to another view, and `root` holds that view instead.
-  const lbRules = root.querySelector('#lb-rules');
-  const boardList = root.querySelector('#board-list');
-  const mine = root.querySelector('#mine');
+  const lbRules = /** @type {HTMLSelectElement} */ ($(root, '#lb-rules'));
+  const boardList = $(root, '#board-list');
+  const mine = $(root, '#mine');
   const loadBoard = async () => {
     const data = await api.leaderboard(lbRules.value).catch(() => ({ players: [] }));
     boardList.innerHTML = data.players.length
@@ -167,8 +173,20 @@ export function renderHome(root, app) {
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
     }).join('');
   }).catch(() => {});
+
+  return {
+    destroy() {
+      clearInterval(liveTimer);
+      if (app.redrawSeek === drawSeek) app.redrawSeek = null;
+    },
+  };
 }
 
+/**
+ * Text made safe to place in HTML.
+ * @param {unknown} text
+ * @returns {string}
+ */
 export function escape(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }

@@ -64,6 +64,12 @@ const SPECIFIC = {
   },
 };
 
+/**
+ * The rules page of a ruleset, with diagram boards.
+ * @param {HTMLElement} root
+ * @param {string} rules
+ * @returns {import('../types.js').View}
+ */
 export function renderRules(root, rules) {
   const name = SPECIFIC[rules] ? rules : 'classic';
   const lang = language();
@@ -75,8 +81,14 @@ export function renderRules(root, rules) {
     <ul>${SPECIFIC[name][lang].map((line) => `<li>${line}</li>`).join('')}</ul>
     <div class="diagrams">${DIAGRAMS.map((d, i) => `<figure><div class="mini" id="diagram-${i}"></div><figcaption>${d[lang]}</figcaption></figure>`).join('')}</div>
   </section>`;
-  DIAGRAMS.forEach((d, i) => {
+  const boards = DIAGRAMS.map((d, i) => {
     const board = createBoard(root.querySelector(`#diagram-${i}`), () => {});
     renderBoard(board, { pieces: parseBoard(d.fen), orientation: 'red', legal: [], lastMove: d.move });
+    return board;
   });
+  return {
+    destroy() {
+      for (const board of boards) board.destroy();
+    },
+  };
 }

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use jungle_protocol::{ErrorCode, GameState, Seat, ServerFrame};
+use jungle_protocol::{Captured, ErrorCode, GameState, Seat, ServerFrame};
 use jungle_rules::{Animal, Side, Turn};
 use uuid::Uuid;
 
@@ -55,6 +55,7 @@ impl View<'_> {
             position: game.position().to_string(),
             turn: game.position().side_to_move(),
             clocks: session.clocks(self.now),
+            captured: Captured::from_game(game),
             draw_offer: session.draw_offer(),
             status: session.status(),
             result: session.result(),

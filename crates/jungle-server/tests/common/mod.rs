@@ -96,7 +96,6 @@ impl TestServer {
     pub async fn start_with(db: Db, tune: impl FnOnce(&mut Config)) -> TestServer {
         let url = fresh_database(db).await;
         let mut config = Config::for_tests(&url);
-        config.static_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static").into();
         tune(&mut config);
         Self::start_config(config).await
     }

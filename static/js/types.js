@@ -1,0 +1,43 @@
+// Types of the wire protocol as the client sees it (docs/protocol.md), for JSDoc checking by
+// `tsc --checkJs`. Nothing runs here.
+
+/**
+ * @typedef {'red' | 'blue'} Side
+ * @typedef {'waiting' | 'active' | 'finished' | 'aborted'} GameStatus
+ * @typedef {{ kind: 'fischer', base_s: number, inc_s: number } | { kind: 'per_move', move_s: number, max_timeouts: number, consecutive: boolean }} ClockSpec
+ * @typedef {{ red_ms: number, blue_ms: number, running: Side | null, red_timeouts: number, blue_timeouts: number }} Clocks
+ * @typedef {{ id: string, name: string, rating: number, provisional: boolean, online: boolean, computer?: number }} Seat
+ * @typedef {{ red: number, blue: number }} RatingChange
+ * @typedef {{ winner: Side | null, reason: string, rated: boolean, rating_change: RatingChange | null }} GameResult
+ * @typedef {{ red: string[], blue: string[] }} Captured
+ * @typedef {{
+ *   game: string, seq: number, rules: string, clock: ClockSpec, rated: boolean, code: string | null,
+ *   red: Seat | null, blue: Seat | null, you: Side | null, start: string, moves: string[],
+ *   position: string, turn: Side, clocks: Clocks, captured: Captured, draw_offer: Side | null,
+ *   status: GameStatus, result: GameResult | null, red_away_ms: number | null,
+ *   blue_away_ms: number | null, legal: string[],
+ * }} GameState
+ * @typedef {{ t: string, [field: string]: any }} Frame
+ * @typedef {{ destroy: () => void }} View
+ * @typedef {{ id: string, name: string, token: string }} StoredPlayer
+ * @typedef {{
+ *   player: StoredPlayer | null,
+ *   socket: { send: (frame: Frame) => void, close: () => void } | null,
+ *   route: { name: string, id?: string, code?: string, rules?: string } | null,
+ *   view: View | null,
+ *   game: GameState | null,
+ *   clockReceivedAt: number,
+ *   awayDeadline: { red?: number | null, blue?: number | null },
+ *   seek: { since: number, pool: number } | null,
+ *   rematchAsked: boolean,
+ *   rematchOffered: boolean,
+ *   confirmResign: boolean,
+ *   tickers: Array<() => void>,
+ *   redrawSeek: (() => void) | null,
+ *   redrawGame: (() => void) | null,
+ *   send: (frame: Frame) => void,
+ *   navigate: (path: string, replace?: boolean) => void,
+ * }} App
+ */
+
+export {};
