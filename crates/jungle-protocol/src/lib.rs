@@ -1,4 +1,5 @@
-//! The WebSocket protocol of Jungle Arena, shared by the server, the load generator and the tests.
+//! The WebSocket protocol of Jungle Arena, shared by the server, the load generator and the tests,
+//! and the HTTP API's answers ([`http`]).
 //!
 //! Every frame is a JSON object with a type field `"t"` and flat fields; see `docs/protocol.md`.
 //!
@@ -13,6 +14,7 @@
 
 mod clock;
 mod frames;
+pub mod http;
 
 pub use clock::{ClockSpec, ClockSpecError};
 pub use frames::*;

@@ -4,14 +4,16 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use jungle_protocol::http::{
+    self, CreatedPlayer, GamePlayer, GamePlayers, GameSummary, Leaderboard, LeaderboardEntry,
+    LiveGame, NewPlayer, PlayerProfile,
+};
 use jungle_protocol::{Clocks, GameResult, GameState, Seat};
 use jungle_rules::{Game, Ruleset, Turn};
 use serde::Deserialize;
-use serde_json::json;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::rooms::LiveGame;
 use crate::state::AppState;
 use crate::store::{GameRecord, StoreError};
 
@@ -38,7 +40,7 @@ impl IntoResponse for ApiError {
                 )
             }
         };
-        (status, Json(json!({ "error": message }))).into_response()
+        (status, Json(http::ApiError { error: message })).into_response()
     }
 }
 
@@ -76,15 +78,10 @@ pub fn validate_name(raw: &str) -> Result<String, String> {
     Ok(name.to_owned())
 }
 
-#[derive(Deserialize)]
-pub struct NewPlayer {
-    name: String,
-}
-
 pub async fn create_player(
     State(state): State<AppState>,
     body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<(StatusCode, Json<CreatedPlayer>), ApiError> {
     let Json(body) = body.map_err(|e| {
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;
@@ -96,33 +93,36 @@ pub async fn create_player(
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "id": player.id, "name": player.name, "token": token })),
-    )
-        .into_response())
+        Json(CreatedPlayer {
+            id: player.id,
+            name: player.name,
+            token,
+        }),
+    ))
 }
 
 pub async fn player(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<PlayerProfile>, ApiError> {
     let profile = state
         .store
         .profile(id)
         .await?
         .ok_or(ApiError::NotFound("player"))?;
-    Ok(Json(profile).into_response())
+    Ok(Json(profile))
 }
 
 pub async fn player_games(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
     state
         .store
         .player(id)
         .await?
         .ok_or(ApiError::NotFound("player"))?;
-    Ok(Json(state.store.player_games(id, 50).await?).into_response())
+    Ok(Json(state.store.player_games(id, 50).await?))
 }
 
 #[derive(Deserialize)]
@@ -133,7 +133,7 @@ pub struct LeaderboardQuery {
 pub async fn leaderboard(
     State(state): State<AppState>,
     Query(q): Query<LeaderboardQuery>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Leaderboard>, ApiError> {
     let rules: Ruleset = q
         .rules
         .as_deref()
@@ -141,11 +141,18 @@ pub async fn leaderboard(
         .parse()
         .map_err(|e: jungle_rules::ParseRulesetError| ApiError::BadRequest(e.to_string()))?;
     let rows = state.store.leaderboard(rules, 100).await?;
-    let entries: Vec<_> = rows
+    let players = rows
         .into_iter()
-        .map(|(p, r)| json!({"id": p.id, "name": p.name, "rating": r.rating.round() as i64, "deviation": r.deviation.round() as i64, "provisional": r.provisional, "games": r.games}))
+        .map(|(p, r)| LeaderboardEntry {
+            id: p.id,
+            name: p.name,
+            rating: r.rating.round() as i64,
+            deviation: r.deviation.round() as i64,
+            provisional: r.provisional,
+            games: r.games,
+        })
         .collect();
-    Ok(Json(json!({"rules": rules, "players": entries})).into_response())
+    Ok(Json(Leaderboard { rules, players }))
 }
 
 pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
@@ -155,33 +162,43 @@ pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
 pub async fn game(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<http::GameRecord>, ApiError> {
     let record = state
         .store
         .game(id)
         .await?
         .ok_or(ApiError::NotFound("game"))?;
-    Ok(Json(json!({
-        "id": record.id,
-        "rules": record.rules,
-        "clock": record.clock,
-        "rated": record.rated,
-        "players": {
-            "red": {"id": record.red, "name": record.red_name, "rating": record.red_rating, "computer": crate::bots::bot_level(record.red)},
-            "blue": {"id": record.blue, "name": record.blue_name, "rating": record.blue_rating, "computer": crate::bots::bot_level(record.blue)},
+    let player = |id: Uuid, name: &str, rating: i32| GamePlayer {
+        id,
+        name: name.to_owned(),
+        rating,
+        computer: crate::bots::bot_level(id),
+    };
+    let result = match (record.winner, record.reason) {
+        (Some(side), _) => side.name(),
+        (None, Some(_)) => "draw",
+        (None, None) => "",
+    };
+    Ok(Json(http::GameRecord {
+        id: record.id,
+        rules: record.rules,
+        clock: record.clock,
+        rated: record.rated,
+        players: GamePlayers {
+            red: player(record.red, &record.red_name, record.red_rating),
+            blue: player(record.blue, &record.blue_name, record.blue_rating),
         },
-        "start": record.start,
-        "moves": record.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
-        "status": record.status,
-        "result": record.winner.map(|s| s.name()).unwrap_or(if record.reason.is_some() { "draw" } else { "" }),
-        "winner": record.winner,
-        "reason": record.reason,
-        "rating_applied": record.rating_applied,
-        "rating_change": record.rating_change,
-        "created_at": record.created_at,
-        "ended_at": record.ended_at,
+        start: record.start.clone(),
+        moves: record.moves.iter().map(|m| m.mv.clone()).collect(),
+        status: record.status,
+        result: result.to_owned(),
+        winner: record.winner,
+        reason: record.reason,
+        rating_applied: record.rating_applied,
+        rating_change: record.rating_change,
+        created_at: record.created_at,
+        ended_at: record.ended_at,
     }))
-    .into_response())
 }
 
 pub async fn healthz(State(state): State<AppState>) -> Response {

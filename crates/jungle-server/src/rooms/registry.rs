@@ -1,25 +1,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use jungle_protocol::ClockSpec;
-use jungle_rules::Ruleset;
-use serde::Serialize;
+pub use jungle_protocol::http::LiveGame;
 use uuid::Uuid;
 
 use super::RoomHandle;
-
-/// A game in progress, as the live list shows it.
-#[derive(Clone, Debug, Serialize)]
-pub struct LiveGame {
-    pub id: Uuid,
-    pub rules: Ruleset,
-    pub clock: ClockSpec,
-    pub rated: bool,
-    pub red: String,
-    pub blue: String,
-    pub red_rating: i32,
-    pub blue_rating: i32,
-}
 
 #[derive(Default)]
 struct Index {

@@ -1,3 +1,4 @@
+use jungle_protocol::http::GameSummary;
 use jungle_protocol::{ClockSpec, GameStatus, RatingChange, Reason};
 use jungle_rules::{Ruleset, Side};
 use serde::Serialize;
@@ -75,20 +76,6 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     pub created_at: i64,
     pub ended_at: Option<i64>,
-}
-
-/// A line of a player's game list.
-#[derive(Clone, Debug, Serialize)]
-pub struct GameSummary {
-    pub id: Uuid,
-    pub rules: Ruleset,
-    pub red: Uuid,
-    pub blue: Uuid,
-    pub status: GameStatus,
-    pub winner: Option<Side>,
-    pub reason: Option<Reason>,
-    pub plies: i64,
-    pub created_at: i64,
 }
 
 fn status_name(status: GameStatus) -> &'static str {

@@ -13,8 +13,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
-pub use games::{FinishRecord, GameRecord, GameSummary, MoveRecord, NewGame, StoredClock};
-pub use players::{PlayerProfile, PlayerRecord, RatingRecord, Stats};
+pub use games::{FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
+pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;
 
 #[derive(Debug, thiserror::Error)]

@@ -1,3 +1,4 @@
+use jungle_protocol::http::{PlayerProfile, Rating, Stats};
 use jungle_rules::Ruleset;
 use serde::Serialize;
 use sqlx::Row;
@@ -24,6 +25,16 @@ pub struct RatingRecord {
 }
 
 impl RatingRecord {
+    /// As the API shows it.
+    pub fn wire(&self) -> Rating {
+        Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            provisional: self.provisional,
+            games: self.games,
+        }
+    }
+
     pub fn from_glicko(g: Glicko, games: i64) -> RatingRecord {
         RatingRecord {
             rating: g.rating,
@@ -41,26 +52,6 @@ impl RatingRecord {
             volatility: self.volatility,
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Stats {
-    pub games: i64,
-    pub wins: i64,
-    pub losses: i64,
-    pub draws: i64,
-    /// Games lost on time.
-    pub timeouts: i64,
-    /// Games lost by leaving.
-    pub abandons: i64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayerProfile {
-    pub id: Uuid,
-    pub name: String,
-    pub ratings: std::collections::BTreeMap<String, RatingRecord>,
-    pub stats: Stats,
 }
 
 fn player_from_row(r: &sqlx::any::AnyRow) -> Result<PlayerRecord, StoreError> {
@@ -140,7 +131,10 @@ impl Store {
         };
         let mut ratings = std::collections::BTreeMap::new();
         for ruleset in Ruleset::ALL {
-            ratings.insert(ruleset.name().to_owned(), self.rating(id, ruleset).await?);
+            ratings.insert(
+                ruleset.name().to_owned(),
+                self.rating(id, ruleset).await?.wire(),
+            );
         }
         let row = sqlx::query(
             "SELECT COUNT(*) AS games,

@@ -1,0 +1,147 @@
+//! The HTTP API's requests and answers (`/api/…`), as JSON. See `docs/protocol.md`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{ClockSpec, GameStatus, RatingChange, Reason};
+use jungle_rules::{Ruleset, Side};
+
+/// `POST /api/players`: a guest player with this display name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewPlayer {
+    pub name: String,
+}
+
+/// The answer to `POST /api/players`. The token signs in on the WebSocket; keep it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedPlayer {
+    pub id: Uuid,
+    pub name: String,
+    pub token: String,
+}
+
+/// A player's rating in one ruleset.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    pub rating: f64,
+    pub deviation: f64,
+    /// Too few games for the rating to be trusted (shown with a `?`).
+    pub provisional: bool,
+    pub games: i64,
+}
+
+/// Results over a player's finished games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    pub games: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    /// Games lost on time.
+    pub timeouts: i64,
+    /// Games lost by leaving.
+    pub abandons: i64,
+}
+
+/// `GET /api/players/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerProfile {
+    pub id: Uuid,
+    pub name: String,
+    /// By ruleset name (`classic`, …): every ruleset is present.
+    pub ratings: BTreeMap<String, Rating>,
+    pub stats: Stats,
+}
+
+/// A line of `GET /api/players/{id}/games`, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub red: Uuid,
+    pub blue: Uuid,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    pub reason: Option<Reason>,
+    pub plies: i64,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// A game in progress, as `GET /api/games/live` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveGame {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    pub red: String,
+    pub blue: String,
+    pub red_rating: i32,
+    pub blue_rating: i32,
+}
+
+/// One line of the leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderboardEntry {
+    pub id: Uuid,
+    pub name: String,
+    pub rating: i64,
+    pub deviation: i64,
+    pub provisional: bool,
+    pub games: i64,
+}
+
+/// `GET /api/leaderboard?rules=…`: best ratings first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    pub rules: Ruleset,
+    pub players: Vec<LeaderboardEntry>,
+}
+
+/// A player of a recorded game, with the rating they started it with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GamePlayer {
+    pub id: Uuid,
+    pub name: String,
+    pub rating: i32,
+    /// The engine level when this seat was the computer.
+    pub computer: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GamePlayers {
+    pub red: GamePlayer,
+    pub blue: GamePlayer,
+}
+
+/// `GET /api/games/{id}`: a game as recorded, live or finished.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    pub players: GamePlayers,
+    /// The starting position, and every turn since (`a3a4`, `pass`).
+    pub start: String,
+    pub moves: Vec<String>,
+    pub status: GameStatus,
+    /// `red`, `blue`, `draw`, or empty while the game goes on.
+    pub result: String,
+    pub winner: Option<Side>,
+    pub reason: Option<Reason>,
+    pub rating_applied: bool,
+    pub rating_change: Option<RatingChange>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    pub ended_at: Option<i64>,
+}
+
+/// Every HTTP error's body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    pub error: String,
+}
