@@ -77,15 +77,15 @@ async fn create_players(http: &str, count: usize) -> Result<Vec<String>, String>
             let _permit = permit;
             let response = client
                 .post(url)
-                .json(&json!({ "name": format!("load {i}") }))
+                .json(&jungle_protocol::http::NewPlayer {
+                    name: format!("load {i}"),
+                })
                 .send()
                 .await
                 .map_err(|e| e.to_string())?;
-            let body: serde_json::Value = response.json().await.map_err(|e| e.to_string())?;
-            body["token"]
-                .as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| format!("no token in {body}"))
+            let created: jungle_protocol::http::CreatedPlayer =
+                response.json().await.map_err(|e| e.to_string())?;
+            Ok::<_, String>(created.token)
         }));
     }
     let mut tokens = Vec::with_capacity(count);

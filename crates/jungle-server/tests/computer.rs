@@ -3,48 +3,67 @@
 mod common;
 
 use common::*;
-use serde_json::json;
 
 async fn play_the_computer(db: Db) {
     let server = TestServer::start(db).await;
     let me = server.player("Human").await;
     let mut c = server.client(&me).await;
-    c.send(json!({"t": "play_computer", "rules": "international", "clock": {"kind": "fischer", "base_s": 300, "inc_s": 0}, "level": 3, "color": "red"})).await;
-    let state = loop {
-        let state = c.expect("game").await;
-        if state["status"] == "active" {
-            break state;
-        }
-    };
-    assert_eq!(state["you"], "red");
-    assert_eq!(state["rated"], false, "computer games are casual");
-    assert_eq!(state["blue"]["computer"], 3);
-    assert_eq!(state["blue"]["online"], true);
-    let game = state["game"].as_str().unwrap().to_owned();
+    c.send(ClientFrame::PlayComputer {
+        rules: Ruleset::International,
+        clock: fischer(300, 0),
+        level: 3,
+        color: ColorChoice::Red,
+    })
+    .await;
+    let state = c.expect_game().await;
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.you, Some(Side::Red));
+    assert!(!state.rated, "computer games are casual");
+    assert!(state.code.is_some(), "friends can watch through its code");
+    let computer = state.blue.expect("the computer's seat");
+    assert_eq!(computer.computer, Some(3));
+    assert!(computer.online);
+    let game = state.game;
     for (i, mv) in ["g3g4", "g4g5", "g5g6"].iter().enumerate() {
-        c.mv(&game, mv).await;
-        assert_eq!(c.expect("moved").await["mv"], *mv);
-        let reply = c.expect("moved").await;
-        assert_eq!(reply["ply"], 2 * i + 2, "the computer answered: {reply}");
-        assert!(!reply["legal"].as_array().unwrap().is_empty());
+        c.mv(game, mv).await;
+        assert_eq!(c.expect_moved().await.0, *mv);
+        let (answer, ply, legal) =
+            expect_frame!(c, ServerFrame::Moved { mv, ply, legal, .. } => (mv, ply, legal));
+        assert_eq!(ply, 2 * i + 2, "the computer answered {answer}");
+        assert!(!legal.is_empty());
     }
-    c.send(json!({"t": "resign", "game": game})).await;
-    let over = c.expect("game_over").await;
-    assert_eq!(over["rated"], false);
+    c.send(ClientFrame::Resign { game }).await;
+    assert!(!c.expect_over().await.rated);
     // The computer always takes a rematch.
-    c.send(json!({"t": "rematch", "game": game})).await;
-    let next = c.expect("game").await;
-    assert_ne!(next["game"], game.as_str());
-    assert_eq!(next["you"], "blue");
-    assert_eq!(next["red"]["computer"], 3);
+    c.send(ClientFrame::Rematch { game }).await;
+    let next = c.expect_game().await;
+    assert_ne!(next.game, game);
+    assert_eq!(next.you, Some(Side::Blue));
+    assert_eq!(next.red.unwrap().computer, Some(3));
     // Moving first as Red, the computer opens the new game by itself.
-    let opening = c.expect("moved").await;
-    assert_eq!(opening["ply"], 1);
-    let (_, record) = server.get(&format!("/api/games/{game}")).await;
+    assert_eq!(c.expect_moved().await.1, 1);
+    let record: http::GameRecord = server.get(&format!("/api/games/{game}")).await;
     assert_eq!(
-        record["players"]["blue"]["computer"], 3,
+        record.players.blue.computer,
+        Some(3),
         "records mark the computer"
     );
+    server.shutdown().await;
+}
+
+async fn a_level_out_of_range_is_refused(db: Db) {
+    let server = TestServer::start(db).await;
+    let mut c = server.client(&server.player("Human").await).await;
+    for level in [0, 9, 255] {
+        c.send(ClientFrame::PlayComputer {
+            rules: Ruleset::Classic,
+            clock: fischer(300, 0),
+            level,
+            color: ColorChoice::Random,
+        })
+        .await;
+        c.expect_error(ErrorCode::BadRequest).await;
+    }
     server.shutdown().await;
 }
 
@@ -52,21 +71,23 @@ async fn the_computer_takes_a_private_rooms_free_seat(db: Db) {
     let server = TestServer::start(db).await;
     let host = server.player("Host").await;
     let mut h = server.client(&host).await;
-    h.send(json!({"t": "create_room", "rules": "classic", "clock": {"kind": "fischer", "base_s": 60, "inc_s": 1}, "rated": true, "color": "blue"})).await;
-    let waiting = h.expect("game").await;
-    let game = waiting["game"].as_str().unwrap().to_owned();
-    h.send(json!({"t": "add_computer", "game": game, "level": 1}))
-        .await;
-    let started = h.expect("game").await;
-    assert_eq!(started["status"], "active");
-    assert_eq!(started["rated"], false);
-    assert_eq!(started["red"]["computer"], 1);
+    h.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(60, 1),
+        rated: true,
+        color: ColorChoice::Blue,
+    })
+    .await;
+    let game = h.expect_game().await.game;
+    h.send(ClientFrame::AddComputer { game, level: 1 }).await;
+    let started = h.expect_game().await;
+    assert_eq!(started.status, GameStatus::Active);
+    assert!(!started.rated);
+    assert_eq!(started.red.unwrap().computer, Some(1));
     // Red (the computer) moves first.
-    let first = h.expect("moved").await;
-    assert_eq!(first["ply"], 1);
-    h.send(json!({"t": "add_computer", "game": game, "level": 2}))
-        .await;
-    h.expect_error("bad_request").await;
+    assert_eq!(h.expect_moved().await.1, 1);
+    h.send(ClientFrame::AddComputer { game, level: 2 }).await;
+    h.expect_error(ErrorCode::BadRequest).await;
     server.shutdown().await;
 }
 
@@ -74,17 +95,27 @@ async fn quick_match_falls_back_to_the_computer(db: Db) {
     let server = TestServer::start(db).await;
     let me = server.player("Lonely").await;
     let mut c = server.client(&me).await;
-    c.send(json!({"t": "seek", "rules": "classic", "clock": {"kind": "fischer", "base_s": 180, "inc_s": 2}, "rated": true, "computer_after_s": 1})).await;
-    c.expect("seeking").await;
-    let state = c.expect("game").await;
-    assert_eq!(state["rated"], false);
-    let bot_side = if state["you"] == "red" { "blue" } else { "red" };
-    assert!(state[bot_side]["computer"].as_u64().is_some(), "{state}");
+    c.send(ClientFrame::Seek {
+        rules: Ruleset::Classic,
+        clock: fischer(180, 2),
+        rated: true,
+        computer_after_s: Some(1),
+    })
+    .await;
+    expect_frame!(c, ServerFrame::Seeking { .. });
+    let state = c.expect_game().await;
+    assert!(!state.rated);
+    let computer = match state.you {
+        Some(Side::Red) => state.blue,
+        _ => state.red,
+    };
+    assert!(computer.unwrap().computer.is_some());
     server.shutdown().await;
 }
 
 both_stores!(
     play_the_computer,
+    a_level_out_of_range_is_refused,
     the_computer_takes_a_private_rooms_free_seat,
     quick_match_falls_back_to_the_computer
 );

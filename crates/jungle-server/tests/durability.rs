@@ -9,22 +9,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use serde_json::{json, Value};
 use tokio::net::{TcpListener, TcpStream};
 
-async fn moves_of(addr: std::net::SocketAddr, game: &str) -> Vec<String> {
-    let body: Value = reqwest::get(format!("http://{addr}/api/games/{game}"))
+async fn get<T: serde::de::DeserializeOwned>(addr: std::net::SocketAddr, path: &str) -> T {
+    reqwest::get(format!("http://{addr}{path}"))
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
-    body["moves"]
-        .as_array()
         .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_owned())
-        .collect()
+}
+
+async fn moves_of(addr: std::net::SocketAddr, game: Uuid) -> Vec<String> {
+    get::<http::GameRecord>(addr, &format!("/api/games/{game}"))
+        .await
+        .moves
 }
 
 async fn kill_9_loses_nothing_acknowledged(db: Db) {
@@ -34,57 +33,47 @@ async fn kill_9_loses_nothing_acknowledged(db: Db) {
 
     // A rated game played to the end: its result and rating change must survive exactly once.
     let (mut red, mut blue, finished) = matched_pair_at(addr, classic_seek()).await;
-    play(&mut red, &mut blue, &finished, &DEN_WIN_AT_PLY_21[..20]).await;
-    red.mv(&finished, DEN_WIN_AT_PLY_21[20]).await;
-    let over = blue.expect("game_over").await;
-    let change = over["rating_change"].clone();
-    assert!(change.is_object(), "{over}");
+    play(&mut red, &mut blue, finished, &DEN_WIN_AT_PLY_21[..20]).await;
+    red.mv(finished, DEN_WIN_AT_PLY_21[20]).await;
+    let over = blue.expect_over().await;
+    let change = over.rating_change;
+    assert!(change.is_some(), "{over:?}");
     let winner = red.player.clone().unwrap();
 
     // Two games in progress; in the second, one more move is in flight when the server dies.
     let (mut r1, mut b1, g1) = matched_pair_at(addr, classic_seek()).await;
-    play(&mut r1, &mut b1, &g1, &["g3g4", "a7a6", "g4g5"]).await;
+    play(&mut r1, &mut b1, g1, &["g3g4", "a7a6", "g4g5"]).await;
     let (mut r2, mut b2, g2) = matched_pair_at(addr, classic_seek()).await;
-    play(&mut r2, &mut b2, &g2, &["a3a4", "g7g6"]).await;
-    r2.mv(&g2, "a4a5").await;
+    play(&mut r2, &mut b2, g2, &["a3a4", "g7g6"]).await;
+    r2.mv(g2, "a4a5").await;
     server.kill();
 
     let server = ServerProcess::start(&url);
     let addr = server.addr;
-    assert_eq!(moves_of(addr, &g1).await, ["g3g4", "a7a6", "g4g5"]);
-    let g2_moves = moves_of(addr, &g2).await;
+    assert_eq!(moves_of(addr, g1).await, ["g3g4", "a7a6", "g4g5"]);
+    let g2_moves = moves_of(addr, g2).await;
     assert!(
         g2_moves == ["a3a4", "g7g6"] || g2_moves == ["a3a4", "g7g6", "a4a5"],
         "acknowledged moves kept, the unacknowledged one at most once: {g2_moves:?}"
     );
     // The players come back to their games and play on.
     let mut b1 = signed_in_client(addr, b1.player.as_ref().unwrap()).await;
-    let state = b1.expect("game").await;
-    assert_eq!(state["moves"], json!(["g3g4", "a7a6", "g4g5"]));
+    let state = b1.expect_game().await;
+    assert_eq!(state.moves, ["g3g4", "a7a6", "g4g5"]);
     let mut r1 = signed_in_client(addr, r1.player.as_ref().unwrap()).await;
-    r1.expect("game").await;
-    play(&mut b1, &mut r1, &g1, &["a6a5"]).await;
-    assert_eq!(moves_of(addr, &g1).await.len(), 4);
+    r1.expect_game().await;
+    play(&mut b1, &mut r1, g1, &["a6a5"]).await;
+    assert_eq!(moves_of(addr, g1).await.len(), 4);
 
-    let record: Value = reqwest::get(format!("http://{addr}/api/games/{finished}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(record["status"], "finished");
-    assert_eq!(record["rating_change"], change);
-    let profile: Value = reqwest::get(format!("http://{addr}/api/players/{}", winner.id))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let record: http::GameRecord = get(addr, &format!("/api/games/{finished}")).await;
+    assert_eq!(record.status, GameStatus::Finished);
+    assert_eq!(record.rating_change, change);
+    let profile: http::PlayerProfile = get(addr, &format!("/api/players/{}", winner.id)).await;
     assert_eq!(
-        profile["ratings"]["classic"]["games"], 1,
+        profile.ratings["classic"].games, 1,
         "the rating change counted once"
     );
-    assert_eq!(profile["stats"]["wins"], 1);
+    assert_eq!(profile.stats.wins, 1);
     drop(server);
     drop_database(&url).await;
 }
@@ -162,34 +151,29 @@ async fn postgres_outage_loses_nothing() {
     let config = jungle_server::Config::for_tests(&through_proxy);
     let server = TestServer::start_config(config).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    play(&mut red, &mut blue, &game, &["g3g4", "a7a6"]).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
 
     proxy.down();
-    red.mv(&game, "g4g5").await;
+    red.mv(game, "g4g5").await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     proxy.restore();
     // The move is acknowledged once it is stored, and the game goes on.
-    assert_eq!(red.expect("moved").await["mv"], "g4g5");
-    assert_eq!(blue.expect("moved").await["mv"], "g4g5");
-    play(&mut blue, &mut red, &game, &["a6a5"]).await;
+    assert_eq!(red.expect_moved().await.0, "g4g5");
+    assert_eq!(blue.expect_moved().await.0, "g4g5");
+    play(&mut blue, &mut red, game, &["a6a5"]).await;
     assert_eq!(
-        moves_of(server.addr, &game).await,
+        moves_of(server.addr, game).await,
         ["g3g4", "a7a6", "g4g5", "a6a5"]
     );
 
     // A game ending during an outage is recorded once it is back.
     proxy.down();
-    red.send(json!({"t": "resign", "game": game})).await;
+    red.send(ClientFrame::Resign { game }).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     proxy.restore();
-    assert_eq!(blue.expect("game_over").await["reason"], "resign");
-    let record: Value = reqwest::get(server.url(&format!("/api/games/{game}")))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(record["reason"], "resign");
+    assert_eq!(blue.expect_over().await.reason, Reason::Resign);
+    let record: http::GameRecord = get(server.addr, &format!("/api/games/{game}")).await;
+    assert_eq!(record.reason, Some(Reason::Resign));
     server.shutdown().await;
     drop_database(&direct).await;
 }

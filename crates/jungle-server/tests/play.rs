@@ -3,59 +3,57 @@
 mod common;
 
 use common::*;
-use serde_json::json;
 
 async fn matchmade_game_to_a_den_win_updates_ratings(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     let (last, moves) = DEN_WIN_AT_PLY_21.split_last().unwrap();
-    play(&mut red, &mut blue, &game, moves).await;
-    red.mv(&game, last).await;
+    play(&mut red, &mut blue, game, moves).await;
+    red.mv(game, last).await;
     for client in [&mut red, &mut blue] {
-        let over = client.expect("game_over").await;
-        assert_eq!(over["winner"], "red");
-        assert_eq!(over["reason"], "den");
-        assert_eq!(over["rated"], true);
-        assert!(over["rating_change"]["red"].as_i64().unwrap() > 0, "{over}");
-        assert!(
-            over["rating_change"]["blue"].as_i64().unwrap() < 0,
-            "{over}"
-        );
+        let over = client.expect_over().await;
+        assert_eq!(over.winner, Some(Side::Red));
+        assert_eq!(over.reason, Reason::Den);
+        assert_eq!(over.status, GameStatus::Finished);
+        assert!(over.rated);
+        let change = over.rating_change.expect("a rating change");
+        assert!(change.red > 0 && change.blue < 0, "{change:?}");
     }
-    let red_id = red.player.as_ref().unwrap().id.clone();
-    let blue_id = blue.player.as_ref().unwrap().id.clone();
-    let (status, profile) = server.get(&format!("/api/players/{red_id}")).await;
-    assert_eq!(status, 200);
-    assert_eq!(profile["ratings"]["classic"]["games"], 1);
-    assert!(profile["ratings"]["classic"]["rating"].as_f64().unwrap() > 1500.0);
-    assert_eq!(profile["ratings"]["classic"]["provisional"], true);
-    assert_eq!(profile["stats"]["wins"], 1);
-    let (_, loser) = server.get(&format!("/api/players/{blue_id}")).await;
-    assert_eq!(loser["stats"]["losses"], 1);
-    assert!(loser["ratings"]["classic"]["rating"].as_f64().unwrap() < 1500.0);
-    let (status, record) = server.get(&format!("/api/games/{game}")).await;
-    assert_eq!(status, 200);
-    assert_eq!(record["moves"].as_array().unwrap().len(), 21);
-    assert_eq!(record["reason"], "den");
-    assert_eq!(record["winner"], "red");
-    let (_, board) = server.get("/api/leaderboard?rules=classic").await;
-    assert_eq!(board["players"][0]["id"], red_id.as_str());
+    let red_id = red.player_id();
+    let blue_id = blue.player_id();
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{red_id}")).await;
+    let classic = profile.ratings["classic"];
+    assert_eq!(classic.games, 1);
+    assert!(classic.rating > 1500.0);
+    assert!(classic.provisional);
+    assert_eq!(profile.stats.wins, 1);
+    let loser: http::PlayerProfile = server.get(&format!("/api/players/{blue_id}")).await;
+    assert_eq!(loser.stats.losses, 1);
+    assert!(loser.ratings["classic"].rating < 1500.0);
+    let record: http::GameRecord = server.get(&format!("/api/games/{game}")).await;
+    assert_eq!(record.moves.len(), 21);
+    assert_eq!(record.reason, Some(Reason::Den));
+    assert_eq!(record.winner, Some(Side::Red));
+    assert_eq!(record.result, "red");
+    let board: http::Leaderboard = server.get("/api/leaderboard?rules=classic").await;
+    assert_eq!(board.players[0].id, red_id);
     server.shutdown().await;
 }
 
 async fn ten_move_rule_keeps_ratings(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    play(&mut red, &mut blue, &game, &DEN_WIN_AT_PLY_13[..12]).await;
-    red.mv(&game, DEN_WIN_AT_PLY_13[12]).await;
-    let over = blue.expect("game_over").await;
-    assert_eq!(over["reason"], "den");
-    assert_eq!(over["rated"], false);
-    assert_eq!(over["rating_change"], serde_json::Value::Null);
-    let red_id = red.player.as_ref().unwrap().id.clone();
-    let (_, profile) = server.get(&format!("/api/players/{red_id}")).await;
-    assert_eq!(profile["ratings"]["classic"]["games"], 0);
-    assert_eq!(profile["stats"]["games"], 1, "the game is recorded");
+    play(&mut red, &mut blue, game, &DEN_WIN_AT_PLY_13[..12]).await;
+    red.mv(game, DEN_WIN_AT_PLY_13[12]).await;
+    let over = blue.expect_over().await;
+    assert_eq!(over.reason, Reason::Den);
+    assert!(!over.rated);
+    assert_eq!(over.rating_change, None);
+    let profile: http::PlayerProfile = server
+        .get(&format!("/api/players/{}", red.player_id()))
+        .await;
+    assert_eq!(profile.ratings["classic"].games, 0);
+    assert_eq!(profile.stats.games, 1, "the game is recorded");
     server.shutdown().await;
 }
 
@@ -65,88 +63,90 @@ async fn private_room_with_a_spectator(db: Db) {
     let guest = server.player("Guest").await;
     let fan = server.player("Fan").await;
     let mut h = server.client(&host).await;
-    h.send(json!({"t": "create_room", "rules": "daitou", "clock": {"kind": "per_move", "move_s": 30, "max_timeouts": 1, "consecutive": true}, "rated": false, "color": "blue"})).await;
-    let room = h.expect("room").await;
-    let code = room["code"].as_str().unwrap().to_owned();
+    h.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Daitou,
+        clock: ClockSpec::DAITOU_PER_MOVE,
+        rated: false,
+        color: ColorChoice::Blue,
+    })
+    .await;
+    let (code, url) = expect_frame!(h, ServerFrame::Room { code, url, .. } => (code, url));
     assert_eq!(code.len(), 6);
-    assert!(room["url"]
-        .as_str()
-        .unwrap()
-        .ends_with(&format!("/r/{code}")));
-    let waiting = h.expect("game").await;
-    assert_eq!(waiting["status"], "waiting");
-    let game = waiting["game"].as_str().unwrap().to_owned();
+    assert!(url.ends_with(&format!("/r/{code}")));
+    let waiting = h.expect_game().await;
+    assert_eq!(waiting.status, GameStatus::Waiting);
+    let game = waiting.game;
 
     let mut g = server.client(&guest).await;
-    g.send(json!({"t": "join_room", "code": code.to_lowercase()}))
-        .await;
-    let started = g.expect("game").await;
-    assert_eq!(started["status"], "active");
-    assert_eq!(started["you"], "red", "the host chose blue");
-    assert_eq!(started["rules"], "daitou");
-    assert_eq!(started["legal"].as_array().unwrap().len(), 24);
-    let host_view = h.expect("game").await;
-    assert_eq!(host_view["you"], "blue");
-    assert_eq!(host_view["legal"], json!([]));
+    g.send(ClientFrame::JoinRoom {
+        code: code.to_lowercase(),
+    })
+    .await;
+    let started = g.expect_game().await;
+    assert_eq!(started.status, GameStatus::Active);
+    assert_eq!(started.you, Some(Side::Red), "the host chose blue");
+    assert_eq!(started.rules, Ruleset::Daitou);
+    assert_eq!(started.legal.len(), 24);
+    let host_view = h.expect_game().await;
+    assert_eq!(host_view.you, Some(Side::Blue));
+    assert!(host_view.legal.is_empty());
 
     let mut f = server.client(&fan).await;
-    f.send(json!({"t": "join_room", "code": code})).await;
-    let watching = f.expect("game").await;
-    assert_eq!(watching["you"], serde_json::Value::Null);
-    assert_eq!(watching["status"], "active");
+    f.send(ClientFrame::JoinRoom { code: code.clone() }).await;
+    let watching = f.expect_game().await;
+    assert_eq!(watching.you, None);
+    assert_eq!(watching.status, GameStatus::Active);
 
-    g.mv(&game, "a3a4").await;
-    let seen = f.expect("moved").await;
-    assert_eq!(seen["mv"], "a3a4");
-    assert_eq!(seen["legal"], json!([]), "spectators get no legal moves");
-    let host_moved = h.expect("moved").await;
-    assert!(
-        !host_moved["legal"].as_array().unwrap().is_empty(),
-        "blue is to move"
-    );
+    g.mv(game, "a3a4").await;
+    let (seen, legal) = f.expect_moved_legal().await;
+    assert_eq!(seen, "a3a4");
+    assert!(legal.is_empty(), "spectators get no legal moves");
+    let (_, host_legal) = h.expect_moved_legal().await;
+    assert!(!host_legal.is_empty(), "blue is to move");
 
-    f.mv(&game, "a7a6").await;
-    f.expect_error("not_your_game").await;
-    f.send(json!({"t": "resign", "game": game})).await;
-    f.expect_error("not_your_game").await;
+    f.mv(game, "a7a6").await;
+    f.expect_error(ErrorCode::NotYourGame).await;
+    f.send(ClientFrame::Resign { game }).await;
+    f.expect_error(ErrorCode::NotYourGame).await;
 
-    h.send(json!({"t": "resign", "game": game})).await;
-    let over = f.expect("game_over").await;
-    assert_eq!(over["winner"], "red");
-    assert_eq!(over["reason"], "resign");
+    h.send(ClientFrame::Resign { game }).await;
+    let over = f.expect_over().await;
+    assert_eq!(over.winner, Some(Side::Red));
+    assert_eq!(over.reason, Reason::Resign);
     server.shutdown().await;
 }
 
 async fn draw_offer_decline_and_accept(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    play(&mut red, &mut blue, &game, &["g1f1", "a9b9"]).await;
-    red.send(json!({"t": "offer_draw", "game": game})).await;
-    let offered = blue.expect("draw_offered").await;
-    assert_eq!(offered["by"], "red");
-    blue.send(json!({"t": "decline_draw", "game": game})).await;
-    let declined = red.expect("draw_declined").await;
-    assert_eq!(declined["by"], "blue");
-    red.send(json!({"t": "offer_draw", "game": game})).await;
-    red.expect_error("draw_offer_limit").await;
-    blue.send(json!({"t": "accept_draw", "game": game})).await;
-    blue.expect_error("no_draw_offer").await;
-    // An offer lapses when the opponent moves instead of answering.
-    blue.send(json!({"t": "offer_draw", "game": game})).await;
-    red.expect("draw_offered").await;
-    play(&mut red, &mut blue, &game, &["f1g1"]).await;
-    blue.send(json!({"t": "accept_draw", "game": game})).await;
-    blue.expect_error("no_draw_offer").await;
-    // Blue has offered at ply 2; Red's own next offer is allowed from ply 22. Blue's from 22 too.
+    play(&mut red, &mut blue, game, &["g1f1", "a9b9"]).await;
+    red.send(ClientFrame::OfferDraw { game }).await;
+    let by = expect_frame!(blue, ServerFrame::DrawOffered { by, .. } => by);
+    assert_eq!(by, Side::Red);
+    blue.send(ClientFrame::DeclineDraw { game }).await;
+    let by = expect_frame!(red, ServerFrame::DrawDeclined { by, .. } => by);
+    assert_eq!(by, Side::Blue);
+    red.send(ClientFrame::OfferDraw { game }).await;
+    red.expect_error(ErrorCode::DrawOfferLimit).await;
+    blue.send(ClientFrame::AcceptDraw { game }).await;
+    blue.expect_error(ErrorCode::NoDrawOffer).await;
+    // An offer lapses when the opponent moves instead of answering, and the frame says so.
+    blue.send(ClientFrame::OfferDraw { game }).await;
+    expect_frame!(red, ServerFrame::DrawOffered { .. });
+    red.mv(game, "f1g1").await;
+    let offer = expect_frame!(blue, ServerFrame::Moved { draw_offer, .. } => draw_offer);
+    assert_eq!(offer, None);
+    blue.send(ClientFrame::AcceptDraw { game }).await;
+    blue.expect_error(ErrorCode::NoDrawOffer).await;
     // A fresh game for the accept path:
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    blue.send(json!({"t": "offer_draw", "game": game})).await;
-    red.expect("draw_offered").await;
-    red.send(json!({"t": "accept_draw", "game": game})).await;
+    blue.send(ClientFrame::OfferDraw { game }).await;
+    expect_frame!(red, ServerFrame::DrawOffered { .. });
+    red.send(ClientFrame::AcceptDraw { game }).await;
     for client in [&mut red, &mut blue] {
-        let over = client.expect("game_over").await;
-        assert_eq!(over["reason"], "draw-agreed");
-        assert_eq!(over["winner"], serde_json::Value::Null);
+        let over = client.expect_over().await;
+        assert_eq!(over.reason, Reason::DrawAgreed);
+        assert_eq!(over.winner, None);
     }
     server.shutdown().await;
 }
@@ -154,13 +154,13 @@ async fn draw_offer_decline_and_accept(db: Db) {
 async fn resign_ends_the_game(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    play(&mut red, &mut blue, &game, &["g3g4"]).await;
-    red.send(json!({"t": "resign", "game": game})).await;
-    let over = blue.expect("game_over").await;
-    assert_eq!(over["winner"], "blue");
-    assert_eq!(over["reason"], "resign");
-    red.mv(&game, "g4g5").await;
-    red.expect_error("game_over").await;
+    play(&mut red, &mut blue, game, &["g3g4"]).await;
+    red.send(ClientFrame::Resign { game }).await;
+    let over = blue.expect_over().await;
+    assert_eq!(over.winner, Some(Side::Blue));
+    assert_eq!(over.reason, Reason::Resign);
+    red.mv(game, "g4g5").await;
+    red.expect_error(ErrorCode::GameOver).await;
     server.shutdown().await;
 }
 
@@ -169,72 +169,119 @@ async fn two_tabs_of_one_player(db: Db) {
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     let red_player = red.player.clone().unwrap();
     let mut red_tab = server.client(&red_player).await;
-    let state = red_tab.expect("game").await;
-    assert_eq!(state["you"], "red");
-    assert_eq!(state["game"], game.as_str());
+    let state = red_tab.expect_game().await;
+    assert_eq!(state.you, Some(Side::Red));
+    assert_eq!(state.game, game);
     // A move from the second tab reaches the first tab and the opponent.
-    red_tab.mv(&game, "a3a4").await;
-    assert_eq!(red_tab.expect("moved").await["mv"], "a3a4");
-    assert_eq!(red.expect("moved").await["mv"], "a3a4");
-    assert_eq!(blue.expect("moved").await["mv"], "a3a4");
-    blue.mv(&game, "a7a6").await;
-    assert_eq!(blue.expect("moved").await["mv"], "a7a6");
-    assert_eq!(red_tab.expect("moved").await["mv"], "a7a6");
-    assert_eq!(red.expect("moved").await["mv"], "a7a6");
+    red_tab.mv(game, "a3a4").await;
+    assert_eq!(red_tab.expect_moved().await.0, "a3a4");
+    assert_eq!(red.expect_moved().await.0, "a3a4");
+    assert_eq!(blue.expect_moved().await.0, "a3a4");
+    blue.mv(game, "a7a6").await;
+    assert_eq!(blue.expect_moved().await.0, "a7a6");
+    assert_eq!(red_tab.expect_moved().await.0, "a7a6");
+    assert_eq!(red.expect_moved().await.0, "a7a6");
     // Closing one tab leaves the player online through the other.
     drop(red_tab);
-    red.mv(&game, "a4a5").await;
-    assert_eq!(blue.expect("moved").await["mv"], "a4a5");
+    red.mv(game, "a4a5").await;
+    assert_eq!(blue.expect_moved().await.0, "a4a5");
     server.shutdown().await;
 }
 
 async fn rematch_swaps_colours(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    red.send(json!({"t": "resign", "game": game})).await;
-    red.expect("game_over").await;
-    blue.expect("game_over").await;
-    red.send(json!({"t": "rematch", "game": game})).await;
-    assert_eq!(blue.expect("rematch_offered").await["by"], "red");
-    blue.send(json!({"t": "rematch", "game": game})).await;
-    let for_old_red = red.expect("game").await;
-    let for_old_blue = blue.expect("game").await;
-    assert_ne!(for_old_red["game"], game.as_str());
-    assert_eq!(for_old_red["game"], for_old_blue["game"]);
-    assert_eq!(for_old_red["you"], "blue");
-    assert_eq!(for_old_blue["you"], "red");
-    assert_eq!(for_old_blue["status"], "active");
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    blue.expect_over().await;
+    red.send(ClientFrame::Rematch { game }).await;
+    let by = expect_frame!(blue, ServerFrame::RematchOffered { by, .. } => by);
+    assert_eq!(by, Side::Red);
+    blue.send(ClientFrame::Rematch { game }).await;
+    let for_old_red = red.expect_game().await;
+    let for_old_blue = blue.expect_game().await;
+    assert_ne!(for_old_red.game, game);
+    assert_eq!(for_old_red.game, for_old_blue.game);
+    assert_eq!(for_old_red.you, Some(Side::Blue));
+    assert_eq!(for_old_blue.you, Some(Side::Red));
+    assert_eq!(for_old_blue.status, GameStatus::Active);
     server.shutdown().await;
 }
 
 async fn spectators_list_and_watch_live_games(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    let (_, live) = server.get("/api/games/live").await;
-    assert!(
-        live.as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["id"] == game.as_str()),
-        "{live}"
-    );
+    let live: Vec<http::LiveGame> = server.get("/api/games/live").await;
+    assert!(live.iter().any(|g| g.id == game), "{live:?}");
     let fan = server.player("Fan").await;
     let mut f = server.client(&fan).await;
-    play(&mut red, &mut blue, &game, &["g3g4"]).await;
-    f.send(json!({"t": "watch", "game": game})).await;
-    let state = f.expect("game").await;
-    assert_eq!(state["moves"], json!(["g3g4"]));
-    assert_eq!(state["you"], serde_json::Value::Null);
-    let names = [
-        state["red"]["name"].as_str().unwrap(),
-        state["blue"]["name"].as_str().unwrap(),
-    ];
+    play(&mut red, &mut blue, game, &["g3g4"]).await;
+    f.send(ClientFrame::Watch { game }).await;
+    let state = f.expect_game().await;
+    assert_eq!(state.moves, ["g3g4"]);
+    assert_eq!(state.you, None);
+    let names = [state.red.unwrap().name, state.blue.unwrap().name];
     assert!(
-        names.contains(&"Alice") && names.contains(&"Bob"),
+        names.contains(&"Alice".to_owned()) && names.contains(&"Bob".to_owned()),
         "{names:?}"
     );
-    blue.mv(&game, "a7a6").await;
-    assert_eq!(f.expect("moved").await["mv"], "a7a6");
+    blue.mv(game, "a7a6").await;
+    assert_eq!(f.expect_moved().await.0, "a7a6");
+    server.shutdown().await;
+}
+
+/// Every frame about a game carries the next sequence number, so a client notices a gap; a
+/// `game` frame tells where the sequence stands.
+async fn events_are_numbered_without_gaps(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    let fan = server.player("Fan").await;
+    let mut f = server.client(&fan).await;
+    f.send(ClientFrame::Watch { game }).await;
+    let mut seq = f.expect_game().await.seq;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    red.send(ClientFrame::OfferDraw { game }).await;
+    blue.send(ClientFrame::DeclineDraw { game }).await;
+    red.send(ClientFrame::Resign { game }).await;
+    loop {
+        let frame = f.next().await.expect("the spectator follows");
+        let (next, done) = match frame {
+            ServerFrame::Moved { seq, .. }
+            | ServerFrame::DrawOffered { seq, .. }
+            | ServerFrame::DrawDeclined { seq, .. }
+            | ServerFrame::Presence { seq, .. } => (seq, false),
+            ServerFrame::GameOver { seq, .. } => (seq, true),
+            other => panic!("unexpected {other:?}"),
+        };
+        assert_eq!(next, seq + 1, "no gap and no repeat");
+        seq = next;
+        if done {
+            break;
+        }
+    }
+    // Asking again gives the state as of the last event.
+    f.send(ClientFrame::Watch { game }).await;
+    assert_eq!(f.expect_game().await.seq, seq);
+    server.shutdown().await;
+}
+
+/// A move's frame carries what follows from it: whose turn, the status and the capture.
+async fn moved_frames_carry_turn_status_and_capture(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    // Red's rat walks up the g-file and takes Blue's elephant on g7 (the rat takes the
+    // elephant) while Blue's lion shuffles.
+    let walk = ["g3g4", "a9b9", "g4g5", "b9a9", "g5g6", "a9b9"];
+    play(&mut red, &mut blue, game, &walk).await;
+    red.mv(game, "g6g7").await;
+    let (turn, status, captured) = expect_frame!(blue, ServerFrame::Moved { turn, status, captured, .. } => (turn, status, captured));
+    assert_eq!(turn, Side::Blue);
+    assert_eq!(status, GameStatus::Active);
+    assert_eq!(captured, Some(jungle_rules::Animal::Elephant));
+    blue.send(ClientFrame::Watch { game }).await;
+    let state = blue.expect_game().await;
+    assert_eq!(state.captured.blue, [jungle_rules::Animal::Elephant]);
+    assert!(state.captured.red.is_empty());
     server.shutdown().await;
 }
 
@@ -245,48 +292,48 @@ async fn private_room_survives_a_restart(db: Db) {
     let host = server.player("Host").await;
     let guest = server.player("Guest").await;
     let mut h = server.client(&host).await;
-    h.send(json!({"t": "create_room", "rules": "international", "clock": {"kind": "fischer", "base_s": 300, "inc_s": 2}, "rated": true, "color": "blue"})).await;
-    let room = h.expect("room").await;
-    let code = room["code"].as_str().unwrap().to_owned();
-    let game = room["game"].as_str().unwrap().to_owned();
-    h.expect("game").await;
+    h.send(ClientFrame::CreateRoom {
+        rules: Ruleset::International,
+        clock: fischer(300, 2),
+        rated: true,
+        color: ColorChoice::Blue,
+    })
+    .await;
+    let (code, game) = expect_frame!(h, ServerFrame::Room { code, game, .. } => (code, game));
+    h.expect_game().await;
     drop(h);
 
     server.restart().await;
 
     let mut g = server.client(&guest).await;
-    g.send(json!({"t": "join_room", "code": code})).await;
-    let started = g.expect("game").await;
-    assert_eq!(started["game"], game.as_str(), "the same game id");
-    assert_eq!(started["status"], "active");
-    assert_eq!(started["rules"], "international");
-    assert_eq!(started["rated"], true);
-    assert_eq!(started["clock"]["base_s"], 300);
-    assert_eq!(started["you"], "red", "the host chose blue");
-    assert_eq!(started["blue"]["name"], "Host");
+    g.send(ClientFrame::JoinRoom { code: code.clone() }).await;
+    let started = g.expect_game().await;
+    assert_eq!(started.game, game, "the same game id");
+    assert_eq!(started.status, GameStatus::Active);
+    assert_eq!(started.rules, Ruleset::International);
+    assert!(started.rated);
+    assert_eq!(started.clock, fischer(300, 2));
+    assert_eq!(started.you, Some(Side::Red), "the host chose blue");
+    assert_eq!(started.blue.unwrap().name, "Host");
 
     // The host comes back to the started game.
     let mut h = server.client(&host).await;
-    let resumed = h.expect("game").await;
-    assert_eq!(resumed["game"], game.as_str());
-    assert_eq!(resumed["you"], "blue");
+    let resumed = h.expect_game().await;
+    assert_eq!(resumed.game, game);
+    assert_eq!(resumed.you, Some(Side::Blue));
 
     // Started, the room is a game like any other: another restart resumes it, and the code
     // does not open a second waiting room.
-    g.mv(&game, "a3a4").await;
-    h.expect("moved").await;
+    g.mv(game, "a3a4").await;
+    h.expect_moved().await;
     server.restart().await;
     let fan = server.player("Fan").await;
     let mut f = server.client(&fan).await;
-    f.send(json!({"t": "join_room", "code": code})).await;
-    let watching = f.expect("game").await;
-    assert_eq!(watching["status"], "active");
-    assert_eq!(
-        watching["you"],
-        serde_json::Value::Null,
-        "a spectator, not a guest"
-    );
-    assert_eq!(watching["moves"], json!(["a3a4"]));
+    f.send(ClientFrame::JoinRoom { code }).await;
+    let watching = f.expect_game().await;
+    assert_eq!(watching.status, GameStatus::Active);
+    assert_eq!(watching.you, None, "a spectator, not a guest");
+    assert_eq!(watching.moves, ["a3a4"]);
     server.shutdown().await;
 }
 
@@ -300,4 +347,6 @@ both_stores!(
     two_tabs_of_one_player,
     rematch_swaps_colours,
     spectators_list_and_watch_live_games,
+    events_are_numbered_without_gaps,
+    moved_frames_carry_turn_status_and_capture,
 );

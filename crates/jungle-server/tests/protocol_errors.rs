@@ -1,4 +1,5 @@
-//! Every protocol error gets an `error` frame with a stable code and changes nothing.
+//! Every protocol error gets an `error` frame with a stable code and changes nothing. Raw frames
+//! appear only where the input is malformed on purpose.
 
 mod common;
 
@@ -9,15 +10,21 @@ use tokio_tungstenite::tungstenite::Message;
 async fn errors_before_and_at_hello(db: Db) {
     let server = TestServer::start(db).await;
     let mut c = server.raw_client().await;
-    c.send(json!({"t": "seek", "rules": "classic", "clock": {"kind": "fischer", "base_s": 60, "inc_s": 0}, "rated": true})).await;
-    c.expect_error("not_authenticated").await;
-    c.send(json!({"t": "hello", "token": "forged"})).await;
-    c.expect_error("bad_token").await;
+    c.send(seek(Ruleset::Classic, fischer(60, 0), true)).await;
+    c.expect_error(ErrorCode::NotAuthenticated).await;
+    c.send(ClientFrame::Hello {
+        token: "forged".into(),
+    })
+    .await;
+    c.expect_error(ErrorCode::BadToken).await;
     let p = server.player("Ann").await;
-    c.send(json!({"t": "hello", "token": p.token})).await;
-    c.expect("welcome").await;
-    c.send(json!({"t": "hello", "token": p.token})).await;
-    c.expect_error("already_authenticated").await;
+    let hello = ClientFrame::Hello {
+        token: p.token.clone(),
+    };
+    c.send(hello.clone()).await;
+    expect_frame!(c, ServerFrame::Welcome { .. });
+    c.send(hello).await;
+    c.expect_error(ErrorCode::AlreadyAuthenticated).await;
     server.shutdown().await;
 }
 
@@ -34,68 +41,70 @@ async fn malformed_frames(db: Db) {
         "{}",
     ] {
         c.send_raw(Message::text(raw)).await;
-        let error = c.expect_error("bad_frame").await;
-        assert!(!error["message"].as_str().unwrap().is_empty());
+        let message = c.expect_error(ErrorCode::BadFrame).await;
+        assert!(!message.is_empty());
     }
     c.send_raw(Message::binary(vec![1, 2, 3])).await;
-    c.expect_error("binary_frame").await;
+    c.expect_error(ErrorCode::BinaryFrame).await;
     let big = format!("{{\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(5000));
     c.send_raw(Message::text(big)).await;
-    c.expect_error("frame_too_large").await;
-    c.send(json!({"t": "seek", "rules": "classic", "clock": {"kind": "fischer", "base_s": 0, "inc_s": 0}, "rated": true})).await;
-    c.expect_error("bad_request").await;
-    c.send(json!({"t": "join_room", "code": "NOPE42"})).await;
-    c.expect_error("room_not_found").await;
-    c.send(json!({"t": "watch", "game": uuid::Uuid::new_v4()}))
-        .await;
-    c.expect_error("unknown_game").await;
-    c.send(json!({"t": "ping"})).await;
-    c.expect("pong").await;
+    c.expect_error(ErrorCode::FrameTooLarge).await;
+    c.send(seek(Ruleset::Classic, fischer(0, 0), true)).await;
+    c.expect_error(ErrorCode::BadRequest).await;
+    c.send(ClientFrame::JoinRoom {
+        code: "NOPE42".into(),
+    })
+    .await;
+    c.expect_error(ErrorCode::RoomNotFound).await;
+    c.send(ClientFrame::Watch {
+        game: Uuid::new_v4(),
+    })
+    .await;
+    c.expect_error(ErrorCode::UnknownGame).await;
+    c.send(ClientFrame::Ping).await;
+    expect_frame!(c, ServerFrame::Pong);
     server.shutdown().await;
 }
 
 async fn move_errors_change_nothing(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    blue.mv(&game, "a7a6").await;
-    blue.expect_error("not_your_turn").await;
-    red.mv(&game, "a3a5").await;
-    let illegal = red.expect_error("illegal_move").await;
-    assert!(
-        illegal["message"].as_str().unwrap().contains("a3a5"),
-        "{illegal}"
-    );
-    red.mv(&game, "c3c4").await;
-    assert!(red.expect_error("illegal_move").await["message"]
-        .as_str()
-        .unwrap()
+    blue.mv(game, "a7a6").await;
+    blue.expect_error(ErrorCode::NotYourTurn).await;
+    red.mv(game, "a3a5").await;
+    let illegal = red.expect_error(ErrorCode::IllegalMove).await;
+    assert!(illegal.contains("a3a5"), "{illegal}");
+    red.mv(game, "c3c4").await;
+    assert!(red
+        .expect_error(ErrorCode::IllegalMove)
+        .await
         .contains("water"));
-    red.mv(&game, "a7a6").await;
-    red.expect_error("illegal_move").await;
-    red.mv(&game, "zz").await;
-    red.expect_error("bad_move").await;
-    red.mv(&game, "pass").await;
-    red.expect_error("bad_move").await;
+    red.mv(game, "a7a6").await;
+    red.expect_error(ErrorCode::IllegalMove).await;
+    red.mv(game, "zz").await;
+    red.expect_error(ErrorCode::BadMove).await;
+    red.mv(game, "pass").await;
+    red.expect_error(ErrorCode::BadMove).await;
     // Someone else's game.
     let outsider = server.player("Mallory").await;
     let mut m = server.client(&outsider).await;
-    m.mv(&game, "a3a4").await;
-    m.expect_error("not_your_game").await;
-    m.send(json!({"t": "resign", "game": game})).await;
-    m.expect_error("not_your_game").await;
-    m.mv(&uuid::Uuid::new_v4().to_string(), "a3a4").await;
-    m.expect_error("unknown_game").await;
+    m.mv(game, "a3a4").await;
+    m.expect_error(ErrorCode::NotYourGame).await;
+    m.send(ClientFrame::Resign { game }).await;
+    m.expect_error(ErrorCode::NotYourGame).await;
+    m.mv(Uuid::new_v4(), "a3a4").await;
+    m.expect_error(ErrorCode::UnknownGame).await;
     // Nothing changed: the first real move is ply 1.
-    red.mv(&game, "a3a4").await;
-    assert_eq!(red.expect("moved").await["ply"], 1);
-    red.send(json!({"t": "resign", "game": game})).await;
-    red.expect("game_over").await;
-    red.mv(&game, "a4a5").await;
-    red.expect_error("game_over").await;
-    red.send(json!({"t": "offer_draw", "game": game})).await;
-    red.expect_error("game_over").await;
-    let (_, record) = server.get(&format!("/api/games/{game}")).await;
-    assert_eq!(record["moves"], json!(["a3a4"]));
+    red.mv(game, "a3a4").await;
+    assert_eq!(red.expect_moved().await.1, 1);
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    red.mv(game, "a4a5").await;
+    red.expect_error(ErrorCode::GameOver).await;
+    red.send(ClientFrame::OfferDraw { game }).await;
+    red.expect_error(ErrorCode::GameOver).await;
+    let record: http::GameRecord = server.get(&format!("/api/games/{game}")).await;
+    assert_eq!(record.moves, ["a3a4"]);
     server.shutdown().await;
 }
 
@@ -104,13 +113,13 @@ async fn seeking_twice_and_never_against_oneself(db: Db) {
     let p = server.player("Solo").await;
     let mut tab1 = server.client(&p).await;
     let mut tab2 = server.client(&p).await;
-    let seek = json!({"t": "seek", "rules": "classic", "clock": {"kind": "fischer", "base_s": 60, "inc_s": 0}, "rated": true});
+    let seek = seek(Ruleset::Classic, fischer(60, 0), true);
     tab1.send(seek.clone()).await;
-    tab1.expect("seeking").await;
+    expect_frame!(tab1, ServerFrame::Seeking { .. });
     tab2.send(seek).await;
-    tab2.expect_error("already_seeking").await;
-    tab1.send(json!({"t": "cancel_seek"})).await;
-    tab1.expect("seek_cancelled").await;
+    tab2.expect_error(ErrorCode::AlreadySeeking).await;
+    tab1.send(ClientFrame::CancelSeek).await;
+    expect_frame!(tab1, ServerFrame::SeekCancelled);
     server.shutdown().await;
 }
 
@@ -184,23 +193,25 @@ async fn bad_http_input(db: Db) {
         "x'; DROP TABLE players; --",
         &"n".repeat(25),
     ] {
-        let (status, body) = server.post("/api/players", json!({"name": name})).await;
-        assert_eq!(status, 400, "{name:?}: {body}");
-        assert!(body["error"].is_string());
+        let (status, error) = server
+            .post_json("/api/players", json!({ "name": name }))
+            .await;
+        assert_eq!(status, 400, "{name:?}: {error:?}");
+        assert!(error.is_some_and(|e| !e.is_empty()));
     }
-    let (status, _) = server.post("/api/players", json!({"nom": "x"})).await;
+    let (status, _) = server.post_json("/api/players", json!({"nom": "x"})).await;
     assert_eq!(status, 400);
+    let (status, error) = server
+        .get_status(&format!("/api/players/{}", Uuid::new_v4()))
+        .await;
+    assert_eq!((status, error.as_deref()), (404, Some("player not found")));
     let (status, _) = server
-        .get(&format!("/api/players/{}", uuid::Uuid::new_v4()))
+        .get_status(&format!("/api/games/{}", Uuid::new_v4()))
         .await;
     assert_eq!(status, 404);
-    let (status, _) = server
-        .get(&format!("/api/games/{}", uuid::Uuid::new_v4()))
-        .await;
-    assert_eq!(status, 404);
-    let (status, _) = server.get("/api/leaderboard?rules=chess").await;
+    let (status, _) = server.get_status("/api/leaderboard?rules=chess").await;
     assert_eq!(status, 400);
-    let (status, _) = server.get("/healthz").await;
+    let (status, _) = server.get_status("/healthz").await;
     assert_eq!(status, 200);
     let metrics = reqwest::get(server.url("/metrics"))
         .await

@@ -1,14 +1,45 @@
-//! A real server on 127.0.0.1:0 with either store, and WebSocket clients that speak JSON.
-#![allow(dead_code)]
+//! A real server on 127.0.0.1:0 with either store, and clients that speak `jungle-protocol`:
+//! typed frames on the WebSocket and typed answers over HTTP. Raw JSON is only for tests that
+//! send malformed input on purpose (`send_json`, `post_json`).
+#![allow(dead_code, unused_imports)]
 
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+pub use jungle_protocol::http;
+pub use jungle_protocol::{
+    ClientFrame, ClockSpec, ColorChoice, ErrorCode, GameState, GameStatus, Reason, Ruleset,
+    ServerFrame, Side, Uuid,
+};
 use jungle_server::{Config, Server};
-use serde_json::{json, Value};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Waits for the first frame matching a pattern (skipping others) and evaluates to `$out` with
+/// the pattern's bindings: `expect_frame!(c, ServerFrame::Moved { mv, .. } => mv)`; without
+/// `=> $out` it only waits.
+#[macro_export]
+macro_rules! expect_frame {
+    ($client:expr, $pattern:pat) => {
+        expect_frame!($client, $pattern => {})
+    };
+    ($client:expr, $pattern:pat => $out:expr) => {{
+        let mut skipped = Vec::new();
+        loop {
+            match $client.next().await {
+                Some($pattern) => break $out,
+                Some(other) => skipped.push(other),
+                None => panic!(
+                    "socket closed while waiting for {}; skipped {skipped:?}",
+                    stringify!($pattern)
+                ),
+            }
+        }
+    }};
+}
 
 /// How long a test waits for an expected frame before failing.
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -124,14 +155,27 @@ impl TestServer {
         format!("http://{}{}", self.addr, path)
     }
 
-    pub async fn get(&self, path: &str) -> (u16, Value) {
+    /// A typed answer to `GET path`, which must succeed.
+    pub async fn get<T: DeserializeOwned>(&self, path: &str) -> T {
         let response = reqwest::get(self.url(path)).await.expect("GET");
-        let status = response.status().as_u16();
-        let body = response.json().await.unwrap_or(Value::Null);
-        (status, body)
+        assert_eq!(response.status().as_u16(), 200, "GET {path}");
+        response.json().await.expect("a typed answer")
     }
 
-    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+    /// The status of `GET path`, and its error message when it failed.
+    pub async fn get_status(&self, path: &str) -> (u16, Option<String>) {
+        let response = reqwest::get(self.url(path)).await.expect("GET");
+        let status = response.status().as_u16();
+        let error = response
+            .json::<http::ApiError>()
+            .await
+            .ok()
+            .map(|e| e.error);
+        (status, error)
+    }
+
+    /// POSTs raw JSON (for malformed input): the status, and the error message if any.
+    pub async fn post_json(&self, path: &str, body: Value) -> (u16, Option<String>) {
         let response = reqwest::Client::new()
             .post(self.url(path))
             .json(&body)
@@ -139,7 +183,12 @@ impl TestServer {
             .await
             .expect("POST");
         let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        let error = response
+            .json::<http::ApiError>()
+            .await
+            .ok()
+            .map(|e| e.error);
+        (status, error)
     }
 
     pub async fn player(&self, name: &str) -> Player {
@@ -167,15 +216,15 @@ impl TestServer {
 pub async fn create_player(addr: std::net::SocketAddr, name: &str) -> Player {
     let response = reqwest::Client::new()
         .post(format!("http://{addr}/api/players"))
-        .json(&json!({ "name": name }))
+        .json(&http::NewPlayer { name: name.into() })
         .send()
         .await
         .expect("POST /api/players");
     assert_eq!(response.status().as_u16(), 201);
-    let body: Value = response.json().await.unwrap();
+    let created: http::CreatedPlayer = response.json().await.unwrap();
     Player {
-        id: body["id"].as_str().unwrap().to_owned(),
-        token: body["token"].as_str().unwrap().to_owned(),
+        id: created.id,
+        token: created.token,
     }
 }
 
@@ -189,10 +238,12 @@ pub async fn raw_client(addr: std::net::SocketAddr) -> Client {
 pub async fn signed_in_client(addr: std::net::SocketAddr, player: &Player) -> Client {
     let mut client = raw_client(addr).await;
     client
-        .send(json!({"t": "hello", "token": player.token}))
+        .send(ClientFrame::Hello {
+            token: player.token.clone(),
+        })
         .await;
-    let welcome = client.expect("welcome").await;
-    assert_eq!(welcome["player"]["id"], player.id.as_str());
+    let id = expect_frame!(client, ServerFrame::Welcome { player, .. } => player.id);
+    assert_eq!(id, player.id);
     client.player = Some(player.clone());
     client
 }
@@ -250,7 +301,7 @@ impl Drop for ServerProcess {
 
 #[derive(Clone, Debug)]
 pub struct Player {
-    pub id: String,
+    pub id: Uuid,
     pub token: String,
 }
 
@@ -260,7 +311,13 @@ pub struct Client {
 }
 
 impl Client {
-    pub async fn send(&mut self, frame: Value) {
+    pub async fn send(&mut self, frame: ClientFrame) {
+        let text = serde_json::to_string(&frame).expect("frames serialize");
+        self.ws.send(Message::text(text)).await.expect("send");
+    }
+
+    /// Raw JSON, for malformed input on purpose.
+    pub async fn send_json(&mut self, frame: Value) {
         self.ws
             .send(Message::text(frame.to_string()))
             .await
@@ -271,14 +328,16 @@ impl Client {
         self.ws.send(message).await.expect("send");
     }
 
-    /// The next JSON frame, or `None` when the socket closed. Fails the test after `WAIT`
-    /// (WebSocket pings in between do not extend the wait).
-    pub async fn next(&mut self) -> Option<Value> {
+    /// The next frame, or `None` when the socket closed. Fails the test after `WAIT` (WebSocket
+    /// pings in between do not extend the wait).
+    pub async fn next(&mut self) -> Option<ServerFrame> {
         let read = async {
             loop {
                 match self.ws.next().await? {
                     Ok(Message::Text(text)) => {
-                        return Some(serde_json::from_str(&text).expect("JSON frame"))
+                        return Some(serde_json::from_str(&text).unwrap_or_else(|e| {
+                            panic!("the server sent a frame the protocol lacks: {e}: {text}")
+                        }))
                     }
                     Ok(Message::Close(_)) | Err(_) => return None,
                     Ok(_) => continue,
@@ -290,23 +349,32 @@ impl Client {
             .expect("a frame within the wait")
     }
 
-    /// Skips frames until one of type `t` arrives.
-    pub async fn expect(&mut self, t: &str) -> Value {
-        let mut skipped = Vec::new();
-        loop {
-            match self.next().await {
-                Some(frame) if frame["t"] == t => return frame,
-                Some(frame) => skipped.push(frame),
-                None => panic!("socket closed while waiting for {t}; skipped {skipped:?}"),
-            }
-        }
+    /// The next full game state.
+    pub async fn expect_game(&mut self) -> GameState {
+        expect_frame!(self, ServerFrame::Game(state) => *state)
     }
 
-    /// Expects an error frame with this code.
-    pub async fn expect_error(&mut self, code: &str) -> Value {
-        let frame = self.expect("error").await;
-        assert_eq!(frame["code"], code, "{frame}");
-        frame
+    /// The next turn played: its move text and the number of turns played since.
+    pub async fn expect_moved(&mut self) -> (String, usize) {
+        expect_frame!(self, ServerFrame::Moved { mv, ply, .. } => (mv, ply))
+    }
+
+    /// The legal moves that came with the next turn played.
+    pub async fn expect_moved_legal(&mut self) -> (String, Vec<String>) {
+        expect_frame!(self, ServerFrame::Moved { mv, legal, .. } => (mv, legal))
+    }
+
+    /// The next end of a game.
+    pub async fn expect_over(&mut self) -> GameOver {
+        expect_frame!(self, ServerFrame::GameOver { winner, reason, rated, rating_change, status, .. } => GameOver { winner, reason, rated, rating_change, status })
+    }
+
+    /// Expects an error frame with this code; returns its message.
+    pub async fn expect_error(&mut self, code: ErrorCode) -> String {
+        let (got, message) =
+            expect_frame!(self, ServerFrame::Error { code, message, .. } => (code, message));
+        assert_eq!(got, code, "{message}");
+        message
     }
 
     /// Waits for the close frame and returns its code.
@@ -323,46 +391,77 @@ impl Client {
         }
     }
 
-    pub async fn mv(&mut self, game: &str, mv: &str) {
-        self.send(json!({"t": "move", "game": game, "mv": mv}))
-            .await;
+    pub async fn mv(&mut self, game: Uuid, mv: &str) {
+        self.send(ClientFrame::Move {
+            game,
+            mv: mv.into(),
+        })
+        .await;
+    }
+
+    pub fn player_id(&self) -> Uuid {
+        self.player.as_ref().expect("signed in").id
     }
 }
 
+/// How a game ended, from its `game_over` frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOver {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+    pub rated: bool,
+    pub rating_change: Option<jungle_protocol::RatingChange>,
+    pub status: GameStatus,
+}
+
+/// A seek for these settings.
+pub fn seek(rules: Ruleset, clock: ClockSpec, rated: bool) -> ClientFrame {
+    ClientFrame::Seek {
+        rules,
+        clock,
+        rated,
+        computer_after_s: None,
+    }
+}
+
+pub fn fischer(base_s: u32, inc_s: u32) -> ClockSpec {
+    ClockSpec::Fischer { base_s, inc_s }
+}
+
 /// Two players matched by quick-match: returns (red, blue, game id) after both got `game`.
-pub async fn matched_pair(server: &TestServer, seek: Value) -> (Client, Client, String) {
+pub async fn matched_pair(server: &TestServer, seek: ClientFrame) -> (Client, Client, Uuid) {
     matched_pair_at(server.addr, seek).await
 }
 
-pub async fn matched_pair_at(addr: std::net::SocketAddr, seek: Value) -> (Client, Client, String) {
+pub async fn matched_pair_at(
+    addr: std::net::SocketAddr,
+    seek: ClientFrame,
+) -> (Client, Client, Uuid) {
     let a = create_player(addr, "Alice").await;
     let b = create_player(addr, "Bob").await;
     let mut ca = signed_in_client(addr, &a).await;
     let mut cb = signed_in_client(addr, &b).await;
-    let mut frame = seek.clone();
-    frame["t"] = json!("seek");
-    ca.send(frame.clone()).await;
-    ca.expect("seeking").await;
-    cb.send(frame).await;
-    let ga = ca.expect("game").await;
-    let gb = cb.expect("game").await;
-    assert_eq!(ga["game"], gb["game"]);
-    let game = ga["game"].as_str().unwrap().to_owned();
-    if ga["you"] == "red" {
-        assert_eq!(gb["you"], "blue");
-        (ca, cb, game)
+    ca.send(seek.clone()).await;
+    expect_frame!(ca, ServerFrame::Seeking { .. });
+    cb.send(seek).await;
+    let ga = ca.expect_game().await;
+    let gb = cb.expect_game().await;
+    assert_eq!(ga.game, gb.game);
+    if ga.you == Some(Side::Red) {
+        assert_eq!(gb.you, Some(Side::Blue));
+        (ca, cb, ga.game)
     } else {
-        assert_eq!(gb["you"], "red");
-        (cb, ca, game)
+        assert_eq!(gb.you, Some(Side::Red));
+        (cb, ca, ga.game)
     }
 }
 
-pub fn classic_seek() -> Value {
-    json!({"rules": "classic", "clock": {"kind": "fischer", "base_s": 300, "inc_s": 3}, "rated": true})
+pub fn classic_seek() -> ClientFrame {
+    seek(Ruleset::Classic, fischer(300, 3), true)
 }
 
 /// Plays `moves` alternately, red first, each side waiting for the `moved` echo.
-pub async fn play(red: &mut Client, blue: &mut Client, game: &str, moves: &[&str]) {
+pub async fn play(red: &mut Client, blue: &mut Client, game: Uuid, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
         let (mover, other) = if i % 2 == 0 {
             (&mut *red, &mut *blue)
@@ -370,11 +469,11 @@ pub async fn play(red: &mut Client, blue: &mut Client, game: &str, moves: &[&str
             (&mut *blue, &mut *red)
         };
         mover.mv(game, mv).await;
-        let echo = mover.expect("moved").await;
-        assert_eq!(echo["mv"], *mv, "{echo}");
-        let seen = other.expect("moved").await;
-        assert_eq!(seen["mv"], *mv);
-        assert_eq!(seen["ply"], echo["ply"]);
+        let (echo, ply) = mover.expect_moved().await;
+        assert_eq!(echo, *mv);
+        let (seen, seen_ply) = other.expect_moved().await;
+        assert_eq!(seen, *mv);
+        assert_eq!(seen_ply, ply);
     }
 }
 
