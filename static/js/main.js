@@ -219,7 +219,7 @@ function onFrame(frame) {
       game.position = frame.position;
       game.turn = frame.turn;
       game.status = frame.status;
-      game.draw_offer = frame.draw_offer;
+      game.draw_offer = frame.draw_offer ?? null;
       game.clocks = frame.clocks;
       game.legal = frame.legal;
       // The side now to move is the one whose animal was taken.

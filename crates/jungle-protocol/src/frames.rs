@@ -302,12 +302,14 @@ pub enum ServerFrame {
         position: String,
         /// The side to move now.
         turn: Side,
-        /// The enemy animal the move captured, if any.
-        #[serde(default)]
+        /// The enemy animal the move captured; absent when none (as in most moves: every move
+        /// frame goes to every player and spectator, so absent fields save bytes).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         captured: Option<Animal>,
         /// `active`, or `finished` when this turn ended the game (a `game_over` follows).
         status: GameStatus,
-        /// The side whose draw offer is still pending after this turn.
+        /// The side whose draw offer is still pending after this turn; absent when none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         draw_offer: Option<Side>,
         clocks: Clocks,
         /// The recipient's legal moves when it is now their turn; empty otherwise.

@@ -482,13 +482,18 @@ impl Room {
     ) {
         let view = self.view();
         let to_move = self.session.game().position().side_to_move();
-        // Serialized twice at most: once with the legal moves for the side to move, once without.
-        let plain = frame_text(&view.moved(turn, ply, captured, None));
+        // Serialized twice at most: once without legal moves, once with them for the side to
+        // move; the frame is built once.
+        let mut frame = view.moved(turn, ply, captured, None);
+        let plain = frame_text(&frame);
         let mut with_legal = None;
         for member in &self.members {
             if self.session.side_of(member.conn.player.id) == Some(to_move) {
                 let text = with_legal.get_or_insert_with(|| {
-                    frame_text(&view.moved(turn, ply, captured, Some(to_move)))
+                    if let ServerFrame::Moved { legal, .. } = &mut frame {
+                        *legal = self.session.legal_for(Some(to_move));
+                    }
+                    frame_text(&frame)
                 });
                 self.deliver(&member.conn, text.clone());
             } else {
