@@ -44,7 +44,7 @@ pub enum PersistError {
     Store(#[from] StoreError),
 }
 
-type Request = (Write, oneshot::Sender<Result<Written, String>>);
+type Request = (Write, oneshot::Sender<Result<Written, StoreError>>);
 
 /// A cloneable handle to the writer task.
 #[derive(Clone, Debug)]
@@ -109,8 +109,7 @@ impl Persister {
             .await
             .map_err(|_| PersistError::Stopped)?;
         match done.await {
-            Ok(Ok(written)) => Ok(written),
-            Ok(Err(message)) => Err(PersistError::Store(StoreError::Corrupt(message))),
+            Ok(result) => Ok(result?),
             Err(_) => Err(PersistError::Stopped),
         }
     }
@@ -175,9 +174,10 @@ async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>) {
                 return;
             }
             Err(e) => {
+                // A batch of one (larger ones were split above): its writer hears the error.
                 tracing::error!(error = %e, write = ?batch[0].0, "write refused by the database");
-                for (_, ack) in batch.drain(..) {
-                    let _ = ack.send(Err(e.to_string()));
+                if let Some((_, ack)) = batch.pop() {
+                    let _ = ack.send(Err(e));
                 }
                 return;
             }
