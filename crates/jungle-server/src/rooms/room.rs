@@ -341,28 +341,13 @@ impl Room {
                 self.broadcast_moved(turn, ply, captured);
             }
             Event::DrawOffered { by } => {
-                self.seq += 1;
-                self.broadcast(&ServerFrame::DrawOffered {
-                    game: self.id,
-                    seq: self.seq,
-                    by,
-                });
+                self.broadcast_next(|game, seq| ServerFrame::DrawOffered { game, seq, by })
             }
             Event::DrawDeclined { by } => {
-                self.seq += 1;
-                self.broadcast(&ServerFrame::DrawDeclined {
-                    game: self.id,
-                    seq: self.seq,
-                    by,
-                });
+                self.broadcast_next(|game, seq| ServerFrame::DrawDeclined { game, seq, by })
             }
             Event::RematchOffered { by } => {
-                self.seq += 1;
-                self.broadcast(&ServerFrame::RematchOffered {
-                    game: self.id,
-                    seq: self.seq,
-                    by,
-                });
+                self.broadcast_next(|game, seq| ServerFrame::RematchOffered { game, seq, by })
             }
             Event::Presence { side } => {
                 self.seq += 1;
@@ -500,6 +485,12 @@ impl Room {
                 self.deliver(&member.conn, plain.clone());
             }
         }
+    }
+
+    /// Broadcasts the game's next event, built from its id and new sequence number.
+    fn broadcast_next(&mut self, frame: impl FnOnce(Uuid, u64) -> ServerFrame) {
+        self.seq += 1;
+        self.broadcast(&frame(self.id, self.seq));
     }
 
     fn broadcast(&self, frame: &ServerFrame) {

@@ -143,17 +143,12 @@ impl Session {
 
     async fn add_computer(&mut self, conn: &Connection, game: Uuid, level: u8) -> Reply {
         let level = Level::new(level).ok_or(FrameError::BadLevel(Some(game)))?;
-        let room = self.followed_room(game).await?;
         let command = RoomCommand::AddComputer {
             conn_id: conn.id,
             player: conn.player.id,
             level,
         };
-        if !room.send(command).await {
-            self.joined.remove(&game);
-            return Err(FrameError::GameOver(game));
-        }
-        Ok(None)
+        self.send_to_followed(game, command).await
     }
 
     async fn join_room(&mut self, code: &str) -> Reply {
@@ -184,13 +179,19 @@ impl Session {
     }
 
     async fn act(&mut self, conn: &Connection, game: Uuid, action: Action) -> Reply {
-        let room = self.followed_room(game).await?;
         let command = RoomCommand::Act {
             conn_id: conn.id,
             player: conn.player.id,
             action,
         };
+        self.send_to_followed(game, command).await
+    }
+
+    /// Hands a command to the room of a game this connection follows.
+    async fn send_to_followed(&mut self, game: Uuid, command: RoomCommand) -> Reply {
+        let room = self.followed_room(game).await?;
         if !room.send(command).await {
+            // The room closed meanwhile: its game is over.
             self.joined.remove(&game);
             return Err(FrameError::GameOver(game));
         }

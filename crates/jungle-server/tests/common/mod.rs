@@ -164,14 +164,7 @@ impl TestServer {
 
     /// The status of `GET path`, and its error message when it failed.
     pub async fn get_status(&self, path: &str) -> (u16, Option<String>) {
-        let response = reqwest::get(self.url(path)).await.expect("GET");
-        let status = response.status().as_u16();
-        let error = response
-            .json::<http::ApiError>()
-            .await
-            .ok()
-            .map(|e| e.error);
-        (status, error)
+        status_and_error(reqwest::get(self.url(path)).await.expect("GET")).await
     }
 
     /// POSTs raw JSON (for malformed input): the status, and the error message if any.
@@ -182,13 +175,7 @@ impl TestServer {
             .send()
             .await
             .expect("POST");
-        let status = response.status().as_u16();
-        let error = response
-            .json::<http::ApiError>()
-            .await
-            .ok()
-            .map(|e| e.error);
-        (status, error)
+        status_and_error(response).await
     }
 
     pub async fn player(&self, name: &str) -> Player {
@@ -211,6 +198,17 @@ impl TestServer {
         }
         drop_database(&self.config.database_url).await;
     }
+}
+
+/// An answer's status, and its error message when it is an `ApiError`.
+async fn status_and_error(response: reqwest::Response) -> (u16, Option<String>) {
+    let status = response.status().as_u16();
+    let error = response
+        .json::<http::ApiError>()
+        .await
+        .ok()
+        .map(|e| e.error);
+    (status, error)
 }
 
 pub async fn create_player(addr: std::net::SocketAddr, name: &str) -> Player {

@@ -212,9 +212,8 @@ fn a_late_timer_call_passes_each_due_turn_once() {
     assert_eq!(s.clocks(t0 + secs(95)).red_timeouts, 2);
 }
 
-#[test]
-fn leaving_for_longer_than_the_grace_period_loses() {
-    let t0 = Instant::now();
+/// A long game (10 minutes a side) in which both have made their first move, both present.
+fn after_first_moves(t0: Instant) -> GameSession {
     let mut s = matched(
         ClockSpec::Fischer {
             base_s: 600,
@@ -225,6 +224,13 @@ fn leaving_for_longer_than_the_grace_period_loses() {
     );
     play(&mut s, Side::Red, "g3g4", t0);
     play(&mut s, Side::Blue, "a7a6", t0);
+    s
+}
+
+#[test]
+fn leaving_for_longer_than_the_grace_period_loses() {
+    let t0 = Instant::now();
+    let mut s = after_first_moves(t0);
     assert_eq!(
         s.disconnect(Side::Blue, t0),
         vec![Event::Presence { side: Side::Blue }]
@@ -240,16 +246,7 @@ fn leaving_for_longer_than_the_grace_period_loses() {
 #[test]
 fn nobody_abandons_while_both_are_away_and_a_return_restarts_the_count() {
     let t0 = Instant::now();
-    let mut s = matched(
-        ClockSpec::Fischer {
-            base_s: 600,
-            inc_s: 0,
-        },
-        true,
-        t0,
-    );
-    play(&mut s, Side::Red, "g3g4", t0);
-    play(&mut s, Side::Blue, "a7a6", t0);
+    let mut s = after_first_moves(t0);
     s.disconnect(Side::Blue, t0);
     s.disconnect(Side::Red, t0 + secs(10));
     assert!(
