@@ -91,6 +91,23 @@ test('a draw offer accepted', async () => {
   await blue.context().close();
 });
 
+test('a capture shows in the captured panel, as the server reports it, on a phone in Chinese', async () => {
+  const { red, blue } = await quickMatch(browser, server.url);
+  await blue.setViewportSize({ width: 390, height: 844 });
+  await blue.click('#lang');
+  // Red's rat walks up the g-file and takes Blue's elephant (the rat takes the elephant).
+  await playMoves(red, blue, ['g3g4', 'a9b9', 'g4g5', 'b9a9', 'g5g6', 'a9b9', 'g6g7']);
+  for (const page of [red, blue]) {
+    await page.waitForFunction(() => window.jungleApp.game.captured.blue.length === 1);
+    assert.equal(await page.locator('#captured .blue').innerText(), '象');
+    assert.equal(await page.locator('#captured .red').innerText(), '');
+  }
+  await blue.locator('#captured').scrollIntoViewIfNeeded();
+  await blue.screenshot({ path: join(artifacts, 'capture-phone-zh.png'), fullPage: true });
+  await red.context().close();
+  await blue.context().close();
+});
+
 test('a reload mid-game lands back in the game', async () => {
   const { red, blue } = await quickMatch(browser, server.url);
   await playMoves(red, blue, ['g3g4', 'a7a6', 'g4g5']);
