@@ -119,6 +119,40 @@ fn replay_reports_the_outcome() {
 }
 
 #[test]
+fn replay_applies_the_cycle_rule_of_classic_only() {
+    let round = [
+        "a3a4", "a9a8", "g3g4", "g9g8", "a4a3", "a8a9", "g4g3", "g8g9",
+    ];
+    let legal = |rules: &str| -> Vec<String> {
+        let mut args = vec!["replay", "--rules", rules];
+        for _ in 0..3 {
+            args.extend(round);
+        }
+        let line: serde_json::Value = serde_json::from_str(&stdout(&jungle(&args))).unwrap();
+        assert_eq!(line["position"], START.replace(" 0 1", " 24 13"));
+        line["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let classic = legal("classic");
+    let international = legal("international");
+    assert!(international.contains(&"a3a4".to_owned()));
+    let mut expected = international.clone();
+    expected.retain(|m| m != "a3a4");
+    assert_eq!(classic, expected, "every legal move but a3a4");
+    // Playing it is refused with the rule's name.
+    let mut args = vec!["replay", "--rules", "classic"];
+    for _ in 0..3 {
+        args.extend(round);
+    }
+    args.push("a3a4");
+    assert_refused(&args, "cycle rule");
+}
+
+#[test]
 fn bad_input_is_refused_with_one_line() {
     assert_refused(&["moves", "--rules", "chess"], "unknown ruleset \"chess\"");
     assert_refused(&["moves", "--position", "nonsense"], "--position");

@@ -23,6 +23,9 @@ pub struct Game {
     start: Position,
     position: Position,
     history: Vec<PlayedTurn>,
+    /// The Zobrist hash (animals and side to move) of the position after each turn, for the
+    /// cycle rule; `hashes[i]` follows turn `i`.
+    hashes: Vec<u64>,
     outcome: Option<Outcome>,
     /// The legal moves now, history rules applied: worked out once per turn, because a server
     /// asks for them several times a move (to check it, to judge the end, to tell the players).
@@ -54,6 +57,7 @@ impl Game {
             start,
             position: start,
             history: Vec::new(),
+            hashes: Vec::new(),
             outcome: None,
             legal: MoveList::new(),
         };
@@ -111,7 +115,7 @@ impl Game {
 
     fn generate_legal_moves(&self) -> MoveList {
         let mut moves = self.position.legal_moves(&self.rules);
-        if self.rules.anti_chase {
+        if self.rules.anti_chase || self.rules.cycle_rule {
             moves.retain(|m| self.anti_chase_violation(m).is_none());
         }
         moves
@@ -132,8 +136,8 @@ impl Game {
         // Not legal: work out precisely why.
         self.position.check_move(&self.rules, m)?;
         match self.anti_chase_violation(m) {
-            Some(rule) if self.rules.anti_chase => Err(PlayError::AntiChase(m, rule)),
-            _ => Err(PlayError::Illegal(m, crate::Illegal::NotAStepOrJump)),
+            Some(rule) => Err(PlayError::AntiChase(m, rule)),
+            None => Err(PlayError::Illegal(m, crate::Illegal::NotAStepOrJump)),
         }
     }
 
@@ -161,6 +165,7 @@ impl Game {
             }
         };
         self.history.push(played);
+        self.hashes.push(self.position.hash());
         self.judge();
         Ok(())
     }
@@ -194,16 +199,49 @@ impl Game {
         self.history.iter().rev().skip(1).step_by(2)
     }
 
-    /// Which anti-chase rule, if any, forbids `m` (a move legal on the bare board).
+    /// Which history rule of this game's rules, if any, forbids `m` (a move legal on the bare
+    /// board).
     pub fn anti_chase_violation(&self, m: Move) -> Option<AntiChaseRule> {
         let animal = self.position.piece_at(m.from)?.animal;
-        if self.breaks_seven_three(animal, m) {
-            return Some(AntiChaseRule::SevenThree);
+        if self.rules.anti_chase {
+            if self.breaks_seven_three(animal, m) {
+                return Some(AntiChaseRule::SevenThree);
+            }
+            if self.breaks_seventeen_five(animal, m) {
+                return Some(AntiChaseRule::SeventeenFive);
+            }
         }
-        if self.breaks_seventeen_five(animal, m) {
-            return Some(AntiChaseRule::SeventeenFive);
+        if self.rules.cycle_rule && self.breaks_cycle(m) {
+            return Some(AntiChaseRule::Cycle);
         }
         None
+    }
+
+    /// The cycle rule: for some even `k ≥ 2`, the last `3k` turns are one `k`-turn sequence
+    /// played three times in a row, the position (animals and side to move) is the one of `k`
+    /// turns ago, and `m` is that sequence's first turn, which the side to move played. A
+    /// sequence that begins with a pass forbids nothing.
+    fn breaks_cycle(&self, m: Move) -> bool {
+        let n = self.history.len();
+        let now = self.position.hash();
+        (2..=n / 3).step_by(2).any(|k| {
+            let first = &self.history[n - k];
+            first.turn == Turn::Move(m)
+                && self.hash_after(n - k) == now
+                && (0..k).all(|i| {
+                    let turn = self.history[n - k + i].turn;
+                    self.history[n - 2 * k + i].turn == turn
+                        && self.history[n - 3 * k + i].turn == turn
+                })
+        })
+    }
+
+    /// The position's hash after `turns` turns of this game (0: the start).
+    fn hash_after(&self, turns: usize) -> u64 {
+        match turns {
+            0 => self.start.hash(),
+            t => self.hashes[t - 1],
+        }
     }
 
     /// 7-3: `animal` entered `m.to` at least 3 times in the mover's last 7 turns, did not enter a

@@ -98,13 +98,17 @@ pub enum Illegal {
     JumpBlocked,
 }
 
-/// The two history rules of [`Rules::anti_chase`].
+/// The history rules: 7-3 and 17-5 ([`Rules::anti_chase`]) and the cycle rule
+/// ([`Rules::cycle_rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AntiChaseRule {
     /// The same animal entered the same square 3 times in its side's last 7 turns.
     SevenThree,
     /// The same animal moved alone for 17 turns within at most 5 squares.
     SeventeenFive,
+    /// The cycle rule: a sequence of turns was played three times in a row and came back to its
+    /// position; its first turn may not be played a fourth time.
+    Cycle,
 }
 
 impl fmt::Display for PlayError {
@@ -133,14 +137,15 @@ impl fmt::Display for PlayError {
                 write!(f, "illegal move {m}: {reason}")
             }
             PlayError::AntiChase(m, rule) => {
-                let rule = match rule {
-                    AntiChaseRule::SevenThree => "7-3",
-                    AntiChaseRule::SeventeenFive => "17-5",
+                let why = match rule {
+                    AntiChaseRule::SevenThree => "the 7-3 anti-chase rule",
+                    AntiChaseRule::SeventeenFive => "the 17-5 anti-chase rule",
+                    AntiChaseRule::Cycle => {
+                        "the cycle rule (the same turns were played three times in a row; \
+                         the player who began them must vary)"
+                    }
                 };
-                write!(
-                    f,
-                    "illegal move {m}: forbidden by the {rule} anti-chase rule"
-                )
+                write!(f, "illegal move {m}: forbidden by {why}")
             }
         }
     }

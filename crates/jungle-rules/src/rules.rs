@@ -25,6 +25,10 @@ pub struct Rules {
     pub no_capture_draw_plies: u32,
     /// The 7-3 and 17-5 anti-chase rules apply (see [`Game`](crate::Game)).
     pub anti_chase: bool,
+    /// The cycle rule of the PC online game applies: after a sequence of turns played three
+    /// times in a row that came back to its position, its first turn may not be played again
+    /// (see [`Game`](crate::Game)).
+    pub cycle_rule: bool,
 }
 
 /// The four named rulesets.
@@ -78,6 +82,7 @@ impl Rules {
         rat_captures_across_water: true,
         no_capture_draw_plies: 200,
         anti_chase: true,
+        cycle_rule: true,
     };
     pub const STRICT: Rules = Rules {
         trapped_cannot_capture: true,
@@ -86,6 +91,7 @@ impl Rules {
         rat_captures_across_water: false,
         no_capture_draw_plies: 100,
         anti_chase: false,
+        cycle_rule: false,
     };
     pub const DAITOU: Rules = Rules {
         trapped_cannot_capture: false,
@@ -94,6 +100,7 @@ impl Rules {
         rat_captures_across_water: false,
         no_capture_draw_plies: 200,
         anti_chase: true,
+        cycle_rule: false,
     };
     pub const INTERNATIONAL: Rules = Rules {
         trapped_cannot_capture: false,
@@ -102,6 +109,7 @@ impl Rules {
         rat_captures_across_water: false,
         no_capture_draw_plies: 200,
         anti_chase: false,
+        cycle_rule: false,
     };
 }
 
@@ -169,6 +177,10 @@ mod tests {
         assert_eq!(
             [c, s, d, i].map(|r| r.anti_chase),
             [true, false, true, false]
+        );
+        assert_eq!(
+            [c, s, d, i].map(|r| r.cycle_rule),
+            [true, false, false, false]
         );
     }
 }

@@ -1,5 +1,5 @@
-//! Game-level rules: how games end and in which order, passes, and the 7-3 and 17-5 anti-chase
-//! rules.
+//! Game-level rules: how games end and in which order, passes, the 7-3 and 17-5 anti-chase
+//! rules and the cycle rule of classic.
 
 use jungle_rules::{
     AntiChaseRule, EndReason, Game, Illegal, Move, Outcome, PlayError, Position, Rules, Ruleset,
@@ -189,9 +189,17 @@ fn rulesets_without_anti_chase_allow_the_shuttle() {
 #[test]
 fn seven_three_spares_a_chased_animal() {
     // Blue's lion on a5 could jump and take Red's lion on d5: Red's lion is being chased.
-    let mut game = Game::new(Rules::CLASSIC, pos("7/6c/7/7/l2L3/7/7/7/7 r 0 1"));
+    let start = pos("7/6c/7/7/l2L3/7/7/7/7 r 0 1");
+    let mut game = Game::new(Rules::DAITOU, start);
     play_all(&mut game, &SHUTTLE);
     assert_eq!(game.play(turn("d5d6")), Ok(()));
+    // Classic's cycle rule has no such exemption: the shuttle went round three times.
+    let mut game = Game::new(Rules::CLASSIC, start);
+    play_all(&mut game, &SHUTTLE);
+    assert_eq!(
+        game.play(turn("d5d6")),
+        Err(PlayError::AntiChase(mv("d5d6"), AntiChaseRule::Cycle))
+    );
 }
 
 #[test]
@@ -228,7 +236,8 @@ fn round_trips(red_cycle: [&'static str; 4], blue_cycle: [&'static str; 4]) -> V
 fn seventeen_five_confines_a_lone_walker() {
     let red = ["g1g2", "g2f2", "f2f1", "f1g1"];
     let blue = ["a9a8", "a8b8", "b8b9", "b9a9"];
-    for ruleset in [Ruleset::Classic, Ruleset::Daitou] {
+    // Daitou: in classic the cycle rule stops the walk after three laps (see the cycle tests).
+    for ruleset in [Ruleset::Daitou] {
         let mut game = Game::new(ruleset.rules(), pos("l6/7/7/7/7/7/7/7/6L r 0 1"));
         play_all(&mut game, &round_trips(red, blue));
         for forbidden in ["g2f2", "g2g1"] {
@@ -253,7 +262,7 @@ fn seventeen_five_spares_a_walk_through_a_trap() {
     // Red's lion walks f1 e1 e2 f2: e1 is one of Red's own traps.
     let red = ["f1e1", "e1e2", "e2f2", "f2f1"];
     let blue = ["a9a8", "a8b8", "b8b9", "b9a9"];
-    let mut game = Game::new(Rules::CLASSIC, pos("l6/7/7/7/7/7/7/7/5L1 r 0 1"));
+    let mut game = Game::new(Rules::DAITOU, pos("l6/7/7/7/7/7/7/7/5L1 r 0 1"));
     play_all(&mut game, &round_trips(red, blue));
     assert_eq!(game.play(turn("e1e2")), Ok(()));
 }

@@ -285,6 +285,30 @@ async fn moved_frames_carry_turn_status_and_capture(db: Db) {
     server.shutdown().await;
 }
 
+/// Classic's cycle rule over the protocol: after the same eight turns three times, Red is not
+/// offered the move that would begin them again, and playing it is refused with the reason.
+async fn the_cycle_rule_holds_in_classic_games(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    let round = [
+        "a3a4", "a9a8", "g3g4", "g9g8", "a4a3", "a8a9", "g4g3", "g8g9",
+    ];
+    let turns: Vec<&str> = (0..3).flat_map(|_| round).collect();
+    play(&mut red, &mut blue, game, &turns[..23]).await;
+    blue.mv(game, turns[23]).await;
+    let (_, legal) = red.expect_moved_legal().await;
+    assert!(!legal.is_empty());
+    assert!(!legal.contains(&"a3a4".to_owned()), "{legal:?}");
+    assert!(legal.contains(&"g3g4".to_owned()));
+    red.mv(game, "a3a4").await;
+    let message = red.expect_error(ErrorCode::IllegalMove).await;
+    assert!(message.contains("cycle rule"), "{message}");
+    // Varying is allowed.
+    red.mv(game, "g3g4").await;
+    assert_eq!(red.expect_moved().await, ("g3g4".to_owned(), 25));
+    server.shutdown().await;
+}
+
 /// A shared room link outlives a restart: same code, same game, the host's settings and
 /// colour; once the game starts the room is no longer stored as waiting.
 async fn private_room_survives_a_restart(db: Db) {
@@ -349,4 +373,5 @@ both_stores!(
     spectators_list_and_watch_live_games,
     events_are_numbered_without_gaps,
     moved_frames_carry_turn_status_and_capture,
+    the_cycle_rule_holds_in_classic_games,
 );
