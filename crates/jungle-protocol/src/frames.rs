@@ -107,6 +107,9 @@ pub struct Seat {
     pub computer: Option<u8>,
     /// Whether the player has at least one live connection to the game.
     pub online: bool,
+    /// The player's disconnect count (games lost by leaving), as players see it before a game.
+    #[serde(default)]
+    pub disconnects: i64,
 }
 
 /// Both clocks. Times are what remains, in milliseconds, at the moment the frame was made.

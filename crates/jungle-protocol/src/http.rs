@@ -53,6 +53,11 @@ pub struct PlayerProfile {
     /// By ruleset name (`classic`, …): every ruleset is present.
     pub ratings: BTreeMap<String, Rating>,
     pub stats: Stats,
+    /// Games lost by leaving and not coming back within the grace period (seed 002's 断线次数);
+    /// games against the computer do not count.
+    pub disconnects: i64,
+    /// Games aborted because this player's first move never came; not against the computer.
+    pub aborts: i64,
 }
 
 /// A line of `GET /api/players/{id}/games`, newest first.

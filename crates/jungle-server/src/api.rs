@@ -246,6 +246,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         provisional: false,
         online: false,
         computer: crate::bots::bot_level(id),
+        disconnects: 0,
     };
     GameState {
         game: record.id,

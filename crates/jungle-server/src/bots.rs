@@ -55,6 +55,7 @@ pub fn bot_player(level: u8) -> PlayerRecord {
     PlayerRecord {
         id: bot_id(level),
         name: bot_name(level),
+        disconnects: 0,
     }
 }
 

@@ -31,7 +31,7 @@ use lobby::Lobby;
 use persist::Persister;
 use rooms::{open, RoomContext, Rooms, SeatPlayer, Timing};
 use state::{AppState, IpLimits, Origins};
-use store::{PlayerRecord, Store, StoreError};
+use store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -191,24 +191,21 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
     let games = store.active_games().await?;
     let count = games.len();
     for record in games {
-        let seat = |id, name: &str, rating| SeatPlayer {
-            player: PlayerRecord {
-                id,
-                name: name.to_owned(),
-            },
-            rating,
-            computer: bots::bot_level(id),
+        let mut seats = Vec::with_capacity(2);
+        for id in [record.red, record.blue] {
+            // The players' rows are kept by foreign keys; their absence would be corruption.
+            let player = store.player(id).await?.ok_or_else(|| {
+                StoreError::Corrupt(format!("game {}: no player {id}", record.id))
+            })?;
+            seats.push(SeatPlayer {
+                rating: store.rating(id, record.rules).await?,
+                player,
+                computer: bots::bot_level(id),
+            });
+        }
+        let (Some(blue), Some(red)) = (seats.pop(), seats.pop()) else {
+            unreachable!("two seats were read");
         };
-        let red = seat(
-            record.red,
-            &record.red_name,
-            store.rating(record.red, record.rules).await?,
-        );
-        let blue = seat(
-            record.blue,
-            &record.blue_name,
-            store.rating(record.blue, record.rules).await?,
-        );
         let id = record.id;
         if let Err(e) = open::resumed(ctx.clone(), record, red, blue) {
             tracing::error!(game = %id, error = %e, "could not resume a game");

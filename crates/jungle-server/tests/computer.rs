@@ -113,7 +113,34 @@ async fn quick_match_falls_back_to_the_computer(db: Db) {
     server.shutdown().await;
 }
 
+/// Leaving a game against the computer puts nothing on the player's record.
+async fn leaving_the_computer_is_no_disconnect(db: Db) {
+    let server = TestServer::start_with(db, |c| c.disconnect_grace_s = 1).await;
+    let me = server.player("Quitter").await;
+    let mut c = server.client(&me).await;
+    c.send(ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level: 1,
+        color: ColorChoice::Red,
+    })
+    .await;
+    let game = c.expect_game().await.game;
+    c.mv(game, "g3g4").await;
+    c.expect_moved().await;
+    c.expect_moved().await;
+    // A spectator sees the game end when the player does not come back.
+    let mut fan = server.client(&server.player("Fan").await).await;
+    fan.send(ClientFrame::Watch { game }).await;
+    drop(c);
+    assert_eq!(fan.expect_over().await.reason, Reason::Abandoned);
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", me.id)).await;
+    assert_eq!((profile.disconnects, profile.aborts), (0, 0));
+    server.shutdown().await;
+}
+
 both_stores!(
+    leaving_the_computer_is_no_disconnect,
     play_the_computer,
     a_level_out_of_range_is_refused,
     the_computer_takes_a_private_rooms_free_seat,

@@ -52,6 +52,15 @@ async fn no_first_move_aborts(db: Db) {
     red.expect_over().await;
     let record: http::GameRecord = server.get(&format!("/api/games/{game}")).await;
     assert_eq!(record.status, GameStatus::Aborted);
+    // Red's first move never came: an abort on Red's record, none on Blue's.
+    let red_profile: http::PlayerProfile = server
+        .get(&format!("/api/players/{}", red.player_id()))
+        .await;
+    assert_eq!((red_profile.aborts, red_profile.disconnects), (1, 0));
+    let blue_profile: http::PlayerProfile = server
+        .get(&format!("/api/players/{}", blue.player_id()))
+        .await;
+    assert_eq!(blue_profile.aborts, 0);
     server.shutdown().await;
 }
 
@@ -84,6 +93,7 @@ async fn staying_away_past_grace_loses(db: Db) {
     let server = TestServer::start_with(db, |c| c.disconnect_grace_s = 1).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    let red_player = red.player.clone().unwrap();
     drop(red);
     let over = blue.expect_over().await;
     assert_eq!(over.reason, Reason::Abandoned);
@@ -94,6 +104,21 @@ async fn staying_away_past_grace_loses(db: Db) {
         .get(&format!("/api/players/{}", blue.player_id()))
         .await;
     assert_eq!(profile.stats.wins, 1);
+    assert_eq!((profile.disconnects, profile.aborts), (0, 0));
+    // The one who left has a disconnect on record, shown to others from their next game on.
+    let leaver = red_player.id;
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{leaver}")).await;
+    assert_eq!((profile.disconnects, profile.aborts), (1, 0));
+    let mut red = server.client(&red_player).await;
+    red.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        rated: true,
+        color: ColorChoice::Red,
+    })
+    .await;
+    let waiting = red.expect_game().await;
+    assert_eq!(waiting.red.unwrap().disconnects, 1);
     server.shutdown().await;
 }
 

@@ -99,6 +99,10 @@ function drawBar(el, game, side) {
   let name = '…';
   if (seat?.computer) name = `${t('computer')} · ${t('levelN', { n: seat.computer })}`;
   else if (seat) name = `${escape(seat.name)} (${seat.rating}${seat.provisional ? '?' : ''})`;
+  // Seed 002's disconnect count, which players look at before a game.
+  if (seat?.disconnects > 0) {
+    name += ` <span class="muted" title="${t('disconnectsTitle', { n: seat.disconnects })}">· ${t('disconnects', { n: seat.disconnects })}</span>`;
+  }
   const online = seat?.online ? 'on' : 'off';
   const you = game.you === side ? ` · ${t('you')}` : '';
   el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>

@@ -171,7 +171,7 @@ export function renderHome(root, app) {
     mine.innerHTML = RULESETS.map((r) => {
       const rating = profile.ratings[r];
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
-    }).join('');
+    }).join('') + `<li class="muted">${t('leaveRecord', { d: profile.disconnects ?? 0, a: profile.aborts ?? 0 })}</li>`;
   }).catch(() => {});
 
   return {

@@ -30,6 +30,7 @@ fn connection(id: u64, name: &str) -> (Connection, mpsc::Receiver<Outbound>) {
         player: PlayerRecord {
             id: Uuid::new_v4(),
             name: name.into(),
+            disconnects: 0,
         },
         tx,
         too_slow: Arc::new(Notify::new()),

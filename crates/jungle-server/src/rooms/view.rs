@@ -31,6 +31,7 @@ impl View<'_> {
                 provisional: s.who.rating.provisional,
                 online: s.online(),
                 computer: s.who.computer,
+                disconnects: s.who.player.disconnects,
             })
         };
         let away_ms = |side: Side| {

@@ -273,9 +273,6 @@ impl Store {
                 })
             }));
         }
-        if !finish.apply_rating || finish.status != GameStatus::Finished {
-            return Ok(None);
-        }
         let row = sqlx::query("SELECT ruleset, red_id, blue_id FROM games WHERE id = $1")
             .bind(id.clone())
             .fetch_one(&mut **tx)
@@ -283,6 +280,10 @@ impl Store {
         let ruleset: String = row.try_get("ruleset")?;
         let red_id: String = row.try_get("red_id")?;
         let blue_id: String = row.try_get("blue_id")?;
+        count_leaving(tx, finish, [&red_id, &blue_id]).await?;
+        if !finish.apply_rating || finish.status != GameStatus::Finished {
+            return Ok(None);
+        }
         let (red_old, red_games) = rating_in_tx(tx, &red_id, &ruleset).await?;
         let (blue_old, blue_games) = rating_in_tx(tx, &blue_id, &ruleset).await?;
         let (red_new, blue_new) = rating::rate(red_old, blue_old, finish.winner);
@@ -402,6 +403,42 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Seed 002's 断线次数, in the transaction that records the end (so once per game): a game lost
+/// by leaving adds one to the loser's `disconnects`; a game aborted because a first move never
+/// came adds one to `aborts` of the side that was to make it. Games against the computer count
+/// for neither.
+async fn count_leaving(
+    tx: &mut Transaction<'_, Any>,
+    finish: &FinishRecord,
+    [red_id, blue_id]: [&str; 2],
+) -> Result<(), StoreError> {
+    let (column, culprit) = match (finish.reason, finish.winner) {
+        (Reason::Abandoned, Some(winner)) => ("disconnects", !winner),
+        // Aborts happen before each side's first move: at ply 0 Red's, at ply 1 Blue's.
+        (Reason::Aborted, _) if finish.plies % 2 == 0 => ("aborts", Side::Red),
+        (Reason::Aborted, _) => ("aborts", Side::Blue),
+        _ => return Ok(()),
+    };
+    let against_computer = [red_id, blue_id].iter().any(|id| {
+        id.parse::<Uuid>()
+            .is_ok_and(|id| crate::bots::bot_level(id).is_some())
+    });
+    if against_computer {
+        return Ok(());
+    }
+    let player = match culprit {
+        Side::Red => red_id,
+        Side::Blue => blue_id,
+    };
+    sqlx::query(&format!(
+        "UPDATE players SET {column} = {column} + 1 WHERE id = $1"
+    ))
+    .bind(player)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 async fn rating_in_tx(

@@ -11,6 +11,8 @@ use crate::rating::Glicko;
 pub struct PlayerRecord {
     pub id: Uuid,
     pub name: String,
+    /// Games lost by leaving and not coming back (seed 002's 断线次数), as last read.
+    pub disconnects: i64,
 }
 
 /// One rating as the API shows it.
@@ -58,6 +60,7 @@ fn player_from_row(r: &sqlx::any::AnyRow) -> Result<PlayerRecord, StoreError> {
     Ok(PlayerRecord {
         id: get_uuid(r, "id")?,
         name: r.try_get("name")?,
+        disconnects: r.try_get("disconnects")?,
     })
 }
 
@@ -81,6 +84,7 @@ impl Store {
         Ok(PlayerRecord {
             id,
             name: name.to_owned(),
+            disconnects: 0,
         })
     }
 
@@ -88,7 +92,7 @@ impl Store {
         &self,
         token_hash: &str,
     ) -> Result<Option<PlayerRecord>, StoreError> {
-        let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = $1")
+        let row = sqlx::query("SELECT id, name, disconnects FROM players WHERE token_hash = $1")
             .bind(token_hash)
             .fetch_optional(&self.pool)
             .await?;
@@ -96,7 +100,7 @@ impl Store {
     }
 
     pub async fn player(&self, id: Uuid) -> Result<Option<PlayerRecord>, StoreError> {
-        let row = sqlx::query("SELECT id, name FROM players WHERE id = $1")
+        let row = sqlx::query("SELECT id, name, disconnects FROM players WHERE id = $1")
             .bind(id.to_string())
             .fetch_optional(&self.pool)
             .await?;
@@ -156,11 +160,17 @@ impl Store {
             timeouts: row.try_get("timeouts")?,
             abandons: row.try_get("abandons")?,
         };
+        let counts = sqlx::query("SELECT disconnects, aborts FROM players WHERE id = $1")
+            .bind(id.to_string())
+            .fetch_one(&self.pool)
+            .await?;
         Ok(Some(PlayerProfile {
             id: player.id,
             name: player.name,
             ratings,
             stats,
+            disconnects: counts.try_get("disconnects")?,
+            aborts: counts.try_get("aborts")?,
         }))
     }
 
@@ -171,7 +181,7 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(PlayerRecord, RatingRecord)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT p.id, p.name, r.rating, r.deviation, r.volatility, r.games
+            "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
              WHERE r.ruleset = $1 AND r.games > 0
              ORDER BY r.rating DESC LIMIT $2",

@@ -15,7 +15,6 @@ use super::error::FrameError;
 use crate::api::hash_token;
 use crate::rooms::{frame_text, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
-use crate::store::PlayerRecord;
 
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
@@ -86,10 +85,7 @@ impl Session {
         let games = store.active_game_ids(player.id).await?;
         self.conn = Some(Connection {
             id: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
-            player: PlayerRecord {
-                id: player.id,
-                name: player.name.clone(),
-            },
+            player: player.clone(),
             tx: self.out_tx.clone(),
             too_slow: self.too_slow.clone(),
         });

@@ -26,6 +26,7 @@ fn human(name: &str) -> SeatPlayer {
         PlayerRecord {
             id: Uuid::new_v4(),
             name: name.into(),
+            disconnects: 0,
         },
         RatingRecord::from_glicko(Glicko::default(), 0),
     )
