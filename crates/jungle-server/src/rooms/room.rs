@@ -122,7 +122,9 @@ impl Room {
 
     async fn handle(&mut self, command: RoomCommand) {
         match command {
-            RoomCommand::Join { conn, intent } => self.join(conn, intent).await,
+            // Paths that wait for the store are boxed: a room's task is as large as its largest
+            // await, for its whole life, and these are rare (measured: 4.7 -> 4.2 KiB a room).
+            RoomCommand::Join { conn, intent } => Box::pin(self.join(conn, intent)).await,
             RoomCommand::Leave { conn_id } => self.leave(conn_id).await,
             RoomCommand::Act {
                 conn_id,
@@ -149,7 +151,8 @@ impl Room {
             } => {
                 if let Some(side) = self.seated_member(conn_id, player) {
                     let rules = self.session.settings().rules;
-                    let rating = self.rating(crate::bots::bot_id(level.get()), rules).await;
+                    let bot = crate::bots::bot_id(level.get());
+                    let rating = Box::pin(self.rating(bot, rules)).await;
                     let computer = SeatPlayer::computer(level.get(), rating);
                     self.act(conn_id, side, Action::AddComputer(computer)).await;
                 }
@@ -362,7 +365,7 @@ impl Room {
                     self.broadcast(&frame);
                 }
             }
-            Event::RematchAgreed { red, blue } => self.start_rematch(red, blue).await,
+            Event::RematchAgreed { red, blue } => Box::pin(self.start_rematch(red, blue)).await,
             Event::Closed { .. } => {}
         }
     }
