@@ -47,8 +47,12 @@ impl ClockSpec {
     pub fn validate(&self) -> Result<(), ClockSpecError> {
         match *self {
             ClockSpec::Fischer { base_s, inc_s } => {
-                if base_s == 0 && inc_s == 0 {
-                    return Err(ClockSpecError("a Fischer clock needs some time"));
+                // With no base, the first timed turn would start at zero and lose at once,
+                // whatever the increment.
+                if base_s == 0 {
+                    return Err(ClockSpecError(
+                        "a Fischer clock needs a base time of at least 1 second",
+                    ));
                 }
                 if base_s > 3 * 3600 || inc_s > 180 {
                     return Err(ClockSpecError(

@@ -122,6 +122,21 @@ fn clock_bounds() {
     }
     .validate()
     .is_err());
+    assert!(
+        ClockSpec::Fischer {
+            base_s: 0,
+            inc_s: 5
+        }
+        .validate()
+        .is_err(),
+        "no base loses on the first timed turn"
+    );
+    assert!(ClockSpec::Fischer {
+        base_s: 1,
+        inc_s: 0
+    }
+    .validate()
+    .is_ok());
     assert!(ClockSpec::Fischer {
         base_s: 999_999,
         inc_s: 0

@@ -71,7 +71,7 @@ async fn private_room_with_a_spectator(db: Db) {
     })
     .await;
     let (code, url) = expect_frame!(h, ServerFrame::Room { code, url, .. } => (code, url));
-    assert_eq!(code.len(), 6);
+    assert_eq!(code.len(), 8);
     assert!(url.ends_with(&format!("/r/{code}")));
     let waiting = h.expect_game().await;
     assert_eq!(waiting.status, GameStatus::Waiting);
@@ -90,6 +90,9 @@ async fn private_room_with_a_spectator(db: Db) {
     let host_view = h.expect_game().await;
     assert_eq!(host_view.you, Some(Side::Blue));
     assert!(host_view.legal.is_empty());
+    // A private game is watched through its link, not listed for strangers.
+    let live: Vec<http::LiveGame> = server.get("/api/games/live").await;
+    assert!(live.iter().all(|g| g.id != game), "{live:?}");
 
     let mut f = server.client(&fan).await;
     f.send(ClientFrame::JoinRoom { code: code.clone() }).await;

@@ -35,17 +35,27 @@ pub fn side_for(color: ColorChoice) -> Side {
     }
 }
 
-/// A fresh private room code: six characters from an alphabet without look-alikes (no 0/O,
-/// 1/I/L), easy to read aloud, and not in use.
+/// How many symbols a room code has: 31⁸ ≈ 8.5 × 10¹¹ codes, so that even an unlimited guesser
+/// who finds one waiting room in 10⁹ guesses needs, with a thousand rooms waiting, about a
+/// million guesses per hit — and guesses are rate limited besides.
+pub const ROOM_CODE_LEN: usize = 8;
+
+/// A fresh private room code: `ROOM_CODE_LEN` symbols drawn uniformly from an alphabet without
+/// look-alikes (no 0/O, 1/I/L), easy to read aloud, and not in use.
 pub fn new_room_code(rooms: &Rooms) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+    // Bytes at or above the largest multiple of the alphabet's size are drawn again, so every
+    // symbol is equally likely (a plain `% 31` would favour the first eight).
+    let fair_below = (256 / ALPHABET.len() * ALPHABET.len()) as u8;
     loop {
-        let mut bytes = [0u8; 6];
-        getrandom::fill(&mut bytes).expect("system randomness");
-        let code: String = bytes
-            .iter()
-            .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
-            .collect();
+        let mut code = String::with_capacity(ROOM_CODE_LEN);
+        while code.len() < ROOM_CODE_LEN {
+            let mut byte = [0u8; 1];
+            getrandom::fill(&mut byte).expect("system randomness");
+            if byte[0] < fair_below {
+                code.push(ALPHABET[byte[0] as usize % ALPHABET.len()] as char);
+            }
+        }
         if !rooms.code_taken(&code) {
             return code;
         }
@@ -202,4 +212,29 @@ pub fn resumed(
         now,
     );
     Ok(Room::spawn(ctx, record.id, session, Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_codes_are_long_and_every_symbol_is_equally_likely() {
+        let rooms = Rooms::default();
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..4_000 {
+            let code = new_room_code(&rooms);
+            assert_eq!(code.len(), ROOM_CODE_LEN);
+            for c in code.chars() {
+                assert!(!"0O1IL".contains(c), "{code}");
+                *counts.entry(c).or_insert(0u32) += 1;
+            }
+        }
+        assert_eq!(counts.len(), 31);
+        // 32,000 symbols over 31: about 1,032 each; a `% 31` bias would give the first eight
+        // symbols about 1,280.
+        for (symbol, n) in counts {
+            assert!((850..1_220).contains(&n), "{symbol}: {n}");
+        }
+    }
 }

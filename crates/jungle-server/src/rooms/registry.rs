@@ -77,11 +77,14 @@ impl Rooms {
         }
     }
 
+    /// The games in progress anyone may find: games of rooms with a code (private rooms and
+    /// computer games) are watched through their link, not listed.
     pub fn live_games(&self) -> Vec<LiveGame> {
         let index = self.index.lock().expect("room index lock");
         index
             .rooms
             .values()
+            .filter(|e| e.code.is_none())
             .filter_map(|e| e.live.clone())
             .collect()
     }

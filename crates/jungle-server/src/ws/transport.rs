@@ -99,6 +99,24 @@ impl FloodGuard {
 enum Stop {
     Gone,
     Close(u16, &'static str),
+    /// A send did not complete in time: the client stopped reading and the buffers are full.
+    /// Nothing more can be written, so the socket is dropped without a Close frame.
+    Stuck,
+}
+
+/// A send that does not complete within this time closes the connection: a client that never
+/// reads must not pin its connection (and its seat's presence) once the kernel's buffers fill.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
+async fn send(socket: &mut WebSocket, message: Message) -> Result<(), Stop> {
+    match tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(_)) => Err(Stop::Gone),
+        Err(_) => {
+            metrics::counter!("jungle_connections_stuck_total").increment(1);
+            Err(Stop::Stuck)
+        }
+    }
 }
 
 async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
@@ -133,8 +151,8 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                         }
                         metrics::counter!("jungle_frames_received_total").increment(1);
                         if let Some(reply) = session.on_text(&text).await {
-                            if socket.send(Message::Text(reply)).await.is_err() {
-                                break Stop::Gone;
+                            if let Err(stop) = send(&mut socket, Message::Text(reply)).await {
+                                break stop;
                             }
                         }
                     }
@@ -143,8 +161,8 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                             break Stop::Close(CLOSE_POLICY, "too many frames");
                         }
                         let reply = FrameError::Binary.to_frame();
-                        if socket.send(Message::Text(reply)).await.is_err() {
-                            break Stop::Gone;
+                        if let Err(stop) = send(&mut socket, Message::Text(reply)).await {
+                            break stop;
                         }
                     }
                     Message::Pong(_) => {
@@ -158,8 +176,8 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
             }
             outbound = out_rx.recv() => match outbound {
                 Some(Outbound::Text(text)) => {
-                    if socket.send(Message::Text(text)).await.is_err() {
-                        break Stop::Gone;
+                    if let Err(stop) = send(&mut socket, Message::Text(text)).await {
+                        break stop;
                     }
                 }
                 Some(Outbound::Enter(room)) => session.enter(room, JoinIntent::Watch).await,
@@ -170,45 +188,55 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                     break Stop::Close(CLOSE_GOING_AWAY, "no answer to pings");
                 }
                 ping_sent = Some(Instant::now());
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    break Stop::Gone;
+                if let Err(stop) = send(&mut socket, Message::Ping(Default::default())).await {
+                    break stop;
                 }
             }
             _ = too_slow.notified() => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
             _ = shutdown.changed() => {
-                let _ = socket.send(Message::Text(frame_text(&ServerFrame::Shutdown))).await;
+                if let Err(stop) = send(&mut socket, Message::Text(frame_text(&ServerFrame::Shutdown))).await {
+                    break stop;
+                }
                 break Stop::Close(CLOSE_RESTART, "server restarting");
             }
         }
     };
+    if let Stop::Stuck = stop {
+        tracing::info!(%ip, "closing a connection that stopped reading");
+    }
     if let Stop::Close(code, reason) = stop {
-        let _ = socket
-            .send(Message::Close(Some(CloseFrame {
-                code,
-                reason: Utf8Bytes::from_static(reason),
-            })))
-            .await;
-        // Finish the closing handshake: drop what the client still sends until its Close.
-        // Closing with unread data would reset the connection, and a reset can discard our
-        // Close frame before the client reads why it was cut off (a flooder's frames are
-        // exactly such data). Bounded, so nobody can hold the connection open; skipped when
-        // the server stops, which should not wait on every client.
-        let wait = if code == CLOSE_RESTART {
-            Duration::ZERO
-        } else {
-            CLOSE_HANDSHAKE
-        };
-        let _ = tokio::time::timeout(wait, async {
-            while let Some(Ok(message)) = socket.recv().await {
-                if matches!(message, Message::Close(_)) {
-                    break;
-                }
-            }
-        })
-        .await;
+        close(&mut socket, code, reason).await;
     }
     session.leave_all().await;
     metrics::gauge!("jungle_connections").decrement(1.0);
+}
+
+/// Sends a Close frame, then finishes the closing handshake: drops what the client still sends
+/// until its Close. Closing with unread data would reset the connection, and a reset can discard
+/// our Close frame before the client reads why it was cut off (a flooder's frames are exactly
+/// such data). Bounded, so nobody can hold the connection open; skipped when the server stops,
+/// which should not wait on every client.
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let frame = Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }));
+    if send(socket, frame).await.is_err() {
+        return;
+    }
+    let wait = if code == CLOSE_RESTART {
+        Duration::ZERO
+    } else {
+        CLOSE_HANDSHAKE
+    };
+    let _ = tokio::time::timeout(wait, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Whether the WebSocket layer refused a frame for its size, told by the error's type.
