@@ -392,6 +392,9 @@ pub enum ErrorCode {
     NoDrawOffer,
     DrawOfferLimit,
     RematchUnavailable,
+    /// The player already has as many rooms of this kind as allowed (games against the computer
+    /// in play, private rooms waiting).
+    LimitReached,
     RateLimited,
     /// Something went wrong on our side; details are in the server's log.
     Internal,

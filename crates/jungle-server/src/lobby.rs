@@ -238,7 +238,7 @@ impl Pools {
         let human = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
         let ctx = self.ctx.clone();
         tokio::spawn(async move {
-            let handle = open::computer_game(
+            let opened = open::computer_game(
                 ctx,
                 settings,
                 human,
@@ -246,7 +246,12 @@ impl Pools {
                 jungle_protocol::ColorChoice::Random,
             )
             .await;
-            let _ = seeker.conn.tx.try_send(Outbound::Enter(handle));
+            let reply = match opened {
+                Ok(handle) => Outbound::Enter(handle),
+                // Already at the cap of computer games: the seek ends without a game.
+                Err(_) => Outbound::Text(frame_text(&ServerFrame::SeekCancelled)),
+            };
+            let _ = seeker.conn.tx.try_send(reply);
         });
     }
 

@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
 use crate::store::PlayerRecord;
-pub use registry::{LiveGame, Rooms};
+pub use registry::{Hold, HoldKind, LiveGame, Rooms};
 
 #[cfg(test)]
 mod tests;

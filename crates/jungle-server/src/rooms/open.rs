@@ -11,7 +11,19 @@ use uuid::Uuid;
 
 use super::clock::GameClock;
 use super::session::{GameSession, RoomSettings, SeatPlayer};
-use super::{Room, RoomContext, RoomHandle, Rooms};
+use super::{Hold, HoldKind, Room, RoomContext, RoomHandle, Rooms};
+
+/// Most games against the computer a player may have in play at once.
+pub const MAX_COMPUTER_GAMES: usize = 3;
+/// Most private rooms a player may have waiting for a guest at once.
+pub const MAX_WAITING_ROOMS: usize = 3;
+
+/// A player already has as many rooms of this kind as allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AtCap {
+    pub kind: HoldKind,
+    pub cap: usize,
+}
 use crate::persist::Write;
 use crate::store::{GameRecord, RatingRecord, WaitingRoom};
 
@@ -74,18 +86,27 @@ pub fn matched(
     blue: SeatPlayer,
 ) -> RoomHandle {
     let (session, started) = GameSession::matched(settings, None, red, blue, ctx.timing, now());
-    Room::spawn(ctx, Uuid::new_v4(), session, started)
+    Room::spawn(ctx, Uuid::new_v4(), session, started, None)
 }
 
 /// A casual game of `human` against the computer at `level`, with a room code so that friends
-/// can watch through its link. `color` is the human's. The one way to open a computer game.
+/// can watch through its link. `color` is the human's. The one way to open a computer game: at
+/// most [`MAX_COMPUTER_GAMES`] in play per player.
 pub async fn computer_game(
     ctx: Arc<RoomContext>,
     settings: RoomSettings,
     human: SeatPlayer,
     level: Level,
     color: ColorChoice,
-) -> RoomHandle {
+) -> Result<RoomHandle, AtCap> {
+    let hold = Hold {
+        player: human.player.id,
+        kind: HoldKind::ComputerGame,
+    };
+    let hold = ctx.rooms.reserve(hold, MAX_COMPUTER_GAMES).ok_or(AtCap {
+        kind: HoldKind::ComputerGame,
+        cap: MAX_COMPUTER_GAMES,
+    })?;
     let computer_rating = ctx
         .store
         .rating(crate::bots::bot_id(level.get()), settings.rules)
@@ -105,17 +126,27 @@ pub async fn computer_game(
     };
     let code = new_room_code(&ctx.rooms);
     let (session, started) = GameSession::matched(casual, Some(code), red, blue, ctx.timing, now());
-    Room::spawn(ctx, Uuid::new_v4(), session, started)
+    let id = Uuid::new_v4();
+    Ok(Room::spawn(ctx, id, session, started, Some(hold)))
 }
 
 /// A private room with its host seated, waiting for a guest. It is stored before its code is
-/// returned, so that a link handed out outlives a restart.
+/// returned, so that a link handed out outlives a restart. At most [`MAX_WAITING_ROOMS`] wait
+/// per player.
 pub async fn private(
     ctx: Arc<RoomContext>,
     settings: RoomSettings,
     host: SeatPlayer,
     color: ColorChoice,
-) -> (RoomHandle, String) {
+) -> Result<(RoomHandle, String), AtCap> {
+    let hold = Hold {
+        player: host.player.id,
+        kind: HoldKind::WaitingRoom,
+    };
+    let hold = ctx.rooms.reserve(hold, MAX_WAITING_ROOMS).ok_or(AtCap {
+        kind: HoldKind::WaitingRoom,
+        cap: MAX_WAITING_ROOMS,
+    })?;
     let code = new_room_code(&ctx.rooms);
     let id = Uuid::new_v4();
     let saved = WaitingRoom {
@@ -137,11 +168,11 @@ pub async fn private(
         ctx.timing,
         now(),
     );
-    let handle = Room::spawn(ctx.clone(), id, session, Vec::new());
+    let handle = Room::spawn(ctx.clone(), id, session, Vec::new(), Some(hold));
     if let Err(e) = ctx.persister.write(Write::OpenRoom(saved)).await {
         tracing::error!(room = %code, error = %e, "could not store a private room");
     }
-    (handle, code)
+    Ok((handle, code))
 }
 
 /// A private room found waiting at start-up, under its old code and game id, with the time
@@ -158,6 +189,11 @@ pub fn restored_private(
         clock: saved.clock,
         rated: saved.rated,
     };
+    // It was allowed when it opened: it counts, whatever the cap says now.
+    let hold = ctx.rooms.reserve_always(Hold {
+        player: host.player.id,
+        kind: HoldKind::WaitingRoom,
+    });
     let session = GameSession::private(
         settings,
         saved.code.clone(),
@@ -167,7 +203,7 @@ pub fn restored_private(
         ctx.timing,
         now(),
     );
-    Room::spawn(ctx, saved.game, session, Vec::new())
+    Room::spawn(ctx, saved.game, session, Vec::new(), Some(hold))
 }
 
 /// A game found unfinished at start-up: replayed, with the clocks as saved after the last
@@ -197,6 +233,18 @@ pub fn resumed(
         .collect::<Result<Vec<_>, _>>()?;
     let game = Game::replay(settings.rules.rules(), start, turns)
         .map_err(|(i, e)| format!("ply {i}: {e}"))?;
+    // A resumed game against the computer counts against its player again, as it did.
+    let human = match (red.computer, blue.computer) {
+        (Some(_), None) => Some(blue.player.id),
+        (None, Some(_)) => Some(red.player.id),
+        _ => None,
+    };
+    let hold = human.map(|player| {
+        ctx.rooms.reserve_always(Hold {
+            player,
+            kind: HoldKind::ComputerGame,
+        })
+    });
     let now = now();
     let clock = match record.moves.last() {
         Some(last) => GameClock::restore(settings.clock, last.clock, now),
@@ -211,7 +259,7 @@ pub fn resumed(
         ctx.timing,
         now,
     );
-    Ok(Room::spawn(ctx, record.id, session, Vec::new()))
+    Ok(Room::spawn(ctx, record.id, session, Vec::new(), hold))
 }
 
 #[cfg(test)]

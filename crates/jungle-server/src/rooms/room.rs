@@ -17,7 +17,9 @@ use uuid::Uuid;
 use super::computer::ComputerPlayer;
 use super::session::{Action, Event, GameSession, Refusal, SeatPlayer, Timing};
 use super::view::{error_text, frame_text, View};
-use super::{Connection, JoinIntent, LiveGame, Outbound, RoomCommand, RoomHandle, Rooms};
+use super::{
+    Connection, Hold, HoldKind, JoinIntent, LiveGame, Outbound, RoomCommand, RoomHandle, Rooms,
+};
 use crate::persist::{Persister, Write, Written};
 use crate::store::{MoveRecord, NewGame, RatingRecord, Store};
 
@@ -61,17 +63,19 @@ pub struct Room {
 
 impl Room {
     /// Starts a room's task around `session`, after which `initial` events (a game that starts
-    /// at once) are applied before anything else. The one way a room comes to life.
+    /// at once) are applied before anything else. `hold` is the player's claim the room counts
+    /// against (see [`Rooms::reserve`]). The one way a room comes to life.
     pub fn spawn(
         ctx: Arc<RoomContext>,
         id: Uuid,
         session: GameSession,
         initial: Vec<Event>,
+        hold: Option<Hold>,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let handle = RoomHandle { id, tx };
         ctx.rooms
-            .insert(handle.clone(), session.code().map(str::to_owned));
+            .insert(handle.clone(), session.code().map(str::to_owned), hold);
         let room = Room {
             id,
             ctx,
@@ -323,6 +327,8 @@ impl Room {
         match event {
             Event::Started => {
                 self.seq += 1;
+                // A private room that starts no longer counts among its host's waiting rooms.
+                self.ctx.rooms.release(self.id, HoldKind::WaitingRoom);
                 self.game_in_play();
                 // The first turn starts when the players can see the board.
                 self.session.turn_visible(now());
@@ -359,6 +365,8 @@ impl Room {
             Event::Ended { reason, .. } => {
                 self.seq += 1;
                 self.set_live(false);
+                // An ended game against the computer no longer counts against its player.
+                self.ctx.rooms.release(self.id, HoldKind::ComputerGame);
                 metrics::counter!("jungle_games_finished_total", "reason" => reason.name())
                     .increment(1);
                 if let Some(frame) = self.view().game_over() {

@@ -289,7 +289,8 @@ async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
         host_seat(&host),
         jungle_protocol::ColorChoice::Random,
     )
-    .await;
+    .await
+    .expect("under the cap");
     advance(Duration::from_secs(3599)).await;
     settle().await;
     assert!(ctx.rooms.by_code(&code).is_some(), "still waiting");
@@ -298,6 +299,11 @@ async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
     settle().await;
     assert!(ctx.rooms.by_code(&code).is_none(), "closed after an hour");
     assert!(forgot(&writes, &code), "the stored room is deleted");
+    assert_eq!(
+        ctx.rooms.held(host.player.id, HoldKind::WaitingRoom),
+        0,
+        "the expired room no longer counts against its host"
+    );
 }
 
 #[tokio::test]

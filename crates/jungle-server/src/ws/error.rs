@@ -34,8 +34,22 @@ pub enum FrameError {
     NotYourGame(Uuid),
     #[error("the game is over")]
     GameOver(Uuid),
+    #[error("{}", at_cap_message(.0))]
+    AtCap(crate::rooms::open::AtCap),
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
+}
+
+fn at_cap_message(at_cap: &crate::rooms::open::AtCap) -> String {
+    let cap = at_cap.cap;
+    match at_cap.kind {
+        crate::rooms::HoldKind::ComputerGame => {
+            format!("you already have {cap} games against the computer in play; finish one first")
+        }
+        crate::rooms::HoldKind::WaitingRoom => format!(
+            "you already have {cap} private rooms waiting for a guest; use or leave one first"
+        ),
+    }
 }
 
 impl FrameError {
@@ -52,6 +66,7 @@ impl FrameError {
             FrameError::UnknownGame(_) => ErrorCode::UnknownGame,
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
+            FrameError::AtCap(_) => ErrorCode::LimitReached,
             FrameError::Store(_) => ErrorCode::Internal,
         }
     }

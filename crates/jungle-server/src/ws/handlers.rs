@@ -110,7 +110,9 @@ impl Session {
             clock,
             rated,
         };
-        let (room, code) = open::private(self.state.room_ctx.clone(), settings, host, color).await;
+        let (room, code) = open::private(self.state.room_ctx.clone(), settings, host, color)
+            .await
+            .map_err(FrameError::AtCap)?;
         let reply = frame_text(&ServerFrame::Room {
             url: format!("{}/r/{code}", self.state.public_url),
             code,
@@ -136,7 +138,9 @@ impl Session {
             rated: false,
         };
         let ctx = self.state.room_ctx.clone();
-        let room = open::computer_game(ctx, settings, human, level, color).await;
+        let room = open::computer_game(ctx, settings, human, level, color)
+            .await
+            .map_err(FrameError::AtCap)?;
         self.enter(room, JoinIntent::Watch).await;
         Ok(None)
     }

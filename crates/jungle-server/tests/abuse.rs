@@ -1,0 +1,89 @@
+//! Abuse at small scale, against a real server: each attack gets its limit error, and a
+//! legitimate player's play is unaffected.
+
+mod common;
+
+use common::*;
+
+fn play_computer() -> ClientFrame {
+    ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level: 1,
+        color: ColorChoice::Blue,
+    }
+}
+
+fn create_room() -> ClientFrame {
+    ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        rated: false,
+        color: ColorChoice::Random,
+    }
+}
+
+/// At most three games against the computer in play per player, across connections; a game
+/// that ends frees its place.
+async fn computer_games_are_capped_per_player(db: Db) {
+    let server = TestServer::start(db).await;
+    let me = server.player("Greedy").await;
+    let mut first = server.client(&me).await;
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        first.send(play_computer()).await;
+        games.push(first.expect_game().await.game);
+    }
+    // From another connection of the same player, the fourth is refused.
+    let mut second = server.client(&me).await;
+    second.send(play_computer()).await;
+    let message = second.expect_error(ErrorCode::LimitReached).await;
+    assert!(
+        message.contains("3 games against the computer"),
+        "{message}"
+    );
+    // Another player is not affected.
+    let mut other = server.client(&server.player("Other").await).await;
+    other.send(play_computer()).await;
+    assert_eq!(other.expect_game().await.status, GameStatus::Active);
+    // Resigning one frees a place.
+    first.send(ClientFrame::Resign { game: games[0] }).await;
+    first.expect_over().await;
+    second.send(play_computer()).await;
+    let state = second.expect_game().await;
+    assert!(!games.contains(&state.game));
+    server.shutdown().await;
+}
+
+/// At most three private rooms waiting per player; a room whose game starts frees its place.
+async fn waiting_rooms_are_capped_per_player(db: Db) {
+    let server = TestServer::start(db).await;
+    let host = server.player("Host").await;
+    let mut h = server.client(&host).await;
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        h.send(create_room()).await;
+        codes.push(expect_frame!(h, ServerFrame::Room { code, .. } => code));
+    }
+    h.send(create_room()).await;
+    let message = h.expect_error(ErrorCode::LimitReached).await;
+    assert!(message.contains("3 private rooms"), "{message}");
+    // A guest takes one: its game starts, and the host may open another.
+    let mut guest = server.client(&server.player("Guest").await).await;
+    guest
+        .send(ClientFrame::JoinRoom {
+            code: codes[0].clone(),
+        })
+        .await;
+    assert_eq!(guest.expect_game().await.status, GameStatus::Active);
+    h.send(create_room()).await;
+    expect_frame!(h, ServerFrame::Room { .. });
+    h.send(create_room()).await;
+    h.expect_error(ErrorCode::LimitReached).await;
+    server.shutdown().await;
+}
+
+both_stores!(
+    computer_games_are_capped_per_player,
+    waiting_rooms_are_capped_per_player,
+);
