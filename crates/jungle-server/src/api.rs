@@ -1,6 +1,8 @@
 //! The HTTP API: guest players, profiles, games, the leaderboard, health and metrics.
 
-use axum::extract::{Path, Query, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -24,12 +26,26 @@ pub enum ApiError {
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error(transparent)]
+    RateLimited(#[from] crate::limits::RateLimited),
+    #[error(transparent)]
     Store(#[from] StoreError),
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, message) = match &self {
+            ApiError::RateLimited(limited) => {
+                let wait = limited.retry_after.as_secs().max(1).to_string();
+                let body = Json(http::ApiError {
+                    error: self.to_string(),
+                });
+                return (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [(header::RETRY_AFTER, wait)],
+                    body,
+                )
+                    .into_response();
+            }
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
             ApiError::Store(e) => {
@@ -80,8 +96,12 @@ pub fn validate_name(raw: &str) -> Result<String, String> {
 
 pub async fn create_player(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedPlayer>), ApiError> {
+    state
+        .limits
+        .check(crate::limits::Limited::NewGuest, None, peer.ip())?;
     let Json(body) = body.map_err(|e| {
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;

@@ -52,6 +52,11 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,
 
+    /// Turn off the rate limits per player and per address (docs/security.md): only for load
+    /// tests, whose thousands of players all come from one address.
+    #[arg(long, env = "JUNGLE_NO_RATE_LIMITS")]
+    pub no_rate_limits: bool,
+
     /// Log as JSON lines instead of human-readable text.
     #[arg(long, env = "JUNGLE_LOG_JSON")]
     pub log_json: bool,

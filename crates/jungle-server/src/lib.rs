@@ -7,6 +7,7 @@ pub mod api;
 pub mod assets;
 pub mod bots;
 pub mod config;
+pub mod limits;
 pub mod lobby;
 pub mod metrics;
 pub mod persist;
@@ -90,7 +91,10 @@ impl Server {
         resume_games(&store, &room_ctx).await?;
         restore_waiting_rooms(&store, &room_ctx).await?;
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
+        let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
+        tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
         let state = AppState {
+            limits,
             store: store.clone(),
             rooms,
             lobby,
@@ -238,6 +242,21 @@ async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<
         tracing::info!(rooms = rooms.len(), "restored waiting private rooms");
     }
     Ok(())
+}
+
+/// Forgets rate-limit keys whose buckets are full again, once a minute, so the tables hold only
+/// recently active clients.
+async fn sweep_limits(limits: Arc<limits::Limits>, mut shutdown: watch::Receiver<bool>) {
+    let mut every = tokio::time::interval(Duration::from_secs(60));
+    loop {
+        tokio::select! {
+            _ = every.tick() => {
+                limits.sweep();
+                ::metrics::gauge!("jungle_rate_limit_keys").set(limits.tracked_keys() as f64);
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
 }
 
 async fn wait_for_signal() {

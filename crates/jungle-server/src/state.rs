@@ -14,6 +14,8 @@ use crate::store::Store;
 /// Everything a request handler may need. Each field is a handle: cloning is cheap and shares.
 #[derive(Clone, FromRef)]
 pub struct AppState {
+    /// Rate limits per player and per address, across connections.
+    pub limits: Arc<crate::limits::Limits>,
     /// The database pool: players, archives, ratings (reads; writes of games go through rooms).
     pub store: Store,
     /// The registry of live rooms by game id and code: the one shared index; rooms own the rest.

@@ -83,7 +83,70 @@ async fn waiting_rooms_are_capped_per_player(db: Db) {
     server.shutdown().await;
 }
 
+/// Guests from one address: a burst of 30, then HTTP 429 with Retry-After.
+async fn guest_creation_is_limited_per_address(db: Db) {
+    let server = TestServer::start(db).await;
+    for _ in 0..30 {
+        server.player("Sock").await;
+    }
+    let response = reqwest::Client::new()
+        .post(server.url("/api/players"))
+        .json(&http::NewPlayer {
+            name: "Sock".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 429);
+    let wait: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let body: http::ApiError = response.json().await.unwrap();
+    assert!(body.error.contains("try again"), "{}", body.error);
+    server.shutdown().await;
+}
+
+/// Guessing room codes: a found room costs one lookup, a miss five; past the burst the guesser
+/// gets `rate_limited` (and a reconnect changes nothing), while the connection stays usable.
+async fn room_code_guesses_are_limited_across_connections(db: Db) {
+    let server = TestServer::start(db).await;
+    let guesser = server.player("Guesser").await;
+    let mut c = server.client(&guesser).await;
+    let mut refused = 0;
+    for i in 0..30 {
+        c.send(ClientFrame::JoinRoom {
+            code: format!("ZZZZZZ{i:02}"),
+        })
+        .await;
+        let code = expect_frame!(c, ServerFrame::Error { code, .. } => code);
+        match code {
+            ErrorCode::RoomNotFound => assert_eq!(refused, 0, "misses come first"),
+            ErrorCode::RateLimited => refused += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(
+        refused >= 25,
+        "a burst of 20 lookups buys only 4 misses: {refused}"
+    );
+    c.send(ClientFrame::Ping).await;
+    expect_frame!(c, ServerFrame::Pong);
+    let mut again = server.client(&guesser).await;
+    again
+        .send(ClientFrame::JoinRoom {
+            code: "ZZZZZZZZ".into(),
+        })
+        .await;
+    again.expect_error(ErrorCode::RateLimited).await;
+    server.shutdown().await;
+}
+
 both_stores!(
     computer_games_are_capped_per_player,
     waiting_rooms_are_capped_per_player,
+    guest_creation_is_limited_per_address,
+    room_code_guesses_are_limited_across_connections,
 );

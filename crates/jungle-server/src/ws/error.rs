@@ -34,6 +34,8 @@ pub enum FrameError {
     NotYourGame(Uuid),
     #[error("the game is over")]
     GameOver(Uuid),
+    #[error(transparent)]
+    RateLimited(#[from] crate::limits::RateLimited),
     #[error("{}", at_cap_message(.0))]
     AtCap(crate::rooms::open::AtCap),
     #[error("something went wrong on our side; please try again")]
@@ -67,6 +69,7 @@ impl FrameError {
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
             FrameError::AtCap(_) => ErrorCode::LimitReached,
+            FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
         }
     }

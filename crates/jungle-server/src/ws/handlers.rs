@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::error::FrameError;
 use super::session::{Reply, Session};
+use crate::limits::Limited;
 use crate::rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
 };
@@ -42,7 +43,10 @@ impl Session {
                 color,
             } => self.play_computer(conn, rules, clock, level, color).await,
             ClientFrame::AddComputer { game, level } => self.add_computer(conn, game, level).await,
-            ClientFrame::JoinRoom { code } => self.join_room(&code).await,
+            ClientFrame::JoinRoom { code } => {
+                self.limit(Limited::JoinRoom, conn)?;
+                self.join_room(&code).await
+            }
             ClientFrame::Watch { game } => self.watch(game).await,
             ClientFrame::Unwatch { game } => {
                 if let Some(room) = self.joined.remove(&game) {
@@ -60,6 +64,14 @@ impl Session {
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
         }
+    }
+
+    /// Counts a limited request of this connection's player and address.
+    fn limit(&self, what: Limited, conn: &Connection) -> Result<(), FrameError> {
+        Ok(self
+            .state
+            .limits
+            .check(what, Some(conn.player.id), self.ip)?)
     }
 
     /// Checks a new game's clock and seats this player with their rating in its ruleset.
@@ -82,6 +94,7 @@ impl Session {
         rated: bool,
         computer_after_s: Option<u32>,
     ) -> Reply {
+        self.limit(Limited::Seek, conn)?;
         let seat = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
             rules,
@@ -104,6 +117,7 @@ impl Session {
         rated: bool,
         color: ColorChoice,
     ) -> Reply {
+        self.limit(Limited::CreateRoom, conn)?;
         let host = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
             rules,
@@ -131,6 +145,7 @@ impl Session {
         color: ColorChoice,
     ) -> Reply {
         let level = Level::new(level).ok_or(FrameError::BadLevel(None))?;
+        self.limit(Limited::PlayComputer, conn)?;
         let human = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
             rules,
@@ -157,11 +172,11 @@ impl Session {
 
     async fn join_room(&mut self, code: &str) -> Reply {
         let code = code.trim().to_ascii_uppercase();
-        let room = self
-            .state
-            .rooms
-            .by_code(&code)
-            .ok_or(FrameError::RoomNotFound(code))?;
+        let Some(room) = self.state.rooms.by_code(&code) else {
+            // Guessing codes is what this limit is for: a miss costs more than a find.
+            self.state.limits.charge_miss(self.ip);
+            return Err(FrameError::RoomNotFound(code));
+        };
         self.enter(room, JoinIntent::TakeSeat).await;
         Ok(None)
     }

@@ -31,11 +31,19 @@ pub struct Session {
     pub joined: HashMap<Uuid, RoomHandle>,
     /// Estimated one-way lag from WebSocket ping round trips.
     lag: Duration,
+    /// The client's address, for the limits per address.
+    pub ip: std::net::IpAddr,
 }
 
 impl Session {
-    pub fn new(state: AppState, out_tx: mpsc::Sender<Outbound>, too_slow: Arc<Notify>) -> Self {
+    pub fn new(
+        state: AppState,
+        ip: std::net::IpAddr,
+        out_tx: mpsc::Sender<Outbound>,
+        too_slow: Arc<Notify>,
+    ) -> Self {
         Session {
+            ip,
             state,
             conn: None,
             out_tx,

@@ -123,7 +123,7 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
     metrics::gauge!("jungle_connections").increment(1.0);
     let (out_tx, mut out_rx) = mpsc::channel(OUTBOUND_QUEUE);
     let too_slow = Arc::new(Notify::new());
-    let mut session = Session::new(state.clone(), out_tx, too_slow.clone());
+    let mut session = Session::new(state.clone(), ip, out_tx, too_slow.clone());
     let mut ping_sent: Option<Instant> = None;
     let interval = state.config.ping_interval();
     let mut ping = tokio::time::interval_at(Instant::now() + interval, interval);
