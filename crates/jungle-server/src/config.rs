@@ -52,6 +52,11 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,
 
+    /// Serve `/metrics` on this address only (e.g. 127.0.0.1:9100), not on the public one.
+    /// Without it, `/metrics` is served on the public address.
+    #[arg(long, env = "JUNGLE_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+
     /// Turn off the rate limits per player and per address (docs/security.md): only for load
     /// tests, whose thousands of players all come from one address.
     #[arg(long, env = "JUNGLE_NO_RATE_LIMITS")]

@@ -50,6 +50,9 @@ pub struct Server {
     addr: SocketAddr,
     shutdown: watch::Sender<bool>,
     serving: JoinHandle<()>,
+    /// The `/metrics` server, when it has an address of its own.
+    metrics_serving: Option<JoinHandle<()>>,
+    metrics_addr: Option<SocketAddr>,
     writer: JoinHandle<()>,
     store: Store,
 }
@@ -106,7 +109,40 @@ impl Server {
             public_url,
             config: Arc::new(config.clone()),
         };
-        let app = router(state, assets::Assets::new(config.static_dir.as_deref()));
+        let mut metrics_bound = None;
+        let metrics_serving = match config.metrics_addr {
+            Some(metrics_addr) => {
+                let bind_error = |source| ServerError::Bind {
+                    addr: metrics_addr,
+                    source,
+                };
+                let listener = tokio::net::TcpListener::bind(metrics_addr)
+                    .await
+                    .map_err(bind_error)?;
+                let metrics_addr = listener.local_addr().map_err(bind_error)?;
+                metrics_bound = Some(metrics_addr);
+                let app = Router::new()
+                    .route("/metrics", get(api::metrics))
+                    .with_state(state.clone());
+                let mut stop = shutdown_rx.clone();
+                tracing::info!(addr = %metrics_addr, "metrics served apart");
+                Some(tokio::spawn(async move {
+                    let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+                        let _ = stop.wait_for(|down| *down).await;
+                    });
+                    if let Err(e) = serve.await {
+                        tracing::error!(error = %e, "the metrics server stopped with an error");
+                    }
+                }))
+            }
+            None => None,
+        };
+        let public_metrics = metrics_serving.is_none();
+        let app = router(
+            state,
+            assets::Assets::new(config.static_dir.as_deref()),
+            public_metrics,
+        );
         let mut stop = shutdown_rx;
         let serving = tokio::spawn(async move {
             // Moves are small frames that must leave at once: Nagle's algorithm would hold one
@@ -132,6 +168,8 @@ impl Server {
             addr,
             shutdown: shutdown_tx,
             serving,
+            metrics_serving,
+            metrics_addr: metrics_bound,
             writer,
             store,
         })
@@ -139,6 +177,11 @@ impl Server {
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Where `/metrics` is served when it has an address of its own (`--metrics-addr`).
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Stops accepting, tells every client, lets rooms finish their writes, and waits until
@@ -150,6 +193,9 @@ impl Server {
             .is_err()
         {
             tracing::warn!("connections did not close within 10 s");
+        }
+        if let Some(metrics) = self.metrics_serving {
+            let _ = tokio::time::timeout(Duration::from_secs(5), metrics).await;
         }
         if tokio::time::timeout(Duration::from_secs(30), self.writer)
             .await
@@ -169,7 +215,7 @@ impl Server {
     }
 }
 
-fn router(state: AppState, assets: assets::Assets) -> Router {
+fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Router {
     let client = Router::new()
         .route("/", get(assets::app_page))
         .route("/g/{id}", get(assets::app_page))
@@ -177,7 +223,7 @@ fn router(state: AppState, assets: assets::Assets) -> Router {
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);
-    Router::new()
+    let mut routes = Router::new()
         .route("/ws", get(ws::upgrade))
         .route("/api/players", post(api::create_player))
         .route("/api/players/{id}", get(api::player))
@@ -185,10 +231,11 @@ fn router(state: AppState, assets: assets::Assets) -> Router {
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
         .route("/api/games/{id}", get(api::game))
-        .route("/healthz", get(api::healthz))
-        .route("/metrics", get(api::metrics))
-        .with_state(state)
-        .merge(client)
+        .route("/healthz", get(api::healthz));
+    if public_metrics {
+        routes = routes.route("/metrics", get(api::metrics));
+    }
+    routes.with_state(state).merge(client)
 }
 
 async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {

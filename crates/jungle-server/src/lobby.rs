@@ -20,6 +20,8 @@ use crate::store::RatingRecord;
 const BASE_GAP: f64 = 100.0;
 const GAP_PER_SECOND: f64 = 50.0;
 const TICK: Duration = Duration::from_secs(1);
+/// Players whose last matchmade colour is remembered, at most.
+const LAST_COLOURS_KEPT: usize = 100_000;
 
 enum Command {
     Seek {
@@ -267,6 +269,11 @@ impl Pools {
             _ => true,
         };
         let (red, blue) = if a_red { (a, b) } else { (b, a) };
+        // Bounded: past this many players it starts afresh (a colour alternation forgotten now
+        // and then costs nothing; a map growing with every guest ever matched would).
+        if self.last_colour.len() >= LAST_COLOURS_KEPT {
+            self.last_colour.clear();
+        }
         self.last_colour.insert(red.conn.player.id, Side::Red);
         self.last_colour.insert(blue.conn.player.id, Side::Blue);
         let handle = open::matched(

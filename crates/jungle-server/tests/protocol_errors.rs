@@ -181,6 +181,25 @@ async fn foreign_origins_are_refused(db: Db) {
         tokio_tungstenite::connect_async(request).await.is_ok(),
         "our own origin is welcome"
     );
+    // An Origin that is not plain text is refused, not taken for a missing one. (Sent by hand:
+    // a WebSocket client library will not send such a header.)
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let mut request = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: https://",
+        server.addr
+    )
+    .into_bytes();
+    request.extend_from_slice(b"\xe9vil.example\r\n\r\n");
+    tcp.write_all(&request).await.unwrap();
+    let mut answer = vec![0u8; 64];
+    let n = tokio::time::timeout(WAIT, tcp.read(&mut answer))
+        .await
+        .expect("an answer")
+        .unwrap();
+    let status_line = String::from_utf8_lossy(&answer[..n]);
+    assert!(status_line.starts_with("HTTP/1.1 403"), "{status_line}");
     server.shutdown().await;
 }
 
@@ -223,7 +242,27 @@ async fn bad_http_input(db: Db) {
     server.shutdown().await;
 }
 
+/// With `--metrics-addr`, `/metrics` leaves the public address for its own.
+async fn metrics_can_be_served_apart(db: Db) {
+    let server = TestServer::start_with(db, |c| {
+        c.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
+    })
+    .await;
+    let (status, _) = server.get_status("/metrics").await;
+    assert_eq!(status, 404, "not on the public address");
+    let apart = server.metrics_addr().expect("bound");
+    let text = reqwest::get(format!("http://{apart}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("jungle_"), "{text}");
+    server.shutdown().await;
+}
+
 both_stores!(
+    metrics_can_be_served_apart,
     errors_before_and_at_hello,
     malformed_frames,
     move_errors_change_nothing,

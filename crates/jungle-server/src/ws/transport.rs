@@ -43,9 +43,12 @@ pub async fn upgrade(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Response {
-    if let Some(origin) = headers.get("origin").and_then(|o| o.to_str().ok()) {
-        if !state.origins.allows(origin) {
-            tracing::info!(%origin, "websocket refused: origin not allowed");
+    if let Some(origin) = headers.get("origin") {
+        // An Origin that is not plain text is no allowed origin (it must not count as absent,
+        // which programs without one are allowed to be).
+        let allowed = origin.to_str().is_ok_and(|o| state.origins.allows(o));
+        if !allowed {
+            tracing::info!(origin = ?origin, "websocket refused: origin not allowed");
             return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
         }
     }

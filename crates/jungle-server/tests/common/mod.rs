@@ -151,6 +151,11 @@ impl TestServer {
         self.server = Some(server);
     }
 
+    /// Where `/metrics` is served when it has an address of its own.
+    pub fn metrics_addr(&self) -> Option<std::net::SocketAddr> {
+        self.server.as_ref().and_then(|s| s.metrics_addr())
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }
