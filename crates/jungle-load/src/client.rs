@@ -64,13 +64,20 @@ impl Shared {
         self.epoch.elapsed().as_micros() as u64
     }
 
-    fn record(&self, micros: u64) {
-        for histogram in [&self.latency, &self.window] {
-            let _ = histogram
+    /// Counts a move, with its latency when it was timed. Both under the latency lock, so that
+    /// a measurement window (see [`Shared::start_window`]) sees each move with its sample or not
+    /// at all.
+    fn record_move(&self, micros: Option<u64>) {
+        let mut latency = self.latency.lock().expect("latency lock");
+        if let Some(micros) = micros {
+            let _ = latency.record(micros.max(1));
+            let _ = self
+                .window
                 .lock()
                 .expect("latency lock")
                 .record(micros.max(1));
         }
+        self.moves.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The latencies recorded since the last call.
@@ -81,12 +88,17 @@ impl Shared {
         taken
     }
 
-    pub fn reset_latency(&self) {
-        self.latency.lock().expect("latency lock").reset();
+    /// Starts measuring: forgets the latencies so far and returns the moves counted so far.
+    pub fn start_window(&self) -> u64 {
+        let mut latency = self.latency.lock().expect("latency lock");
+        latency.reset();
+        self.moves.load(Ordering::Relaxed)
     }
 
-    pub fn latency(&self) -> Histogram<u64> {
-        self.latency.lock().expect("latency lock").clone()
+    /// The moves counted so far and the latencies since the window started, read together.
+    pub fn end_window(&self) -> (u64, Histogram<u64>) {
+        let latency = self.latency.lock().expect("latency lock");
+        (self.moves.load(Ordering::Relaxed), latency.clone())
     }
 }
 
@@ -191,10 +203,9 @@ async fn play(
                         if let Some((current, slot)) = &game {
                             if *current == id && !legal.is_empty() {
                                 let sent = slot.load(Ordering::Relaxed);
-                                if sent > 0 {
-                                    shared.record(shared.now_us().saturating_sub(sent));
-                                }
-                                shared.moves.fetch_add(1, Ordering::Relaxed);
+                                let latency =
+                                    (sent > 0).then(|| shared.now_us().saturating_sub(sent));
+                                shared.record_move(latency);
                                 pending = choose(&legal, &mut rng, pace);
                             }
                         }

@@ -186,13 +186,12 @@ async fn run(args: Args) -> Result<(), String> {
     // Measure over the steady part: from when the games are under way until the end.
     tokio::time::sleep_until(stop_at - Duration::from_secs(args.duration)).await;
     let measure_from = Instant::now();
-    let moves_before = shared.moves.load(Ordering::Relaxed);
-    shared.reset_latency();
+    let moves_before = shared.start_window();
     tokio::time::sleep_until(stop_at - Duration::from_millis(200)).await;
     let elapsed = measure_from.elapsed().as_secs_f64();
-    let moves = shared.moves.load(Ordering::Relaxed) - moves_before;
+    let (moves_now, latency) = shared.end_window();
+    let moves = moves_now - moves_before;
     let rss = server_rss_kib(&http).await;
-    let latency = shared.latency();
     progress.abort();
     for task in tasks {
         let _ = task.await;

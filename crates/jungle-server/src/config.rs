@@ -48,9 +48,19 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_STATIC_DIR")]
     pub static_dir: Option<String>,
 
-    /// Most simultaneous WebSocket connections from one IP address.
+    /// Most simultaneous connections (HTTP and WebSocket) from one IP address.
     #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,
+
+    /// Most simultaneous connections in all; default: the open-file limit less 64 (kept for the
+    /// database and files, so the server never runs out of descriptors).
+    #[arg(long, env = "JUNGLE_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+
+    /// Seconds a connection has to send a request's headers, counted from when it opened or
+    /// was last answered: an idle connection is closed after it.
+    #[arg(long, env = "JUNGLE_HEADER_TIMEOUT_S", default_value_t = 10)]
+    pub header_timeout_s: u64,
 
     /// Serve `/metrics` on this address only (e.g. 127.0.0.1:9100), not on the public one.
     /// Without it, `/metrics` is served on the public address.
@@ -89,6 +99,18 @@ impl Config {
 
     pub fn abort_after(&self) -> Duration {
         Duration::from_secs(self.abort_s)
+    }
+
+    pub fn header_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_timeout_s.max(1))
+    }
+
+    /// The global connection cap: as configured, or the open-file limit less 64.
+    pub fn max_connections(&self) -> usize {
+        self.max_connections.unwrap_or_else(|| {
+            let (soft, _hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap_or((1024, 1024));
+            (soft as usize).saturating_sub(64).max(64)
+        })
     }
 
     pub fn ping_interval(&self) -> Duration {

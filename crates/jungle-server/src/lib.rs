@@ -7,6 +7,7 @@ pub mod api;
 pub mod assets;
 pub mod bots;
 pub mod config;
+pub mod http_server;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
@@ -22,7 +23,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -102,7 +102,6 @@ impl Server {
             rooms,
             lobby,
             room_ctx,
-            ip_limits: IpLimits::new(config.max_connections_per_ip),
             origins: Arc::new(Origins::new(&config.allowed_origins, &public_url)),
             shutdown: shutdown_rx.clone(),
             metrics,
@@ -143,26 +142,13 @@ impl Server {
             assets::Assets::new(config.static_dir.as_deref()),
             public_metrics,
         );
-        let mut stop = shutdown_rx;
-        let serving = tokio::spawn(async move {
-            // Moves are small frames that must leave at once: Nagle's algorithm would hold one
-            // back behind an unacknowledged one (up to the peer's 40 ms delayed ACK).
-            let listener = listener.tap_io(|tcp| {
-                if let Err(e) = tcp.set_nodelay(true) {
-                    tracing::debug!(error = %e, "could not disable Nagle's algorithm");
-                }
-            });
-            let serve = axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .with_graceful_shutdown(async move {
-                let _ = stop.wait_for(|down| *down).await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!(error = %e, "server stopped with an error");
-            }
-        });
+        let limits = http_server::ConnectionLimits {
+            max_total: config.max_connections(),
+            per_address: IpLimits::new(config.max_connections_per_ip),
+            header_timeout: config.header_timeout(),
+        };
+        tracing::info!(max_connections = limits.max_total, "connection caps");
+        let serving = tokio::spawn(http_server::serve(listener, app, limits, shutdown_rx));
         tracing::info!(%addr, "jungle arena listening");
         Ok(Server {
             addr,

@@ -24,8 +24,6 @@ pub struct AppState {
     pub lobby: Lobby,
     /// What each room needs (the writer, the registry, timings), shared by new rooms.
     pub room_ctx: Arc<RoomContext>,
-    /// Open WebSockets per IP address, behind one small lock, for the per-IP limit.
-    pub ip_limits: IpLimits,
     /// The origins allowed to open a WebSocket, fixed at start.
     pub origins: Arc<Origins>,
     /// Flips to true on shutdown; connections and rooms watch it.

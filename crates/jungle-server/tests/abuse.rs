@@ -50,8 +50,10 @@ async fn computer_games_are_capped_per_player(db: Db) {
     first.send(ClientFrame::Resign { game: games[0] }).await;
     first.expect_over().await;
     second.send(play_computer()).await;
-    let state = second.expect_game().await;
-    assert!(!games.contains(&state.game));
+    // (The second connection also follows the player's games in play since it signed in.)
+    let fresh =
+        expect_frame!(second, ServerFrame::Game(state) if !games.contains(&state.game) => state);
+    assert_eq!(fresh.status, GameStatus::Active);
     server.shutdown().await;
 }
 
@@ -141,6 +143,42 @@ async fn room_code_guesses_are_limited_across_connections(db: Db) {
         })
         .await;
     again.expect_error(ErrorCode::RateLimited).await;
+    server.shutdown().await;
+}
+
+/// Idle connections hold a place only until the header timeout; over the global cap a new
+/// connection is told the server is full, and /healthz answers again once the idle ones are gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_closed_and_the_cap_holds() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(Db::Sqlite, |c| {
+        c.header_timeout_s = 1;
+        c.max_connections = Some(40);
+        c.max_connections_per_ip = 1_000;
+    })
+    .await;
+    let mut idle = Vec::new();
+    for _ in 0..40 {
+        idle.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut over = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    over.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 256];
+    let n = over.read(&mut answer).await.unwrap();
+    let text = String::from_utf8_lossy(&answer[..n]);
+    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    // The idle connections are closed by the server after the header timeout.
+    for socket in &mut idle {
+        let read = tokio::time::timeout(WAIT, socket.read(&mut answer)).await;
+        assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "closed: {read:?}");
+    }
+    let started = std::time::Instant::now();
+    let (status, _) = server.get_status("/healthz").await;
+    assert_eq!(status, 200);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
     server.shutdown().await;
 }
 

@@ -10,12 +10,14 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use jungle_protocol::ServerFrame;
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
 use super::error::FrameError;
 use super::session::Session;
+use crate::http_server::ConnectionSlot;
 use crate::rooms::{frame_text, JoinIntent, Outbound};
 use crate::state::AppState;
 
@@ -41,6 +43,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    slot: Option<Extension<ConnectionSlot>>,
     headers: HeaderMap,
 ) -> Response {
     if let Some(origin) = headers.get("origin") {
@@ -52,13 +55,8 @@ pub async fn upgrade(
             return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
         }
     }
-    let Some(slot) = state.ip_limits.acquire(peer.ip()) else {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many connections from this address",
-        )
-            .into_response();
-    };
+    // The connection's place under the caps (taken when it was accepted) stays with the socket.
+    let slot = slot.map(|Extension(slot)| slot);
     ws.max_message_size(TRANSPORT_LIMIT)
         .max_frame_size(TRANSPORT_LIMIT)
         .read_buffer_size(4 * 1024)

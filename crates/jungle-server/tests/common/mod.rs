@@ -26,11 +26,14 @@ macro_rules! expect_frame {
     ($client:expr, $pattern:pat) => {
         expect_frame!($client, $pattern => {})
     };
-    ($client:expr, $pattern:pat => $out:expr) => {{
+    ($client:expr, $pattern:pat => $out:expr) => {
+        expect_frame!($client, $pattern if true => $out)
+    };
+    ($client:expr, $pattern:pat if $guard:expr => $out:expr) => {{
         let mut skipped = Vec::new();
         loop {
             match $client.next().await {
-                Some($pattern) => break $out,
+                Some($pattern) if $guard => break $out,
                 Some(other) => skipped.push(other),
                 None => panic!(
                     "socket closed while waiting for {}; skipped {skipped:?}",

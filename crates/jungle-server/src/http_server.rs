@@ -1,0 +1,168 @@
+//! Accepting connections: a global cap below the open-file limit, a cap per address, a timeout
+//! on request headers that also closes idle keep-alive connections, and back-off when accepting
+//! fails. Each admitted connection carries a [`ConnectionSlot`]; a WebSocket keeps it for its
+//! whole life, so an upgraded socket still counts. A connection over a cap is told so in one
+//! short answer (429 or 503) and closed.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::connect_info::ConnectInfo;
+use axum::http::{header, Request, Response, StatusCode};
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tower::ServiceExt;
+
+use crate::state::{IpLimits, IpSlot};
+
+/// How long a refused connection may take to send the request it is refused.
+const REFUSAL_TIMEOUT: Duration = Duration::from_secs(2);
+/// The longest pause after a failed accept (out of descriptors, say).
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// One admitted connection's place under the caps; given back when the last holder drops it.
+#[derive(Clone)]
+pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, IpSlot)>);
+
+pub struct ConnectionLimits {
+    /// Connections at once, all addresses together.
+    pub max_total: usize,
+    pub per_address: IpLimits,
+    /// Time to send a request's headers, counted from the connection (or the previous answer)
+    /// on: an idle connection is closed after it.
+    pub header_timeout: Duration,
+}
+
+/// Serves `app` on `listener` until `shutdown` turns true, then lets open requests finish.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnectionLimits,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let permits = Arc::new(Semaphore::new(limits.max_total));
+    let limits = Arc::new(limits);
+    // Each connection task holds a receiver; once all are gone, every connection has ended.
+    let (closed_tx, closed_rx) = watch::channel(());
+    let mut backoff = Duration::from_millis(10);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = shutdown.wait_for(|down| *down) => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => {
+                backoff = Duration::from_millis(10);
+                accepted
+            }
+            Err(e) => {
+                metrics::counter!("jungle_accept_errors_total").increment(1);
+                tracing::warn!(error = %e, pause_ms = backoff.as_millis() as u64, "accept failed");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(MAX_ACCEPT_BACKOFF);
+                continue;
+            }
+        };
+        // Moves are small frames that must leave at once: Nagle's algorithm would hold one back
+        // behind an unacknowledged one (up to the peer's 40 ms delayed ACK).
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not disable Nagle's algorithm");
+        }
+        let admitted = match permits.clone().try_acquire_owned() {
+            Err(_) => Err(StatusCode::SERVICE_UNAVAILABLE),
+            Ok(permit) => match limits.per_address.acquire(peer.ip()) {
+                Some(ip_slot) => Ok(ConnectionSlot(Arc::new((permit, ip_slot)))),
+                None => Err(StatusCode::TOO_MANY_REQUESTS),
+            },
+        };
+        let closing = shutdown.clone();
+        let closed = closed_rx.clone();
+        match admitted {
+            Ok(slot) => {
+                let app = app.clone();
+                let timeout = limits.header_timeout;
+                tokio::spawn(async move {
+                    serve_connection(stream, peer, app, slot, timeout, closing).await;
+                    drop(closed);
+                });
+            }
+            Err(status) => {
+                metrics::counter!("jungle_connections_refused_total").increment(1);
+                tokio::spawn(refuse(stream, status));
+            }
+        }
+    }
+    drop(closed_rx);
+    drop(listener);
+    let _ = tokio::time::timeout(Duration::from_secs(10), closed_tx.closed()).await;
+}
+
+/// HTTP/1 only (WebSockets upgrade from it; TLS and HTTP/2 are a reverse proxy's job): an
+/// HTTP/2-or-1 server must first wait for bytes to tell which, and that wait has no timeout.
+fn builder(header_timeout: Duration) -> http1::Builder {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    builder
+}
+
+async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    app: Router,
+    slot: ConnectionSlot,
+    header_timeout: Duration,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let service = app.map_request(move |request: Request<Incoming>| {
+        let mut request = request.map(Body::new);
+        request.extensions_mut().insert(ConnectInfo(peer));
+        request.extensions_mut().insert(slot.clone());
+        request
+    });
+    let connection = builder(header_timeout)
+        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+        .with_upgrades();
+    tokio::pin!(connection);
+    loop {
+        tokio::select! {
+            result = connection.as_mut() => {
+                if let Err(e) = result {
+                    tracing::trace!(error = %e, "connection ended");
+                }
+                break;
+            }
+            _ = shutdown.wait_for(|down| *down) => connection.as_mut().graceful_shutdown(),
+        }
+    }
+}
+
+/// Answers the connection's first request with `status` and closes it.
+async fn refuse(stream: TcpStream, status: StatusCode) {
+    let message = if status == StatusCode::TOO_MANY_REQUESTS {
+        "too many connections from this address"
+    } else {
+        "the server is full; try again in a moment"
+    };
+    let service = tower::service_fn(move |_request: Request<Incoming>| async move {
+        let response = Response::builder()
+            .status(status)
+            .header(header::CONNECTION, "close")
+            .header(header::RETRY_AFTER, "5")
+            .body(Body::from(message))
+            .expect("a valid response");
+        Ok::<_, Infallible>(response)
+    });
+    let connection = builder(REFUSAL_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+    let _ = tokio::time::timeout(REFUSAL_TIMEOUT * 2, connection).await;
+}
