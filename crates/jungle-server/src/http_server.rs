@@ -133,16 +133,23 @@ async fn serve_connection(
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
         .with_upgrades();
     tokio::pin!(connection);
-    loop {
-        tokio::select! {
-            result = connection.as_mut() => {
-                if let Err(e) = result {
-                    tracing::trace!(error = %e, "connection ended");
-                }
-                break;
-            }
-            _ = shutdown.wait_for(|down| *down) => connection.as_mut().graceful_shutdown(),
+    let stopping = async {
+        let _ = shutdown.wait_for(|down| *down).await;
+    };
+    let finished = tokio::select! {
+        result = connection.as_mut() => Some(result),
+        _ = stopping => None,
+    };
+    let result = match finished {
+        Some(result) => result,
+        None => {
+            // Finish the request in hand, then close.
+            connection.as_mut().graceful_shutdown();
+            connection.await
         }
+    };
+    if let Err(e) = result {
+        tracing::trace!(error = %e, "connection ended");
     }
 }
 
