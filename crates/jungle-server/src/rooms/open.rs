@@ -99,14 +99,6 @@ pub async fn computer_game(
     level: Level,
     color: ColorChoice,
 ) -> Result<RoomHandle, AtCap> {
-    let hold = Hold {
-        player: human.player.id,
-        kind: HoldKind::ComputerGame,
-    };
-    let hold = ctx.rooms.reserve(hold, MAX_COMPUTER_GAMES).ok_or(AtCap {
-        kind: HoldKind::ComputerGame,
-        cap: MAX_COMPUTER_GAMES,
-    })?;
     let computer_rating = ctx
         .store
         .rating(crate::bots::bot_id(level.get()), settings.rules)
@@ -124,10 +116,28 @@ pub async fn computer_game(
         rated: false,
         ..settings
     };
+    // Claimed only now, with nothing left to wait for before the room holds the claim.
+    let player = match red.computer {
+        Some(_) => blue.player.id,
+        None => red.player.id,
+    };
+    let hold = claim(
+        &ctx.rooms,
+        player,
+        HoldKind::ComputerGame,
+        MAX_COMPUTER_GAMES,
+    )?;
     let code = new_room_code(&ctx.rooms);
     let (session, started) = GameSession::matched(casual, Some(code), red, blue, ctx.timing, now());
     let id = Uuid::new_v4();
     Ok(Room::spawn(ctx, id, session, started, Some(hold)))
+}
+
+/// Claims one of `player`'s `cap` rooms of a kind.
+fn claim(rooms: &Rooms, player: Uuid, kind: HoldKind, cap: usize) -> Result<Hold, AtCap> {
+    rooms
+        .reserve(Hold { player, kind }, cap)
+        .ok_or(AtCap { kind, cap })
 }
 
 /// A private room with its host seated, waiting for a guest. It is stored before its code is
@@ -139,14 +149,12 @@ pub async fn private(
     host: SeatPlayer,
     color: ColorChoice,
 ) -> Result<(RoomHandle, String), AtCap> {
-    let hold = Hold {
-        player: host.player.id,
-        kind: HoldKind::WaitingRoom,
-    };
-    let hold = ctx.rooms.reserve(hold, MAX_WAITING_ROOMS).ok_or(AtCap {
-        kind: HoldKind::WaitingRoom,
-        cap: MAX_WAITING_ROOMS,
-    })?;
+    let hold = claim(
+        &ctx.rooms,
+        host.player.id,
+        HoldKind::WaitingRoom,
+        MAX_WAITING_ROOMS,
+    )?;
     let code = new_room_code(&ctx.rooms);
     let id = Uuid::new_v4();
     let saved = WaitingRoom {
