@@ -182,6 +182,40 @@ async fn idle_connections_are_closed_and_the_cap_holds() {
     server.shutdown().await;
 }
 
+/// A connection follows at most 32 games; unwatching one makes room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_follows_a_bounded_number_of_games() {
+    // Rate limits off: this test opens 33 rooms from one address to reach the cap.
+    let server = TestServer::start_with(Db::Sqlite, |c| c.no_rate_limits = true).await;
+    let mut games = Vec::new();
+    for h in 0..11 {
+        let mut host = server
+            .client(&server.player(&format!("Host {h}")).await)
+            .await;
+        for _ in 0..3 {
+            host.send(create_room()).await;
+            games.push(expect_frame!(host, ServerFrame::Room { game, .. } => game));
+        }
+    }
+    let mut fan = server.client(&server.player("Fan").await).await;
+    for &game in &games[..32] {
+        fan.send(ClientFrame::Watch { game }).await;
+        let seen = expect_frame!(fan, ServerFrame::Game(state) => state.game);
+        assert_eq!(seen, game);
+    }
+    fan.send(ClientFrame::Watch { game: games[32] }).await;
+    let message = fan.expect_error(ErrorCode::LimitReached).await;
+    assert!(message.contains("at most 32 games"), "{message}");
+    // Watching one already followed is fine; unwatching one makes room.
+    fan.send(ClientFrame::Watch { game: games[0] }).await;
+    expect_frame!(fan, ServerFrame::Game(_));
+    fan.send(ClientFrame::Unwatch { game: games[0] }).await;
+    fan.send(ClientFrame::Watch { game: games[32] }).await;
+    let seen = expect_frame!(fan, ServerFrame::Game(state) => state.game);
+    assert_eq!(seen, games[32]);
+    server.shutdown().await;
+}
+
 both_stores!(
     computer_games_are_capped_per_player,
     waiting_rooms_are_capped_per_player,

@@ -36,6 +36,11 @@ pub enum FrameError {
     GameOver(Uuid),
     #[error(transparent)]
     RateLimited(#[from] crate::limits::RateLimited),
+    #[error(
+        "a connection follows at most {} games at once; unwatch one first",
+        super::handlers::MAX_FOLLOWED
+    )]
+    TooManyFollowed,
     #[error("{}", at_cap_message(.0))]
     AtCap(crate::rooms::open::AtCap),
     #[error("something went wrong on our side; please try again")]
@@ -68,7 +73,7 @@ impl FrameError {
             FrameError::UnknownGame(_) => ErrorCode::UnknownGame,
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
-            FrameError::AtCap(_) => ErrorCode::LimitReached,
+            FrameError::AtCap(_) | FrameError::TooManyFollowed => ErrorCode::LimitReached,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
         }

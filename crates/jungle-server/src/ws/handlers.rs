@@ -14,6 +14,9 @@ use crate::rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
 };
 
+/// Most games one connection follows at once (its own, and those it watches).
+pub const MAX_FOLLOWED: usize = 32;
+
 impl Session {
     /// Dispatches a frame of a signed-in connection.
     pub(super) async fn handle(&mut self, conn: &Connection, frame: ClientFrame) -> Reply {
@@ -177,6 +180,7 @@ impl Session {
             self.state.limits.charge_miss(self.ip);
             return Err(FrameError::RoomNotFound(code));
         };
+        self.room_to_follow(room.id)?;
         self.enter(room, JoinIntent::TakeSeat).await;
         Ok(None)
     }
@@ -184,6 +188,7 @@ impl Session {
     /// Follows a live game, or answers with the final state of a finished one.
     async fn watch(&mut self, game: Uuid) -> Reply {
         if let Some(room) = self.state.rooms.get(game) {
+            self.room_to_follow(room.id)?;
             self.enter(room, JoinIntent::Watch).await;
             return Ok(None);
         }
@@ -215,6 +220,19 @@ impl Session {
             return Err(FrameError::GameOver(game));
         }
         Ok(None)
+    }
+
+    /// Whether this connection may follow one more room: at most [`MAX_FOLLOWED`] at once
+    /// (rooms that have closed no longer count; one already followed is always fine).
+    fn room_to_follow(&mut self, game: Uuid) -> Result<(), FrameError> {
+        if self.joined.contains_key(&game) {
+            return Ok(());
+        }
+        self.joined.retain(|_, room| !room.is_closed());
+        if self.joined.len() >= MAX_FOLLOWED {
+            return Err(FrameError::TooManyFollowed);
+        }
+        Ok(())
     }
 
     /// The room of a game this connection follows, or why there is none.
