@@ -100,13 +100,14 @@ function drawBar(el, game, side) {
   if (seat?.computer) name = `${t('computer')} · ${t('levelN', { n: seat.computer })}`;
   else if (seat) name = `${escape(seat.name)} (${seat.rating}${seat.provisional ? '?' : ''})`;
   // Seed 002's disconnect count, which players look at before a game.
-  if (seat?.disconnects > 0) {
-    name += ` <span class="muted" title="${t('disconnectsTitle', { n: seat.disconnects })}">· ${t('disconnects', { n: seat.disconnects })}</span>`;
-  }
+  const left = seat?.disconnects > 0
+    ? `<span class="seat-note muted" title="${t('disconnectsTitle', { n: seat.disconnects })}">· ${t('disconnects', { n: seat.disconnects })}</span>`
+    : '';
   const online = seat?.online ? 'on' : 'off';
-  const you = game.you === side ? ` · ${t('you')}` : '';
+  const you = game.you === side ? `<span class="seat-note">· ${t('you')}</span>` : '';
+  // The name gives way (with an ellipsis) so that the notes and the clock stay on the line.
   el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>
-    <span class="piece-chip ${side}">${t(side)}</span> ${name}${you}</span>
+    <span class="piece-chip ${side}">${t(side)}</span> <span class="seat-name" title="${escape(seat?.name ?? '')}">${name}</span>${left}${you}</span>
     <span class="clock" data-clock="${side}" aria-label="${t(side)} clock"></span>`;
 }
 
