@@ -62,31 +62,19 @@ enum Style {
     Deep { max_depth: u32 },
 }
 
-impl std::fmt::Debug for Engine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine")
-            .field("level", &self.level)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A player at one level, keeping its tables between moves of a game.
-pub struct Engine {
-    searcher: Searcher,
+/// How one level plays: its depth, its noise and its own random state, apart from the tables
+/// it searches with. A server keeps a persona per game (a few bytes) and lends it a
+/// [`Searcher`] per move, so memory follows the number of search threads, not of games.
+#[derive(Clone, Debug)]
+pub struct Persona {
     level: Level,
     rng: u64,
 }
 
-impl Engine {
-    pub fn new(rules: Rules, level: Level) -> Engine {
-        Engine::with_seed(rules, level, 0x5eed_1234_abcd_0001)
-    }
-
+impl Persona {
     /// The same seed gives the same choices (tests and reproducible matches).
-    pub fn with_seed(rules: Rules, level: Level, seed: u64) -> Engine {
-        let megabytes = if level >= Level(6) { 32 } else { 4 };
-        Engine {
-            searcher: Searcher::new(rules, megabytes),
+    pub fn new(level: Level, seed: u64) -> Persona {
+        Persona {
             level,
             rng: seed | 1,
         }
@@ -96,8 +84,13 @@ impl Engine {
         self.level
     }
 
-    pub fn searcher(&mut self) -> &mut Searcher {
-        &mut self.searcher
+    /// Table size that lets this level play at full strength.
+    pub fn table_megabytes(&self) -> usize {
+        if self.level >= Level(6) {
+            32
+        } else {
+            4
+        }
     }
 
     fn noise(&mut self, amplitude: i32) -> i32 {
@@ -110,21 +103,20 @@ impl Engine {
         (self.rng % (2 * amplitude as u64 + 1)) as i32 - amplitude
     }
 
-    /// The move to play within `budget` (levels 6–8 use it; the weaker ones are quick anyway).
-    pub fn best_move(&mut self, game: &Game, budget: Duration) -> Option<Move> {
-        self.think(game, budget, |_| {})
-    }
-
-    /// Like [`best_move`](Self::best_move), reporting each finished depth.
+    /// The move to play in `game` within `budget` (levels 6–8 use it; the weaker ones are
+    /// quick anyway), searched with `searcher`, which is switched to the game's rules first.
+    /// `on_info` hears each finished depth of a deep search.
     pub fn think(
         &mut self,
+        searcher: &mut Searcher,
         game: &Game,
         budget: Duration,
         on_info: impl FnMut(&Info),
     ) -> Option<Move> {
+        searcher.set_rules(*game.rules());
         match self.level.style() {
             Style::Noisy { depth, noise } => {
-                let scored = self.searcher.score_root_moves(game, depth);
+                let scored = searcher.score_root_moves(game, depth);
                 let mut best: Option<(Move, i32)> = None;
                 for (m, score) in scored {
                     // Winning and losing lines keep their meaning; noise only blurs judgement.
@@ -141,9 +133,63 @@ impl Engine {
                     movetime: Some(budget),
                     nodes: None,
                 };
-                self.searcher.search(game, limits, on_info).0
+                searcher.search(game, limits, on_info).0
             }
         }
+    }
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("level", &self.persona.level)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A player at one level with tables of its own, kept between moves of a game (the command
+/// line's engine; the server shares tables between games, see [`Persona`]).
+pub struct Engine {
+    searcher: Searcher,
+    persona: Persona,
+}
+
+impl Engine {
+    pub fn new(rules: Rules, level: Level) -> Engine {
+        Engine::with_seed(rules, level, 0x5eed_1234_abcd_0001)
+    }
+
+    /// The same seed gives the same choices (tests and reproducible matches).
+    pub fn with_seed(rules: Rules, level: Level, seed: u64) -> Engine {
+        let persona = Persona::new(level, seed);
+        Engine {
+            searcher: Searcher::new(rules, persona.table_megabytes()),
+            persona,
+        }
+    }
+
+    pub fn level(&self) -> Level {
+        self.persona.level
+    }
+
+    pub fn searcher(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+
+    /// The move to play within `budget` (levels 6–8 use it; the weaker ones are quick anyway).
+    pub fn best_move(&mut self, game: &Game, budget: Duration) -> Option<Move> {
+        self.think(game, budget, |_| {})
+    }
+
+    /// Like [`best_move`](Self::best_move), reporting each finished depth.
+    pub fn think(
+        &mut self,
+        game: &Game,
+        budget: Duration,
+        on_info: impl FnMut(&Info),
+    ) -> Option<Move> {
+        self.persona
+            .think(&mut self.searcher, game, budget, on_info)
     }
 }
 

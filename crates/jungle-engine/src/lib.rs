@@ -18,5 +18,5 @@ mod search;
 mod tt;
 
 pub use eval::evaluate;
-pub use level::{budget_from_clock, Engine, Level};
+pub use level::{budget_from_clock, Engine, Level, Persona};
 pub use search::{Info, Limits, Searcher, MATE};

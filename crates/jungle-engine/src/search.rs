@@ -82,6 +82,15 @@ impl Searcher {
         self.stop_flag = flag;
     }
 
+    /// Searches under `rules` from now on; the tables are cleared when they change, since
+    /// what they hold was judged under other rules.
+    pub fn set_rules(&mut self, rules: Rules) {
+        if self.rules != rules {
+            self.rules = rules;
+            self.clear();
+        }
+    }
+
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|row| row.fill(0));

@@ -1,14 +1,11 @@
-//! Computer players: one player row per engine level, and a bounded pool of blocking threads
-//! where their searches run, so that bot games never hold up the async runtime (and so a
-//! thousand bot games never delay a human's move).
+//! Computer players: one player row per engine level, the level that suits a rating, and the
+//! thinking time a move gets. Their searches run in the [`crate::engine_pool`].
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use jungle_engine::{budget_from_clock, Engine, Level};
+use jungle_engine::{budget_from_clock, Level};
 use jungle_protocol::{ClockSpec, Clocks};
-use jungle_rules::{Game, Move, Side};
-use tokio::sync::Semaphore;
+use jungle_rules::Side;
 use uuid::Uuid;
 
 use crate::store::{now_ms, PlayerRecord, Store, StoreError};
@@ -59,42 +56,6 @@ pub fn bot_player(level: u8) -> PlayerRecord {
     }
 }
 
-/// Runs engine searches on at most `threads` blocking threads at once.
-#[derive(Clone)]
-pub struct BotPool {
-    permits: Arc<Semaphore>,
-}
-
-impl BotPool {
-    pub fn new(threads: usize) -> BotPool {
-        BotPool {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
-        }
-    }
-
-    /// Thinks about `game` for the bot playing `side`, off the async runtime. The engine is
-    /// handed over and back so it keeps its tables between moves.
-    pub async fn think(
-        &self,
-        mut engine: Box<Engine>,
-        game: Game,
-        budget: Duration,
-    ) -> (Box<Engine>, Option<Move>) {
-        let Ok(permit) = self.permits.clone().acquire_owned().await else {
-            return (engine, None);
-        };
-        let started = std::time::Instant::now();
-        let result = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let choice = engine.best_move(&game, budget);
-            (engine, choice)
-        })
-        .await;
-        metrics::histogram!("jungle_bot_think_seconds").record(started.elapsed().as_secs_f64());
-        result.unwrap_or_else(|e| panic!("engine thread failed: {e}"))
-    }
-}
-
 /// How long the computer may think on this move.
 pub fn budget(clock: ClockSpec, clocks: &Clocks, side: Side) -> Duration {
     let cap = Duration::from_secs(5);
@@ -113,12 +74,4 @@ pub fn budget(clock: ClockSpec, clocks: &Clocks, side: Side) -> Duration {
         }
         ClockSpec::PerMove { move_s, .. } => (Duration::from_secs(move_s.into()) / 4).min(cap),
     }
-}
-
-pub fn new_engine(rules: jungle_rules::Rules, level: Level) -> Box<Engine> {
-    Box::new(Engine::with_seed(
-        rules,
-        level,
-        Uuid::new_v4().as_u128() as u64,
-    ))
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod assets;
 pub mod bots;
 pub mod config;
+pub mod engine_pool;
 pub mod http_server;
 pub mod limits;
 pub mod lobby;
@@ -85,7 +86,9 @@ impl Server {
         let room_ctx = Arc::new(RoomContext {
             persister,
             // Engine searches share the machine with the server: at most one thread per core.
-            bots: bots::BotPool::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
+            engines: engine_pool::EnginePool::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()),
+            ),
             rooms: rooms.clone(),
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),

@@ -76,11 +76,11 @@ pub enum RoomCommand {
     Leave {
         conn_id: u64,
     },
-    /// The computer's answer, from the engine pool, for the position at `ply`.
+    /// The computer's answer to its search number `search`, from the engine pool.
     ComputerMove {
-        ply: usize,
+        search: u64,
         choice: Option<jungle_rules::Move>,
-        engine: Box<jungle_engine::Engine>,
+        persona: jungle_engine::Persona,
     },
     /// A player acts on their seat (`player` must be the connection's).
     Act {

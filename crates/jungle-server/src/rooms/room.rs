@@ -30,7 +30,7 @@ const ROOM_QUEUE: usize = 256;
 #[derive(Clone)]
 pub struct RoomContext {
     pub persister: Persister,
-    pub bots: crate::bots::BotPool,
+    pub engines: crate::engine_pool::EnginePool,
     pub rooms: Rooms,
     pub store: Store,
     pub timing: Timing,
@@ -99,7 +99,7 @@ impl Room {
         let mut shutdown = self.ctx.shutdown.clone();
         while !self.session.is_closed() {
             if let Some(computer) = &mut self.computer {
-                computer.think_if_to_move(&self.session, now(), &self.ctx.bots, &self.own_tx);
+                computer.think_if_to_move(&self.session, now(), &self.ctx.engines, &self.own_tx);
             }
             let deadline = self
                 .session
@@ -162,17 +162,18 @@ impl Room {
                 }
             }
             RoomCommand::ComputerMove {
-                ply,
+                search,
                 choice,
-                engine,
+                persona,
             } => {
-                if let Some(computer) = &mut self.computer {
-                    computer.returned(engine);
-                }
+                let current = self
+                    .computer
+                    .as_mut()
+                    .is_some_and(|computer| computer.answered(search, persona));
                 let Some((side, _)) = self.session.computer_to_move() else {
                     return;
                 };
-                let (Some(choice), true) = (choice, ply == self.session.game().ply_count()) else {
+                let (Some(choice), true) = (choice, current) else {
                     return;
                 };
                 let action = Action::Move {
@@ -365,6 +366,9 @@ impl Room {
             Event::Ended { reason, .. } => {
                 self.seq += 1;
                 self.set_live(false);
+                if let Some(computer) = &mut self.computer {
+                    computer.cancel();
+                }
                 // An ended game against the computer no longer counts against its player.
                 self.ctx.rooms.release(self.id, HoldKind::ComputerGame);
                 metrics::counter!("jungle_games_finished_total", "reason" => reason.name())
@@ -383,8 +387,7 @@ impl Room {
         self.set_live(true);
         if self.computer.is_none() {
             if let Some(level) = self.session.computer_level().and_then(Level::new) {
-                let rules = self.session.settings().rules.rules();
-                self.computer = Some(ComputerPlayer::new(rules, level));
+                self.computer = Some(ComputerPlayer::new(level));
             }
         }
     }

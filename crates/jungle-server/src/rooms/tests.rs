@@ -52,7 +52,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
     let (shutdown_tx, shutdown) = watch::channel(false);
     let ctx = Arc::new(RoomContext {
         persister,
-        bots: crate::bots::BotPool::new(1),
+        engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),

@@ -1,0 +1,287 @@
+//! The engine pool: a fixed set of search tables, one per search thread, lent in turn to the
+//! games that need a move, so engine memory follows the number of threads and not the number
+//! of games against the computer.
+//!
+//! Who goes next is decided here, not by arrival order:
+//! - a live game's move always goes before analysis work;
+//! - among waiting players, the one with the fewest searches running goes first (then the one
+//!   who has waited longest), so one player's many games can delay another's move by at most
+//!   the search already running;
+//! - a search whose game has ended (its [`SearchTicket`] dropped) leaves the queue unrun, and
+//!   is stopped if it is running.
+//!
+//! Each search runs on tokio's blocking pool, so the async runtime never waits on an engine.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use jungle_engine::{Persona, Searcher};
+use jungle_rules::{Game, Move, Rules};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+/// Large enough for full strength (level 8 asks for 32 MiB).
+const TABLE_MEGABYTES: usize = 32;
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// A game in play waits for the computer's move.
+    Live,
+    /// Someone asked for an analysis; it waits behind every live move.
+    Analysis,
+}
+
+/// One search to run.
+pub struct SearchRequest {
+    /// Whose turn waits on it (the human in a game against the computer), for fairness.
+    pub owner: Uuid,
+    pub priority: Priority,
+    pub persona: Persona,
+    pub game: Game,
+    pub budget: Duration,
+}
+
+/// The outcome of a search: the move and the persona, whose random state has moved on.
+pub struct SearchAnswer {
+    pub persona: Persona,
+    pub choice: Option<Move>,
+}
+
+/// Held by whoever wants the answer; dropping it (or calling [`cancel`](Self::cancel)) drops
+/// the search from the queue, or stops it early if it is running.
+#[derive(Debug)]
+pub struct SearchTicket {
+    cancelled: Arc<AtomicBool>,
+}
+
+impl SearchTicket {
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Drop for SearchTicket {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+#[derive(Clone)]
+pub struct EnginePool {
+    shared: Arc<Mutex<State>>,
+}
+
+struct State {
+    idle: Vec<Searcher>,
+    live: FairQueue,
+    analysis: FairQueue,
+    /// Searches running, by owner (owners with none are absent).
+    running: HashMap<Uuid, usize>,
+}
+
+/// A search waiting for a table.
+struct Waiter {
+    cancelled: Arc<AtomicBool>,
+    grant: oneshot::Sender<Searcher>,
+}
+
+impl Waiter {
+    fn abandoned(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed) || self.grant.is_closed()
+    }
+}
+
+/// Waiting searches by owner; owners in the order they started waiting.
+#[derive(Default)]
+struct FairQueue {
+    owners: VecDeque<Uuid>,
+    waiting: HashMap<Uuid, VecDeque<Waiter>>,
+}
+
+impl FairQueue {
+    fn push(&mut self, owner: Uuid, waiter: Waiter) {
+        let queue = self.waiting.entry(owner).or_default();
+        if queue.is_empty() {
+            self.owners.push_back(owner);
+        }
+        queue.push_back(waiter);
+    }
+
+    /// The next search to run: from the waiting owner with the fewest searches running, the
+    /// longest-waiting first among equals. Abandoned searches met on the way are dropped.
+    fn pop(&mut self, running: &HashMap<Uuid, usize>) -> Option<(Uuid, Waiter)> {
+        loop {
+            let position = (0..self.owners.len())
+                .min_by_key(|&i| running.get(&self.owners[i]).copied().unwrap_or(0))?;
+            let owner = self.owners.remove(position).expect("in range");
+            let queue = self
+                .waiting
+                .get_mut(&owner)
+                .expect("every listed owner waits");
+            let waiter = queue
+                .pop_front()
+                .expect("listed owners have a search waiting");
+            if queue.is_empty() {
+                self.waiting.remove(&owner);
+            } else {
+                // Back of the line: the others get their turn first.
+                self.owners.push_back(owner);
+            }
+            if !waiter.abandoned() {
+                return Some((owner, waiter));
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.waiting.values().map(VecDeque::len).sum()
+    }
+}
+
+impl EnginePool {
+    /// A pool of `threads` search tables (at least one).
+    pub fn new(threads: usize) -> EnginePool {
+        let idle = (0..threads.max(1))
+            .map(|_| Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES))
+            .collect();
+        EnginePool {
+            shared: Arc::new(Mutex::new(State {
+                idle,
+                live: FairQueue::default(),
+                analysis: FairQueue::default(),
+                running: HashMap::new(),
+            })),
+        }
+    }
+
+    /// Queues a search. The answer arrives on the returned receiver, which closes without one
+    /// if the ticket is dropped first.
+    pub fn submit(
+        &self,
+        request: SearchRequest,
+    ) -> (SearchTicket, oneshot::Receiver<SearchAnswer>) {
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let ticket = SearchTicket {
+            cancelled: cancelled.clone(),
+        };
+        let (answer_tx, answer_rx) = oneshot::channel();
+        let pool = self.clone();
+        tokio::spawn(async move {
+            let queued = Instant::now();
+            let Some(searcher) = pool.wait_for_table(&request, &cancelled).await else {
+                return;
+            };
+            metrics::histogram!("jungle_engine_wait_seconds")
+                .record(queued.elapsed().as_secs_f64());
+            let owner = request.owner;
+            let blocking_pool = pool.clone();
+            let search = tokio::task::spawn_blocking(move || {
+                let mut searcher = searcher;
+                let answer = search(&mut searcher, request, &cancelled);
+                // Handed on from this thread, so a table is never lost whatever the caller does.
+                blocking_pool.release(searcher, owner);
+                answer
+            });
+            if let Ok(Some(answer)) = search.await {
+                let _ = answer_tx.send(answer);
+            }
+        });
+        (ticket, answer_rx)
+    }
+
+    /// A table for `request`: at once if one is free and nobody waits, otherwise in turn.
+    /// `None` if the search was cancelled while it waited.
+    async fn wait_for_table(
+        &self,
+        request: &SearchRequest,
+        cancelled: &Arc<AtomicBool>,
+    ) -> Option<Searcher> {
+        let (grant_tx, grant_rx) = oneshot::channel();
+        {
+            let mut state = self.shared.lock().expect("engine pool lock");
+            // A free table means nobody waits: a release hands its table on before resting it.
+            if let Some(searcher) = state.idle.pop() {
+                *state.running.entry(request.owner).or_default() += 1;
+                return Some(searcher);
+            }
+            let waiter = Waiter {
+                cancelled: cancelled.clone(),
+                grant: grant_tx,
+            };
+            match request.priority {
+                Priority::Live => state.live.push(request.owner, waiter),
+                Priority::Analysis => state.analysis.push(request.owner, waiter),
+            }
+            metrics::gauge!("jungle_engine_queue").set(state.waiting() as f64);
+        }
+        grant_rx.await.ok()
+    }
+
+    /// A search by `owner` is done with `searcher`: it goes to the next in line, or rests.
+    /// The next is chosen while `owner`'s search still counts as running, so an owner whose
+    /// search just ended goes behind one who has had none.
+    fn release(&self, mut searcher: Searcher, owner: Uuid) {
+        let mut state = self.shared.lock().expect("engine pool lock");
+        let state = &mut *state;
+        loop {
+            let next = state
+                .live
+                .pop(&state.running)
+                .or_else(|| state.analysis.pop(&state.running));
+            let Some((next, waiter)) = next else {
+                state.idle.push(searcher);
+                break;
+            };
+            match waiter.grant.send(searcher) {
+                Ok(()) => {
+                    *state.running.entry(next).or_default() += 1;
+                    break;
+                }
+                // It stopped waiting in the meantime: the next one.
+                Err(back) => searcher = back,
+            }
+        }
+        if let Some(count) = state.running.get_mut(&owner) {
+            *count -= 1;
+            if *count == 0 {
+                state.running.remove(&owner);
+            }
+        }
+        metrics::gauge!("jungle_engine_queue").set(state.waiting() as f64);
+    }
+}
+
+impl State {
+    fn waiting(&self) -> usize {
+        self.live.len() + self.analysis.len()
+    }
+}
+
+/// Runs one search on a blocking thread. `None` if it was cancelled.
+fn search(
+    searcher: &mut Searcher,
+    request: SearchRequest,
+    cancelled: &Arc<AtomicBool>,
+) -> Option<SearchAnswer> {
+    if cancelled.load(Ordering::Relaxed) {
+        return None;
+    }
+    let SearchRequest {
+        mut persona,
+        game,
+        budget,
+        ..
+    } = request;
+    let started = Instant::now();
+    searcher.set_stop_flag(Some(cancelled.clone()));
+    let choice = persona.think(searcher, &game, budget, |_| {});
+    searcher.set_stop_flag(None);
+    metrics::histogram!("jungle_bot_think_seconds").record(started.elapsed().as_secs_f64());
+    (!cancelled.load(Ordering::Relaxed)).then_some(SearchAnswer { persona, choice })
+}
+
+#[cfg(test)]
+mod tests;

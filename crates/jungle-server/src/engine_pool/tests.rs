@@ -1,0 +1,151 @@
+//! The pool's order: fairness between owners, live moves before analysis, and cancelled
+//! searches never run. One table, so that everything after the first search waits in line;
+//! the first search runs long enough (a level-8 search with a time budget) for the others to
+//! queue behind it, and is then stopped by cancelling it.
+
+use std::time::Duration;
+
+use jungle_engine::{Level, Persona};
+use jungle_rules::{Game, Rules};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+use super::*;
+
+fn request(owner: Uuid, priority: Priority, level: u8, budget: Duration) -> SearchRequest {
+    SearchRequest {
+        owner,
+        priority,
+        persona: Persona::new(Level::new(level).unwrap(), 7),
+        game: Game::new(Rules::INTERNATIONAL, jungle_rules::Position::start()),
+        budget,
+    }
+}
+
+/// A quick search (level 1 looks one ply deep).
+fn quick(owner: Uuid, priority: Priority) -> SearchRequest {
+    request(owner, priority, 1, Duration::from_secs(1))
+}
+
+/// Occupies the pool's one table until the returned ticket is cancelled.
+async fn occupy(pool: &EnginePool, owner: Uuid) -> (SearchTicket, oneshot::Receiver<SearchAnswer>) {
+    let long = pool.submit(request(owner, Priority::Live, 8, Duration::from_secs(60)));
+    // The search has its table once the pool has nothing idle.
+    for _ in 0..1000 {
+        if pool.shared.lock().unwrap().idle.is_empty() {
+            return long;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    panic!("the first search never started");
+}
+
+/// Waits for each receiver and lists the labels in the order the answers came.
+async fn order_of(
+    answers: Vec<(&'static str, oneshot::Receiver<SearchAnswer>)>,
+) -> Vec<&'static str> {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    for (label, answer) in answers {
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            if answer.await.is_ok() {
+                let _ = tx.send(label);
+            }
+        });
+    }
+    drop(tx);
+    let mut order = Vec::new();
+    while let Some(label) = rx.recv().await {
+        order.push(label);
+    }
+    order
+}
+
+#[tokio::test]
+async fn a_player_with_many_searches_does_not_hold_up_another() {
+    let pool = EnginePool::new(1);
+    let (flooder, victim) = (Uuid::new_v4(), Uuid::new_v4());
+    let (first, _first_answer) = occupy(&pool, flooder).await;
+    let (mut tickets, mut answers) = (Vec::new(), Vec::new());
+    for label in ["flood 1", "flood 2", "flood 3"] {
+        let (ticket, answer) = pool.submit(quick(flooder, Priority::Live));
+        tickets.push(ticket);
+        answers.push((label, answer));
+    }
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let (ticket, answer) = pool.submit(quick(victim, Priority::Live));
+    tickets.push(ticket);
+    answers.push(("victim", answer));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    first.cancel();
+    // The flooder's first search was running: the victim, who has had none, goes next.
+    assert_eq!(
+        order_of(answers).await,
+        ["victim", "flood 1", "flood 2", "flood 3"]
+    );
+    drop(tickets);
+}
+
+#[tokio::test]
+async fn live_moves_go_before_analysis() {
+    let pool = EnginePool::new(1);
+    let (first, _first_answer) = occupy(&pool, Uuid::new_v4()).await;
+    let (analysis_ticket, analysis) = pool.submit(quick(Uuid::new_v4(), Priority::Analysis));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let (live_ticket, live) = pool.submit(quick(Uuid::new_v4(), Priority::Live));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    first.cancel();
+    assert_eq!(
+        order_of(vec![("analysis", analysis), ("live", live)]).await,
+        ["live", "analysis"]
+    );
+    drop((analysis_ticket, live_ticket));
+}
+
+#[tokio::test]
+async fn a_cancelled_search_leaves_the_queue_unrun_and_a_running_one_stops() {
+    let pool = EnginePool::new(1);
+    let owner = Uuid::new_v4();
+    let (first, first_answer) = occupy(&pool, owner).await;
+    let (dropped, dropped_answer) = pool.submit(quick(owner, Priority::Live));
+    let (kept, kept_answer) = pool.submit(quick(owner, Priority::Live));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    drop(dropped);
+    // The running search had a minute; cancelling it ends it now, with no answer.
+    drop(first);
+    let stopped = tokio::time::timeout(Duration::from_secs(10), first_answer).await;
+    assert!(
+        matches!(stopped, Ok(Err(_))),
+        "a cancelled search gives no answer"
+    );
+    assert!(
+        dropped_answer.await.is_err(),
+        "a dropped search is never answered"
+    );
+    let answer = kept_answer
+        .await
+        .expect("the search still wanted is answered");
+    assert!(answer.choice.is_some());
+    drop(kept);
+    // Every table is back, and nobody is counted as running.
+    let state = pool.shared.lock().unwrap();
+    assert_eq!(state.idle.len(), 1);
+    assert!(state.running.is_empty());
+    assert_eq!(state.waiting(), 0);
+}
+
+#[tokio::test]
+async fn many_games_share_the_pools_tables() {
+    // Forty games at once on two tables: every one gets its move, and the pool still holds
+    // exactly two tables afterwards (a game holds none).
+    let pool = EnginePool::new(2);
+    let mut pending = Vec::new();
+    for _ in 0..40 {
+        pending.push(pool.submit(quick(Uuid::new_v4(), Priority::Live)));
+    }
+    for (ticket, answer) in pending {
+        assert!(answer.await.expect("answered").choice.is_some());
+        drop(ticket);
+    }
+    assert_eq!(pool.shared.lock().unwrap().idle.len(), 2);
+}
