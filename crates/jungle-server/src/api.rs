@@ -1,8 +1,8 @@
 //! The HTTP API: guest players, profiles, games, the leaderboard, health and metrics.
 
-use std::net::SocketAddr;
+use crate::client_addr::ClientAddr;
 
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -96,12 +96,12 @@ pub fn validate_name(raw: &str) -> Result<String, String> {
 
 pub async fn create_player(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientAddr(client): ClientAddr,
     body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedPlayer>), ApiError> {
     state
         .limits
-        .check(crate::limits::Limited::NewGuest, None, peer.ip())?;
+        .check(crate::limits::Limited::NewGuest, None, client)?;
     let Json(body) = body.map_err(|e| {
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;

@@ -48,6 +48,15 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_STATIC_DIR")]
     pub static_dir: Option<String>,
 
+    /// Reverse proxies (IP addresses) whose `X-Forwarded-For` header names the client; from
+    /// anyone else the header is ignored. Behind a proxy on the same host: 127.0.0.1.
+    #[arg(
+        long = "trusted-proxy",
+        env = "JUNGLE_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+
     /// Most simultaneous connections (HTTP and WebSocket) from one IP address.
     #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,

@@ -21,6 +21,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
+use crate::client_addr::{ClientAddr, TrustedProxies};
 use crate::state::{IpLimits, IpSlot};
 
 /// How long a refused connection may take to send the request it is refused.
@@ -29,8 +30,17 @@ const REFUSAL_TIMEOUT: Duration = Duration::from_secs(2);
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
 /// One admitted connection's place under the caps; given back when the last holder drops it.
+/// A connection from a trusted proxy has no place under the per-address cap (it carries many
+/// clients); each WebSocket through it takes one for its client instead.
 #[derive(Clone)]
-pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, IpSlot)>);
+pub struct ConnectionSlot(Arc<(OwnedSemaphorePermit, Option<IpSlot>)>);
+
+impl ConnectionSlot {
+    /// Whether the connection already counts under the per-address cap.
+    pub fn counted_by_address(&self) -> bool {
+        self.0 .1.is_some()
+    }
+}
 
 pub struct ConnectionLimits {
     /// Connections at once, all addresses together.
@@ -39,6 +49,8 @@ pub struct ConnectionLimits {
     /// Time to send a request's headers, counted from the connection (or the previous answer)
     /// on: an idle connection is closed after it.
     pub header_timeout: Duration,
+    /// Peers whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// Serves `app` on `listener` until `shutdown` turns true, then lets open requests finish.
@@ -78,8 +90,11 @@ pub async fn serve(
         }
         let admitted = match permits.clone().try_acquire_owned() {
             Err(_) => Err(StatusCode::SERVICE_UNAVAILABLE),
+            Ok(permit) if limits.trusted_proxies.trusts(peer.ip()) => {
+                Ok(ConnectionSlot(Arc::new((permit, None))))
+            }
             Ok(permit) => match limits.per_address.acquire(peer.ip()) {
-                Some(ip_slot) => Ok(ConnectionSlot(Arc::new((permit, ip_slot)))),
+                Some(ip_slot) => Ok(ConnectionSlot(Arc::new((permit, Some(ip_slot))))),
                 None => Err(StatusCode::TOO_MANY_REQUESTS),
             },
         };
@@ -88,9 +103,9 @@ pub async fn serve(
         match admitted {
             Ok(slot) => {
                 let app = app.clone();
-                let timeout = limits.header_timeout;
+                let limits = limits.clone();
                 tokio::spawn(async move {
-                    serve_connection(stream, peer, app, slot, timeout, closing).await;
+                    serve_connection(stream, peer, app, slot, &limits, closing).await;
                     drop(closed);
                 });
             }
@@ -120,16 +135,19 @@ async fn serve_connection(
     peer: SocketAddr,
     app: Router,
     slot: ConnectionSlot,
-    header_timeout: Duration,
+    limits: &ConnectionLimits,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    let proxies = limits.trusted_proxies.clone();
     let service = app.map_request(move |request: Request<Incoming>| {
         let mut request = request.map(Body::new);
+        let client = proxies.client_of(peer.ip(), request.headers());
+        request.extensions_mut().insert(ClientAddr(client));
         request.extensions_mut().insert(ConnectInfo(peer));
         request.extensions_mut().insert(slot.clone());
         request
     });
-    let connection = builder(header_timeout)
+    let connection = builder(limits.header_timeout)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
         .with_upgrades();
     tokio::pin!(connection);

@@ -6,6 +6,7 @@
 pub mod api;
 pub mod assets;
 pub mod bots;
+pub mod client_addr;
 pub mod config;
 pub mod engine_pool;
 pub mod http_server;
@@ -110,6 +111,7 @@ impl Server {
             metrics,
             public_url,
             config: Arc::new(config.clone()),
+            per_address: IpLimits::new(config.max_connections_per_ip),
         };
         let mut metrics_bound = None;
         let metrics_serving = match config.metrics_addr {
@@ -140,6 +142,7 @@ impl Server {
             None => None,
         };
         let public_metrics = metrics_serving.is_none();
+        let per_address = state.per_address.clone();
         let app = router(
             state,
             assets::Assets::new(config.static_dir.as_deref()),
@@ -147,8 +150,9 @@ impl Server {
         );
         let limits = http_server::ConnectionLimits {
             max_total: config.max_connections(),
-            per_address: IpLimits::new(config.max_connections_per_ip),
+            per_address,
             header_timeout: config.header_timeout(),
+            trusted_proxies: client_addr::TrustedProxies::new(config.trusted_proxies.clone()),
         };
         tracing::info!(max_connections = limits.max_total, "connection caps");
         let serving = tokio::spawn(http_server::serve(listener, app, limits, shutdown_rx));

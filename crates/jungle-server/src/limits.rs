@@ -18,9 +18,9 @@ pub enum Limited {
     NewGuest,
     /// `create_room`, per player and per address.
     CreateRoom,
-    /// `play_computer`, per player.
+    /// `play_computer`, per player and per address.
     PlayComputer,
-    /// `seek`, per player.
+    /// `seek`, per player and per address.
     Seek,
     /// `join_room` lookups, per address; a code that finds no room costs `MISS_COST` more.
     JoinRoom,
@@ -49,7 +49,9 @@ pub struct Limits {
     rooms_per_player: DefaultKeyedRateLimiter<Uuid>,
     rooms_per_address: DefaultKeyedRateLimiter<IpAddr>,
     computer_per_player: DefaultKeyedRateLimiter<Uuid>,
+    computer_per_address: DefaultKeyedRateLimiter<IpAddr>,
     seeks_per_player: DefaultKeyedRateLimiter<Uuid>,
+    seeks_per_address: DefaultKeyedRateLimiter<IpAddr>,
     lookups_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
@@ -84,7 +86,9 @@ impl Limits {
             rooms_per_player: RateLimiter::dashmap(quota(10, secs(10))),
             rooms_per_address: RateLimiter::dashmap(quota(30, secs(2))),
             computer_per_player: RateLimiter::dashmap(quota(10, secs(10))),
+            computer_per_address: RateLimiter::dashmap(quota(30, secs(2))),
             seeks_per_player: RateLimiter::dashmap(quota(20, secs(3))),
+            seeks_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(500))),
             lookups_per_address: RateLimiter::dashmap(quota(20, secs(1))),
         }
     }
@@ -110,8 +114,14 @@ impl Limits {
                 by_player(&self.rooms_per_player)?;
                 check(&self.rooms_per_address, &address)
             }
-            Limited::PlayComputer => by_player(&self.computer_per_player),
-            Limited::Seek => by_player(&self.seeks_per_player),
+            Limited::PlayComputer => {
+                by_player(&self.computer_per_player)?;
+                check(&self.computer_per_address, &address)
+            }
+            Limited::Seek => {
+                by_player(&self.seeks_per_player)?;
+                check(&self.seeks_per_address, &address)
+            }
             Limited::JoinRoom => check(&self.lookups_per_address, &address),
         }
     }
@@ -130,13 +140,17 @@ impl Limits {
         self.rooms_per_player.retain_recent();
         self.rooms_per_address.retain_recent();
         self.computer_per_player.retain_recent();
+        self.computer_per_address.retain_recent();
         self.seeks_per_player.retain_recent();
+        self.seeks_per_address.retain_recent();
         self.lookups_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
         self.computer_per_player.shrink_to_fit();
+        self.computer_per_address.shrink_to_fit();
         self.seeks_per_player.shrink_to_fit();
+        self.seeks_per_address.shrink_to_fit();
         self.lookups_per_address.shrink_to_fit();
     }
 
@@ -146,7 +160,9 @@ impl Limits {
             + self.rooms_per_player.len()
             + self.rooms_per_address.len()
             + self.computer_per_player.len()
+            + self.computer_per_address.len()
             + self.seeks_per_player.len()
+            + self.seeks_per_address.len()
             + self.lookups_per_address.len()
     }
 }
@@ -200,6 +216,20 @@ mod tests {
         assert!(limits.check(Limited::JoinRoom, None, other_host).is_err());
         let elsewhere: IpAddr = "2001:db8:1:3::1".parse().unwrap();
         assert!(limits.check(Limited::JoinRoom, None, elsewhere).is_ok());
+    }
+
+    #[test]
+    fn fresh_players_from_one_address_share_its_limit() {
+        // Guests are cheap, so a per-player limit alone would not hold a flood back.
+        let limits = Limits::new(true);
+        let ip: IpAddr = "198.51.100.4".parse().unwrap();
+        for what in [Limited::PlayComputer, Limited::Seek] {
+            let admitted = (0..200)
+                .take_while(|_| limits.check(what, Some(Uuid::new_v4()), ip).is_ok())
+                .count();
+            let burst = if what == Limited::Seek { 60 } else { 30 };
+            assert_eq!(admitted, burst, "{what:?}");
+        }
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The base of room links, without a trailing slash.
     pub public_url: Arc<str>,
+    /// Connections per address (shared with the accept loop), for WebSockets that arrive
+    /// through a trusted proxy and so were not counted when accepted.
+    pub per_address: IpLimits,
 }
 
 /// The origins a browser may connect from.
@@ -62,7 +65,7 @@ impl Origins {
     }
 }
 
-/// Counts open WebSockets per IP address.
+/// Counts open connections per address.
 #[derive(Clone)]
 pub struct IpLimits {
     max: usize,
@@ -83,7 +86,9 @@ impl IpLimits {
         }
     }
 
+    /// A place for a connection from `ip` (IPv6 counted by /64, like the rate limits).
     pub fn acquire(&self, ip: IpAddr) -> Option<IpSlot> {
+        let ip = crate::limits::address_key(ip);
         let mut counts = self.counts.lock().expect("ip limit lock");
         let count = counts.entry(ip).or_default();
         if *count >= self.max {

@@ -222,3 +222,102 @@ both_stores!(
     guest_creation_is_limited_per_address,
     room_code_guesses_are_limited_across_connections,
 );
+
+/// `POST /api/players` as if through a proxy that saw `client`: the status.
+async fn new_guest_via(server: &TestServer, client: &str) -> u16 {
+    reqwest::Client::new()
+        .post(server.url("/api/players"))
+        .header("x-forwarded-for", client)
+        .json(&http::NewPlayer {
+            name: "Proxied".into(),
+        })
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// A WebSocket as if through a proxy that saw `client`: whether it opened.
+async fn socket_via(
+    server: &TestServer,
+    client: &str,
+) -> Option<
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+> {
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/ws",
+            server.addr
+        ))
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("x-forwarded-for", client.parse().unwrap());
+    tokio_tungstenite::connect_async(request)
+        .await
+        .ok()
+        .map(|(ws, _)| ws)
+}
+
+/// Without `--trusted-proxy`, a client's `X-Forwarded-For` changes nothing: it cannot buy
+/// itself fresh limits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forwarded_for_header_from_anyone_else_is_ignored() {
+    let server = TestServer::start(Db::Sqlite).await;
+    for i in 0..30 {
+        assert_eq!(new_guest_via(&server, &format!("10.0.0.{i}")).await, 201);
+    }
+    assert_eq!(new_guest_via(&server, "10.9.9.9").await, 429);
+    server.shutdown().await;
+}
+
+/// Behind a trusted proxy, limits and connection caps count the client the proxy names, so
+/// players behind one proxy do not share one allowance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_limits_count_each_client() {
+    let server = TestServer::start_with(Db::Sqlite, |c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.max_connections_per_ip = 2;
+    })
+    .await;
+    for _ in 0..30 {
+        assert_eq!(new_guest_via(&server, "203.0.113.1").await, 201);
+    }
+    assert_eq!(new_guest_via(&server, "203.0.113.1").await, 429);
+    // A client's own entries to the left of the proxy's prove nothing.
+    assert_eq!(
+        new_guest_via(&server, "198.51.100.1, 203.0.113.1").await,
+        429
+    );
+    assert_eq!(new_guest_via(&server, "203.0.113.2").await, 201);
+    // Two sockets per client address; the proxy's own address is not capped as one client.
+    let first = socket_via(&server, "203.0.113.1").await;
+    let second = socket_via(&server, "203.0.113.1").await;
+    assert!(first.is_some() && second.is_some());
+    assert!(
+        socket_via(&server, "203.0.113.1").await.is_none(),
+        "a third socket from one client is refused"
+    );
+    let others: Vec<_> = futures_util::future::join_all(
+        (0..4).map(|i| socket_via(&server, if i < 2 { "203.0.113.7" } else { "203.0.113.8" })),
+    )
+    .await;
+    assert!(
+        others.iter().all(Option::is_some),
+        "other clients still connect"
+    );
+    // A place is given back when its socket closes.
+    drop(first);
+    let mut reopened = None;
+    for _ in 0..50 {
+        reopened = socket_via(&server, "203.0.113.1").await;
+        if reopened.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(reopened.is_some());
+    drop((second, others, reopened));
+    server.shutdown().await;
+}

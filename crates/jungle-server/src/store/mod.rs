@@ -64,16 +64,30 @@ pub struct Store {
     pool: AnyPool,
     /// Multi-row inserts write their placeholders in the backend's cheapest form.
     backend: Backend,
-    /// Set by the background checkpoint when the SQLite log has grown past `WAL_REWIND_FRAMES`;
-    /// the writer, the only one who can rewind it, reads it between batches.
+    /// Set by the background checkpoint when the SQLite log has grown large; the game writer
+    /// reads it between batches and rewinds the log (or the checkpoint does, if it is idle).
     wal_large: Arc<AtomicBool>,
     /// To open the writer's own PostgreSQL pool on the writer's thread.
     url: Arc<str>,
 }
 
-/// Log frames (pages, 4 KiB each) after which the writer stops to let the SQLite log rewind:
-/// 256 MiB, about 4–5 s of writes at 10,000 moves/s (a move writes about 1.5 pages of log).
-const WAL_REWIND_FRAMES: i64 = 65_536;
+/// How the SQLite log is kept bounded (see [`checkpoint_wal`]).
+#[derive(Clone, Copy, Debug)]
+struct Checkpointing {
+    /// How often the log is copied back.
+    every: std::time::Duration,
+    /// Log frames (pages, 4 KiB each) past which the log is rewound.
+    rewind_frames: i64,
+}
+
+impl Checkpointing {
+    /// Once a second; rewound past 256 MiB, about 4–5 s of writes at 10,000 moves/s (a move
+    /// writes about 1.5 pages of log).
+    const SERVER: Checkpointing = Checkpointing {
+        every: std::time::Duration::from_secs(1),
+        rewind_frames: 65_536,
+    };
+}
 
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -85,12 +99,15 @@ pub fn now_ms() -> i64 {
 impl Store {
     /// Connects and runs the migrations. An SQLite file is created if missing.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        Store::open_with(url, true).await
+        Store::open_with(url, Some(Checkpointing::SERVER)).await
     }
 
-    /// `checkpointer`: whether to run the background WAL checkpoint (tests turn it off to
-    /// watch the writer's own rewind alone).
-    async fn open_with(url: &str, checkpointer: bool) -> Result<Store, StoreError> {
+    /// `checkpointing`: how the background WAL checkpoint runs (tests turn it off to watch
+    /// the writer's own rewind alone, or make it eager).
+    async fn open_with(
+        url: &str,
+        checkpointing: Option<Checkpointing>,
+    ) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Backend::Postgres
@@ -134,8 +151,12 @@ impl Store {
         let pool = options.connect(&url).await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
         let wal_large = Arc::new(AtomicBool::new(false));
-        if backend == Backend::Sqlite && checkpointer {
-            tokio::spawn(checkpoint_wal(pool.clone(), wal_large.clone()));
+        if let (Backend::Sqlite, Some(checkpointing)) = (backend, checkpointing) {
+            tokio::spawn(checkpoint_wal(
+                pool.clone(),
+                wal_large.clone(),
+                checkpointing,
+            ));
         }
         Ok(Store {
             pool,
@@ -205,22 +226,33 @@ impl Store {
     }
 }
 
-/// Copies the SQLite write-ahead log back into the database once a second, beside the writer
-/// instead of inside its commits: PASSIVE never blocks the writer. When the log is large, it
-/// asks the writer to rewind it. Stops with the pool.
-async fn checkpoint_wal(pool: AnyPool, wal_large: Arc<AtomicBool>) {
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+/// Copies the SQLite write-ahead log back into the database (once a second on a server),
+/// beside the writers instead of inside their commits: PASSIVE never blocks a writer. When the
+/// log is large, it asks the game writer to rewind it. If the request is still unanswered at
+/// the next tick (the game writer is idle, and the log grew from other writes: sign-ups,
+/// rooms), it rewinds the log itself and truncates the file; with no game writer busy, the
+/// short block on writers that takes costs nobody a move. Stops with the pool.
+async fn checkpoint_wal(pool: AnyPool, wal_large: Arc<AtomicBool>, how: Checkpointing) {
+    let mut tick = tokio::time::interval(how.every);
     loop {
         tick.tick().await;
         if pool.is_closed() {
             return;
+        }
+        if wal_large.swap(false, Ordering::Relaxed) {
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&pool)
+                .await
+            {
+                tracing::warn!(error = %e, "WAL truncation failed");
+            }
         }
         match passive_checkpoint(&pool).await {
             Ok(frames) => {
                 metrics::gauge!("jungle_db_wal_frames").set(frames as f64);
                 // A second pass right away copies what was written during the first, so that
                 // the writer, asked next, has only milliseconds of writes left to copy.
-                if frames > WAL_REWIND_FRAMES && passive_checkpoint(&pool).await.is_ok() {
+                if frames > how.rewind_frames && passive_checkpoint(&pool).await.is_ok() {
                     wal_large.store(true, Ordering::Relaxed);
                 }
             }
@@ -280,7 +312,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("jungle-wal-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let url = format!("sqlite://{}", dir.join("wal.db").display());
-        let store = Store::open_with(&url, false).await.expect("store");
+        let store = Store::open_with(&url, None).await.expect("store");
         let red = store
             .create_player("red", &format!("{:064}", 1))
             .await
@@ -327,6 +359,44 @@ mod tests {
         );
         write_moves(&store, &games, 40..60).await;
         assert_eq!(log_bytes(&db), second, "the log rewound instead of growing");
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn the_log_is_rewound_when_only_others_write() {
+        // No game writer at all: sign-ups alone. The checkpoint rewinds and truncates the log
+        // once it passes the mark (64 frames here, to keep the test small).
+        let dir = std::env::temp_dir().join(format!("jungle-wal-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let db = dir.join("wal.db");
+        let url = format!("sqlite://{}", db.display());
+        let eager = Checkpointing {
+            every: std::time::Duration::from_millis(50),
+            rewind_frames: 64,
+        };
+        let store = Store::open_with(&url, Some(eager)).await.expect("store");
+        let mut largest = 0;
+        for i in 0..400 {
+            store
+                .create_player(&format!("guest {i}"), &format!("{i:064}"))
+                .await
+                .expect("player");
+            largest = largest.max(log_bytes(&db));
+        }
+        assert!(
+            largest > 64 * 4096,
+            "the log did grow past the mark: {largest}"
+        );
+        let mut truncated = false;
+        for _ in 0..100 {
+            if log_bytes(&db) == 0 {
+                truncated = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(truncated, "the log was truncated: {} bytes", log_bytes(&db));
         store.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -2,12 +2,13 @@
 //! bounds frame sizes, enforces the flood limit, pings and measures lag, writes what rooms
 //! send, and finishes the closing handshake. Text frames go to the [`Session`].
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::client_addr::ClientAddr;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
@@ -42,7 +43,7 @@ const CLOSE_HANDSHAKE: Duration = Duration::from_secs(2);
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientAddr(client): ClientAddr,
     slot: Option<Extension<ConnectionSlot>>,
     headers: HeaderMap,
 ) -> Response {
@@ -57,13 +58,27 @@ pub async fn upgrade(
     }
     // The connection's place under the caps (taken when it was accepted) stays with the socket.
     let slot = slot.map(|Extension(slot)| slot);
+    // Through a trusted proxy, the client's own place under the per-address cap.
+    let client_slot = match &slot {
+        Some(slot) if !slot.counted_by_address() => match state.per_address.acquire(client) {
+            Some(client_slot) => Some(client_slot),
+            None => {
+                return (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too many connections from this address",
+                )
+                    .into_response()
+            }
+        },
+        _ => None,
+    };
     ws.max_message_size(TRANSPORT_LIMIT)
         .max_frame_size(TRANSPORT_LIMIT)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
-            let _slot = slot;
-            run(socket, state, peer.ip()).await;
+            let _slots = (slot, client_slot);
+            run(socket, state, client).await;
         })
 }
 
