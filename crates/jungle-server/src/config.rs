@@ -57,6 +57,11 @@ pub struct Config {
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// Kernel send buffer per connection, in KiB (0: the kernel's own, which grows to 4 MiB):
+    /// bounds the memory a client that stops reading pins, and how soon its sends stall.
+    #[arg(long, env = "JUNGLE_SEND_BUFFER_KIB", default_value_t = 128)]
+    pub send_buffer_kib: usize,
+
     /// Most simultaneous connections (HTTP and WebSocket) from one IP address.
     #[arg(long, env = "JUNGLE_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,

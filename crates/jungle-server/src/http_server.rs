@@ -51,6 +51,8 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// Peers whose `X-Forwarded-For` names the client.
     pub trusted_proxies: TrustedProxies,
+    /// The kernel's send buffer for each connection, in bytes (0: the kernel's default).
+    pub send_buffer: usize,
 }
 
 /// Serves `app` on `listener` until `shutdown` turns true, then lets open requests finish.
@@ -87,6 +89,14 @@ pub async fn serve(
         // behind an unacknowledged one (up to the peer's 40 ms delayed ACK).
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!(error = %e, "could not disable Nagle's algorithm");
+        }
+        // A client that stops reading pins at most this much kernel memory, and its sends
+        // stall (and time out) once it is full.
+        if limits.send_buffer > 0 {
+            if let Err(e) = socket2::SockRef::from(&stream).set_send_buffer_size(limits.send_buffer)
+            {
+                tracing::debug!(error = %e, "could not set the send buffer");
+            }
         }
         let admitted = match permits.clone().try_acquire_owned() {
             Err(_) => Err(StatusCode::SERVICE_UNAVAILABLE),

@@ -153,6 +153,7 @@ impl Server {
             per_address,
             header_timeout: config.header_timeout(),
             trusted_proxies: client_addr::TrustedProxies::new(config.trusted_proxies.clone()),
+            send_buffer: config.send_buffer_kib * 1024,
         };
         tracing::info!(max_connections = limits.max_total, "connection caps");
         let serving = tokio::spawn(http_server::serve(listener, app, limits, shutdown_rx));

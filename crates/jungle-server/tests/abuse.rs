@@ -321,3 +321,85 @@ async fn behind_a_trusted_proxy_limits_count_each_client() {
     drop((second, others, reopened));
     server.shutdown().await;
 }
+
+/// A seated player whose connection sends but never reads: once the server's sends to it stop
+/// completing (kernel buffers full), the connection is dropped within the send timeout and
+/// the player counts as away, so the opponent's abandonment countdown starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_dropped_and_counts_as_away() {
+    use futures_util::SinkExt;
+    use tokio::io::AsyncReadExt;
+    // A small send buffer, so that a few dozen answers fill it (the default is 128 KiB).
+    let server = TestServer::start_with(Db::Sqlite, |c| c.send_buffer_kib = 16).await;
+    let host = server.player("Host").await;
+    let mut h = server.client(&host).await;
+    h.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        rated: false,
+        color: ColorChoice::Blue,
+    })
+    .await;
+    let code = expect_frame!(h, ServerFrame::Room { code, .. } => code);
+    let reader = server.player("Never Reads").await;
+
+    // A small receive window, so that the server's sends back up after a few kilobytes.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(server.addr).await.unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(format!("ws://{}/ws", server.addr), stream)
+        .await
+        .unwrap();
+    use tokio_tungstenite::tungstenite::Message;
+    let frame = |f: ClientFrame| Message::text(serde_json::to_string(&f).unwrap());
+    ws.send(frame(ClientFrame::Hello {
+        token: reader.token.clone(),
+    }))
+    .await
+    .unwrap();
+    ws.send(frame(ClientFrame::JoinRoom { code }))
+        .await
+        .unwrap();
+    let game =
+        expect_frame!(h, ServerFrame::Game(state) if state.status == GameStatus::Active => state);
+    // Ask for the full game again and again (within the frame-flood limit): each answer is a
+    // kilobyte the client never takes.
+    for _ in 0..90 {
+        ws.send(frame(ClientFrame::Watch { game: game.game }))
+            .await
+            .unwrap();
+    }
+    // The server gives up on it: the opponent sees the reader go away.
+    let started = std::time::Instant::now();
+    let away = expect_frame!(h, ServerFrame::Presence { side: Side::Red, online: false, abandon_in_ms, .. } => abandon_in_ms);
+    assert!(away.is_some(), "the countdown runs");
+    assert!(started.elapsed() < WAIT);
+    // And the socket is closed: reading now drains what was buffered, then ends.
+    let mut stream = ws.into_inner();
+    let mut drained = 0usize;
+    let mut buffer = vec![0u8; 64 * 1024];
+    let ended = tokio::time::timeout(WAIT, async {
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => drained += n,
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the server closed the connection");
+    let text = reqwest::get(server.url("/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let stuck = text
+        .lines()
+        .find(|l| l.starts_with("jungle_connections_stuck_total"))
+        .expect("the stuck counter");
+    assert!(stuck.ends_with(" 1"), "{stuck}");
+    // 90 answers of about a kilobyte were asked for; most were never sent.
+    assert!(drained < 60 * 1024, "{drained} bytes reached the client");
+    server.shutdown().await;
+}

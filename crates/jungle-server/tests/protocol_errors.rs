@@ -152,6 +152,27 @@ async fn flooding_closes_the_connection(db: Db) {
         (90..=101).contains(&pongs),
         "{pongs} pongs before the close"
     );
+    // WebSocket pings are answered by the transport, so they count too.
+    let mut c = server.client(&p).await;
+    for _ in 0..150 {
+        if futures_util::SinkExt::send(&mut c.ws, Message::Ping(vec![7; 125].into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let code = loop {
+        match tokio::time::timeout(WAIT, futures_util::StreamExt::next(&mut c.ws))
+            .await
+            .expect("closed in time")
+        {
+            Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => {}
+            Some(Err(_)) | None => break None,
+        }
+    };
+    assert_eq!(code, Some(1008), "a ping flood is closed like any other");
     server.shutdown().await;
 }
 

@@ -186,7 +186,13 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                             session.record_round_trip(sent.elapsed());
                         }
                     }
-                    Message::Ping(_) => {}
+                    // Answered by the WebSocket layer, so counted like any frame: a ping
+                    // flood would otherwise make us write without limit.
+                    Message::Ping(_) => {
+                        if !flood.allow() {
+                            break Stop::Close(CLOSE_POLICY, "too many frames");
+                        }
+                    }
                     Message::Close(_) => break Stop::Gone,
                 }
             }
