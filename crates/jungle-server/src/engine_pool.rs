@@ -8,7 +8,10 @@
 //!   who has waited longest), so one player's many games can delay another's move by at most
 //!   the search already running;
 //! - a search whose game has ended (its [`SearchTicket`] dropped) leaves the queue unrun, and
-//!   is stopped if it is running.
+//!   is stopped if it is running;
+//! - when searches queue up, each gets a share of its time budget (see [`shared_budget`]): under
+//!   a flood the computer plays faster and a little weaker, and nobody's move waits for a
+//!   minute of other people's searches.
 //!
 //! Each search runs on tokio's blocking pool, so the async runtime never waits on an engine.
 
@@ -24,6 +27,8 @@ use uuid::Uuid;
 
 /// Large enough for full strength (level 8 asks for 32 MiB).
 const TABLE_MEGABYTES: usize = 32;
+/// The least a search is cut to under load: a few plies at full strength.
+const LEAST_BUDGET: Duration = Duration::from_millis(50);
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +53,8 @@ pub struct SearchRequest {
 pub struct SearchAnswer {
     pub persona: Persona,
     pub choice: Option<Move>,
+    /// Searches the pool had started before this one: the order it was served in.
+    pub turn: u64,
 }
 
 /// Held by whoever wants the answer; dropping it (or calling [`cancel`](Self::cancel)) drops
@@ -75,6 +82,10 @@ pub struct EnginePool {
 }
 
 struct State {
+    /// Tables in all, idle or lent.
+    tables: usize,
+    /// Searches started so far.
+    started: u64,
     idle: Vec<Searcher>,
     live: FairQueue,
     analysis: FairQueue,
@@ -144,11 +155,14 @@ impl FairQueue {
 impl EnginePool {
     /// A pool of `threads` search tables (at least one).
     pub fn new(threads: usize) -> EnginePool {
-        let idle = (0..threads.max(1))
+        let tables = threads.max(1);
+        let idle = (0..tables)
             .map(|_| Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES))
             .collect();
         EnginePool {
             shared: Arc::new(Mutex::new(State {
+                tables,
+                started: 0,
                 idle,
                 live: FairQueue::default(),
                 analysis: FairQueue::default(),
@@ -176,11 +190,18 @@ impl EnginePool {
             };
             metrics::histogram!("jungle_engine_wait_seconds")
                 .record(queued.elapsed().as_secs_f64());
+            let mut request = request;
+            let turn = {
+                let mut state = pool.shared.lock().expect("engine pool lock");
+                request.budget = shared_budget(request.budget, state.tables, state.waiting());
+                state.started += 1;
+                state.started - 1
+            };
             let owner = request.owner;
             let blocking_pool = pool.clone();
             let search = tokio::task::spawn_blocking(move || {
                 let mut searcher = searcher;
-                let answer = search(&mut searcher, request, &cancelled);
+                let answer = search(&mut searcher, request, &cancelled, turn);
                 // Handed on from this thread, so a table is never lost whatever the caller does.
                 blocking_pool.release(searcher, owner);
                 answer
@@ -260,11 +281,21 @@ impl State {
     }
 }
 
+/// The time a search gets when `waiting` others queue for `tables` tables: its budget shrunk
+/// in proportion, so that the queue drains in about the time one search would take, but
+/// never below [`LEAST_BUDGET`] (nor above the budget asked for).
+fn shared_budget(budget: Duration, tables: usize, waiting: usize) -> Duration {
+    let tables = tables.max(1) as u32;
+    let share = budget * tables / (tables + waiting as u32);
+    share.max(LEAST_BUDGET).min(budget)
+}
+
 /// Runs one search on a blocking thread. `None` if it was cancelled.
 fn search(
     searcher: &mut Searcher,
     request: SearchRequest,
     cancelled: &Arc<AtomicBool>,
+    turn: u64,
 ) -> Option<SearchAnswer> {
     if cancelled.load(Ordering::Relaxed) {
         return None;
@@ -280,7 +311,11 @@ fn search(
     let choice = persona.think(searcher, &game, budget, |_| {});
     searcher.set_stop_flag(None);
     metrics::histogram!("jungle_bot_think_seconds").record(started.elapsed().as_secs_f64());
-    (!cancelled.load(Ordering::Relaxed)).then_some(SearchAnswer { persona, choice })
+    (!cancelled.load(Ordering::Relaxed)).then_some(SearchAnswer {
+        persona,
+        choice,
+        turn,
+    })
 }
 
 #[cfg(test)]

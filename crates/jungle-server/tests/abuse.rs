@@ -403,3 +403,118 @@ async fn a_client_that_never_reads_is_dropped_and_counts_as_away() {
     assert!(drained < 60 * 1024, "{drained} bytes reached the client");
     server.shutdown().await;
 }
+
+/// Games against the computer at full strength, flooded: one player's 200 requests over two
+/// connections open three games; 40 players with three level-8 games each (120 games, on a
+/// server of their own so its memory can be read) add well under 100 MiB, since engine tables
+/// belong to the pool's threads and not to games; `/healthz` keeps answering within a second;
+/// and a victim's level-1 game gets the computer's move after at most the searches already
+/// running, not after the whole queue (120 searches of 2 s on two threads: a minute).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_flood_costs_little_memory_and_delays_nobody() {
+    use std::time::{Duration, Instant};
+    let url = fresh_database(Db::Sqlite).await;
+    // The 40 players stand for 40 addresses: the per-address rate limits are off, the
+    // per-player caps are not.
+    let server = ServerProcess::start_with_args(&url, &["--no-rate-limits"]);
+    let level_8 = |clock| ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock,
+        level: 8,
+        color: ColorChoice::Blue,
+    };
+    // 60 s a side: the computer thinks 2 s a move.
+    let clock = fischer(60, 0);
+
+    // One player, 200 requests from four connections (each within the frame-flood limit):
+    // three games, the rest refused.
+    let attacker = create_player(server.addr, "Attacker").await;
+    let mut connections = Vec::new();
+    for _ in 0..4 {
+        connections.push(signed_in_client(server.addr, &attacker).await);
+    }
+    for _ in 0..50 {
+        for c in &mut connections {
+            c.send(level_8(clock)).await;
+        }
+    }
+    let mut opened = std::collections::HashSet::new();
+    let mut refused = 0;
+    for c in &mut connections {
+        // Everything the server says, until it has been quiet for a while.
+        while let Ok(frame) = tokio::time::timeout(Duration::from_millis(500), c.next()).await {
+            match frame.expect("the connection stays open") {
+                ServerFrame::Game(state) => {
+                    opened.insert(state.game);
+                }
+                ServerFrame::Error { code, .. } => {
+                    assert!(
+                        matches!(code, ErrorCode::LimitReached | ErrorCode::RateLimited),
+                        "{code:?}"
+                    );
+                    refused += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(opened.len(), 3, "three games at most");
+    assert_eq!(refused, 197);
+
+    let before = server.resident_bytes();
+    let mut flooders = Vec::new();
+    for i in 0..40 {
+        let player = create_player(server.addr, &format!("Flooder {i}")).await;
+        let mut c = signed_in_client(server.addr, &player).await;
+        for _ in 0..3 {
+            c.send(level_8(clock)).await;
+            expect_frame!(c, ServerFrame::Game(state) if state.status == GameStatus::Active);
+        }
+        flooders.push(c);
+    }
+
+    // The victim's game: the computer (level 1) moves first.
+    let victim = create_player(server.addr, "Victim").await;
+    let mut v = signed_in_client(server.addr, &victim).await;
+    v.send(ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level: 1,
+        color: ColorChoice::Blue,
+    })
+    .await;
+    let game = expect_frame!(v, ServerFrame::Game(state) if state.status == GameStatus::Active => state.game);
+    let started = Instant::now();
+    let healthz = format!("http://{}/healthz", server.addr);
+    let health = tokio::spawn(async move {
+        let mut slowest = Duration::ZERO;
+        for _ in 0..10 {
+            let asked = Instant::now();
+            let status = reqwest::get(&healthz).await.map(|r| r.status().as_u16());
+            assert!(matches!(status, Ok(200)), "{status:?}");
+            slowest = slowest.max(asked.elapsed());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        slowest
+    });
+    expect_frame!(v, ServerFrame::Moved { game: g, ply: 1, .. } if g == game);
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(8),
+        "the victim waited {waited:?} for the computer's move"
+    );
+    let slowest = health.await.unwrap();
+    assert!(
+        slowest < Duration::from_secs(1),
+        "/healthz took {slowest:?}"
+    );
+    let grown = server.resident_bytes().saturating_sub(before);
+    assert!(
+        grown < 100 * 1024 * 1024,
+        "120 games against the computer grew the server by {} MiB",
+        grown / (1024 * 1024)
+    );
+    drop(flooders);
+    server.kill();
+    drop_database(&url).await;
+}

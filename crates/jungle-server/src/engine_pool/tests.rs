@@ -40,25 +40,18 @@ async fn occupy(pool: &EnginePool, owner: Uuid) -> (SearchTicket, oneshot::Recei
     panic!("the first search never started");
 }
 
-/// Waits for each receiver and lists the labels in the order the answers came.
+/// Waits for each answer and lists the labels in the order the pool served them.
 async fn order_of(
     answers: Vec<(&'static str, oneshot::Receiver<SearchAnswer>)>,
 ) -> Vec<&'static str> {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut served = Vec::new();
     for (label, answer) in answers {
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            if answer.await.is_ok() {
-                let _ = tx.send(label);
-            }
-        });
+        if let Ok(answer) = answer.await {
+            served.push((answer.turn, label));
+        }
     }
-    drop(tx);
-    let mut order = Vec::new();
-    while let Some(label) = rx.recv().await {
-        order.push(label);
-    }
-    order
+    served.sort();
+    served.into_iter().map(|(_, label)| label).collect()
 }
 
 #[tokio::test]
@@ -148,4 +141,19 @@ async fn many_games_share_the_pools_tables() {
         drop(ticket);
     }
     assert_eq!(pool.shared.lock().unwrap().idle.len(), 2);
+}
+
+#[test]
+fn budgets_shrink_with_the_queue() {
+    let two = Duration::from_secs(2);
+    assert_eq!(
+        shared_budget(two, 2, 0),
+        two,
+        "nobody waits: the whole budget"
+    );
+    assert_eq!(shared_budget(two, 2, 2), Duration::from_secs(1));
+    assert_eq!(shared_budget(two, 2, 118), LEAST_BUDGET.max(two / 60));
+    assert_eq!(shared_budget(two, 2, 100_000), LEAST_BUDGET);
+    let short = Duration::from_millis(20);
+    assert_eq!(shared_budget(short, 2, 50), short, "never more than asked");
 }

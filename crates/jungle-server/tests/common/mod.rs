@@ -23,6 +23,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// `=> $out` it only waits.
 #[macro_export]
 macro_rules! expect_frame {
+    ($client:expr, $pattern:pat if $guard:expr) => {
+        expect_frame!($client, $pattern if $guard => {})
+    };
     ($client:expr, $pattern:pat) => {
         expect_frame!($client, $pattern => {})
     };
@@ -262,6 +265,11 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub fn start(database_url: &str) -> ServerProcess {
+        ServerProcess::start_with_args(database_url, &[])
+    }
+
+    /// Started with `extra` arguments after the address and database.
+    pub fn start_with_args(database_url: &str, extra: &[&str]) -> ServerProcess {
         use std::io::{BufRead, BufReader};
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jungle-server"))
             .args([
@@ -271,6 +279,7 @@ impl ServerProcess {
                 database_url,
                 "--log-json",
             ])
+            .args(extra)
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("server binary starts");
@@ -289,6 +298,18 @@ impl ServerProcess {
         // Keep draining the output so the server never blocks on a full pipe.
         std::thread::spawn(move || for _ in lines {});
         ServerProcess { child, addr }
+    }
+
+    /// The server's resident memory, in bytes (Linux).
+    pub fn resident_bytes(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc entry");
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in /proc/<pid>/status");
+        kib * 1024
     }
 
     /// SIGKILL: no shutdown, no flushing, nothing.
