@@ -33,17 +33,78 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     }
 }
 
+/// An address or a block of them, as `--trusted-proxy` takes it: `127.0.0.1`, `172.16.0.0/12`
+/// (Docker's bridge networks), `fd00::/8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddressBlock {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl std::str::FromStr for AddressBlock {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<AddressBlock, String> {
+        let (address, prefix) = match text.split_once('/') {
+            Some((address, prefix)) => (address, Some(prefix)),
+            None => (text, None),
+        };
+        let network = canonical(
+            address
+                .trim()
+                .parse::<IpAddr>()
+                .map_err(|e| format!("{address:?} is not an IP address: {e}"))?,
+        );
+        let bits = if network.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => bits,
+            Some(prefix) => prefix
+                .trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|&p| p <= bits)
+                .ok_or_else(|| format!("{prefix:?} is not a prefix length of 0-{bits}"))?,
+        };
+        Ok(AddressBlock { network, prefix })
+    }
+}
+
+impl AddressBlock {
+    fn contains(&self, ip: IpAddr) -> bool {
+        let keep = |bits: u32| self.prefix as u32 >= bits;
+        match (self.network, canonical(ip)) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = if keep(32) {
+                    u32::MAX
+                } else {
+                    !(u32::MAX >> self.prefix)
+                };
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = if keep(128) {
+                    u128::MAX
+                } else {
+                    !(u128::MAX >> self.prefix)
+                };
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The reverse proxies whose `X-Forwarded-For` is believed.
 #[derive(Clone, Debug, Default)]
-pub struct TrustedProxies(Vec<IpAddr>);
+pub struct TrustedProxies(Vec<AddressBlock>);
 
 impl TrustedProxies {
-    pub fn new(proxies: Vec<IpAddr>) -> TrustedProxies {
-        TrustedProxies(proxies.into_iter().map(canonical).collect())
+    pub fn new(proxies: Vec<AddressBlock>) -> TrustedProxies {
+        TrustedProxies(proxies)
     }
 
     pub fn trusts(&self, peer: IpAddr) -> bool {
-        self.0.contains(&canonical(peer))
+        self.0.iter().any(|block| block.contains(peer))
     }
 
     /// The client behind a request from `peer`. From a trusted proxy: the right-most address
@@ -98,6 +159,25 @@ mod tests {
         text.parse().unwrap()
     }
 
+    fn proxies(blocks: &[&str]) -> TrustedProxies {
+        TrustedProxies::new(blocks.iter().map(|b| b.parse().unwrap()).collect())
+    }
+
+    #[test]
+    fn blocks_parse_and_contain() {
+        let docker = proxies(&["172.16.0.0/12"]);
+        assert!(docker.trusts(ip("172.18.0.1")));
+        assert!(docker.trusts(ip("::ffff:172.31.255.255")));
+        assert!(!docker.trusts(ip("172.32.0.1")));
+        let v6 = proxies(&["fd00::/8", "::1"]);
+        assert!(v6.trusts(ip("fd12::7")) && v6.trusts(ip("::1")));
+        assert!(!v6.trusts(ip("fe80::1")) && !v6.trusts(ip("127.0.0.1")));
+        assert!(proxies(&["0.0.0.0/0"]).trusts(ip("203.0.113.9")));
+        for bad in ["", "10.0.0.1/33", "10.0.0.0/x", "example.com", "::/129"] {
+            assert!(bad.parse::<AddressBlock>().is_err(), "{bad:?}");
+        }
+    }
+
     #[test]
     fn the_header_is_ignored_unless_the_peer_is_a_trusted_proxy() {
         let none = TrustedProxies::default();
@@ -105,7 +185,7 @@ mod tests {
             none.client_of(ip("127.0.0.1"), &headers(&["10.0.0.9"])),
             ip("127.0.0.1")
         );
-        let proxy = TrustedProxies::new(vec![ip("127.0.0.1")]);
+        let proxy = proxies(&["127.0.0.1"]);
         assert_eq!(
             proxy.client_of(ip("192.0.2.7"), &headers(&["10.0.0.9"])),
             ip("192.0.2.7")
@@ -118,7 +198,7 @@ mod tests {
 
     #[test]
     fn the_right_most_untrusted_hop_is_the_client() {
-        let proxies = TrustedProxies::new(vec![ip("127.0.0.1"), ip("10.1.1.1")]);
+        let proxies = proxies(&["127.0.0.1", "10.1.1.1"]);
         // The client wrote "6.6.6.6" itself; the first proxy saw 203.0.113.5, the second the
         // first proxy.
         let forwarded = headers(&["6.6.6.6, 203.0.113.5", "10.1.1.1"]);
@@ -138,7 +218,7 @@ mod tests {
 
     #[test]
     fn a_missing_or_malformed_header_counts_as_the_proxy() {
-        let proxy = TrustedProxies::new(vec![ip("127.0.0.1")]);
+        let proxy = proxies(&["127.0.0.1"]);
         for bad in [
             &[][..],
             &["not an address"],

@@ -48,14 +48,15 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_STATIC_DIR")]
     pub static_dir: Option<String>,
 
-    /// Reverse proxies (IP addresses) whose `X-Forwarded-For` header names the client; from
-    /// anyone else the header is ignored. Behind a proxy on the same host: 127.0.0.1.
+    /// Reverse proxies (addresses, or blocks such as 172.16.0.0/12) whose `X-Forwarded-For`
+    /// header names the client; from anyone else the header is ignored. Behind a proxy on the
+    /// same host: 127.0.0.1; in Docker behind the host's proxy: the bridge network's block.
     #[arg(
         long = "trusted-proxy",
         env = "JUNGLE_TRUSTED_PROXY",
         value_delimiter = ','
     )]
-    pub trusted_proxies: Vec<std::net::IpAddr>,
+    pub trusted_proxies: Vec<crate::client_addr::AddressBlock>,
 
     /// Kernel send buffer per connection, in KiB (0: the kernel's own, which grows to 4 MiB):
     /// bounds the memory a client that stops reading pins, and how soon its sends stall.
