@@ -4,6 +4,7 @@
 //!
 //! It only targets loopback addresses: it is a benchmark for our own machines, not a weapon.
 
+mod attack;
 mod client;
 
 use std::net::IpAddr;
@@ -47,6 +48,12 @@ pub struct Args {
     /// Ruleset of the games.
     #[arg(long, default_value = "classic")]
     rules: String,
+    /// Instead of games, one of issue 11's attacks (see attack.rs), bounded by `--count`.
+    #[arg(long, value_enum)]
+    attack: Option<attack::Attack>,
+    /// Connections (`idle-tcp`) or guesses (`guess-codes`) of an attack.
+    #[arg(long, default_value_t = 1_500)]
+    count: usize,
 }
 
 fn http_base(ws_url: &str) -> Result<String, String> {
@@ -123,6 +130,11 @@ async fn main() -> std::process::ExitCode {
 
 async fn run(args: Args) -> Result<(), String> {
     let http = http_base(&args.url)?;
+    if let Some(which) = args.attack {
+        rlimit::increase_nofile_limit(args.count as u64 + 256)
+            .map_err(|e| format!("raising the open-file limit: {e}"))?;
+        return attack::run(which, &args.url, &http, args.count.min(200_000)).await;
+    }
     let sockets = (args.games * 2 + args.idle_sockets) as u64;
     // One descriptor per socket, plus a margin for the runtime and the HTTP client.
     let limit = rlimit::increase_nofile_limit(sockets + 256)

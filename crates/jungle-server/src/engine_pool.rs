@@ -206,8 +206,17 @@ impl EnginePool {
                 blocking_pool.release(searcher, owner);
                 answer
             });
-            if let Ok(Some(answer)) = search.await {
-                let _ = answer_tx.send(answer);
+            match search.await {
+                Ok(Some(answer)) => {
+                    let _ = answer_tx.send(answer);
+                }
+                Ok(None) => {}
+                // The engine panicked with the table in hand: a fresh one takes its place, so
+                // the pool never shrinks. The game gets no answer (its room logs nothing more).
+                Err(e) => {
+                    tracing::error!(error = %e, "an engine search panicked");
+                    pool.release(Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES), owner);
+                }
             }
         });
         (ticket, answer_rx)

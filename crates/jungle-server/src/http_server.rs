@@ -121,7 +121,7 @@ pub async fn serve(
             }
             Err(status) => {
                 metrics::counter!("jungle_connections_refused_total").increment(1);
-                tokio::spawn(refuse(stream, status));
+                tokio::spawn(refuse(stream, status, app.clone()));
             }
         }
     }
@@ -181,21 +181,37 @@ async fn serve_connection(
     }
 }
 
-/// Answers the connection's first request with `status` and closes it.
-async fn refuse(stream: TcpStream, status: StatusCode) {
+/// Answers the connection's first request with `status` and closes it. `/healthz` is still
+/// answered by the application: a full server is alive, and a health checker that saw 503
+/// would restart it, dropping every game, just when an attack holds the connections.
+async fn refuse(stream: TcpStream, status: StatusCode, app: Router) {
     let message = if status == StatusCode::TOO_MANY_REQUESTS {
         "too many connections from this address"
     } else {
         "the server is full; try again in a moment"
     };
-    let service = tower::service_fn(move |_request: Request<Incoming>| async move {
-        let response = Response::builder()
-            .status(status)
-            .header(header::CONNECTION, "close")
-            .header(header::RETRY_AFTER, "5")
-            .body(Body::from(message))
-            .expect("a valid response");
-        Ok::<_, Infallible>(response)
+    let service = tower::service_fn(move |request: Request<Incoming>| {
+        let app = app.clone();
+        async move {
+            if request.uri().path() == "/healthz" {
+                let mut response = app
+                    .oneshot(request.map(Body::new))
+                    .await
+                    .unwrap_or_else(|never| match never {});
+                response.headers_mut().insert(
+                    header::CONNECTION,
+                    header::HeaderValue::from_static("close"),
+                );
+                return Ok::<_, Infallible>(response);
+            }
+            let response = Response::builder()
+                .status(status)
+                .header(header::CONNECTION, "close")
+                .header(header::RETRY_AFTER, "5")
+                .body(Body::from(message))
+                .expect("a valid response");
+            Ok(response)
+        }
     });
     let connection = builder(REFUSAL_TIMEOUT)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));

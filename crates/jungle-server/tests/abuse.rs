@@ -162,14 +162,23 @@ async fn idle_connections_are_closed_and_the_cap_holds() {
         idle.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
     }
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut answer = vec![0u8; 256];
     let mut over = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    over.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    over.write_all(b"GET /api/leaderboard HTTP/1.1\r\nHost: x\r\n\r\n")
         .await
         .unwrap();
-    let mut answer = vec![0u8; 256];
     let n = over.read(&mut answer).await.unwrap();
     let text = String::from_utf8_lossy(&answer[..n]);
     assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    // A health checker still hears that the server lives.
+    let mut health = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    health
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let n = health.read(&mut answer).await.unwrap();
+    let text = String::from_utf8_lossy(&answer[..n]);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     // The idle connections are closed by the server after the header timeout.
     for socket in &mut idle {
         let read = tokio::time::timeout(WAIT, socket.read(&mut answer)).await;
