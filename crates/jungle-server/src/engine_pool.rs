@@ -82,8 +82,11 @@ pub struct EnginePool {
 }
 
 struct State {
-    /// Tables in all, idle or lent.
+    /// Tables in all: idle, lent, or not made yet.
     tables: usize,
+    /// Tables not made yet: each is made on first need, so a server nobody plays the computer
+    /// on spends no memory on them.
+    unmade: usize,
     /// Searches started so far.
     started: u64,
     idle: Vec<Searcher>,
@@ -156,14 +159,12 @@ impl EnginePool {
     /// A pool of `threads` search tables (at least one).
     pub fn new(threads: usize) -> EnginePool {
         let tables = threads.max(1);
-        let idle = (0..tables)
-            .map(|_| Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES))
-            .collect();
         EnginePool {
             shared: Arc::new(Mutex::new(State {
                 tables,
+                unmade: tables,
                 started: 0,
-                idle,
+                idle: Vec::with_capacity(tables),
                 live: FairQueue::default(),
                 analysis: FairQueue::default(),
                 running: HashMap::new(),
@@ -200,7 +201,7 @@ impl EnginePool {
             let owner = request.owner;
             let blocking_pool = pool.clone();
             let search = tokio::task::spawn_blocking(move || {
-                let mut searcher = searcher;
+                let mut searcher = searcher.unwrap_or_else(new_table);
                 let answer = search(&mut searcher, request, &cancelled, turn);
                 // Handed on from this thread, so a table is never lost whatever the caller does.
                 blocking_pool.release(searcher, owner);
@@ -215,27 +216,33 @@ impl EnginePool {
                 // the pool never shrinks. The game gets no answer (its room logs nothing more).
                 Err(e) => {
                     tracing::error!(error = %e, "an engine search panicked");
-                    pool.release(Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES), owner);
+                    pool.release(new_table(), owner);
                 }
             }
         });
         (ticket, answer_rx)
     }
 
-    /// A table for `request`: at once if one is free and nobody waits, otherwise in turn.
-    /// `None` if the search was cancelled while it waited.
+    /// A table for `request`: at once if one is free (or may be made) and nobody waits,
+    /// otherwise in turn. `Some(None)`: make a table (on the search's own thread). `None` if
+    /// the search was cancelled while it waited.
     async fn wait_for_table(
         &self,
         request: &SearchRequest,
         cancelled: &Arc<AtomicBool>,
-    ) -> Option<Searcher> {
+    ) -> Option<Option<Searcher>> {
         let (grant_tx, grant_rx) = oneshot::channel();
         {
             let mut state = self.shared.lock().expect("engine pool lock");
             // A free table means nobody waits: a release hands its table on before resting it.
             if let Some(searcher) = state.idle.pop() {
                 *state.running.entry(request.owner).or_default() += 1;
-                return Some(searcher);
+                return Some(Some(searcher));
+            }
+            if state.unmade > 0 {
+                state.unmade -= 1;
+                *state.running.entry(request.owner).or_default() += 1;
+                return Some(None);
             }
             let waiter = Waiter {
                 cancelled: cancelled.clone(),
@@ -247,7 +254,7 @@ impl EnginePool {
             }
             metrics::gauge!("jungle_engine_queue").set(state.waiting() as f64);
         }
-        grant_rx.await.ok()
+        grant_rx.await.ok().map(Some)
     }
 
     /// A search by `owner` is done with `searcher`: it goes to the next in line, or rests.
@@ -288,6 +295,11 @@ impl State {
     fn waiting(&self) -> usize {
         self.live.len() + self.analysis.len()
     }
+}
+
+/// A table of the size full strength needs (the rules are set by each search).
+fn new_table() -> Searcher {
+    Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES)
 }
 
 /// The time a search gets when `waiting` others queue for `tables` tables: its budget shrunk
