@@ -17,6 +17,9 @@ fn compose_environment() -> Vec<(String, String)> {
     for line in text.lines() {
         let indent = line.len() - line.trim_start().len();
         let trimmed = line.trim();
+        if trimmed.starts_with('#') || trimmed.is_empty() {
+            continue;
+        }
         if indent == 2 && trimmed.ends_with(':') {
             in_server = trimmed == "server:";
             in_env = false;
