@@ -254,19 +254,9 @@ async fn socket_via(
 ) -> Option<
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
 > {
-    let mut request =
-        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
-            "ws://{}/ws",
-            server.addr
-        ))
-        .unwrap();
-    request
-        .headers_mut()
-        .insert("x-forwarded-for", client.parse().unwrap());
-    tokio_tungstenite::connect_async(request)
+    connect_with_header(server.addr, "x-forwarded-for", client)
         .await
         .ok()
-        .map(|(ws, _)| ws)
 }
 
 /// Without `--trusted-proxy`, a client's `X-Forwarded-For` changes nothing: it cannot buy

@@ -178,28 +178,13 @@ async fn flooding_closes_the_connection(db: Db) {
 
 async fn foreign_origins_are_refused(db: Db) {
     let server = TestServer::start(db).await;
-    let mut request =
-        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
-            "ws://{}/ws",
-            server.addr
-        ))
-        .unwrap();
-    request
-        .headers_mut()
-        .insert("origin", "https://evil.example".parse().unwrap());
-    let refused = tokio_tungstenite::connect_async(request).await;
+    let refused = connect_with_header(server.addr, "origin", "https://evil.example").await;
     assert!(refused.is_err(), "a foreign origin must be refused");
-    let mut request =
-        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
-            "ws://{}/ws",
-            server.addr
-        ))
-        .unwrap();
-    request
-        .headers_mut()
-        .insert("origin", format!("http://{}", server.addr).parse().unwrap());
+    let own = format!("http://{}", server.addr);
     assert!(
-        tokio_tungstenite::connect_async(request).await.is_ok(),
+        connect_with_header(server.addr, "origin", &own)
+            .await
+            .is_ok(),
         "our own origin is welcome"
     );
     // An Origin that is not plain text is refused, not taken for a missing one. (Sent by hand:

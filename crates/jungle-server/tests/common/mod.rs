@@ -237,6 +237,23 @@ pub async fn create_player(addr: std::net::SocketAddr, name: &str) -> Player {
     }
 }
 
+/// A WebSocket opened with one extra request header (`origin`, `x-forwarded-for`, …), or the
+/// handshake's error when the server refuses it.
+pub async fn connect_with_header(
+    addr: std::net::SocketAddr,
+    name: &'static str,
+    value: &str,
+) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/ws").into_client_request()?;
+    request
+        .headers_mut()
+        .insert(name, value.parse().expect("a valid header value"));
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(ws, _)| ws)
+}
+
 pub async fn raw_client(addr: std::net::SocketAddr) -> Client {
     let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
         .await
