@@ -3,6 +3,7 @@
 //! [`Server::start`] runs one on the configured address (port 0 for tests) and returns a handle
 //! with the bound address and a graceful [`Server::shutdown`].
 
+pub mod accounts;
 pub mod api;
 pub mod assets;
 pub mod bots;

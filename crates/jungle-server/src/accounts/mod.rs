@@ -1,0 +1,41 @@
+//! Accounts: usernames, passwords and sessions (issue 12).
+//!
+//! - [`names`]: usernames and the look-alike key shared with guests' display names;
+//! - [`passwords`]: the password policy and Argon2id hashing off the async threads.
+
+pub mod names;
+pub mod passwords;
+
+/// Why an account request was refused. Each maps to one HTTP status and error code.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AccountError {
+    #[error("{0}")]
+    BadUsername(String),
+    #[error("{0}")]
+    BadPassword(String),
+    #[error("this username is taken, reserved, or looks like one that is")]
+    UsernameTaken,
+    #[error("this player already has an account")]
+    AlreadyAnAccount,
+    #[error("the username or the password is wrong")]
+    BadCredentials,
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl AccountError {
+    /// The `error` code of the JSON answer.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AccountError::BadUsername(_) => "bad_username",
+            AccountError::BadPassword(_) => "bad_password",
+            AccountError::UsernameTaken => "username_taken",
+            AccountError::AlreadyAnAccount => "already_an_account",
+            AccountError::BadCredentials => "bad_credentials",
+            AccountError::Internal(_) => "internal",
+        }
+    }
+}
+
+/// How long a session lives without being used (30 days).
+pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
