@@ -22,6 +22,37 @@ pub struct CreatedPlayer {
     pub token: String,
 }
 
+/// `POST /api/account` and `POST /api/session`: a username and a password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+}
+
+/// The answer to `POST /api/account` (201).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedAccount {
+    pub id: Uuid,
+    pub username: String,
+}
+
+/// The answer to `POST /api/session` (200); the token also comes as the `jungle_session`
+/// cookie. Programs sign in on the WebSocket with `hello{token}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedIn {
+    pub id: Uuid,
+    pub name: String,
+    pub token: String,
+}
+
+/// A refused account request: a stable code (`bad_username`, `bad_password`, `username_taken`,
+/// `already_an_account`, `bad_credentials`, `rate_limited`, `not_signed_in`) and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountError {
+    pub error: String,
+    pub message: String,
+}
+
 /// A player's rating in one ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {

@@ -65,7 +65,7 @@ pub fn hash_token(token: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn new_token() -> String {
+pub fn new_token() -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("system randomness");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -91,6 +91,9 @@ pub fn validate_name(raw: &str) -> Result<String, String> {
             "the name may hold letters, digits, spaces, _ and -, not {bad:?}"
         ));
     }
+    if crate::accounts::names::looks_blank(name) {
+        return Err("the name may not hold blank-looking or invisible characters".into());
+    }
     Ok(name.to_owned())
 }
 
@@ -106,6 +109,17 @@ pub async fn create_player(
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;
     let name = validate_name(&body.name).map_err(ApiError::BadRequest)?;
+    // A guest may not pass for an account holder (or the computer) by a look-alike name.
+    let keys = crate::accounts::names::name_keys(&name);
+    if keys
+        .skeleton
+        .starts_with(&crate::accounts::names::name_keys("computer").skeleton)
+        || state.store.account_name_clashes(&keys).await?
+    {
+        return Err(ApiError::BadRequest(format!(
+            "{name:?} is an account's name, or looks like one; choose another"
+        )));
+    }
     let token = new_token();
     let player = state
         .store

@@ -113,6 +113,9 @@ impl Server {
             public_url,
             config: Arc::new(config.clone()),
             per_address: IpLimits::new(config.max_connections_per_ip),
+            // Two hashes at once: 2 × 19 MiB, and sign-ins queue instead of taking the cores.
+            hasher: accounts::passwords::Hasher::new(2),
+            failed_sign_ins: Arc::default(),
         };
         let mut metrics_bound = None;
         let metrics_serving = match config.metrics_addr {
@@ -221,6 +224,11 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
     let mut routes = Router::new()
         .route("/ws", get(ws::upgrade))
         .route("/api/players", post(api::create_player))
+        .route("/api/account", post(accounts::api::create_account))
+        .route(
+            "/api/session",
+            post(accounts::api::sign_in).delete(accounts::api::sign_out),
+        )
         .route("/api/players/{id}", get(api::player))
         .route("/api/players/{id}/games", get(api::player_games))
         .route("/api/leaderboard", get(api::leaderboard))

@@ -24,6 +24,10 @@ pub enum Limited {
     Seek,
     /// `join_room` lookups, per address; a code that finds no room costs `MISS_COST` more.
     JoinRoom,
+    /// `POST /api/account` (a new account or a claimed guest: a password hash each), per address.
+    NewAccount,
+    /// `POST /api/session` attempts, per address (failures per account are slowed apart).
+    SignIn,
 }
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -53,6 +57,8 @@ pub struct Limits {
     seeks_per_player: DefaultKeyedRateLimiter<Uuid>,
     seeks_per_address: DefaultKeyedRateLimiter<IpAddr>,
     lookups_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    accounts_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    sign_ins_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -90,6 +96,8 @@ impl Limits {
             seeks_per_player: RateLimiter::dashmap(quota(20, secs(3))),
             seeks_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(500))),
             lookups_per_address: RateLimiter::dashmap(quota(20, secs(1))),
+            accounts_per_address: RateLimiter::dashmap(quota(10, secs(60))),
+            sign_ins_per_address: RateLimiter::dashmap(quota(20, secs(10))),
         }
     }
 
@@ -123,6 +131,8 @@ impl Limits {
                 check(&self.seeks_per_address, &address)
             }
             Limited::JoinRoom => check(&self.lookups_per_address, &address),
+            Limited::NewAccount => check(&self.accounts_per_address, &address),
+            Limited::SignIn => check(&self.sign_ins_per_address, &address),
         }
     }
 
@@ -144,6 +154,8 @@ impl Limits {
         self.seeks_per_player.retain_recent();
         self.seeks_per_address.retain_recent();
         self.lookups_per_address.retain_recent();
+        self.accounts_per_address.retain_recent();
+        self.sign_ins_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -152,6 +164,8 @@ impl Limits {
         self.seeks_per_player.shrink_to_fit();
         self.seeks_per_address.shrink_to_fit();
         self.lookups_per_address.shrink_to_fit();
+        self.accounts_per_address.shrink_to_fit();
+        self.sign_ins_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -164,6 +178,8 @@ impl Limits {
             + self.seeks_per_player.len()
             + self.seeks_per_address.len()
             + self.lookups_per_address.len()
+            + self.accounts_per_address.len()
+            + self.sign_ins_per_address.len()
     }
 }
 

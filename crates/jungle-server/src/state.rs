@@ -37,6 +37,10 @@ pub struct AppState {
     /// Connections per address (shared with the accept loop), for WebSockets that arrive
     /// through a trusted proxy and so were not counted when accepted.
     pub per_address: IpLimits,
+    /// Password hashing on a bounded set of threads.
+    pub hasher: crate::accounts::passwords::Hasher,
+    /// Failed sign-ins per account, for growing waits.
+    pub failed_sign_ins: Arc<crate::accounts::throttle::FailedSignIns>,
 }
 
 /// The origins a browser may connect from.

@@ -1,10 +1,14 @@
 //! Accounts: usernames, passwords and sessions (issue 12).
 //!
 //! - [`names`]: usernames and the look-alike key shared with guests' display names;
-//! - [`passwords`]: the password policy and Argon2id hashing off the async threads.
+//! - [`passwords`]: the password policy and Argon2id hashing off the async threads;
+//! - [`throttle`]: growing waits after failed sign-ins, per account;
+//! - [`api`]: the HTTP endpoints.
 
+pub mod api;
 pub mod names;
 pub mod passwords;
+pub mod throttle;
 
 /// Why an account request was refused. Each maps to one HTTP status and error code.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,6 +1,7 @@
 //! The database: SQLite (embedded default) or PostgreSQL through sqlx's `Any` driver, with
 //! runtime queries in portable SQL so that no live database is needed to build.
 
+mod accounts;
 mod games;
 mod players;
 mod rooms;
@@ -13,6 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
+pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession};
 pub use games::{FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;

@@ -86,10 +86,16 @@ impl Session {
 
     async fn hello(&mut self, token: &str) -> Reply {
         let store = &self.state.store;
-        let player = store
-            .player_by_token_hash(&hash_token(token))
-            .await?
-            .ok_or(FrameError::BadToken)?;
+        let token_hash = hash_token(token);
+        // A guest's token, or an account's session.
+        let player = match store.player_by_token_hash(&token_hash).await? {
+            Some(guest) => guest,
+            None => store
+                .player_by_session(&token_hash, crate::accounts::SESSION_IDLE_MS)
+                .await?
+                .map(|(_session, player)| player)
+                .ok_or(FrameError::BadToken)?,
+        };
         let games = store.active_game_ids(player.id).await?;
         self.conn = Some(Connection {
             id: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),

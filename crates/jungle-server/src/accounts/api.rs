@@ -1,0 +1,304 @@
+//! The account endpoints: `POST /api/account` (claim a guest, or a new account),
+//! `POST /api/session` (sign in), `DELETE /api/session` (sign out).
+
+use std::net::IpAddr;
+use std::time::Instant;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use jungle_protocol::http;
+
+use super::names::{name_keys, validate_username};
+use super::passwords::check_password;
+use super::AccountError;
+use crate::api::{hash_token, new_token};
+use crate::client_addr::ClientAddr;
+use crate::limits::{Limited, RateLimited};
+use crate::state::AppState;
+use crate::store::{AccountStoreError, NewAccount, NewSession, StoreError};
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "jungle_session";
+
+/// Everything an account request can answer besides success.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountApiError {
+    #[error(transparent)]
+    Account(#[from] AccountError),
+    #[error(transparent)]
+    RateLimited(#[from] RateLimited),
+    #[error("sign in first")]
+    NotSignedIn,
+    #[error("requests from this page's origin are not accepted")]
+    ForeignOrigin,
+    #[error("{0}")]
+    BadBody(String),
+}
+
+impl From<StoreError> for AccountApiError {
+    fn from(e: StoreError) -> Self {
+        AccountApiError::Account(AccountError::Internal(e.to_string()))
+    }
+}
+
+impl From<AccountStoreError> for AccountApiError {
+    fn from(e: AccountStoreError) -> Self {
+        match e {
+            AccountStoreError::UsernameTaken => AccountError::UsernameTaken.into(),
+            AccountStoreError::NotAGuest => AccountError::AlreadyAnAccount.into(),
+            AccountStoreError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl IntoResponse for AccountApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            AccountApiError::Account(e) => (
+                match e {
+                    AccountError::BadUsername(_) | AccountError::BadPassword(_) => {
+                        StatusCode::BAD_REQUEST
+                    }
+                    AccountError::UsernameTaken | AccountError::AlreadyAnAccount => {
+                        StatusCode::CONFLICT
+                    }
+                    AccountError::BadCredentials => StatusCode::UNAUTHORIZED,
+                    AccountError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                },
+                e.code(),
+            ),
+            AccountApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            AccountApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            AccountApiError::ForeignOrigin => (StatusCode::FORBIDDEN, "foreign_origin"),
+            AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+        };
+        let message = match &self {
+            AccountApiError::Account(AccountError::Internal(detail)) => {
+                tracing::error!(error = %detail, "account request failed");
+                "something went wrong on our side; please try again".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let body = Json(http::AccountError {
+            error: code.to_owned(),
+            message,
+        });
+        match self {
+            AccountApiError::RateLimited(limited) => {
+                let wait = limited.retry_after.as_secs().max(1).to_string();
+                (status, [(header::RETRY_AFTER, wait)], body).into_response()
+            }
+            _ => (status, body).into_response(),
+        }
+    }
+}
+
+/// A browser's state-changing request must come from one of our pages. Programs send no
+/// `Origin` and are let through: they hold their tokens themselves.
+fn same_origin(state: &AppState, headers: &HeaderMap) -> Result<(), AccountApiError> {
+    match headers.get(header::ORIGIN) {
+        None => Ok(()),
+        Some(origin) if origin.to_str().is_ok_and(|o| state.origins.allows(o)) => Ok(()),
+        Some(_) => Err(AccountApiError::ForeignOrigin),
+    }
+}
+
+/// The token a request carries: `Authorization: Bearer …`, else the session cookie.
+fn presented_token(headers: &HeaderMap) -> Option<String> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    if let Some(token) = bearer {
+        return Some(token.to_owned());
+    }
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.to_owned())
+}
+
+/// What the sessions list shows of a device: its browser's own description, cut short.
+fn device_of(headers: &HeaderMap) -> String {
+    let agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("unknown device");
+    agent.chars().take(120).collect()
+}
+
+/// An address coarse enough to say "where" without keeping who: IPv4 by /24, IPv6 by /48.
+fn coarse_address(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            format!("{a}.{b}.{c}.0/24")
+        }
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}::/48", s[0], s[1], s[2])
+        }
+    }
+}
+
+fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AccountApiError> {
+    body.map(|Json(b)| b).map_err(|e| {
+        AccountApiError::BadBody(format!(
+            "expected {{\"username\": …, \"password\": …}}: {}",
+            e.body_text()
+        ))
+    })
+}
+
+/// `POST /api/account`: with a guest's token, makes that guest permanent (id, games and
+/// ratings stay; the token becomes the account's first session); without one, a new account.
+pub async fn create_account(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    request: Result<Json<http::Credentials>, JsonRejection>,
+) -> Result<(StatusCode, Json<http::CreatedAccount>), AccountApiError> {
+    same_origin(&state, &headers)?;
+    let credentials = body(request)?;
+    let username = validate_username(&credentials.username)?;
+    check_password(&credentials.password, &username)?;
+    // Counted once the cheap checks pass: what it limits is hashing and probing for names.
+    state.limits.check(Limited::NewAccount, None, client)?;
+    let keys = name_keys(&username);
+    let password_hash = state.hasher.hash(&credentials.password).await?;
+    let account = NewAccount {
+        username: &username,
+        keys: &keys,
+        password_hash: &password_hash,
+    };
+    let id = match presented_token(&headers) {
+        Some(token) => {
+            let token_hash = hash_token(&token);
+            let guest = state
+                .store
+                .player_by_token_hash(&token_hash)
+                .await?
+                .ok_or(AccountApiError::NotSignedIn)?;
+            state
+                .store
+                .claim_guest(
+                    guest.id,
+                    &token_hash,
+                    &account,
+                    &device_of(&headers),
+                    &coarse_address(client),
+                )
+                .await?;
+            guest.id
+        }
+        None => state.store.create_account(&account).await?,
+    };
+    Ok((
+        StatusCode::CREATED,
+        Json(http::CreatedAccount { id, username }),
+    ))
+}
+
+/// `POST /api/session`: signs in, with a new session for this device. The same answer for an
+/// unknown username and a wrong password, in the same time.
+pub async fn sign_in(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    request: Result<Json<http::Credentials>, JsonRejection>,
+) -> Result<Response, AccountApiError> {
+    same_origin(&state, &headers)?;
+    state.limits.check(Limited::SignIn, None, client)?;
+    let credentials = body(request)?;
+    let keys = name_keys(credentials.username.trim());
+    let now = Instant::now();
+    if let Some(wait) = state.failed_sign_ins.wait(&keys.folded, now) {
+        return Err(RateLimited { retry_after: wait }.into());
+    }
+    let account = state.store.credentials(&keys).await?;
+    let stored = account.as_ref().map(|a| a.password_hash.as_str());
+    let matches = state.hasher.verify(&credentials.password, stored).await?;
+    let Some(account) = account.filter(|_| matches) else {
+        state.failed_sign_ins.failed(&keys.folded, now);
+        return Err(AccountError::BadCredentials.into());
+    };
+    state.failed_sign_ins.succeeded(&keys.folded);
+    let token = new_token();
+    let session = NewSession {
+        token_hash: &hash_token(&token),
+        device: &device_of(&headers),
+        address: &coarse_address(client),
+    };
+    state.store.create_session(account.id, &session).await?;
+    let secure = if state.public_url.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    };
+    let cookie = format!(
+        "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
+        super::SESSION_IDLE_MS / 1000
+    );
+    let answer = http::SignedIn {
+        id: account.id,
+        name: account.name,
+        token,
+    };
+    Ok(([(header::SET_COOKIE, cookie)], Json(answer)).into_response())
+}
+
+/// `DELETE /api/session`: signs this session out (the token presented, by header or cookie).
+pub async fn sign_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, AccountApiError> {
+    same_origin(&state, &headers)?;
+    let token = presented_token(&headers).ok_or(AccountApiError::NotSignedIn)?;
+    let (session, _player) = state
+        .store
+        .player_by_session(&hash_token(&token), super::SESSION_IDLE_MS)
+        .await?
+        .ok_or(AccountApiError::NotSignedIn)?;
+    state.store.delete_session(session).await?;
+    let expired = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, expired)]).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_come_from_the_header_or_the_cookie() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(presented_token(&headers), None);
+        headers.insert(
+            header::COOKIE,
+            "a=1; jungle_session=abc; b=2".parse().unwrap(),
+        );
+        assert_eq!(presented_token(&headers).as_deref(), Some("abc"));
+        headers.insert(header::AUTHORIZATION, "Bearer xyz".parse().unwrap());
+        assert_eq!(presented_token(&headers).as_deref(), Some("xyz"));
+    }
+
+    #[test]
+    fn addresses_are_kept_coarse() {
+        assert_eq!(
+            coarse_address("203.0.113.77".parse().unwrap()),
+            "203.0.113.0/24"
+        );
+        assert_eq!(
+            coarse_address("2001:db8:1:2::9".parse().unwrap()),
+            "2001:db8:1::/48"
+        );
+    }
+}

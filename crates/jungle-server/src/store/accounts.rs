@@ -1,0 +1,227 @@
+//! Accounts and sessions in the database: only hashes of passwords and tokens are stored.
+
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::{get_uuid, now_ms, PlayerRecord, Store, StoreError};
+use crate::accounts::names::NameKeys;
+
+/// A new account's credentials, checked and hashed.
+pub struct NewAccount<'a> {
+    pub username: &'a str,
+    pub keys: &'a NameKeys,
+    pub password_hash: &'a str,
+}
+
+/// Where a session signs in from.
+pub struct NewSession<'a> {
+    pub token_hash: &'a str,
+    pub device: &'a str,
+    pub address: &'a str,
+}
+
+/// What signing in needs to know of an account.
+pub struct Credentials {
+    pub id: Uuid,
+    pub name: String,
+    pub password_hash: String,
+}
+
+/// Why an account could not be stored.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountStoreError {
+    #[error("the username (or one that looks like it) is taken")]
+    UsernameTaken,
+    #[error("the player already has an account, or is gone")]
+    NotAGuest,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+impl Store {
+    /// Makes the guest `player` an account named `account.username` (also its display name).
+    /// Its guest token, `guest_token_hash`, becomes the account's first session, so the
+    /// browser it was made in stays signed in.
+    pub async fn claim_guest(
+        &self,
+        player: Uuid,
+        guest_token_hash: &str,
+        account: &NewAccount<'_>,
+        device: &str,
+        address: &str,
+    ) -> Result<(), AccountStoreError> {
+        let mut tx = self.pool.begin().await.map_err(StoreError::from)?;
+        let updated = sqlx::query(
+            "UPDATE players SET username = $1, name = $1, username_folded = $2,
+                 username_skeleton = $3, password_hash = $4, token_hash = $5
+             WHERE id = $6 AND username IS NULL AND bot_level IS NULL AND token_hash = $7",
+        )
+        .bind(account.username)
+        .bind(&account.keys.folded)
+        .bind(&account.keys.skeleton)
+        .bind(account.password_hash)
+        // Not a SHA-256 hex string: no token signs in as the guest any more; sessions do.
+        .bind(format!("account-{player}"))
+        .bind(player.to_string())
+        .bind(guest_token_hash)
+        .execute(&mut *tx)
+        .await;
+        match updated {
+            Err(e) if is_unique_violation(&e) => return Err(AccountStoreError::UsernameTaken),
+            Err(e) => return Err(StoreError::from(e).into()),
+            Ok(done) if done.rows_affected() == 0 => return Err(AccountStoreError::NotAGuest),
+            Ok(_) => {}
+        }
+        let session = NewSession {
+            token_hash: guest_token_hash,
+            device,
+            address,
+        };
+        insert_session(&mut tx, player, &session).await?;
+        tx.commit().await.map_err(StoreError::from)?;
+        Ok(())
+    }
+
+    /// A new account with no games yet.
+    pub async fn create_account(
+        &self,
+        account: &NewAccount<'_>,
+    ) -> Result<Uuid, AccountStoreError> {
+        let id = Uuid::new_v4();
+        let inserted = sqlx::query(
+            "INSERT INTO players (id, name, token_hash, created_at, username, username_folded,
+                 username_skeleton, password_hash)
+             VALUES ($1, $2, $3, $4, $2, $5, $6, $7)",
+        )
+        .bind(id.to_string())
+        .bind(account.username)
+        .bind(format!("account-{id}"))
+        .bind(now_ms())
+        .bind(&account.keys.folded)
+        .bind(&account.keys.skeleton)
+        .bind(account.password_hash)
+        .execute(&self.pool)
+        .await;
+        match inserted {
+            Err(e) if is_unique_violation(&e) => Err(AccountStoreError::UsernameTaken),
+            Err(e) => Err(StoreError::from(e).into()),
+            Ok(_) => Ok(id),
+        }
+    }
+
+    /// Whether an account's name clashes with `keys` (for guests' display names).
+    pub async fn account_name_clashes(&self, keys: &NameKeys) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS hit FROM players WHERE username_folded = $1 OR username_skeleton = $2",
+        )
+        .bind(&keys.folded)
+        .bind(&keys.skeleton)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// The account a sign-in names, found by its look (as the username was typed, case aside).
+    pub async fn credentials(&self, keys: &NameKeys) -> Result<Option<Credentials>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, name, password_hash FROM players
+             WHERE username_folded = $1 AND password_hash IS NOT NULL",
+        )
+        .bind(&keys.folded)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(Credentials {
+                id: get_uuid(&r, "id")?,
+                name: r.try_get("name")?,
+                password_hash: r.try_get("password_hash")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn create_session(
+        &self,
+        player: Uuid,
+        session: &NewSession<'_>,
+    ) -> Result<Uuid, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let id = insert_session(&mut tx, player, session).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The player a session token signs in as, if the session exists and has been used within
+    /// `idle_ms`; its last use is brought forward. An expired session is deleted.
+    pub async fn player_by_session(
+        &self,
+        token_hash: &str,
+        idle_ms: i64,
+    ) -> Result<Option<(Uuid, PlayerRecord)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT s.id AS session_id, s.last_seen_at, p.id, p.name, p.disconnects
+             FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let session = get_uuid(&row, "session_id")?;
+        let last_seen: i64 = row.try_get("last_seen_at")?;
+        let now = now_ms();
+        if now - last_seen > idle_ms {
+            self.delete_session(session).await?;
+            return Ok(None);
+        }
+        // At most one write an hour per session: a sign-in is a read.
+        if now - last_seen > 3_600_000 {
+            sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
+                .bind(now)
+                .bind(session.to_string())
+                .execute(&self.pool)
+                .await?;
+        }
+        let player = PlayerRecord {
+            id: get_uuid(&row, "id")?,
+            name: row.try_get("name")?,
+            disconnects: row.try_get("disconnects")?,
+        };
+        Ok(Some((session, player)))
+    }
+
+    pub async fn delete_session(&self, session: Uuid) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
+            .bind(session.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+async fn insert_session(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    player: Uuid,
+    session: &NewSession<'_>,
+) -> Result<Uuid, StoreError> {
+    let id = Uuid::new_v4();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO sessions (id, player_id, token_hash, created_at, last_seen_at, device, address)
+         VALUES ($1, $2, $3, $4, $4, $5, $6)",
+    )
+    .bind(id.to_string())
+    .bind(player.to_string())
+    .bind(session.token_hash)
+    .bind(now)
+    .bind(session.device)
+    .bind(session.address)
+    .execute(&mut **tx)
+    .await?;
+    Ok(id)
+}

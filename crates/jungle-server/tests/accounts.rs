@@ -1,0 +1,306 @@
+//! Accounts (issue 12): a guest made permanent keeps everything, signs in from another device,
+//! and nothing secret is stored in clear; sign-ins are limited; look-alike names are refused.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+/// `POST path` with a JSON body and an optional bearer token: the status and the JSON answer.
+async fn post(
+    server: &TestServer,
+    path: &str,
+    body: &impl serde::Serialize,
+    bearer: Option<&str>,
+) -> (u16, Value, reqwest::header::HeaderMap) {
+    let mut request = reqwest::Client::new().post(server.url(path)).json(body);
+    if let Some(token) = bearer {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("POST");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let json = response.json().await.unwrap_or(Value::Null);
+    (status, json, headers)
+}
+
+fn credentials(username: &str, password: &str) -> http::Credentials {
+    http::Credentials {
+        username: username.into(),
+        password: password.into(),
+    }
+}
+
+const PASSWORD: &str = "correct horse battery";
+
+async fn a_guest_made_permanent_keeps_everything_on_a_second_device(db: Db) {
+    let server = TestServer::start(db).await;
+    let guest = server.player("Ada").await;
+    // A game in progress as a guest.
+    let mut first = server.client(&guest).await;
+    first
+        .send(ClientFrame::PlayComputer {
+            rules: Ruleset::Classic,
+            clock: fischer(300, 0),
+            level: 1,
+            color: ColorChoice::Red,
+        })
+        .await;
+    let game = expect_frame!(first, ServerFrame::Game(state) if state.status == GameStatus::Active => state.game);
+
+    let (status, answer, _) = post(
+        &server,
+        "/api/account",
+        &credentials("Lovelace", PASSWORD),
+        Some(&guest.token),
+    )
+    .await;
+    assert_eq!(status, 201, "{answer}");
+    let created: http::CreatedAccount = serde_json::from_value(answer).unwrap();
+    assert_eq!(created.id, guest.id, "the same player");
+    assert_eq!(created.username, "Lovelace");
+    // The browser it was made in stays signed in.
+    let again = server.client(&guest).await;
+    assert_eq!(again.player_id(), guest.id);
+
+    // A second device signs in, and is the same player with the same unfinished game.
+    let (status, answer, headers) = post(
+        &server,
+        "/api/session",
+        &credentials("lovelace", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let signed_in: http::SignedIn = serde_json::from_value(answer).unwrap();
+    assert_eq!(signed_in.id, guest.id);
+    assert_eq!(signed_in.name, "Lovelace");
+    let cookie = headers["set-cookie"].to_str().unwrap();
+    assert!(cookie.starts_with("jungle_session="), "{cookie}");
+    for part in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(cookie.contains(part), "{cookie}");
+    }
+    let device = Player {
+        id: signed_in.id,
+        token: signed_in.token.clone(),
+    };
+    let mut second = raw_client(server.addr).await;
+    second
+        .send(ClientFrame::Hello {
+            token: device.token.clone(),
+        })
+        .await;
+    let games = expect_frame!(second, ServerFrame::Welcome { player, games } if player.id == guest.id => games);
+    assert_eq!(games, vec![game]);
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", guest.id)).await;
+    assert_eq!(profile.name, "Lovelace");
+
+    // A claimed guest cannot be claimed again.
+    let (status, answer, _) = post(
+        &server,
+        "/api/account",
+        &credentials("Other", PASSWORD),
+        Some(&guest.token),
+    )
+    .await;
+    assert_eq!(status, 401, "the guest token is a session now: {answer}");
+
+    // Signing out ends the session: its token no longer signs in.
+    let response = reqwest::Client::new()
+        .delete(server.url("/api/session"))
+        .bearer_auth(&device.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 204);
+    let mut third = raw_client(server.addr).await;
+    third
+        .send(ClientFrame::Hello {
+            token: device.token.clone(),
+        })
+        .await;
+    third.expect_error(ErrorCode::BadToken).await;
+    server.shutdown().await;
+}
+
+async fn look_alike_and_reserved_usernames_are_refused(db: Db) {
+    let server = TestServer::start(db).await;
+    let (status, _, _) = post(&server, "/api/account", &credentials("Ada", PASSWORD), None).await;
+    assert_eq!(status, 201);
+    for (name, expected) in [
+        ("ada", 409),
+        ("ADA", 409),
+        ("Аda", 400), // Cyrillic А: not ASCII
+        ("admin", 409),
+        ("Computer8", 409),
+        ("1ada", 400),
+    ] {
+        let (status, answer, _) =
+            post(&server, "/api/account", &credentials(name, PASSWORD), None).await;
+        assert_eq!(status, expected, "{name}: {answer}");
+        let code = answer["error"].as_str().unwrap();
+        assert!(
+            ["username_taken", "bad_username"].contains(&code),
+            "{name}: {answer}"
+        );
+    }
+    let (status, _, _) = post(
+        &server,
+        "/api/account",
+        &credentials("AdaI", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, _, _) = post(
+        &server,
+        "/api/account",
+        &credentials("Adal", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 409, "Adal looks like AdaI");
+    // Weak passwords.
+    for weak in ["short", "password1", "Ada12345"] {
+        let (status, answer, _) =
+            post(&server, "/api/account", &credentials("Grace", weak), None).await;
+        if weak == "Ada12345" {
+            assert_eq!(status, 201, "{answer}");
+        } else {
+            assert_eq!(
+                (status, answer["error"].as_str()),
+                (400, Some("bad_password"))
+            );
+        }
+    }
+    // A guest cannot take an account's name, or a blank-looking one.
+    for name in ["ada", "𝐀𝐝𝐚", "\u{3164}"] {
+        let (status, _) = server
+            .post_json("/api/players", serde_json::json!({ "name": name }))
+            .await;
+        assert_eq!(status, 400, "{name:?}");
+    }
+    server.shutdown().await;
+}
+
+async fn wrong_passwords_are_answered_alike_and_slowed(db: Db) {
+    let server = TestServer::start(db).await;
+    post(
+        &server,
+        "/api/account",
+        &credentials("Grace", PASSWORD),
+        None,
+    )
+    .await;
+    let (unknown_status, unknown, _) = post(
+        &server,
+        "/api/session",
+        &credentials("Nobody", PASSWORD),
+        None,
+    )
+    .await;
+    let (wrong_status, wrong, _) = post(
+        &server,
+        "/api/session",
+        &credentials("Grace", "not the password"),
+        None,
+    )
+    .await;
+    assert_eq!((unknown_status, wrong_status), (401, 401));
+    assert_eq!(
+        unknown, wrong,
+        "an unknown user and a wrong password look the same"
+    );
+    assert_eq!(wrong["error"], "bad_credentials");
+    // After a few failures, attempts are refused for a while, growing with each failure.
+    let mut refused_after = None;
+    for attempt in 2..=10 {
+        let (status, _, _) = post(
+            &server,
+            "/api/session",
+            &credentials("Grace", "not the password"),
+            None,
+        )
+        .await;
+        if status == 429 {
+            refused_after = Some(attempt);
+            break;
+        }
+        assert_eq!(status, 401);
+    }
+    assert!(matches!(refused_after, Some(6..=10)), "{refused_after:?}");
+    // Now even the right password waits.
+    let (status, answer, headers) = post(
+        &server,
+        "/api/session",
+        &credentials("Grace", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{answer}");
+    assert_eq!(answer["error"], "rate_limited");
+    assert!(headers.contains_key("retry-after"));
+    // Another account is not affected.
+    post(
+        &server,
+        "/api/account",
+        &credentials("Hopper", PASSWORD),
+        None,
+    )
+    .await;
+    let (status, _, _) = post(
+        &server,
+        "/api/session",
+        &credentials("Hopper", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    server.shutdown().await;
+}
+
+/// No password or token is stored in clear: the whole SQLite file (and its log) is searched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_holds_no_secret_in_clear() {
+    let server = TestServer::start(Db::Sqlite).await;
+    let guest = server.player("Secretive").await;
+    post(
+        &server,
+        "/api/account",
+        &credentials("Secretive", PASSWORD),
+        Some(&guest.token),
+    )
+    .await;
+    let (_, answer, _) = post(
+        &server,
+        "/api/session",
+        &credentials("Secretive", PASSWORD),
+        None,
+    )
+    .await;
+    let session_token = answer["token"].as_str().unwrap().to_owned();
+    let path = server
+        .config
+        .database_url
+        .strip_prefix("sqlite://")
+        .unwrap()
+        .to_owned();
+    let mut bytes = Vec::new();
+    for suffix in ["", "-wal"] {
+        if let Ok(mut file) = std::fs::read(format!("{path}{suffix}")) {
+            bytes.append(&mut file);
+        }
+    }
+    assert!(!bytes.is_empty());
+    for secret in [PASSWORD, guest.token.as_str(), session_token.as_str()] {
+        let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        assert!(!found, "{secret:?} is stored in clear");
+    }
+    server.shutdown().await;
+}
+
+both_stores!(
+    a_guest_made_permanent_keeps_everything_on_a_second_device,
+    look_alike_and_reserved_usernames_are_refused,
+    wrong_passwords_are_answered_alike_and_slowed,
+);
