@@ -7,6 +7,8 @@ ALTER TABLE players ADD COLUMN username TEXT;
 ALTER TABLE players ADD COLUMN username_folded TEXT;
 ALTER TABLE players ADD COLUMN username_skeleton TEXT;
 ALTER TABLE players ADD COLUMN password_hash TEXT;
+-- A deleted account keeps its games under an anonymous name and leaves the leaderboards.
+ALTER TABLE players ADD COLUMN deleted_at BIGINT;
 CREATE UNIQUE INDEX players_username_folded ON players (username_folded);
 CREATE UNIQUE INDEX players_username_skeleton ON players (username_skeleton);
 

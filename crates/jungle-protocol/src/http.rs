@@ -45,6 +45,34 @@ pub struct SignedIn {
     pub token: String,
 }
 
+/// One of the player's signed-in devices (`GET /api/sessions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    pub id: Uuid,
+    /// The browser's own description of itself (User-Agent), cut to 120 characters.
+    pub device: String,
+    /// The address it signed in from, coarsely: `203.0.113.0/24`, `2001:db8:1::/48`.
+    pub address: String,
+    /// Milliseconds since 1970.
+    pub created_at: i64,
+    pub last_seen_at: i64,
+    /// The session this request was made with.
+    pub current: bool,
+}
+
+/// `POST /api/account/password`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PasswordChange {
+    pub current: String,
+    pub new: String,
+}
+
+/// `DELETE /api/account`: the password, once more.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountDeletion {
+    pub password: String,
+}
+
 /// A refused account request: a stable code (`bad_username`, `bad_password`, `username_taken`,
 /// `already_an_account`, `bad_credentials`, `rate_limited`, `not_signed_in`) and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

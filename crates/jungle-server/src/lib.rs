@@ -116,6 +116,7 @@ impl Server {
             // Two hashes at once: 2 × 19 MiB, and sign-ins queue instead of taking the cores.
             hasher: accounts::passwords::Hasher::new(2),
             failed_sign_ins: Arc::default(),
+            open_sessions: Default::default(),
         };
         let mut metrics_bound = None;
         let metrics_serving = match config.metrics_addr {
@@ -224,10 +225,25 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
     let mut routes = Router::new()
         .route("/ws", get(ws::upgrade))
         .route("/api/players", post(api::create_player))
-        .route("/api/account", post(accounts::api::create_account))
+        .route(
+            "/api/account",
+            post(accounts::api::create_account).delete(accounts::manage::delete_account),
+        )
+        .route(
+            "/api/account/password",
+            post(accounts::manage::change_password),
+        )
         .route(
             "/api/session",
             post(accounts::api::sign_in).delete(accounts::api::sign_out),
+        )
+        .route(
+            "/api/sessions",
+            get(accounts::manage::list).delete(accounts::manage::sign_out_others),
+        )
+        .route(
+            "/api/sessions/{id}",
+            axum::routing::delete(accounts::manage::sign_out_one),
         )
         .route("/api/players/{id}", get(api::player))
         .route("/api/players/{id}/games", get(api::player_games))

@@ -39,6 +39,8 @@ pub struct AppState {
     pub per_address: IpLimits,
     /// Password hashing on a bounded set of threads.
     pub hasher: crate::accounts::passwords::Hasher,
+    /// Open WebSockets by account session, to close them when it is signed out.
+    pub open_sessions: crate::accounts::open_sessions::OpenSessions,
     /// Failed sign-ins per account, for growing waits.
     pub failed_sign_ins: Arc<crate::accounts::throttle::FailedSignIns>,
 }

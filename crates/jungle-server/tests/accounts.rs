@@ -259,6 +259,226 @@ async fn wrong_passwords_are_answered_alike_and_slowed(db: Db) {
     server.shutdown().await;
 }
 
+/// Signs `username` in as a new device: its session token.
+async fn device(server: &TestServer, username: &str, password: &str) -> String {
+    let (status, answer, _) = post(
+        server,
+        "/api/session",
+        &credentials(username, password),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    answer["token"].as_str().unwrap().to_owned()
+}
+
+/// A WebSocket signed in with a session token, past its welcome.
+async fn signed_in_as(server: &TestServer, token: &str) -> Client {
+    let mut client = raw_client(server.addr).await;
+    client
+        .send(ClientFrame::Hello {
+            token: token.to_owned(),
+        })
+        .await;
+    expect_frame!(client, ServerFrame::Welcome { .. });
+    client
+}
+
+/// `method path` with a bearer token and an optional JSON body: the status and the answer.
+async fn call(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .request(method, server.url(path))
+        .bearer_auth(token);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn sessions_are_listed_and_signed_out_everywhere(db: Db) {
+    let server = TestServer::start(db).await;
+    post(
+        &server,
+        "/api/account",
+        &credentials("Grace", PASSWORD),
+        None,
+    )
+    .await;
+    let laptop = device(&server, "Grace", PASSWORD).await;
+    let phone = device(&server, "Grace", PASSWORD).await;
+    let (status, list) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/sessions",
+        &laptop,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let sessions: Vec<http::SessionInfo> = serde_json::from_value(list).unwrap();
+    assert_eq!(sessions.len(), 2);
+    assert_eq!(sessions.iter().filter(|s| s.current).count(), 1);
+    assert!(sessions.iter().all(|s| s.address == "127.0.0.0/24"));
+    let phone_session = sessions.iter().find(|s| !s.current).unwrap().id;
+
+    // The phone is connected; the laptop signs it out, and its socket closes at once.
+    let mut on_phone = signed_in_as(&server, &phone).await;
+    let path = format!("/api/sessions/{phone_session}");
+    let (status, _) = call(&server, reqwest::Method::DELETE, &path, &laptop, None).await;
+    assert_eq!(status, 204);
+    assert_eq!(on_phone.expect_close().await, Some(4001));
+    let mut again = raw_client(server.addr).await;
+    again.send(ClientFrame::Hello { token: phone }).await;
+    again.expect_error(ErrorCode::BadToken).await;
+    // Nobody signs out a session that is not theirs.
+    post(
+        &server,
+        "/api/account",
+        &credentials("Mallory", PASSWORD),
+        None,
+    )
+    .await;
+    let mallory = device(&server, "Mallory", PASSWORD).await;
+    let (_, list) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/sessions",
+        &laptop,
+        None,
+    )
+    .await;
+    let laptop_session = list[0]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/sessions/{laptop_session}");
+    let (status, _) = call(&server, reqwest::Method::DELETE, &path, &mallory, None).await;
+    assert_eq!(status, 404);
+    let (status, _) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/sessions",
+        &laptop,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "still signed in");
+
+    // A new password signs out every other session.
+    let tablet = device(&server, "Grace", PASSWORD).await;
+    let mut on_tablet = signed_in_as(&server, &tablet).await;
+    let change = serde_json::json!({ "current": PASSWORD, "new": "a much better secret" });
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/account/password",
+        &laptop,
+        Some(change),
+    )
+    .await;
+    assert_eq!(status, 204);
+    assert_eq!(on_tablet.expect_close().await, Some(4001));
+    let (status, _, _) = post(
+        &server,
+        "/api/session",
+        &credentials("Grace", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 401, "the old password no longer works");
+    device(&server, "Grace", "a much better secret").await;
+    server.shutdown().await;
+}
+
+async fn sessions_expire_and_accounts_can_be_deleted(db: Db) {
+    let server = TestServer::start(db).await;
+    let guest = server.player("Katherine").await;
+    let mut c = server.client(&guest).await;
+    c.send(ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level: 1,
+        color: ColorChoice::Red,
+    })
+    .await;
+    let game = expect_frame!(c, ServerFrame::Game(state) if state.status == GameStatus::Active => state.game);
+    c.send(ClientFrame::Resign { game }).await;
+    c.expect_over().await;
+    post(
+        &server,
+        "/api/account",
+        &credentials("Katherine", PASSWORD),
+        Some(&guest.token),
+    )
+    .await;
+    // A session unused for longer than 30 days no longer signs in.
+    let old = device(&server, "Katherine", PASSWORD).await;
+    let mut db = <sqlx::AnyConnection as sqlx::Connection>::connect(&server.config.database_url)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE sessions SET last_seen_at = 0 WHERE token_hash = $1")
+        .bind(jungle_server::api::hash_token(&old))
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let mut expired = raw_client(server.addr).await;
+    expired.send(ClientFrame::Hello { token: old }).await;
+    expired.expect_error(ErrorCode::BadToken).await;
+
+    // Deleting needs the password; then the games stay under an anonymous name.
+    let token = device(&server, "Katherine", PASSWORD).await;
+    let wrong = serde_json::json!({ "password": "not it at all" });
+    let (status, _) = call(
+        &server,
+        reqwest::Method::DELETE,
+        "/api/account",
+        &token,
+        Some(wrong),
+    )
+    .await;
+    assert_eq!(status, 401);
+    let right = serde_json::json!({ "password": PASSWORD });
+    let (status, _) = call(
+        &server,
+        reqwest::Method::DELETE,
+        "/api/account",
+        &token,
+        Some(right),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let record: http::GameRecord = server.get(&format!("/api/games/{game}")).await;
+    let names = serde_json::to_string(&record).unwrap();
+    assert!(names.contains("Deleted player"), "{names}");
+    assert!(!names.contains("Katherine"), "{names}");
+    let (status, _, _) = post(
+        &server,
+        "/api/session",
+        &credentials("Katherine", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 401);
+    let mut gone = raw_client(server.addr).await;
+    gone.send(ClientFrame::Hello { token: guest.token }).await;
+    gone.expect_error(ErrorCode::BadToken).await;
+    // The name is free again.
+    let (status, _, _) = post(
+        &server,
+        "/api/account",
+        &credentials("Katherine", PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201);
+    server.shutdown().await;
+}
+
 /// No password or token is stored in clear: the whole SQLite file (and its log) is searched.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_database_holds_no_secret_in_clear() {
@@ -303,4 +523,6 @@ both_stores!(
     a_guest_made_permanent_keeps_everything_on_a_second_device,
     look_alike_and_reserved_usernames_are_refused,
     wrong_passwords_are_answered_alike_and_slowed,
+    sessions_are_listed_and_signed_out_everywhere,
+    sessions_expire_and_accounts_can_be_deleted,
 );

@@ -32,6 +32,8 @@ pub enum AccountApiError {
     RateLimited(#[from] RateLimited),
     #[error("sign in first")]
     NotSignedIn,
+    #[error("you have no such session")]
+    NoSuchSession,
     #[error("requests from this page's origin are not accepted")]
     ForeignOrigin,
     #[error("{0}")]
@@ -72,6 +74,7 @@ impl IntoResponse for AccountApiError {
             ),
             AccountApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             AccountApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            AccountApiError::NoSuchSession => (StatusCode::NOT_FOUND, "no_such_session"),
             AccountApiError::ForeignOrigin => (StatusCode::FORBIDDEN, "foreign_origin"),
             AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
         };
@@ -98,7 +101,7 @@ impl IntoResponse for AccountApiError {
 
 /// A browser's state-changing request must come from one of our pages. Programs send no
 /// `Origin` and are let through: they hold their tokens themselves.
-fn same_origin(state: &AppState, headers: &HeaderMap) -> Result<(), AccountApiError> {
+pub fn same_origin(state: &AppState, headers: &HeaderMap) -> Result<(), AccountApiError> {
     match headers.get(header::ORIGIN) {
         None => Ok(()),
         Some(origin) if origin.to_str().is_ok_and(|o| state.origins.allows(o)) => Ok(()),
@@ -107,7 +110,7 @@ fn same_origin(state: &AppState, headers: &HeaderMap) -> Result<(), AccountApiEr
 }
 
 /// The token a request carries: `Authorization: Bearer …`, else the session cookie.
-fn presented_token(headers: &HeaderMap) -> Option<String> {
+pub fn presented_token(headers: &HeaderMap) -> Option<String> {
     let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -269,6 +272,7 @@ pub async fn sign_out(
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     state.store.delete_session(session).await?;
+    state.open_sessions.sign_out(session);
     let expired = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, expired)]).into_response())
 }

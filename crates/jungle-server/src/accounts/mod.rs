@@ -3,10 +3,13 @@
 //! - [`names`]: usernames and the look-alike key shared with guests' display names;
 //! - [`passwords`]: the password policy and Argon2id hashing off the async threads;
 //! - [`throttle`]: growing waits after failed sign-ins, per account;
-//! - [`api`]: the HTTP endpoints.
+//! - [`open_sessions`]: the WebSockets of each session, closed when it is signed out;
+//! - [`api`]: creating accounts, signing in and out; [`manage`]: sessions, password, deletion.
 
 pub mod api;
+pub mod manage;
 pub mod names;
+pub mod open_sessions;
 pub mod passwords;
 pub mod throttle;
 

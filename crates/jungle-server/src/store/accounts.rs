@@ -20,6 +20,15 @@ pub struct NewSession<'a> {
     pub address: &'a str,
 }
 
+/// A signed-in device, as its owner sees it.
+pub struct SessionRecord {
+    pub id: Uuid,
+    pub created_at: i64,
+    pub last_seen_at: i64,
+    pub device: String,
+    pub address: String,
+}
+
 /// What signing in needs to know of an account.
 pub struct Credentials {
     pub id: Uuid,
@@ -201,6 +210,87 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// A player's sessions, most recently used first.
+    pub async fn sessions(&self, player: Uuid) -> Result<Vec<SessionRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, created_at, last_seen_at, device, address FROM sessions
+             WHERE player_id = $1 ORDER BY last_seen_at DESC",
+        )
+        .bind(player.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SessionRecord {
+                    id: get_uuid(r, "id")?,
+                    created_at: r.try_get("created_at")?,
+                    last_seen_at: r.try_get("last_seen_at")?,
+                    device: r.try_get("device")?,
+                    address: r.try_get("address")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Deletes `player`'s sessions: the one with id `only`, or all but `keep`. Returns the ids
+    /// deleted, so their open connections can be closed.
+    pub async fn delete_sessions(
+        &self,
+        player: Uuid,
+        only: Option<Uuid>,
+        keep: Option<Uuid>,
+    ) -> Result<Vec<Uuid>, StoreError> {
+        let ids: Vec<Uuid> = self
+            .sessions(player)
+            .await?
+            .into_iter()
+            .map(|s| s.id)
+            .filter(|id| only.is_none_or(|o| o == *id) && keep != Some(*id))
+            .collect();
+        for id in &ids {
+            self.delete_session(*id).await?;
+        }
+        Ok(ids)
+    }
+
+    /// The stored password hash of an account.
+    pub async fn password_hash(&self, player: Uuid) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT password_hash FROM players WHERE id = $1")
+            .bind(player.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get("password_hash")?,
+            None => None,
+        })
+    }
+
+    pub async fn set_password_hash(&self, player: Uuid, hash: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE players SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(player.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes an account: its games stay, under an anonymous name; its username, password and
+    /// sessions are erased and it leaves the leaderboards. Returns the sessions deleted.
+    pub async fn delete_account(&self, player: Uuid) -> Result<Vec<Uuid>, StoreError> {
+        let sessions = self.delete_sessions(player, None, None).await?;
+        sqlx::query(
+            "UPDATE players SET name = 'Deleted player', username = NULL, username_folded = NULL,
+                 username_skeleton = NULL, password_hash = NULL, token_hash = $1, deleted_at = $2
+             WHERE id = $3",
+        )
+        .bind(format!("deleted-{player}"))
+        .bind(now_ms())
+        .bind(player.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(sessions)
     }
 }
 

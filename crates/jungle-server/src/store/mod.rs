@@ -14,7 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
-pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession};
+pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
 pub use games::{FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;

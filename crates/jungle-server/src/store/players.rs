@@ -183,7 +183,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
-             WHERE r.ruleset = $1 AND r.games > 0
+             WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL
              ORDER BY r.rating DESC LIMIT $2",
         )
         .bind(ruleset.name())

@@ -33,6 +33,10 @@ pub struct Session {
     lag: Duration,
     /// The client's address, for the limits per address.
     pub ip: std::net::IpAddr,
+    /// Notified when the account session this connection signed in with is signed out.
+    signed_out: Arc<Notify>,
+    /// Its place among the connections of that session, while signed in with one.
+    _session: Option<crate::accounts::open_sessions::Registration>,
 }
 
 impl Session {
@@ -50,7 +54,14 @@ impl Session {
             too_slow,
             joined: HashMap::new(),
             lag: Duration::ZERO,
+            signed_out: Arc::new(Notify::new()),
+            _session: None,
         }
+    }
+
+    /// Notified when this connection's account session is signed out elsewhere.
+    pub fn signed_out(&self) -> Arc<Notify> {
+        self.signed_out.clone()
     }
 
     pub fn lag(&self) -> Duration {
@@ -90,11 +101,15 @@ impl Session {
         // A guest's token, or an account's session.
         let player = match store.player_by_token_hash(&token_hash).await? {
             Some(guest) => guest,
-            None => store
-                .player_by_session(&token_hash, crate::accounts::SESSION_IDLE_MS)
-                .await?
-                .map(|(_session, player)| player)
-                .ok_or(FrameError::BadToken)?,
+            None => {
+                let (session, player) = store
+                    .player_by_session(&token_hash, crate::accounts::SESSION_IDLE_MS)
+                    .await?
+                    .ok_or(FrameError::BadToken)?;
+                let registry = &self.state.open_sessions;
+                self._session = Some(registry.register(session, self.signed_out.clone()));
+                player
+            }
         };
         let games = store.active_game_ids(player.id).await?;
         self.conn = Some(Connection {

@@ -37,6 +37,8 @@ const CLOSE_TOO_BIG: u16 = 1009;
 const CLOSE_GOING_AWAY: u16 = 1001;
 const CLOSE_RESTART: u16 = 1012;
 const CLOSE_TRY_LATER: u16 = 1013;
+/// The account session this connection signed in with was signed out (an application code).
+const CLOSE_SIGNED_OUT: u16 = 4001;
 /// How long a closing connection waits for the client's Close in reply.
 const CLOSE_HANDSHAKE: Duration = Duration::from_secs(2);
 
@@ -140,6 +142,7 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
     let (out_tx, mut out_rx) = mpsc::channel(OUTBOUND_QUEUE);
     let too_slow = Arc::new(Notify::new());
     let mut session = Session::new(state.clone(), ip, out_tx, too_slow.clone());
+    let signed_out = session.signed_out();
     let mut ping_sent: Option<Instant> = None;
     let interval = state.config.ping_interval();
     let mut ping = tokio::time::interval_at(Instant::now() + interval, interval);
@@ -215,6 +218,7 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                 }
             }
             _ = too_slow.notified() => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
+            _ = signed_out.notified() => break Stop::Close(CLOSE_SIGNED_OUT, "signed out"),
             _ = shutdown.changed() => {
                 if let Err(stop) = send(&mut socket, Message::Text(frame_text(&ServerFrame::Shutdown))).await {
                     break stop;
