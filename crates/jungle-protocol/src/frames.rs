@@ -395,6 +395,8 @@ pub enum ErrorCode {
     /// The player already has as many rooms of this kind as allowed (games against the computer
     /// in play, private rooms waiting).
     LimitReached,
+    /// Rated games are for accounts: a guest makes theirs permanent with `POST /api/account`.
+    AccountRequired,
     RateLimited,
     /// Something went wrong on our side; details are in the server's log.
     Internal,

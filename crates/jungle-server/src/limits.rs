@@ -96,7 +96,7 @@ impl Limits {
             seeks_per_player: RateLimiter::dashmap(quota(20, secs(3))),
             seeks_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(500))),
             lookups_per_address: RateLimiter::dashmap(quota(20, secs(1))),
-            accounts_per_address: RateLimiter::dashmap(quota(10, secs(60))),
+            accounts_per_address: RateLimiter::dashmap(quota(20, secs(30))),
             sign_ins_per_address: RateLimiter::dashmap(quota(20, secs(10))),
         }
     }

@@ -69,7 +69,7 @@ async fn a_level_out_of_range_is_refused(db: Db) {
 
 async fn the_computer_takes_a_private_rooms_free_seat(db: Db) {
     let server = TestServer::start(db).await;
-    let host = server.player("Host").await;
+    let host = server.account("Host").await;
     let mut h = server.client(&host).await;
     h.send(ClientFrame::CreateRoom {
         rules: Ruleset::Classic,
@@ -93,7 +93,7 @@ async fn the_computer_takes_a_private_rooms_free_seat(db: Db) {
 
 async fn quick_match_falls_back_to_the_computer(db: Db) {
     let server = TestServer::start(db).await;
-    let me = server.player("Lonely").await;
+    let me = server.account("Lonely").await;
     let mut c = server.client(&me).await;
     c.send(ClientFrame::Seek {
         rules: Ruleset::Classic,

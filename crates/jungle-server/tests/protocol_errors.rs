@@ -110,7 +110,7 @@ async fn move_errors_change_nothing(db: Db) {
 
 async fn seeking_twice_and_never_against_oneself(db: Db) {
     let server = TestServer::start(db).await;
-    let p = server.player("Solo").await;
+    let p = server.account("Solo").await;
     let mut tab1 = server.client(&p).await;
     let mut tab2 = server.client(&p).await;
     let seek = seek(Ruleset::Classic, fischer(60, 0), true);

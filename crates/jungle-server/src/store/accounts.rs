@@ -292,6 +292,18 @@ impl Store {
         .await?;
         Ok(sessions)
     }
+
+    /// Whether `player` has an account (a username), as opposed to a guest or the computer.
+    pub async fn has_account(&self, player: Uuid) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT username FROM players WHERE id = $1")
+            .bind(player.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<Option<String>, _>("username")?.is_some(),
+            None => false,
+        })
+    }
 }
 
 async fn insert_session(

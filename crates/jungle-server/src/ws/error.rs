@@ -43,6 +43,8 @@ pub enum FrameError {
     TooManyFollowed,
     #[error("{}", at_cap_message(.0))]
     AtCap(crate::rooms::open::AtCap),
+    #[error("rated games are for accounts: keep this player with a username and a password (your games and ratings stay), or play casual")]
+    AccountRequired,
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
 }
@@ -74,6 +76,7 @@ impl FrameError {
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
             FrameError::AtCap(_) | FrameError::TooManyFollowed => ErrorCode::LimitReached,
+            FrameError::AccountRequired => ErrorCode::AccountRequired,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
         }

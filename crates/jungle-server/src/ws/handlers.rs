@@ -89,6 +89,15 @@ impl Session {
         Ok(SeatPlayer::human(conn.player.clone(), rating))
     }
 
+    /// Rated games are for accounts: a rating means little when anyone can mint a thousand
+    /// fresh guests to feed it.
+    async fn rated_needs_account(&self, conn: &Connection, rated: bool) -> Result<(), FrameError> {
+        if rated && !self.state.store.has_account(conn.player.id).await? {
+            return Err(FrameError::AccountRequired);
+        }
+        Ok(())
+    }
+
     async fn seek(
         &mut self,
         conn: &Connection,
@@ -99,6 +108,7 @@ impl Session {
     ) -> Reply {
         self.limit(Limited::Seek, conn)?;
         let seat = self.seat_for_new_game(conn, rules, clock).await?;
+        self.rated_needs_account(conn, rated).await?;
         let settings = RoomSettings {
             rules,
             clock,
@@ -122,6 +132,7 @@ impl Session {
     ) -> Reply {
         self.limit(Limited::CreateRoom, conn)?;
         let host = self.seat_for_new_game(conn, rules, clock).await?;
+        self.rated_needs_account(conn, rated).await?;
         let settings = RoomSettings {
             rules,
             clock,

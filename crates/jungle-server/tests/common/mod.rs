@@ -193,6 +193,11 @@ impl TestServer {
         create_player(self.addr, name).await
     }
 
+    /// A player with an account (for rated games).
+    pub async fn account(&self, name: &str) -> Player {
+        create_account(self.addr, name).await
+    }
+
     /// A connection signed in as `player`, past its `welcome`.
     pub async fn client(&self, player: &Player) -> Client {
         signed_in_client(self.addr, player).await
@@ -477,12 +482,52 @@ pub async fn matched_pair(server: &TestServer, seek: ClientFrame) -> (Client, Cl
     matched_pair_at(server.addr, seek).await
 }
 
+/// A guest made permanent, so that it may play rated games: its username is `name` with a
+/// number that keeps it unique on the server (`Alice7`).
+pub async fn create_account(addr: std::net::SocketAddr, name: &str) -> Player {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    let guest = create_player(addr, name).await;
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let username: String = format!("{}{n}", name.replace(' ', "_"))
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take(20)
+        .collect();
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/api/account"))
+        .bearer_auth(&guest.token)
+        .json(&http::Credentials {
+            username,
+            password: "correct horse battery".into(),
+        })
+        .send()
+        .await
+        .expect("POST /api/account");
+    assert_eq!(
+        response.status().as_u16(),
+        201,
+        "{:?}",
+        response.text().await
+    );
+    guest
+}
+
 pub async fn matched_pair_at(
     addr: std::net::SocketAddr,
     seek: ClientFrame,
 ) -> (Client, Client, Uuid) {
-    let a = create_player(addr, "Alice").await;
-    let b = create_player(addr, "Bob").await;
+    let rated = matches!(seek, ClientFrame::Seek { rated: true, .. });
+    let (a, b) = if rated {
+        (
+            create_account(addr, "Alice").await,
+            create_account(addr, "Bob").await,
+        )
+    } else {
+        (
+            create_player(addr, "Alice").await,
+            create_player(addr, "Bob").await,
+        )
+    };
     let mut ca = signed_in_client(addr, &a).await;
     let mut cb = signed_in_client(addr, &b).await;
     ca.send(seek.clone()).await;
