@@ -1,7 +1,9 @@
 // The HTTP API and the player's identity, kept in localStorage so a reload is the same player.
+// A guest's token and an account's session token are kept alike; `username` marks an account.
 
 const KEY = 'jungle.player';
 
+/** @returns {import('./types.js').StoredPlayer | null} */
 export function storedPlayer() {
   try {
     return JSON.parse(localStorage.getItem(KEY) || 'null');
@@ -10,25 +12,59 @@ export function storedPlayer() {
   }
 }
 
+/** @param {import('./types.js').StoredPlayer} player */
+function keep(player) {
+  localStorage.setItem(KEY, JSON.stringify(player));
+  return player;
+}
+
 export function forgetPlayer() {
   localStorage.removeItem(KEY);
 }
 
-async function request(method, path, body) {
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string} [token] sent as a bearer token
+ */
+async function request(method, path, body, token) {
+  /** @type {Record<string, string>} */
+  const headers = body ? { 'content-type': 'application/json' } : {};
+  if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch(path, {
     method,
-    headers: body ? { 'content-type': 'application/json' } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  // Account refusals carry a code and a sentence; the others a sentence.
+  if (!response.ok) throw new Error(data.message || data.error || `HTTP ${response.status}`);
   return data;
 }
 
 export async function createPlayer(name) {
-  const player = await request('POST', '/api/players', { name });
-  localStorage.setItem(KEY, JSON.stringify(player));
-  return player;
+  return keep(await request('POST', '/api/players', { name }));
+}
+
+/** Makes the stored guest an account: same player, games and ratings; same token. */
+export async function claimAccount(username, password) {
+  const guest = storedPlayer();
+  const account = await request('POST', '/api/account', { username, password }, guest?.token);
+  return keep({ id: account.id, name: account.username, username: account.username, token: guest.token });
+}
+
+/** Signs in to an account on this device. */
+export async function signIn(username, password) {
+  const session = await request('POST', '/api/session', { username, password });
+  return keep({ id: session.id, name: session.name, username: session.name, token: session.token });
+}
+
+/** Signs this device out (the session ends on the server too). */
+export async function signOut() {
+  const player = storedPlayer();
+  forgetPlayer();
+  if (player?.username) await request('DELETE', '/api/session', undefined, player.token);
 }
 
 export const profile = (id) => request('GET', `/api/players/${id}`);

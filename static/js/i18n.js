@@ -40,6 +40,10 @@ const STRINGS = {
     'animal.wolf': 'Wolf', 'animal.dog': 'Dog', 'animal.cat': 'Cat', 'animal.rat': 'Rat',
     square: '{square}', pieceLabel: '{side} {animal} ({rank}) on {square}', emptyLabel: '{square}',
     boardLabel: 'Board. Arrow keys move, Enter selects and moves.',
+    username: 'Username', password: 'Password', keepPlayer: 'Keep this player',
+    keepPlayerHint: 'Choose a username and a password to play rated games and sign in on any device. Your games and ratings stay.',
+    signedInAs: 'Signed in as {name}', signOut: 'Sign out', haveAccount: 'Have an account? Sign in', signIn: 'Sign in',
+    ratedNeedsAccount: 'Rated games need an account (below).', account: 'Account',
   },
   zh: {
     brand: '斗兽棋竞技场', rules: '规则', sound: '声音开关',
@@ -80,6 +84,10 @@ const STRINGS = {
     'animal.wolf': '狼', 'animal.dog': '狗', 'animal.cat': '猫', 'animal.rat': '鼠',
     square: '{square}', pieceLabel: '{side}{animal}（{rank}）在 {square}', emptyLabel: '{square}',
     boardLabel: '棋盘。方向键移动，回车选择和走子。',
+    username: '用户名', password: '密码', keepPlayer: '保留此玩家',
+    keepPlayerHint: '设置用户名和密码，即可下排位赛并在任何设备登录。你的对局和等级分都会保留。',
+    signedInAs: '已登录：{name}', signOut: '退出登录', haveAccount: '已有账号？登录', signIn: '登录',
+    ratedNeedsAccount: '排位赛需要账号（见下方）。', account: '账号',
   },
 };
 

@@ -8,6 +8,7 @@ import { $ } from './dom.js';
 import { renderHome, escape } from './views/home.js';
 import { renderGame } from './views/game.js';
 import { renderRules } from './views/rules.js';
+import { renderSignIn } from './views/account.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
@@ -31,6 +32,7 @@ const app = {
   send(frame) {
     app.socket?.send(frame);
   },
+  identityChanged: () => identityChanged(),
   navigate(path, replace = false) {
     if (replace) history.replaceState({}, '', path);
     else history.pushState({}, '', path);
@@ -112,7 +114,9 @@ function renderNamePrompt() {
     <input type="text" id="name" maxlength="24" autocomplete="nickname" required aria-describedby="name-hint">
     <p class="muted" id="name-hint">${t('nameHint')}</p>
     <p class="error" id="name-error" role="alert"></p>
-    <button type="submit" class="primary">${t('start')}</button></form></section>`;
+    <button type="submit" class="primary">${t('start')}</button></form></section>
+    <section class="card" style="max-width:420px;margin:0 auto 40px" id="sign-in"></section>`;
+  show(renderSignIn($(root, '#sign-in'), app.identityChanged));
   const input = /** @type {HTMLInputElement} */ ($(root, '#name'));
   input.focus();
   const error = $(root, '#name-error');
@@ -125,6 +129,14 @@ function renderNamePrompt() {
       error.textContent = err.message;
     }
   };
+}
+
+/** The player signed in, out, or became an account: start again as whoever is stored now. */
+function identityChanged() {
+  app.player = api.storedPlayer();
+  app.socket?.close();
+  app.socket = null;
+  route();
 }
 
 function ensureSocket() {

@@ -19,7 +19,7 @@
  * }} GameState
  * @typedef {{ t: string, [field: string]: any }} Frame
  * @typedef {{ destroy: () => void }} View
- * @typedef {{ id: string, name: string, token: string }} StoredPlayer
+ * @typedef {{ id: string, name: string, token: string, username?: string }} StoredPlayer
  * @typedef {{
  *   player: StoredPlayer | null,
  *   socket: { send: (frame: Frame) => void, close: () => void } | null,
@@ -37,6 +37,7 @@
  *   redrawGame: (() => void) | null,
  *   send: (frame: Frame) => void,
  *   navigate: (path: string, replace?: boolean) => void,
+ *   identityChanged: () => void,
  * }} App
  */
 

@@ -4,6 +4,7 @@ import * as api from '../api.js';
 import { describeClock } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
+import { renderAccountBox } from './account.js';
 
 export const PRESETS = [
   { id: '3+2', clock: { kind: 'fischer', base_s: 180, inc_s: 2 } },
@@ -43,6 +44,11 @@ function options(values, selected, label) {
  */
 export function renderHome(root, app) {
   const last = remembered();
+  // Rated games are for accounts; a guest's boxes stay unticked and say why.
+  const account = Boolean(app.player.username);
+  const ratedBox = (id, checked) => account
+    ? `<label class="row"><input type="checkbox" id="${id}" ${checked ? 'checked' : ''}> ${t('rated')}</label>`
+    : `<label class="row muted"><input type="checkbox" id="${id}" disabled> ${t('rated')}</label><p class="muted hint">${t('ratedNeedsAccount')}</p>`;
   root.innerHTML = `
   <div class="grid">
     <section class="card" aria-labelledby="qm">
@@ -51,7 +57,7 @@ export function renderHome(root, app) {
       <div class="presets" role="group" aria-label="${t('clock')}">
         ${PRESETS.map((p) => `<button type="button" data-preset="${p.id}" aria-pressed="${p.id === last.preset}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</button>`).join('')}
       </div>
-      <label class="row"><input type="checkbox" id="qm-rated" ${last.rated ? 'checked' : ''}> ${t('rated')}</label>
+      ${ratedBox('qm-rated', last.rated)}
       <label>${t('computerAfter')} <select id="qm-computer">${options(['', '15', '30', '60'], last.computerAfter ?? '30', (v) => (v ? t('afterS', { s: v }) : t('never')))}</select></label>
       <div id="seek-area"></div>
     </section>
@@ -68,7 +74,7 @@ export function renderHome(root, app) {
       <label>${t('ruleset')} <select id="pr-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
       <label>${t('clock')} <select id="pr-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
       <label>${t('colour')} <select id="pr-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
-      <label class="row"><input type="checkbox" id="pr-rated"> ${t('rated')}</label>
+      ${ratedBox('pr-rated', false)}
       <button type="button" class="secondary" id="create-room">${t('createRoom')}</button>
       <h3>${t('joinByCode')}</h3>
       <form class="row" id="join-form"><input type="text" id="join-code" aria-label="${t('code')}" placeholder="${t('code')}" maxlength="12" autocomplete="off" style="flex:1">
@@ -78,7 +84,8 @@ export function renderHome(root, app) {
     <section class="card" aria-labelledby="lb"><h2 id="lb">${t('leaderboard')}</h2>
       <select id="lb-rules" aria-label="${t('ruleset')}">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select>
       <ol class="list" id="board-list"></ol></section>
-    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · ${escape(app.player.name)}</h2><ul class="list" id="mine"></ul></section>
+    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · ${escape(app.player.name)}</h2><ul class="list" id="mine"></ul>
+      <h3>${t('account')}</h3><div id="account-box"></div></section>
   </div>`;
 
   let preset = last.preset;
@@ -99,9 +106,9 @@ export function renderHome(root, app) {
       seekArea.innerHTML = `<button type="button" class="primary" id="play">${t('play')}</button>`;
       $(seekArea, '#play').onclick = () => {
         const rules = valueOf(root, '#qm-rules');
-        const rated = checkedOf(root, '#qm-rated');
+        const rated = account && checkedOf(root, '#qm-rated');
         const computerAfter = valueOf(root, '#qm-computer');
-        localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), rules, preset, rated, computerAfter }));
+        localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), rules, preset, rated: account ? rated : last.rated, computerAfter }));
         app.seek = { since: performance.now(), pool: 0 };
         const frame = { t: 'seek', rules, clock: presetClock(preset, rules), rated };
         if (computerAfter) frame.computer_after_s = Number(computerAfter);
@@ -132,7 +139,7 @@ export function renderHome(root, app) {
       t: 'create_room',
       rules,
       clock: presetClock(valueOf(root, '#pr-clock'), rules),
-      rated: checkedOf(root, '#pr-rated'),
+      rated: account && checkedOf(root, '#pr-rated'),
       color: valueOf(root, '#pr-colour'),
     });
   };
@@ -174,8 +181,11 @@ export function renderHome(root, app) {
     }).join('') + `<li class="muted">${t('leaveRecord', { d: profile.disconnects ?? 0, a: profile.aborts ?? 0 })}</li>`;
   }).catch(() => {});
 
+  const accountBox = renderAccountBox($(root, '#account-box'), app, app.identityChanged);
+
   return {
     destroy() {
+      accountBox.destroy();
       clearInterval(liveTimer);
       if (app.redrawSeek === drawSeek) app.redrawSeek = null;
     },

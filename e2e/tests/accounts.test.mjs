@@ -1,0 +1,79 @@
+// Accounts in the browser: a guest keeps their player with a username and a password, signs
+// out, and signs in again in a fresh browser profile as the same player, on a phone and a
+// desktop, in English and Chinese.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { artifacts, launchBrowser, newPlayer, startServer } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const PASSWORD = 'correct horse battery';
+
+for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { width: 1366, height: 900 }]]) {
+  test(`a guest keeps their player and signs in elsewhere (${lang}, ${viewport.width}px)`, async () => {
+    // The longest names allowed: 24 characters for a guest, 20 for a username.
+    const username = `${lang === 'en' ? 'L' : 'Z'}ovelace_Countess_18`.slice(0, 20);
+    const page = await newPlayer(browser, server.url, 'Augusta Ada King Byron', viewport);
+    await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await page.reload();
+    await page.waitForSelector('#claim-form');
+    // A guest cannot tick "rated", and is told why.
+    assert.equal(await page.locator('#qm-rated').isDisabled(), true);
+    const id = await page.evaluate(() => JSON.parse(localStorage.getItem('jungle.player')).id);
+
+    // A common password is refused with the server's reason.
+    await page.fill('#claim-user', username);
+    await page.fill('#claim-pass', 'password1');
+    await page.click('#claim-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#claim-error')?.textContent !== '');
+    assert.match(await page.locator('#claim-error').innerText(), /common/);
+    await page.locator('#account-box').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, `keep-player-${lang}-${viewport.width}.png`) });
+    await page.fill('#claim-pass', PASSWORD);
+    await page.click('#claim-form button[type=submit]');
+    await page.waitForSelector('#sign-out');
+    assert.match(await page.locator('#account-box').innerText(), new RegExp(username));
+    assert.equal(await page.locator('#qm-rated').isDisabled(), false, 'an account may play rated');
+    await page.locator('#account-box').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, `account-${lang}-${viewport.width}.png`), fullPage: true });
+
+    await page.click('#sign-out');
+    await page.waitForSelector('#name-form');
+    await page.waitForSelector('#signin-form');
+    await page.screenshot({ path: join(artifacts, `sign-in-${lang}-${viewport.width}.png`), fullPage: true });
+    await page.context().close();
+
+    // A fresh browser profile: sign in, and it is the same player.
+    const context = await browser.newContext({ viewport });
+    const other = await context.newPage();
+    other.on('pageerror', (error) => { throw error; });
+    await other.goto(server.url);
+    await other.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await other.reload();
+    await other.fill('#signin-user', username.toLowerCase());
+    await other.fill('#signin-pass', 'wrong password!');
+    await other.click('#signin-form button[type=submit]');
+    await other.waitForFunction(() => document.querySelector('#signin-error')?.textContent !== '');
+    await other.fill('#signin-pass', PASSWORD);
+    await other.click('#signin-form button[type=submit]');
+    await other.waitForSelector('#sign-out');
+    const again = await other.evaluate(() => JSON.parse(localStorage.getItem('jungle.player')));
+    assert.equal(again.id, id, 'the same player');
+    assert.equal(again.username, username);
+    assert.match(await other.locator('#yr').innerText(), new RegExp(username));
+    await context.close();
+  });
+}

@@ -1,0 +1,84 @@
+// The account box: a guest keeps their player by choosing a username and a password; an
+// account holder sees who they are signed in as and can sign out. And the sign-in form a new
+// device shows beside the name prompt.
+
+import * as api from '../api.js';
+import { $, valueOf } from '../dom.js';
+import { t } from '../i18n.js';
+import { escape } from './home.js';
+
+/**
+ * Username and password fields, with an error line and a submit button.
+ * @param {string} prefix id prefix
+ * @param {string} submit the button's label
+ * @param {boolean} newPassword whether the browser should offer to generate and save one
+ */
+function credentialsForm(prefix, submit, newPassword) {
+  return `<form id="${prefix}-form" class="account-form">
+    <label for="${prefix}-user">${t('username')}</label>
+    <input type="text" id="${prefix}-user" maxlength="20" autocomplete="username" autocapitalize="off" spellcheck="false" required>
+    <label for="${prefix}-pass">${t('password')}</label>
+    <input type="password" id="${prefix}-pass" maxlength="128" autocomplete="${newPassword ? 'new-password' : 'current-password'}" required>
+    <p class="error" id="${prefix}-error" role="alert"></p>
+    <button type="submit" class="secondary">${submit}</button></form>`;
+}
+
+/**
+ * Wires a credentials form: `action(username, password)` on submit; its error is shown.
+ * @param {HTMLElement} root
+ * @param {string} prefix
+ * @param {(username: string, password: string) => Promise<void>} action
+ */
+function wire(root, prefix, action) {
+  const error = $(root, `#${prefix}-error`);
+  $(root, `#${prefix}-form`).onsubmit = async (e) => {
+    e.preventDefault();
+    error.textContent = '';
+    try {
+      await action(valueOf(root, `#${prefix}-user`).trim(), valueOf(root, `#${prefix}-pass`));
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+}
+
+/**
+ * The account box of the lobby.
+ * @param {HTMLElement} root where to draw it
+ * @param {import('../types.js').App} app
+ * @param {() => void} changed called after the player's identity changed
+ * @returns {import('../types.js').View}
+ */
+export function renderAccountBox(root, app, changed) {
+  const player = app.player;
+  if (player?.username) {
+    root.innerHTML = `<p>${t('signedInAs', { name: `<strong>${escape(player.username)}</strong>` })}</p>
+      <button type="button" class="secondary" id="sign-out">${t('signOut')}</button>`;
+    $(root, '#sign-out').onclick = async () => {
+      await api.signOut().catch(() => {});
+      changed();
+    };
+  } else {
+    root.innerHTML = `<p class="muted">${t('keepPlayerHint')}</p>${credentialsForm('claim', t('keepPlayer'), true)}`;
+    wire(root, 'claim', async (username, password) => {
+      await api.claimAccount(username, password);
+      changed();
+    });
+  }
+  return { destroy() { root.innerHTML = ''; } };
+}
+
+/**
+ * Signing in to an existing account on this device.
+ * @param {HTMLElement} root
+ * @param {() => void} signedIn
+ * @returns {import('../types.js').View}
+ */
+export function renderSignIn(root, signedIn) {
+  root.innerHTML = `<h2>${t('haveAccount')}</h2>${credentialsForm('signin', t('signIn'), false)}`;
+  wire(root, 'signin', async (username, password) => {
+    await api.signIn(username, password);
+    signedIn();
+  });
+  return { destroy() { root.innerHTML = ''; } };
+}
