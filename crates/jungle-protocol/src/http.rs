@@ -109,6 +109,9 @@ pub struct Stats {
 pub struct PlayerProfile {
     pub id: Uuid,
     pub name: String,
+    /// The account's username; `null` for a guest (and the computer).
+    #[serde(default)]
+    pub username: Option<String>,
     /// By ruleset name (`classic`, …): every ruleset is present.
     pub ratings: BTreeMap<String, Rating>,
     pub stats: Stats,

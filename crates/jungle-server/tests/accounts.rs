@@ -94,6 +94,7 @@ async fn a_guest_made_permanent_keeps_everything_on_a_second_device(db: Db) {
     assert_eq!(games, vec![game]);
     let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", guest.id)).await;
     assert_eq!(profile.name, "Lovelace");
+    assert_eq!(profile.username.as_deref(), Some("Lovelace"));
 
     // A claimed guest cannot be claimed again.
     let (status, answer, _) = post(

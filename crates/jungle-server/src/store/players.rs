@@ -160,7 +160,7 @@ impl Store {
             timeouts: row.try_get("timeouts")?,
             abandons: row.try_get("abandons")?,
         };
-        let counts = sqlx::query("SELECT disconnects, aborts FROM players WHERE id = $1")
+        let counts = sqlx::query("SELECT disconnects, aborts, username FROM players WHERE id = $1")
             .bind(id.to_string())
             .fetch_one(&self.pool)
             .await?;
@@ -169,6 +169,7 @@ impl Store {
             name: player.name,
             ratings,
             stats,
+            username: counts.try_get("username")?,
             disconnects: counts.try_get("disconnects")?,
             aborts: counts.try_get("aborts")?,
         }))
