@@ -186,13 +186,7 @@ async fn look_alike_and_reserved_usernames_are_refused(db: Db) {
 
 async fn wrong_passwords_are_answered_alike_and_slowed(db: Db) {
     let server = TestServer::start(db).await;
-    post(
-        &server,
-        "/api/account",
-        &credentials("Grace", PASSWORD),
-        None,
-    )
-    .await;
+    new_account(&server, "Grace").await;
     let (unknown_status, unknown, _) = post(
         &server,
         "/api/session",
@@ -242,13 +236,7 @@ async fn wrong_passwords_are_answered_alike_and_slowed(db: Db) {
     assert_eq!(answer["error"], "rate_limited");
     assert!(headers.contains_key("retry-after"));
     // Another account is not affected.
-    post(
-        &server,
-        "/api/account",
-        &credentials("Hopper", PASSWORD),
-        None,
-    )
-    .await;
+    new_account(&server, "Hopper").await;
     let (status, _, _) = post(
         &server,
         "/api/session",
@@ -258,6 +246,23 @@ async fn wrong_passwords_are_answered_alike_and_slowed(db: Db) {
     .await;
     assert_eq!(status, 200);
     server.shutdown().await;
+}
+
+/// A new account (no guest behind it).
+async fn new_account(server: &TestServer, username: &str) {
+    let (status, answer, _) = post(
+        server,
+        "/api/account",
+        &credentials(username, PASSWORD),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{answer}");
+}
+
+/// The sessions listed to the holder of `token`.
+async fn sessions_of(server: &TestServer, token: &str) -> (u16, Value) {
+    call(server, reqwest::Method::GET, "/api/sessions", token, None).await
 }
 
 /// Signs `username` in as a new device: its session token.
@@ -306,23 +311,10 @@ async fn call(
 
 async fn sessions_are_listed_and_signed_out_everywhere(db: Db) {
     let server = TestServer::start(db).await;
-    post(
-        &server,
-        "/api/account",
-        &credentials("Grace", PASSWORD),
-        None,
-    )
-    .await;
+    new_account(&server, "Grace").await;
     let laptop = device(&server, "Grace", PASSWORD).await;
     let phone = device(&server, "Grace", PASSWORD).await;
-    let (status, list) = call(
-        &server,
-        reqwest::Method::GET,
-        "/api/sessions",
-        &laptop,
-        None,
-    )
-    .await;
+    let (status, list) = sessions_of(&server, &laptop).await;
     assert_eq!(status, 200);
     let sessions: Vec<http::SessionInfo> = serde_json::from_value(list).unwrap();
     assert_eq!(sessions.len(), 2);
@@ -340,34 +332,14 @@ async fn sessions_are_listed_and_signed_out_everywhere(db: Db) {
     again.send(ClientFrame::Hello { token: phone }).await;
     again.expect_error(ErrorCode::BadToken).await;
     // Nobody signs out a session that is not theirs.
-    post(
-        &server,
-        "/api/account",
-        &credentials("Mallory", PASSWORD),
-        None,
-    )
-    .await;
+    new_account(&server, "Mallory").await;
     let mallory = device(&server, "Mallory", PASSWORD).await;
-    let (_, list) = call(
-        &server,
-        reqwest::Method::GET,
-        "/api/sessions",
-        &laptop,
-        None,
-    )
-    .await;
+    let (_, list) = sessions_of(&server, &laptop).await;
     let laptop_session = list[0]["id"].as_str().unwrap().to_owned();
     let path = format!("/api/sessions/{laptop_session}");
     let (status, _) = call(&server, reqwest::Method::DELETE, &path, &mallory, None).await;
     assert_eq!(status, 404);
-    let (status, _) = call(
-        &server,
-        reqwest::Method::GET,
-        "/api/sessions",
-        &laptop,
-        None,
-    )
-    .await;
+    let (status, _) = sessions_of(&server, &laptop).await;
     assert_eq!(status, 200, "still signed in");
 
     // A new password signs out every other session.

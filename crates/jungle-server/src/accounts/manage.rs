@@ -28,22 +28,33 @@ async fn signed_in(
         .ok_or(AccountApiError::NotSignedIn)
 }
 
-/// Deletes sessions and closes their open WebSockets.
-fn close_connections(state: &AppState, sessions: &[Uuid]) {
-    for &session in sessions {
-        state.open_sessions.sign_out(session);
-    }
-}
-
-/// Checks the account's password again before something that cannot be undone.
-async fn confirm_password(
+/// Ends `player`'s sessions (the one `only`, or all but `keep`) and closes their open
+/// WebSockets. Returns how many ended.
+async fn end_sessions(
     state: &AppState,
     player: Uuid,
+    only: Option<Uuid>,
+    keep: Option<Uuid>,
+) -> Result<usize, AccountApiError> {
+    let ended = state.store.delete_sessions(player, only, keep).await?;
+    for &session in &ended {
+        state.open_sessions.sign_out(session);
+    }
+    Ok(ended.len())
+}
+
+/// The session and player of a request whose account password is given again, before
+/// something that cannot be undone.
+async fn confirmed(
+    state: &AppState,
+    headers: &HeaderMap,
     password: &str,
-) -> Result<(), AccountApiError> {
-    let stored = state.store.password_hash(player).await?;
+) -> Result<(Uuid, PlayerRecord), AccountApiError> {
+    same_origin(state, headers)?;
+    let (session, player) = signed_in(state, headers).await?;
+    let stored = state.store.password_hash(player.id).await?;
     if state.hasher.verify(password, stored.as_deref()).await? {
-        Ok(())
+        Ok((session, player))
     } else {
         Err(AccountError::BadCredentials.into())
     }
@@ -84,14 +95,9 @@ pub async fn sign_out_one(
 ) -> Result<StatusCode, AccountApiError> {
     same_origin(&state, &headers)?;
     let (_, player) = signed_in(&state, &headers).await?;
-    let deleted = state
-        .store
-        .delete_sessions(player.id, Some(id), None)
-        .await?;
-    if deleted.is_empty() {
+    if end_sessions(&state, player.id, Some(id), None).await? == 0 {
         return Err(AccountApiError::NoSuchSession);
     }
-    close_connections(&state, &deleted);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -102,11 +108,7 @@ pub async fn sign_out_others(
 ) -> Result<StatusCode, AccountApiError> {
     same_origin(&state, &headers)?;
     let (current, player) = signed_in(&state, &headers).await?;
-    let deleted = state
-        .store
-        .delete_sessions(player.id, None, Some(current))
-        .await?;
-    close_connections(&state, &deleted);
+    end_sessions(&state, player.id, None, Some(current)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -116,18 +118,12 @@ pub async fn change_password(
     headers: HeaderMap,
     body: Result<Json<http::PasswordChange>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
     let change = json(body)?;
-    let (current, player) = signed_in(&state, &headers).await?;
+    let (current, player) = confirmed(&state, &headers, &change.current).await?;
     check_password(&change.new, &player.name)?;
-    confirm_password(&state, player.id, &change.current).await?;
     let hash = state.hasher.hash(&change.new).await?;
     state.store.set_password_hash(player.id, &hash).await?;
-    let deleted = state
-        .store
-        .delete_sessions(player.id, None, Some(current))
-        .await?;
-    close_connections(&state, &deleted);
+    end_sessions(&state, player.id, None, Some(current)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -138,11 +134,10 @@ pub async fn delete_account(
     headers: HeaderMap,
     body: Result<Json<http::AccountDeletion>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
     let deletion = json(body)?;
-    let (_, player) = signed_in(&state, &headers).await?;
-    confirm_password(&state, player.id, &deletion.password).await?;
-    let deleted = state.store.delete_account(player.id).await?;
-    close_connections(&state, &deleted);
+    let (_, player) = confirmed(&state, &headers, &deletion.password).await?;
+    for session in state.store.delete_account(player.id).await? {
+        state.open_sessions.sign_out(session);
+    }
     Ok(StatusCode::NO_CONTENT)
 }
