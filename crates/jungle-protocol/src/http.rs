@@ -137,6 +137,14 @@ pub struct GameSummary {
     pub created_at: i64,
 }
 
+/// A player's rating after one rated game (`GET /api/players/{id}/ratings?rules=…`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    /// Unix milliseconds.
+    pub at: i64,
+    pub rating: f64,
+}
+
 /// A game in progress, as `GET /api/games/live` lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveGame {

@@ -164,16 +164,48 @@ pub struct LeaderboardQuery {
     rules: Option<String>,
 }
 
+/// `GET /api/players/{id}/ratings?rules=…`: the rating after each rated game (the last 500).
+pub async fn rating_history(
+    State(state): State<AppState>,
+    Path(id): Path<Uuid>,
+    Query(q): Query<LeaderboardQuery>,
+) -> Result<Json<Vec<jungle_protocol::http::RatingPoint>>, ApiError> {
+    let rules = ruleset_of(&q)?;
+    let points = state.store.rating_history(id, rules, 500).await?;
+    Ok(Json(
+        points
+            .into_iter()
+            .map(|(at, rating)| jungle_protocol::http::RatingPoint { at, rating })
+            .collect(),
+    ))
+}
+
+/// `GET /api/users/{username}`: an account's profile, found by its username.
+pub async fn account_profile(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<PlayerProfile>, ApiError> {
+    let id = state
+        .store
+        .player_by_username(&username)
+        .await?
+        .ok_or(ApiError::NotFound("player"))?;
+    player(State(state), Path(id)).await
+}
+
+fn ruleset_of(q: &LeaderboardQuery) -> Result<Ruleset, ApiError> {
+    q.rules
+        .as_deref()
+        .unwrap_or("classic")
+        .parse()
+        .map_err(|e: jungle_rules::ParseRulesetError| ApiError::BadRequest(e.to_string()))
+}
+
 pub async fn leaderboard(
     State(state): State<AppState>,
     Query(q): Query<LeaderboardQuery>,
 ) -> Result<Json<Leaderboard>, ApiError> {
-    let rules: Ruleset = q
-        .rules
-        .as_deref()
-        .unwrap_or("classic")
-        .parse()
-        .map_err(|e: jungle_rules::ParseRulesetError| ApiError::BadRequest(e.to_string()))?;
+    let rules = ruleset_of(&q)?;
     let rows = state.store.leaderboard(rules, 100).await?;
     let players = rows
         .into_iter()

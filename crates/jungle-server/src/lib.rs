@@ -219,6 +219,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/", get(assets::app_page))
         .route("/g/{id}", get(assets::app_page))
         .route("/r/{code}", get(assets::app_page))
+        .route("/@/{username}", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);
@@ -247,6 +248,8 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         )
         .route("/api/players/{id}", get(api::player))
         .route("/api/players/{id}/games", get(api::player_games))
+        .route("/api/players/{id}/ratings", get(api::rating_history))
+        .route("/api/users/{username}", get(api::account_profile))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
         .route("/api/games/{id}", get(api::game))

@@ -35,8 +35,24 @@ async fn matchmade_game_to_a_den_win_updates_ratings(db: Db) {
     assert_eq!(record.reason, Some(Reason::Den));
     assert_eq!(record.winner, Some(Side::Red));
     assert_eq!(record.result, "red");
+    // One game leaves both ratings provisional: not ranked yet.
     let board: http::Leaderboard = server.get("/api/leaderboard?rules=classic").await;
-    assert_eq!(board.players[0].id, red_id);
+    assert!(board.players.is_empty(), "{:?}", board.players);
+    // Each player's rating after the game is kept for their chart, once.
+    let history: Vec<http::RatingPoint> = server
+        .get(&format!("/api/players/{red_id}/ratings?rules=classic"))
+        .await;
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0].rating, classic.rating);
+    let none: Vec<http::RatingPoint> = server
+        .get(&format!("/api/players/{red_id}/ratings?rules=strict"))
+        .await;
+    assert!(none.is_empty());
+    // Accounts are found by username, ignoring case.
+    let by_name: http::PlayerProfile = server
+        .get(&format!("/api/users/{}", profile.name.to_uppercase()))
+        .await;
+    assert_eq!(by_name.id, red_id);
     server.shutdown().await;
 }
 

@@ -289,6 +289,19 @@ impl Store {
         let (red_new, blue_new) = rating::rate(red_old, blue_old, finish.winner);
         write_rating(tx, &red_id, &ruleset, red_new, red_games + 1).await?;
         write_rating(tx, &blue_id, &ruleset, blue_new, blue_games + 1).await?;
+        for (player, rating) in [(&red_id, red_new), (&blue_id, blue_new)] {
+            sqlx::query(
+                "INSERT INTO rating_history (player_id, game_id, ruleset, rating, at)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, game_id) DO NOTHING",
+            )
+            .bind(player)
+            .bind(id.clone())
+            .bind(&ruleset)
+            .bind(rating.rating)
+            .bind(now_ms())
+            .execute(&mut **tx)
+            .await?;
+        }
         let change = RatingChange {
             red: red_new.shown() - red_old.shown(),
             blue: blue_new.shown() - blue_old.shown(),

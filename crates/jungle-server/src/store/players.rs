@@ -184,11 +184,13 @@ impl Store {
         let rows = sqlx::query(
             "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
-             WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL
+             WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL AND r.deviation < $3
              ORDER BY r.rating DESC LIMIT $2",
         )
         .bind(ruleset.name())
         .bind(limit)
+        // Provisional ratings say too little to rank anyone.
+        .bind(crate::rating::PROVISIONAL_DEVIATION)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
@@ -206,5 +208,39 @@ impl Store {
                 ))
             })
             .collect()
+    }
+
+    /// A player's rating after each rated game of a ruleset, oldest first (the latest `limit`).
+    pub async fn rating_history(
+        &self,
+        player: Uuid,
+        ruleset: Ruleset,
+        limit: i64,
+    ) -> Result<Vec<(i64, f64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT at, rating FROM rating_history WHERE player_id = $1 AND ruleset = $2
+             ORDER BY at DESC LIMIT $3",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut points = rows
+            .iter()
+            .map(|r| Ok((r.try_get("at")?, r.try_get("rating")?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        points.reverse();
+        Ok(points)
+    }
+
+    /// The id of the account named `username` (matched ignoring case).
+    pub async fn player_by_username(&self, username: &str) -> Result<Option<Uuid>, StoreError> {
+        let keys = crate::accounts::names::name_keys(username);
+        let row = sqlx::query("SELECT id FROM players WHERE username_folded = $1")
+            .bind(&keys.folded)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| get_uuid(&r, "id")).transpose()
     }
 }
