@@ -5,7 +5,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, launchBrowser, newPlayer, startServer } from './harness.mjs';
+import {
+  artifacts, clickMove, DEN_WIN_AT_PLY_21, launchBrowser, mySide, newPlayer, playMoves, startServer,
+} from './harness.mjs';
 
 let server;
 let browser;
@@ -77,3 +79,50 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     await context.close();
   });
 }
+
+/** A new browser profile whose guest has become the account `username`, in the lobby. */
+async function newAccount(username, viewport) {
+  const page = await newPlayer(browser, server.url, username, viewport);
+  await page.fill('#claim-user', username);
+  await page.fill('#claim-pass', PASSWORD);
+  await page.click('#claim-form button[type=submit]');
+  await page.waitForSelector('#sign-out');
+  return page;
+}
+
+test('a rated game between accounts shows on the winner\'s profile, with its rating chart', async () => {
+  const phone = { width: 390, height: 844 };
+  const alice = await newAccount('Alice_Rated', phone);
+  const bob = await newAccount('Bob_Rated', phone);
+  assert.equal(await alice.locator('#qm-rated').isChecked(), true);
+  await alice.click('#play');
+  await alice.waitForSelector('#cancel-seek');
+  await bob.click('#play');
+  await alice.waitForURL(/\/g\//);
+  await bob.waitForURL(/\/g\//);
+  const red = (await mySide(alice)) === 'red' ? alice : bob;
+  const blue = red === alice ? bob : alice;
+  const winner = red === alice ? 'Alice_Rated' : 'Bob_Rated';
+  await playMoves(red, blue, DEN_WIN_AT_PLY_21, 0, clickMove);
+  await red.waitForSelector('#end');
+  assert.match(await red.locator('#end').innerText(), /Rating/);
+  await blue.context().close();
+  await red.context().close();
+
+  // The winner, signed in afresh elsewhere, finds the game and the chart on their profile.
+  const context = await browser.newContext({ viewport: phone });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => { throw error; });
+  await page.goto(server.url);
+  await page.fill('#signin-user', winner);
+  await page.fill('#signin-pass', PASSWORD);
+  await page.click('#signin-form button[type=submit]');
+  await page.waitForSelector('#my-profile');
+  await page.click('#my-profile');
+  await page.waitForSelector('.rating-chart');
+  assert.equal(await page.locator('.rating-chart circle').count(), 1, 'one rated game: one point');
+  await page.waitForSelector('#profile-games a[href^="/g/"]');
+  assert.match(await page.locator('#profile-games').innerText(), /won/);
+  await page.screenshot({ path: join(artifacts, 'profile-390.png'), fullPage: true });
+  await context.close();
+});

@@ -121,4 +121,8 @@ export async function quickMatch(browser, url) {
   return { red, blue };
 }
 
+/// The same walk with shuffles first: the den is entered at ply 21, late enough to be rated.
+export const DEN_WIN_AT_PLY_21 = ['g1f1', 'a9b9', 'a1b1', 'g9f9', 'f1g1', 'b8b7', 'b1a1', 'f8e8', 'e3d3', 'b9a9', 'd3d4', 'f9g9',
+  'd4d5', 'b7b8', 'd5d6', 'e8f8', 'd6d7', 'a9b9', 'd7d8', 'g9f9', 'd8d9'];
+
 export const DEN_WIN_AT_PLY_13 = ['e3d3', 'a9b9', 'd3d4', 'g9f9', 'd4d5', 'b8b7', 'd5d6', 'f8e8', 'd6d7', 'b9a9', 'd7d8', 'f9g9', 'd8d9'];

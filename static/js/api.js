@@ -68,5 +68,8 @@ export async function signOut() {
 }
 
 export const profile = (id) => request('GET', `/api/players/${id}`);
+export const accountProfile = (username) => request('GET', `/api/users/${encodeURIComponent(username)}`);
+export const ratingHistory = (id, rules) => request('GET', `/api/players/${id}/ratings?rules=${encodeURIComponent(rules)}`);
+export const playerGames = (id) => request('GET', `/api/players/${id}/games`);
 export const liveGames = () => request('GET', '/api/games/live');
 export const leaderboard = (rules) => request('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}`);

@@ -44,6 +44,9 @@ const STRINGS = {
     keepPlayerHint: 'Choose a username and a password to play rated games and sign in on any device. Your games and ratings stay.',
     signedInAs: 'Signed in as {name}', signOut: 'Sign out', haveAccount: 'Have an account? Sign in', signIn: 'Sign in',
     ratedNeedsAccount: 'Rated games need an account (below).', account: 'Account',
+    ratingHistory: 'Rating history', noRatedGames: 'No rated games in this ruleset yet.', recentGames: 'Recent games',
+    record: '{w} won · {l} lost · {d} drawn', win: 'won', loss: 'lost', drawShort: 'draw', myProfile: 'My profile',
+    'status.finished': 'finished', 'status.aborted': 'aborted', 'status.active': 'in play', 'status.waiting': 'waiting',
   },
   zh: {
     brand: '斗兽棋竞技场', rules: '规则', sound: '声音开关',
@@ -88,6 +91,9 @@ const STRINGS = {
     keepPlayerHint: '设置用户名和密码，即可下排位赛并在任何设备登录。你的对局和等级分都会保留。',
     signedInAs: '已登录：{name}', signOut: '退出登录', haveAccount: '已有账号？登录', signIn: '登录',
     ratedNeedsAccount: '排位赛需要账号（见下方）。', account: '账号',
+    ratingHistory: '等级分走势', noRatedGames: '此规则暂无排位对局。', recentGames: '最近对局',
+    record: '胜 {w} · 负 {l} · 和 {d}', win: '胜', loss: '负', drawShort: '和', myProfile: '我的主页',
+    'status.finished': '已结束', 'status.aborted': '已取消', 'status.active': '进行中', 'status.waiting': '等待中',
   },
 };
 

@@ -9,6 +9,7 @@ import { renderHome, escape } from './views/home.js';
 import { renderGame } from './views/game.js';
 import { renderRules } from './views/rules.js';
 import { renderSignIn } from './views/account.js';
+import { renderProfile } from './views/profile.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
@@ -47,6 +48,7 @@ function parseRoute() {
   if ((m = path.match(/^\/g\/([0-9a-f-]{36})$/i))) return { name: 'game', id: m[1].toLowerCase() };
   if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,12})$/))) return { name: 'room', code: m[1].toUpperCase() };
   if ((m = path.match(/^\/rules\/(\w+)$/))) return { name: 'rules', rules: m[1] };
+  if ((m = path.match(/^\/@\/([A-Za-z][A-Za-z0-9_-]{1,19})$/))) return { name: 'profile', username: m[1] };
   return { name: 'home' };
 }
 
@@ -90,6 +92,9 @@ function route() {
   switch (app.route.name) {
     case 'rules':
       show(renderRules(root, app.route.rules));
+      break;
+    case 'profile':
+      show(renderProfile(root, app.route.username));
       break;
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;

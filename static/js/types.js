@@ -23,7 +23,7 @@
  * @typedef {{
  *   player: StoredPlayer | null,
  *   socket: { send: (frame: Frame) => void, close: () => void } | null,
- *   route: { name: string, id?: string, code?: string, rules?: string } | null,
+ *   route: { name: string, id?: string, code?: string, rules?: string, username?: string } | null,
  *   view: View | null,
  *   game: GameState | null,
  *   clockReceivedAt: number,

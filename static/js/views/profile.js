@@ -1,0 +1,78 @@
+// A player's page (/@/username): ratings per ruleset, the rating after each rated game drawn
+// as a line, and their recent games, each linking to its page.
+
+import * as api from '../api.js';
+import { $ } from '../dom.js';
+import { t } from '../i18n.js';
+import { escape } from './home.js';
+
+const RULESETS = ['classic', 'strict', 'daitou', 'international'];
+
+/**
+ * The rating line as SVG: time along, rating up; a single game is a dot.
+ * @param {{ at: number, rating: number }[]} points
+ * @returns {string}
+ */
+export function ratingChart(points) {
+  if (!points.length) return `<p class="muted">${t('noRatedGames')}</p>`;
+  const [width, height, pad] = [600, 200, 24];
+  const ratings = points.map((p) => p.rating);
+  const low = Math.min(...ratings) - 20;
+  const high = Math.max(...ratings) + 20;
+  const x = (i) => (points.length === 1 ? width / 2 : pad + (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (r) => height - pad - ((r - low) * (height - 2 * pad)) / (high - low);
+  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
+  const last = points[points.length - 1];
+  return `<svg class="rating-chart" viewBox="0 0 ${width} ${height}" role="img"
+      aria-label="${t('ratingHistory')}: ${Math.round(points[0].rating)} → ${Math.round(last.rating)}">
+    <text x="4" y="${pad - 2}" class="axis">${Math.round(high - 20)}</text>
+    <text x="4" y="${height - 6}" class="axis">${Math.round(low + 20)}</text>
+    <polyline points="${line}" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"/>
+    ${points.length === 1 ? `<circle cx="${x(0)}" cy="${y(last.rating)}" r="5" fill="currentColor"/>` : ''}
+  </svg>`;
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} username
+ * @returns {import('../types.js').View}
+ */
+export function renderProfile(root, username) {
+  root.innerHTML = `<section class="card profile"><h1 id="profile-name">${escape(username)}</h1>
+    <ul class="list" id="profile-ratings"></ul>
+    <h2>${t('ratingHistory')}</h2>
+    <select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
+    <div id="profile-chart"></div>
+    <h2>${t('recentGames')}</h2><ul class="list" id="profile-games"></ul></section>`;
+  const ratings = $(root, '#profile-ratings');
+  const chart = $(root, '#profile-chart');
+  const games = $(root, '#profile-games');
+  const rules = /** @type {HTMLSelectElement} */ ($(root, '#profile-rules'));
+  let alive = true;
+  api.accountProfile(username).then(async (profile) => {
+    if (!alive) return;
+    $(root, '#profile-name').textContent = profile.name;
+    ratings.innerHTML = RULESETS.map((r) => {
+      const rating = profile.ratings[r];
+      return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
+    }).join('') + `<li class="muted">${t('record', { w: profile.stats.wins, l: profile.stats.losses, d: profile.stats.draws })}</li>`;
+    const drawChart = async () => {
+      const points = await api.ratingHistory(profile.id, rules.value).catch(() => []);
+      if (alive) chart.innerHTML = ratingChart(points);
+    };
+    rules.onchange = drawChart;
+    drawChart();
+    const list = await api.playerGames(profile.id).catch(() => []);
+    if (!alive) return;
+    games.innerHTML = list.length
+      ? list.map((g) => {
+        const side = g.red === profile.id ? 'red' : 'blue';
+        const outcome = g.winner == null ? t('drawShort') : g.winner === side ? t('win') : t('loss');
+        return `<li><span>${t(`ruleset.${g.rules}`)} · ${t(side)} · ${g.status === 'finished' ? outcome : t(`status.${g.status}`)}</span><a href="/g/${g.id}" data-link>${t('watch')}</a></li>`;
+      }).join('')
+      : `<li class="muted">${t('noLiveGames')}</li>`;
+  }).catch((err) => {
+    if (alive) root.innerHTML = `<p class="card" role="alert">${escape(err.message)}</p>`;
+  });
+  return { destroy() { alive = false; } };
+}
