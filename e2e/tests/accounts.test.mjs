@@ -106,6 +106,8 @@ test('a rated game between accounts shows on the winner\'s profile, with its rat
   await playMoves(red, blue, DEN_WIN_AT_PLY_21, 0, clickMove);
   await red.waitForSelector('#end');
   assert.match(await red.locator('#end').innerText(), /Rating/);
+  // Each player's name links to their profile.
+  assert.match(await red.locator('.seat-name a').first().getAttribute('href'), /^\/p\/[0-9a-f-]{36}$/);
   await blue.context().close();
   await red.context().close();
 

@@ -49,6 +49,7 @@ function parseRoute() {
   if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,12})$/))) return { name: 'room', code: m[1].toUpperCase() };
   if ((m = path.match(/^\/rules\/(\w+)$/))) return { name: 'rules', rules: m[1] };
   if ((m = path.match(/^\/@\/([A-Za-z][A-Za-z0-9_-]{1,19})$/))) return { name: 'profile', username: m[1] };
+  if ((m = path.match(/^\/p\/([0-9a-f-]{36})$/i))) return { name: 'profile', id: m[1].toLowerCase() };
   return { name: 'home' };
 }
 
@@ -94,7 +95,7 @@ function route() {
       show(renderRules(root, app.route.rules));
       break;
     case 'profile':
-      show(renderProfile(root, app.route.username));
+      show(renderProfile(root, { username: app.route.username, id: app.route.id }));
       break;
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;

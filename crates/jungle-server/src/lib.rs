@@ -220,6 +220,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/g/{id}", get(assets::app_page))
         .route("/r/{code}", get(assets::app_page))
         .route("/@/{username}", get(assets::app_page))
+        .route("/p/{id}", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);

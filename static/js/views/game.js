@@ -98,7 +98,7 @@ function drawBar(el, game, side) {
   const seat = game[side];
   let name = '…';
   if (seat?.computer) name = `${t('computer')} · ${t('levelN', { n: seat.computer })}`;
-  else if (seat) name = `${escape(seat.name)} (${seat.rating}${seat.provisional ? '?' : ''})`;
+  else if (seat) name = `<a href="/p/${seat.id}" data-link>${escape(seat.name)}</a> (${seat.rating}${seat.provisional ? '?' : ''})`;
   // Seed 002's disconnect count, which players look at before a game.
   const left = seat?.disconnects > 0
     ? `<span class="seat-note muted" title="${t('disconnectsTitle', { n: seat.disconnects })}">· ${t('disconnects', { n: seat.disconnects })}</span>`

@@ -168,7 +168,7 @@ export function renderHome(root, app) {
   const loadBoard = async () => {
     const data = await api.leaderboard(lbRules.value).catch(() => ({ players: [] }));
     boardList.innerHTML = data.players.length
-      ? data.players.slice(0, 20).map((p) => `<li><span>${escape(p.name)}</span><span>${p.rating}${p.provisional ? '?' : ''}</span></li>`).join('')
+      ? data.players.slice(0, 20).map((p) => `<li><a href="/p/${p.id}" data-link>${escape(p.name)}</a><span>${p.rating}${p.provisional ? '?' : ''}</span></li>`).join('')
       : `<li class="muted">${t('noRatings')}</li>`;
   };
   lbRules.onchange = loadBoard;

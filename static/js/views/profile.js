@@ -33,12 +33,13 @@ export function ratingChart(points) {
 }
 
 /**
+ * A player's page, found by an account's username or by any player's id.
  * @param {HTMLElement} root
- * @param {string} username
+ * @param {{ username?: string, id?: string }} who
  * @returns {import('../types.js').View}
  */
-export function renderProfile(root, username) {
-  root.innerHTML = `<section class="card profile"><h1 id="profile-name">${escape(username)}</h1>
+export function renderProfile(root, who) {
+  root.innerHTML = `<section class="card profile"><h1 id="profile-name">${escape(who.username ?? '')}</h1>
     <ul class="list" id="profile-ratings"></ul>
     <h2>${t('ratingHistory')}</h2>
     <select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
@@ -49,7 +50,8 @@ export function renderProfile(root, username) {
   const games = $(root, '#profile-games');
   const rules = /** @type {HTMLSelectElement} */ ($(root, '#profile-rules'));
   let alive = true;
-  api.accountProfile(username).then(async (profile) => {
+  const found = who.username ? api.accountProfile(who.username) : api.profile(who.id);
+  found.then(async (profile) => {
     if (!alive) return;
     $(root, '#profile-name').textContent = profile.name;
     ratings.innerHTML = RULESETS.map((r) => {
