@@ -60,6 +60,17 @@ pub struct SessionInfo {
     pub current: bool,
 }
 
+/// `GET /api/account/export`: everything the server keeps about the account holder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AccountExport {
+    pub profile: PlayerProfile,
+    pub sessions: Vec<SessionInfo>,
+    /// Every game, newest first (at most 10,000).
+    pub games: Vec<GameSummary>,
+    /// By ruleset name: the rating after each rated game, oldest first.
+    pub rating_history: BTreeMap<String, Vec<RatingPoint>>,
+}
+
 /// `POST /api/account/password`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PasswordChange {

@@ -235,6 +235,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             "/api/account/password",
             post(accounts::manage::change_password),
         )
+        .route("/api/account/export", get(accounts::manage::export))
         .route(
             "/api/session",
             post(accounts::api::sign_in).delete(accounts::api::sign_out),

@@ -28,6 +28,8 @@ pub enum Limited {
     NewAccount,
     /// `POST /api/session` attempts, per address (failures per account are slowed apart).
     SignIn,
+    /// `GET /api/account/export`, per player (it reads every game).
+    Export,
 }
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -59,6 +61,7 @@ pub struct Limits {
     lookups_per_address: DefaultKeyedRateLimiter<IpAddr>,
     accounts_per_address: DefaultKeyedRateLimiter<IpAddr>,
     sign_ins_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    exports_per_player: DefaultKeyedRateLimiter<Uuid>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -98,6 +101,7 @@ impl Limits {
             lookups_per_address: RateLimiter::dashmap(quota(20, secs(1))),
             accounts_per_address: RateLimiter::dashmap(quota(20, secs(30))),
             sign_ins_per_address: RateLimiter::dashmap(quota(20, secs(10))),
+            exports_per_player: RateLimiter::dashmap(quota(3, secs(600))),
         }
     }
 
@@ -133,6 +137,7 @@ impl Limits {
             Limited::JoinRoom => check(&self.lookups_per_address, &address),
             Limited::NewAccount => check(&self.accounts_per_address, &address),
             Limited::SignIn => check(&self.sign_ins_per_address, &address),
+            Limited::Export => by_player(&self.exports_per_player),
         }
     }
 
@@ -156,6 +161,7 @@ impl Limits {
         self.lookups_per_address.retain_recent();
         self.accounts_per_address.retain_recent();
         self.sign_ins_per_address.retain_recent();
+        self.exports_per_player.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -166,6 +172,7 @@ impl Limits {
         self.lookups_per_address.shrink_to_fit();
         self.accounts_per_address.shrink_to_fit();
         self.sign_ins_per_address.shrink_to_fit();
+        self.exports_per_player.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -180,6 +187,7 @@ impl Limits {
             + self.lookups_per_address.len()
             + self.accounts_per_address.len()
             + self.sign_ins_per_address.len()
+            + self.exports_per_player.len()
     }
 }
 

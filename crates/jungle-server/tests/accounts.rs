@@ -403,8 +403,47 @@ async fn sessions_expire_and_accounts_can_be_deleted(db: Db) {
     expired.send(ClientFrame::Hello { token: old }).await;
     expired.expect_error(ErrorCode::BadToken).await;
 
-    // Deleting needs the password; then the games stay under an anonymous name.
+    // The account's data, as one document: the game is there, no secret is.
     let token = device(&server, "Katherine", PASSWORD).await;
+    let (status, export) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/account/export",
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{export}");
+    let text = export.to_string();
+    let export: http::AccountExport = serde_json::from_value(export).unwrap();
+    assert_eq!(export.profile.username.as_deref(), Some("Katherine"));
+    assert_eq!(export.games.len(), 1);
+    assert_eq!(export.games[0].id, game);
+    assert!(export.sessions.iter().any(|s| s.current));
+    for secret in ["argon2", token.as_str(), guest.token.as_str(), PASSWORD] {
+        assert!(!text.contains(secret), "the export holds {secret:?}");
+    }
+    for _ in 0..2 {
+        call(
+            &server,
+            reqwest::Method::GET,
+            "/api/account/export",
+            &token,
+            None,
+        )
+        .await;
+    }
+    let (status, _) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/account/export",
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "three exports per ten minutes");
+
+    // Deleting needs the password; then the games stay under an anonymous name.
     let wrong = serde_json::json!({ "password": "not it at all" });
     let (status, _) = call(
         &server,

@@ -87,6 +87,46 @@ pub async fn list(
     ))
 }
 
+/// `GET /api/account/export`: the account's data as one JSON document (profile, sessions,
+/// games, rating history).
+pub async fn export(
+    State(state): State<AppState>,
+    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<http::AccountExport>, AccountApiError> {
+    let (_, player) = signed_in(&state, &headers).await?;
+    state
+        .limits
+        .check(crate::limits::Limited::Export, Some(player.id), client)?;
+    let profile = state
+        .store
+        .profile(player.id)
+        .await?
+        .ok_or(AccountApiError::NotSignedIn)?;
+    let Json(sessions) = list(State(state.clone()), headers).await?;
+    let games = state.store.player_games(player.id, 10_000).await?;
+    let mut rating_history = std::collections::BTreeMap::new();
+    for ruleset in jungle_rules::Ruleset::ALL {
+        let points = state
+            .store
+            .rating_history(player.id, ruleset, 10_000)
+            .await?;
+        rating_history.insert(
+            ruleset.name().to_owned(),
+            points
+                .into_iter()
+                .map(|(at, rating)| http::RatingPoint { at, rating })
+                .collect(),
+        );
+    }
+    Ok(Json(http::AccountExport {
+        profile,
+        sessions,
+        games,
+        rating_history,
+    }))
+}
+
 /// `DELETE /api/sessions/{id}`: signs one of the player's own sessions out.
 pub async fn sign_out_one(
     State(state): State<AppState>,
