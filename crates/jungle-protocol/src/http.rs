@@ -167,6 +167,11 @@ pub struct LiveGame {
     pub blue: String,
     pub red_rating: i32,
     pub blue_rating: i32,
+    /// The players' ids, for links to their profiles.
+    #[serde(default)]
+    pub red_id: Option<Uuid>,
+    #[serde(default)]
+    pub blue_id: Option<Uuid>,
 }
 
 /// One line of the leaderboard.

@@ -231,7 +231,13 @@ async fn spectators_list_and_watch_live_games(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     let live: Vec<http::LiveGame> = server.get("/api/games/live").await;
-    assert!(live.iter().any(|g| g.id == game), "{live:?}");
+    let listed = live.iter().find(|g| g.id == game).expect("listed");
+    // The players' ids come along, for links to their profiles.
+    let mut ids = [listed.red_id, listed.blue_id];
+    ids.sort();
+    let mut players = [Some(red.player_id()), Some(blue.player_id())];
+    players.sort();
+    assert_eq!(ids, players);
     let fan = server.player("Fan").await;
     let mut f = server.client(&fan).await;
     play(&mut red, &mut blue, game, &["g3g4"]).await;

@@ -153,7 +153,7 @@ export function renderHome(root, app) {
   const loadLive = async () => {
     const games = await api.liveGames().catch(() => []);
     live.innerHTML = games.length
-      ? games.map((g) => `<li><span>${escape(g.red)} (${g.red_rating}) – ${escape(g.blue)} (${g.blue_rating}) · ${t(`ruleset.${g.rules}`)} ${describeClock(g.clock, t)}</span>
+      ? games.map((g) => `<li><span>${nameLink(g.red, g.red_id)} (${g.red_rating}) – ${nameLink(g.blue, g.blue_id)} (${g.blue_rating}) · ${t(`ruleset.${g.rules}`)} ${describeClock(g.clock, t)}</span>
           <a href="/g/${g.id}" data-link>${t('watch')}</a></li>`).join('')
       : `<li class="muted">${t('noLiveGames')}</li>`;
   };
@@ -190,6 +190,15 @@ export function renderHome(root, app) {
       if (app.redrawSeek === drawSeek) app.redrawSeek = null;
     },
   };
+}
+
+/**
+ * A player's name as a link to their profile (plain text when the id is unknown).
+ * @param {string} name
+ * @param {string | null | undefined} id
+ */
+function nameLink(name, id) {
+  return id ? `<a href="/p/${id}" data-link>${escape(name)}</a>` : escape(name);
 }
 
 /**

@@ -470,6 +470,8 @@ impl Room {
             blue_rating: seat(Side::Blue)
                 .map(|w| w.rating.glicko().shown())
                 .unwrap_or_default(),
+            red_id: seat(Side::Red).map(|w| w.player.id),
+            blue_id: seat(Side::Blue).map(|w| w.player.id),
         }
     }
 
