@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, DEN_WIN_AT_PLY_21, launchBrowser, mySide, newPlayer, playMoves, startServer,
+  artifacts, clickMove, DEN_WIN_AT_PLY_21, launchBrowser, matchPages, newPlayer, playMoves, startServer,
 } from './harness.mjs';
 
 let server;
@@ -95,13 +95,7 @@ test('a rated game between accounts shows on the winner\'s profile, with its rat
   const alice = await newAccount('Alice_Rated', phone);
   const bob = await newAccount('Bob_Rated', phone);
   assert.equal(await alice.locator('#qm-rated').isChecked(), true);
-  await alice.click('#play');
-  await alice.waitForSelector('#cancel-seek');
-  await bob.click('#play');
-  await alice.waitForURL(/\/g\//);
-  await bob.waitForURL(/\/g\//);
-  const red = (await mySide(alice)) === 'red' ? alice : bob;
-  const blue = red === alice ? bob : alice;
+  const { red, blue } = await matchPages(alice, bob);
   const winner = red === alice ? 'Alice_Rated' : 'Bob_Rated';
   await playMoves(red, blue, DEN_WIN_AT_PLY_21, 0, clickMove);
   await red.waitForSelector('#end');

@@ -109,8 +109,11 @@ export async function playMoves(red, blue, moves, startPly = 0, how = clickMove)
 }
 
 export async function quickMatch(browser, url) {
-  const alice = await newPlayer(browser, url, 'Alice');
-  const bob = await newPlayer(browser, url, 'Bob');
+  return matchPages(await newPlayer(browser, url, 'Alice'), await newPlayer(browser, url, 'Bob'));
+}
+
+/// Two lobby pages seek with their quick-match settings and meet: returns them by side.
+export async function matchPages(alice, bob) {
   await alice.click('#play');
   await alice.waitForSelector('#cancel-seek');
   await bob.click('#play');

@@ -6,12 +6,7 @@ mod common;
 use common::*;
 
 fn play_computer() -> ClientFrame {
-    ClientFrame::PlayComputer {
-        rules: Ruleset::Classic,
-        clock: fischer(300, 0),
-        level: 1,
-        color: ColorChoice::Blue,
-    }
+    vs_computer(1, ColorChoice::Blue)
 }
 
 fn create_room() -> ClientFrame {
@@ -475,13 +470,7 @@ async fn a_computer_flood_costs_little_memory_and_delays_nobody() {
     // The victim's game: the computer (level 1) moves first.
     let victim = create_player(server.addr, "Victim").await;
     let mut v = signed_in_client(server.addr, &victim).await;
-    v.send(ClientFrame::PlayComputer {
-        rules: Ruleset::Classic,
-        clock: fischer(300, 0),
-        level: 1,
-        color: ColorChoice::Blue,
-    })
-    .await;
+    v.send(vs_computer(1, ColorChoice::Blue)).await;
     let game = expect_frame!(v, ServerFrame::Game(state) if state.status == GameStatus::Active => state.game);
     let started = Instant::now();
     let healthz = format!("http://{}/healthz", server.addr);

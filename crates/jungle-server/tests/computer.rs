@@ -118,13 +118,7 @@ async fn leaving_the_computer_is_no_disconnect(db: Db) {
     let server = TestServer::start_with(db, |c| c.disconnect_grace_s = 1).await;
     let me = server.player("Quitter").await;
     let mut c = server.client(&me).await;
-    c.send(ClientFrame::PlayComputer {
-        rules: Ruleset::Classic,
-        clock: fischer(300, 0),
-        level: 1,
-        color: ColorChoice::Red,
-    })
-    .await;
+    c.send(vs_computer(1, ColorChoice::Red)).await;
     let game = c.expect_game().await.game;
     c.mv(game, "g3g4").await;
     c.expect_moved().await;

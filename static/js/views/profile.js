@@ -72,7 +72,7 @@ export function renderProfile(root, who) {
         const outcome = g.winner == null ? t('drawShort') : g.winner === side ? t('win') : t('loss');
         return `<li><span>${t(`ruleset.${g.rules}`)} · ${t(side)} · ${g.status === 'finished' ? outcome : t(`status.${g.status}`)}</span><a href="/g/${g.id}" data-link>${t('watch')}</a></li>`;
       }).join('')
-      : `<li class="muted">${t('noLiveGames')}</li>`;
+      : `<li class="muted">${t('noGames')}</li>`;
   }).catch((err) => {
     if (alive) root.innerHTML = `<p class="card" role="alert">${escape(err.message)}</p>`;
   });

@@ -241,7 +241,10 @@ pub async fn sign_in(
         device: &device_of(&headers),
         address: &coarse_address(client),
     };
-    state.store.create_session(account.id, &session).await?;
+    let (_, ended) = state.store.create_session(account.id, &session).await?;
+    for old in ended {
+        state.open_sessions.sign_out(old);
+    }
     let secure = if state.public_url.starts_with("https://") {
         "; Secure"
     } else {

@@ -6,6 +6,9 @@ use uuid::Uuid;
 use super::{get_uuid, now_ms, PlayerRecord, Store, StoreError};
 use crate::accounts::names::NameKeys;
 
+/// Sessions one account may hold; signing in again ends the least recently used beyond it.
+pub const MAX_SESSIONS: usize = 20;
+
 /// A new account's credentials, checked and hashed.
 pub struct NewAccount<'a> {
     pub username: &'a str,
@@ -153,15 +156,29 @@ impl Store {
         .transpose()
     }
 
+    /// A new session for `player`. Beyond [`MAX_SESSIONS`], the least recently used ones end;
+    /// their ids are returned so their open connections can be closed.
     pub async fn create_session(
         &self,
         player: Uuid,
         session: &NewSession<'_>,
-    ) -> Result<Uuid, StoreError> {
+    ) -> Result<(Uuid, Vec<Uuid>), StoreError> {
         let mut tx = self.pool.begin().await?;
         let id = insert_session(&mut tx, player, session).await?;
         tx.commit().await?;
-        Ok(id)
+        // `sessions` lists the most recently used first.
+        let ended: Vec<Uuid> = self
+            .sessions(player)
+            .await?
+            .into_iter()
+            .map(|s| s.id)
+            .filter(|&s| s != id)
+            .skip(MAX_SESSIONS - 1)
+            .collect();
+        for &old in &ended {
+            self.delete_session(old).await?;
+        }
+        Ok((id, ended))
     }
 
     /// The player a session token signs in as, if the session exists and has been used within

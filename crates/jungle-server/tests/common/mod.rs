@@ -473,6 +473,16 @@ pub fn seek(rules: Ruleset, clock: ClockSpec, rated: bool) -> ClientFrame {
     }
 }
 
+/// A classic game against the computer at `level`, 5 minutes a side; `color` is the human's.
+pub fn vs_computer(level: u8, color: ColorChoice) -> ClientFrame {
+    ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level,
+        color,
+    }
+}
+
 pub fn fischer(base_s: u32, inc_s: u32) -> ClockSpec {
     ClockSpec::Fischer { base_s, inc_s }
 }
