@@ -85,7 +85,57 @@ pub enum ClientFrame {
     Rematch {
         game: Uuid,
     },
+    /// Challenge an online player to a game with these settings (`color`: the challenger's).
+    /// They have [`CHALLENGE_TTL_S`] seconds to accept.
+    Challenge {
+        to: Uuid,
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+        color: ColorChoice,
+    },
+    /// The challenged player accepts: the game starts for both.
+    AcceptChallenge {
+        id: Uuid,
+    },
+    DeclineChallenge {
+        id: Uuid,
+    },
+    /// The challenger takes their challenge back.
+    CancelChallenge {
+        id: Uuid,
+    },
     Ping,
+}
+
+/// Seconds a challenge waits for its answer.
+pub const CHALLENGE_TTL_S: u64 = 60;
+
+/// A pending challenge, as both players see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChallengeInfo {
+    pub id: Uuid,
+    pub from: PlayerInfo,
+    pub to: PlayerInfo,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    /// The challenger's colour.
+    pub color: ColorChoice,
+    /// Milliseconds left to answer.
+    pub expires_in_ms: u64,
+}
+
+/// How a challenge ended without a game (or with one: `accepted`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeEnd {
+    Accepted,
+    Declined,
+    /// The challenger took it back, or left.
+    Cancelled,
+    /// Nobody answered in time.
+    Expired,
 }
 
 /// A player as others see them.
@@ -147,6 +197,8 @@ pub enum Reason {
     Timeout,
     Abandoned,
     Aborted,
+    /// The operator banned the losing player while the game ran.
+    Banned,
 }
 
 impl Reason {
@@ -161,6 +213,7 @@ impl Reason {
             Reason::Timeout => "timeout",
             Reason::Abandoned => "abandoned",
             Reason::Aborted => "aborted",
+            Reason::Banned => "banned",
         }
     }
 
@@ -175,6 +228,7 @@ impl Reason {
             Reason::Timeout,
             Reason::Abandoned,
             Reason::Aborted,
+            Reason::Banned,
         ]
         .into_iter()
         .find(|r| r.name() == name)
@@ -358,6 +412,19 @@ pub enum ServerFrame {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         game: Option<Uuid>,
     },
+    /// Your challenge was delivered (to every tab the player has open).
+    ChallengeSent {
+        challenge: ChallengeInfo,
+    },
+    /// Someone challenges you: answer with `accept_challenge` or `decline_challenge`.
+    Challenged {
+        challenge: ChallengeInfo,
+    },
+    /// A challenge you sent or received is over; on `accepted` the game follows as `game`.
+    ChallengeEnded {
+        id: Uuid,
+        reason: ChallengeEnd,
+    },
     Pong,
     /// The server is going down; reconnect after a moment (games resume).
     Shutdown,
@@ -397,6 +464,12 @@ pub enum ErrorCode {
     LimitReached,
     /// Rated games are for accounts: a guest makes theirs permanent with `POST /api/account`.
     AccountRequired,
+    /// The player challenged is not online (or is you).
+    PlayerOffline,
+    /// No pending challenge with this id is yours to answer or cancel.
+    UnknownChallenge,
+    /// The operator banned this player; the message says why.
+    Banned,
     RateLimited,
     /// Something went wrong on our side; details are in the server's log.
     Internal,

@@ -131,6 +131,12 @@ pub struct PlayerProfile {
     pub disconnects: i64,
     /// Games aborted because this player's first move never came; not against the computer.
     pub aborts: i64,
+    /// Whether the player has a connection open now (so can be challenged).
+    #[serde(default)]
+    pub online: bool,
+    /// Banned by the operator: hidden from leaderboards, cannot play.
+    #[serde(default)]
+    pub banned: bool,
 }
 
 /// A line of `GET /api/players/{id}/games`, newest first.
@@ -236,3 +242,68 @@ pub struct GameRecord {
 pub struct ApiError {
     pub error: String,
 }
+
+/// `POST /api/reports`: report a player to the operator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NewReport {
+    pub player: Uuid,
+    /// One of [`REPORT_REASONS`].
+    pub reason: String,
+    /// The reporter's own words, at most [`MAX_REPORT_DETAILS`] characters.
+    #[serde(default)]
+    pub details: String,
+    /// The game the report is about, if any; the reported player must have played in it.
+    #[serde(default)]
+    pub game: Option<Uuid>,
+}
+
+/// What a report may be about.
+pub const REPORT_REASONS: [&str; 5] = ["cheating", "abuse", "name", "stalling", "other"];
+/// Longest `details` of a report, in characters.
+pub const MAX_REPORT_DETAILS: usize = 500;
+
+/// `201` answer of `POST /api/reports`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportCreated {
+    pub id: Uuid,
+}
+
+/// An account's display settings (`GET`/`PUT /api/account/settings`), kept with the account so
+/// they follow it to every device. Unknown keys are refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisplaySettings {
+    /// `en` or `zh`; absent: the browser's choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Sounds off.
+    #[serde(default)]
+    pub muted: bool,
+    /// Show square names (a–g, 1–9) around the board.
+    #[serde(default = "yes")]
+    pub coordinates: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for DisplaySettings {
+    fn default() -> Self {
+        DisplaySettings {
+            language: None,
+            muted: false,
+            coordinates: true,
+        }
+    }
+}
+
+/// `POST /api/account/reset`: use a one-time reset link's token to choose a new password.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PasswordReset {
+    pub token: String,
+    pub password: String,
+}
+
+/// Games per page of `GET /api/players/{id}/games?page=N`.
+pub const GAMES_PER_PAGE: i64 = 20;

@@ -7,7 +7,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use jungle_protocol::http::{
-    self, CreatedPlayer, GamePlayer, GamePlayers, GameSummary, Leaderboard, LeaderboardEntry,
+    self, CreatedPlayer, GAMES_PER_PAGE, GamePlayer, GamePlayers, GameSummary, Leaderboard, LeaderboardEntry,
     LiveGame, NewPlayer, PlayerProfile,
 };
 use jungle_protocol::{Clocks, GameResult, GameState, Seat};
@@ -139,24 +139,69 @@ pub async fn player(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
-    let profile = state
+    let mut profile = state
         .store
         .profile(id)
         .await?
         .ok_or(ApiError::NotFound("player"))?;
+    profile.online = state.online.is_online(id);
     Ok(Json(profile))
 }
 
+#[derive(Deserialize)]
+pub struct GamesQuery {
+    rules: Option<String>,
+    page: Option<i64>,
+}
+
+/// `GET /api/players/{id}/games?page=N&rules=R`: a page of [`GAMES_PER_PAGE`] games, newest
+/// first, of one ruleset or all.
 pub async fn player_games(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
+    Query(q): Query<GamesQuery>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
     state
         .store
         .player(id)
         .await?
         .ok_or(ApiError::NotFound("player"))?;
-    Ok(Json(state.store.player_games(id, 50).await?))
+    let rules = match q.rules.as_deref().filter(|r| !r.is_empty()) {
+        Some(name) => Some(
+            name.parse()
+                .map_err(|e: jungle_rules::ParseRulesetError| ApiError::BadRequest(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let page = q.page.unwrap_or(1);
+    if !(1..=10_000).contains(&page) {
+        return Err(ApiError::BadRequest("page must be from 1 to 10000".into()));
+    }
+    let offset = (page - 1) * GAMES_PER_PAGE;
+    let games = state
+        .store
+        .player_games(id, rules, offset, GAMES_PER_PAGE)
+        .await?;
+    Ok(Json(games))
+}
+
+/// The player a request's token signs in as (a guest's token or an account's session), if any.
+pub async fn player_of(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+) -> Result<Option<crate::store::PlayerRecord>, StoreError> {
+    let Some(token) = crate::accounts::api::presented_token(headers) else {
+        return Ok(None);
+    };
+    let token_hash = hash_token(&token);
+    if let Some(guest) = state.store.player_by_token_hash(&token_hash).await? {
+        return Ok(Some(guest));
+    }
+    let session = state
+        .store
+        .player_by_session(&token_hash, crate::accounts::SESSION_IDLE_MS)
+        .await?;
+    Ok(session.map(|(_, player)| player))
 }
 
 #[derive(Deserialize)]

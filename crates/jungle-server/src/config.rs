@@ -90,6 +90,10 @@ pub struct Config {
     /// Log as JSON lines instead of human-readable text.
     #[arg(long, env = "JUNGLE_LOG_JSON")]
     pub log_json: bool,
+
+    /// Without a command: serve. `admin …`: moderate, on the same database.
+    #[command(subcommand)]
+    pub command: Option<crate::admin::Command>,
 }
 
 impl Config {
@@ -106,6 +110,15 @@ impl Config {
             database_url,
         ]);
         Config::from_arg_matches(&matches).expect("the test settings are valid")
+    }
+
+    /// The base of links the server hands out: `--public-url`, else `http://ADDR`.
+    pub fn public_url(&self, addr: SocketAddr) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{addr}"))
+            .trim_end_matches('/')
+            .to_owned()
     }
 
     pub fn disconnect_grace(&self) -> Duration {

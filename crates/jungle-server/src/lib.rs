@@ -4,9 +4,11 @@
 //! with the bound address and a graceful [`Server::shutdown`].
 
 pub mod accounts;
+pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod bots;
+pub mod challenges;
 pub mod client_addr;
 pub mod config;
 pub mod engine_pool;
@@ -14,8 +16,11 @@ pub mod http_server;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod moderation;
+pub mod online;
 pub mod persist;
 pub mod rating;
+pub mod reports;
 pub mod rooms;
 pub mod state;
 pub mod store;
@@ -76,12 +81,7 @@ impl Server {
             addr: config.addr,
             source,
         })?;
-        let public_url: Arc<str> = config
-            .public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{addr}"))
-            .trim_end_matches('/')
-            .into();
+        let public_url: Arc<str> = config.public_url(addr).into();
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (persister, writer) = Persister::start(store.clone());
         let rooms = Rooms::default();
@@ -101,7 +101,16 @@ impl Server {
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
         let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
         tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
+        let online = online::Online::default();
+        tokio::spawn(moderation::apply_bans(
+            store.clone(),
+            rooms.clone(),
+            online.clone(),
+            shutdown_rx.clone(),
+        ));
         let state = AppState {
+            challenges: challenges::Challenges::new(online.clone()),
+            online,
             limits,
             store: store.clone(),
             rooms,
@@ -221,6 +230,10 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/r/{code}", get(assets::app_page))
         .route("/@/{username}", get(assets::app_page))
         .route("/p/{id}", get(assets::app_page))
+        .route("/leaderboard", get(assets::app_page))
+        .route("/leaderboard/{rules}", get(assets::app_page))
+        .route("/reset/{token}", get(assets::app_page))
+        .route("/settings", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);
@@ -236,6 +249,12 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             post(accounts::manage::change_password),
         )
         .route("/api/account/export", get(accounts::manage::export))
+        .route(
+            "/api/account/settings",
+            get(accounts::manage::settings).put(accounts::manage::save_settings),
+        )
+        .route("/api/account/reset", post(accounts::manage::reset_password))
+        .route("/api/reports", post(reports::create))
         .route(
             "/api/session",
             post(accounts::api::sign_in).delete(accounts::api::sign_out),

@@ -30,6 +30,10 @@ pub enum Limited {
     SignIn,
     /// `GET /api/account/export`, per player (it reads every game).
     Export,
+    /// `challenge`, per player and per address.
+    Challenge,
+    /// `POST /api/reports`, per player and per address.
+    Report,
 }
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -62,6 +66,10 @@ pub struct Limits {
     accounts_per_address: DefaultKeyedRateLimiter<IpAddr>,
     sign_ins_per_address: DefaultKeyedRateLimiter<IpAddr>,
     exports_per_player: DefaultKeyedRateLimiter<Uuid>,
+    challenges_per_player: DefaultKeyedRateLimiter<Uuid>,
+    challenges_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    reports_per_player: DefaultKeyedRateLimiter<Uuid>,
+    reports_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -102,6 +110,10 @@ impl Limits {
             accounts_per_address: RateLimiter::dashmap(quota(20, secs(30))),
             sign_ins_per_address: RateLimiter::dashmap(quota(20, secs(10))),
             exports_per_player: RateLimiter::dashmap(quota(3, secs(600))),
+            challenges_per_player: RateLimiter::dashmap(quota(10, secs(15))),
+            challenges_per_address: RateLimiter::dashmap(quota(30, secs(5))),
+            reports_per_player: RateLimiter::dashmap(quota(5, secs(720))),
+            reports_per_address: RateLimiter::dashmap(quota(20, secs(180))),
         }
     }
 
@@ -138,6 +150,14 @@ impl Limits {
             Limited::NewAccount => check(&self.accounts_per_address, &address),
             Limited::SignIn => check(&self.sign_ins_per_address, &address),
             Limited::Export => by_player(&self.exports_per_player),
+            Limited::Challenge => {
+                by_player(&self.challenges_per_player)?;
+                check(&self.challenges_per_address, &address)
+            }
+            Limited::Report => {
+                by_player(&self.reports_per_player)?;
+                check(&self.reports_per_address, &address)
+            }
         }
     }
 
@@ -162,6 +182,10 @@ impl Limits {
         self.accounts_per_address.retain_recent();
         self.sign_ins_per_address.retain_recent();
         self.exports_per_player.retain_recent();
+        self.challenges_per_player.retain_recent();
+        self.challenges_per_address.retain_recent();
+        self.reports_per_player.retain_recent();
+        self.reports_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -173,6 +197,10 @@ impl Limits {
         self.accounts_per_address.shrink_to_fit();
         self.sign_ins_per_address.shrink_to_fit();
         self.exports_per_player.shrink_to_fit();
+        self.challenges_per_player.shrink_to_fit();
+        self.challenges_per_address.shrink_to_fit();
+        self.reports_per_player.shrink_to_fit();
+        self.reports_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -188,6 +216,10 @@ impl Limits {
             + self.accounts_per_address.len()
             + self.sign_ins_per_address.len()
             + self.exports_per_player.len()
+            + self.challenges_per_player.len()
+            + self.challenges_per_address.len()
+            + self.reports_per_player.len()
+            + self.reports_per_address.len()
     }
 }
 

@@ -20,6 +20,9 @@ async fn main() -> std::process::ExitCode {
         Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
         Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
     }
+    if let Some(jungle_server::admin::Command::Admin(action)) = config.command.clone() {
+        return admin(&config, action).await;
+    }
     match Server::start(config).await {
         Ok(server) => {
             server.run_until_signal().await;
@@ -28,6 +31,29 @@ async fn main() -> std::process::ExitCode {
         Err(e) => {
             tracing::error!("{e}");
             eprintln!("jungle-server: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one `admin` action on the configured database and prints what it did.
+async fn admin(config: &Config, action: jungle_server::admin::AdminAction) -> std::process::ExitCode {
+    let store = match jungle_server::store::Store::open_for_command(&config.database_url).await {
+        Ok(store) => store,
+        Err(e) => {
+            eprintln!("jungle-server admin: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let result = jungle_server::admin::run(&store, &config.public_url(config.addr), action).await;
+    store.close().await;
+    match result {
+        Ok(out) => {
+            print!("{out}");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("jungle-server admin: {e}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -43,6 +43,10 @@ pub struct AppState {
     pub open_sessions: crate::accounts::open_sessions::OpenSessions,
     /// Failed sign-ins per account, for growing waits.
     pub failed_sign_ins: Arc<crate::accounts::throttle::FailedSignIns>,
+    /// Signed-in WebSockets by player: who can be challenged, whom a ban disconnects.
+    pub online: crate::online::Online,
+    /// Direct challenges waiting for an answer.
+    pub challenges: crate::challenges::Challenges,
 }
 
 /// The origins a browser may connect from.

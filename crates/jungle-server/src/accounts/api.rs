@@ -38,6 +38,10 @@ pub enum AccountApiError {
     ForeignOrigin,
     #[error("{0}")]
     BadBody(String),
+    #[error("this link is unknown, used or expired; ask the operator for a new one")]
+    BadResetLink,
+    #[error(transparent)]
+    Report(#[from] crate::reports::ReportError),
 }
 
 impl From<StoreError> for AccountApiError {
@@ -68,6 +72,7 @@ impl IntoResponse for AccountApiError {
                         StatusCode::CONFLICT
                     }
                     AccountError::BadCredentials => StatusCode::UNAUTHORIZED,
+                    AccountError::Banned(_) => StatusCode::FORBIDDEN,
                     AccountError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 },
                 e.code(),
@@ -77,6 +82,16 @@ impl IntoResponse for AccountApiError {
             AccountApiError::NoSuchSession => (StatusCode::NOT_FOUND, "no_such_session"),
             AccountApiError::ForeignOrigin => (StatusCode::FORBIDDEN, "foreign_origin"),
             AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AccountApiError::BadResetLink => (StatusCode::BAD_REQUEST, "bad_reset_link"),
+            AccountApiError::Report(e) => match e {
+                crate::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+                crate::reports::ReportError::NoSuchPlayer => {
+                    (StatusCode::NOT_FOUND, "no_such_player")
+                }
+                crate::reports::ReportError::AlreadyReported => {
+                    (StatusCode::CONFLICT, "already_reported")
+                }
+            },
         };
         let message = match &self {
             AccountApiError::Account(AccountError::Internal(detail)) => {
@@ -191,6 +206,9 @@ pub async fn create_account(
                 .player_by_token_hash(&token_hash)
                 .await?
                 .ok_or(AccountApiError::NotSignedIn)?;
+            if let Some(reason) = state.store.ban_reason(guest.id).await? {
+                return Err(AccountError::Banned(reason).into());
+            }
             state
                 .store
                 .claim_guest(
@@ -235,6 +253,10 @@ pub async fn sign_in(
         return Err(AccountError::BadCredentials.into());
     };
     state.failed_sign_ins.succeeded(&keys.folded);
+    // Told only to whoever knows the password.
+    if let Some(reason) = state.store.ban_reason(account.id).await? {
+        return Err(AccountError::Banned(reason).into());
+    }
     let token = new_token();
     let session = NewSession {
         token_hash: &hash_token(&token),

@@ -104,7 +104,7 @@ pub async fn export(
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     let Json(sessions) = list(State(state.clone()), headers).await?;
-    let games = state.store.player_games(player.id, 10_000).await?;
+    let games = state.store.player_games(player.id, None, 0, 10_000).await?;
     let mut rating_history = std::collections::BTreeMap::new();
     for ruleset in jungle_rules::Ruleset::ALL {
         let points = state
@@ -177,6 +177,74 @@ pub async fn delete_account(
     let deletion = json(body)?;
     let (_, player) = confirmed(&state, &headers, &deletion.password).await?;
     for session in state.store.delete_account(player.id).await? {
+        state.open_sessions.sign_out(session);
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/account/settings`: the account's display settings (the defaults until saved).
+pub async fn settings(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<http::DisplaySettings>, AccountApiError> {
+    let (_, player) = signed_in(&state, &headers).await?;
+    let saved = state.store.settings(player.id).await?;
+    // What was saved was checked on the way in; a row that no longer reads is the defaults.
+    let settings = saved
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default();
+    Ok(Json(settings))
+}
+
+/// `PUT /api/account/settings`: saves the display settings, so every device shows the same.
+pub async fn save_settings(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<http::DisplaySettings>, JsonRejection>,
+) -> Result<Json<http::DisplaySettings>, AccountApiError> {
+    same_origin(&state, &headers)?;
+    let settings = json(body)?;
+    if let Some(language) = &settings.language {
+        if !["en", "zh"].contains(&language.as_str()) {
+            return Err(AccountApiError::BadBody(
+                "language must be \"en\" or \"zh\"".into(),
+            ));
+        }
+    }
+    let (_, player) = signed_in(&state, &headers).await?;
+    let text = serde_json::to_string(&settings).expect("settings serialize");
+    state.store.set_settings(player.id, &text).await?;
+    Ok(Json(settings))
+}
+
+/// `POST /api/account/reset {"token", "password"}`: uses a one-time link from
+/// `jungle-server admin reset-password`; every session is signed out.
+pub async fn reset_password(
+    State(state): State<AppState>,
+    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    headers: HeaderMap,
+    body: Result<Json<http::PasswordReset>, JsonRejection>,
+) -> Result<StatusCode, AccountApiError> {
+    same_origin(&state, &headers)?;
+    // Guessing links is what this limits, like guessing passwords.
+    state
+        .limits
+        .check(crate::limits::Limited::SignIn, None, client)?;
+    let reset = json(body)?;
+    let token_hash = hash_token(reset.token.trim());
+    let owner = state
+        .store
+        .password_reset_owner(&token_hash)
+        .await?
+        .ok_or(AccountApiError::BadResetLink)?;
+    check_password(&reset.password, &owner)?;
+    let hash = state.hasher.hash(&reset.password).await?;
+    let (_, ended) = state
+        .store
+        .use_password_reset(&token_hash, &hash)
+        .await?
+        .ok_or(AccountApiError::BadResetLink)?;
+    for session in ended {
         state.open_sessions.sign_out(session);
     }
     Ok(StatusCode::NO_CONTENT)

@@ -26,6 +26,8 @@ pub enum AccountError {
     AlreadyAnAccount,
     #[error("the username or the password is wrong")]
     BadCredentials,
+    #[error("this account is banned: {0}")]
+    Banned(String),
     #[error("{0}")]
     Internal(String),
 }
@@ -39,6 +41,7 @@ impl AccountError {
             AccountError::UsernameTaken => "username_taken",
             AccountError::AlreadyAnAccount => "already_an_account",
             AccountError::BadCredentials => "bad_credentials",
+            AccountError::Banned(_) => "banned",
             AccountError::Internal(_) => "internal",
         }
     }

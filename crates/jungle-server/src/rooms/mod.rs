@@ -88,6 +88,10 @@ pub enum RoomCommand {
         player: Uuid,
         action: Action,
     },
+    /// The operator banned `player`: their game in progress is lost by `banned`.
+    Banned {
+        player: Uuid,
+    },
     /// The host of a waiting room gives the free seat to the computer.
     AddComputer {
         conn_id: u64,

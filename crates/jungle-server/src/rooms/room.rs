@@ -148,6 +148,12 @@ impl Room {
                 metrics::histogram!("jungle_room_command_seconds")
                     .record(received.elapsed().as_secs_f64());
             }
+            RoomCommand::Banned { player } => {
+                if let Some(side) = self.session.side_of(player) {
+                    let events = self.session.ban(side, now());
+                    self.apply(events).await;
+                }
+            }
             RoomCommand::AddComputer {
                 conn_id,
                 player,

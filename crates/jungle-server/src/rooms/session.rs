@@ -571,6 +571,15 @@ impl GameSession {
         }
     }
 
+    /// The operator banned the player of `side`: a game in progress is theirs, lost by
+    /// `banned`. Nothing happens to a game not in progress.
+    pub fn ban(&mut self, side: Side, now: Instant) -> Vec<Event> {
+        if self.require_active().is_err() {
+            return Vec::new();
+        }
+        self.end(Some(!side), Reason::Banned, now)
+    }
+
     fn require_active(&self) -> Result<(), Refusal> {
         match self.phase {
             Phase::Active { .. } => Ok(()),

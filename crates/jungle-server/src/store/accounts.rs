@@ -321,6 +321,27 @@ impl Store {
             None => false,
         })
     }
+
+    /// An account's display settings (a JSON object), if it has saved any.
+    pub async fn settings(&self, player: Uuid) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT settings FROM players WHERE id = $1")
+            .bind(player.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get("settings")?,
+            None => None,
+        })
+    }
+
+    pub async fn set_settings(&self, player: Uuid, json: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE players SET settings = $1 WHERE id = $2")
+            .bind(json)
+            .bind(player.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }
 
 async fn insert_session(

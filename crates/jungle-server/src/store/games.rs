@@ -385,18 +385,24 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
-    /// A player's most recent games, newest first.
+    /// A player's games, newest first: `limit` of them after skipping `offset`, of one
+    /// ruleset or all.
     pub async fn player_games(
         &self,
         player: Uuid,
+        rules: Option<Ruleset>,
+        offset: i64,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, ruleset, red_id, blue_id, status, winner, reason, plies, created_at FROM games
-             WHERE red_id = $1 OR blue_id = $1 ORDER BY created_at DESC LIMIT $2",
+             WHERE (red_id = $1 OR blue_id = $1) AND ($2 = '' OR ruleset = $2)
+             ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4",
         )
         .bind(player.to_string())
+        .bind(rules.map_or("", |r| r.name()))
         .bind(limit)
+        .bind(offset)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

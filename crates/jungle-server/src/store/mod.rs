@@ -3,6 +3,7 @@
 
 mod accounts;
 mod games;
+mod moderation;
 mod players;
 mod rooms;
 
@@ -15,6 +16,9 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
+pub use moderation::{
+    AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord,
+};
 pub use games::{FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;
@@ -102,6 +106,12 @@ impl Store {
     /// Connects and runs the migrations. An SQLite file is created if missing.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         Store::open_with(url, Some(Checkpointing::SERVER)).await
+    }
+
+    /// For a short-lived command beside a running server (`jungle-server admin`): no
+    /// background checkpoint, which the server runs.
+    pub async fn open_for_command(url: &str) -> Result<Store, StoreError> {
+        Store::open_with(url, None).await
     }
 
     /// `checkpointing`: how the background WAL checkpoint runs (tests turn it off to watch

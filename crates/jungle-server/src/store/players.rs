@@ -160,10 +160,12 @@ impl Store {
             timeouts: row.try_get("timeouts")?,
             abandons: row.try_get("abandons")?,
         };
-        let counts = sqlx::query("SELECT disconnects, aborts, username FROM players WHERE id = $1")
-            .bind(id.to_string())
-            .fetch_one(&self.pool)
-            .await?;
+        let counts = sqlx::query(
+            "SELECT disconnects, aborts, username, banned_at FROM players WHERE id = $1",
+        )
+        .bind(id.to_string())
+        .fetch_one(&self.pool)
+        .await?;
         Ok(Some(PlayerProfile {
             id: player.id,
             name: player.name,
@@ -172,6 +174,9 @@ impl Store {
             username: counts.try_get("username")?,
             disconnects: counts.try_get("disconnects")?,
             aborts: counts.try_get("aborts")?,
+            // Filled in by the caller, which knows the connections.
+            online: false,
+            banned: counts.try_get::<Option<i64>, _>("banned_at")?.is_some(),
         }))
     }
 
@@ -184,7 +189,8 @@ impl Store {
         let rows = sqlx::query(
             "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
-             WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL AND r.deviation < $3
+             WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL AND p.banned_at IS NULL
+               AND r.deviation < $3
              ORDER BY r.rating DESC LIMIT $2",
         )
         .bind(ruleset.name())

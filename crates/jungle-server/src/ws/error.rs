@@ -45,8 +45,23 @@ pub enum FrameError {
     AtCap(crate::rooms::open::AtCap),
     #[error("rated games are for accounts: keep this player with a username and a password (your games and ratings stay), or play casual")]
     AccountRequired,
+    #[error(transparent)]
+    Challenge(#[from] crate::challenges::ChallengeError),
+    #[error("rated games are for accounts, and that player is a guest: challenge them to a casual game")]
+    OpponentNeedsAccount,
+    #[error("this player is banned: {0}")]
+    Banned(String),
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
+}
+
+impl From<crate::challenges::AcceptError> for FrameError {
+    fn from(e: crate::challenges::AcceptError) -> Self {
+        match e {
+            crate::challenges::AcceptError::Challenge(e) => e.into(),
+            crate::challenges::AcceptError::Store(e) => e.into(),
+        }
+    }
 }
 
 fn at_cap_message(at_cap: &crate::rooms::open::AtCap) -> String {
@@ -76,7 +91,19 @@ impl FrameError {
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
             FrameError::AtCap(_) | FrameError::TooManyFollowed => ErrorCode::LimitReached,
-            FrameError::AccountRequired => ErrorCode::AccountRequired,
+            FrameError::AccountRequired | FrameError::OpponentNeedsAccount => {
+                ErrorCode::AccountRequired
+            }
+            FrameError::Challenge(e) => {
+                use crate::challenges::ChallengeError as C;
+                match e {
+                    C::Offline | C::Yourself => ErrorCode::PlayerOffline,
+                    C::TooManyOutgoing | C::TooManyIncoming => ErrorCode::LimitReached,
+                    C::RecentlyDeclined(_) => ErrorCode::RateLimited,
+                    C::Unknown => ErrorCode::UnknownChallenge,
+                }
+            }
+            FrameError::Banned(_) => ErrorCode::Banned,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
         }

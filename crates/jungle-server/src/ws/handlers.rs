@@ -66,6 +66,27 @@ impl Session {
             ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
+            ClientFrame::Challenge {
+                to,
+                rules,
+                clock,
+                rated,
+                color,
+            } => self.challenge(conn, to, rules, clock, rated, color).await,
+            ClientFrame::AcceptChallenge { id } => {
+                let ctx = self.state.room_ctx.clone();
+                let room = self.state.challenges.accept(ctx, id, conn).await?;
+                self.enter(room, JoinIntent::Watch).await;
+                Ok(None)
+            }
+            ClientFrame::DeclineChallenge { id } => {
+                self.state.challenges.decline(id, conn)?;
+                Ok(None)
+            }
+            ClientFrame::CancelChallenge { id } => {
+                self.state.challenges.cancel(id, conn)?;
+                Ok(None)
+            }
         }
     }
 
@@ -120,6 +141,38 @@ impl Session {
             .seek(conn.clone(), settings, seat.rating, computer_after)
             .await;
         Ok(None)
+    }
+
+    async fn challenge(
+        &mut self,
+        conn: &Connection,
+        to: Uuid,
+        rules: Ruleset,
+        clock: ClockSpec,
+        rated: bool,
+        color: ColorChoice,
+    ) -> Reply {
+        self.limit(Limited::Challenge, conn)?;
+        clock.validate()?;
+        self.rated_needs_account(conn, rated).await?;
+        let store = &self.state.store;
+        let Some(target) = store.player(to).await? else {
+            return Err(crate::challenges::ChallengeError::Offline.into());
+        };
+        if rated && !store.has_account(to).await? {
+            return Err(FrameError::OpponentNeedsAccount);
+        }
+        let settings = RoomSettings {
+            rules,
+            clock,
+            rated,
+        };
+        let to = jungle_protocol::PlayerInfo {
+            id: target.id,
+            name: target.name,
+        };
+        let challenge = self.state.challenges.issue(conn, to, settings, color)?;
+        Ok(Some(frame_text(&ServerFrame::ChallengeSent { challenge })))
     }
 
     async fn create_room(

@@ -37,6 +37,8 @@ pub struct Session {
     signed_out: Arc<Notify>,
     /// Its place among the connections of that session, while signed in with one.
     _session: Option<crate::accounts::open_sessions::Registration>,
+    /// Its place among the player's open connections, once signed in.
+    _online: Option<crate::online::OnlineEntry>,
 }
 
 impl Session {
@@ -56,10 +58,12 @@ impl Session {
             lag: Duration::ZERO,
             signed_out: Arc::new(Notify::new()),
             _session: None,
+            _online: None,
         }
     }
 
-    /// Notified when this connection's account session is signed out elsewhere.
+    /// Notified when this connection's account session is signed out elsewhere, or its player
+    /// is banned.
     pub fn signed_out(&self) -> Arc<Notify> {
         self.signed_out.clone()
     }
@@ -111,13 +115,27 @@ impl Session {
                 player
             }
         };
+        if let Some(reason) = store.ban_reason(player.id).await? {
+            self._session = None;
+            return Err(FrameError::Banned(reason));
+        }
         let games = store.active_game_ids(player.id).await?;
-        self.conn = Some(Connection {
+        let conn = Connection {
             id: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
             player: player.clone(),
             tx: self.out_tx.clone(),
             too_slow: self.too_slow.clone(),
-        });
+        };
+        self._online = Some(self.state.online.register(&conn, self.signed_out.clone()));
+        self.conn = Some(conn);
+        // Challenges sent before this tab opened, after the welcome.
+        for challenge in self.state.challenges.incoming(player.id) {
+            let _ = self
+                .out_tx
+                .try_send(Outbound::Text(frame_text(&ServerFrame::Challenged {
+                    challenge,
+                })));
+        }
         // Back into every unfinished game: each answers with its full state, after the welcome.
         for &game in &games {
             if let Some(room) = self.state.rooms.get(game) {
@@ -146,6 +164,7 @@ impl Session {
     /// Tells the lobby and every followed room that this connection is gone.
     pub async fn leave_all(&mut self) {
         if let Some(conn) = &self.conn {
+            self.state.challenges.connection_gone(conn.id);
             self.state.lobby.cancel(conn.id, false).await;
             for (_, room) in self.joined.drain() {
                 room.send(RoomCommand::Leave { conn_id: conn.id }).await;

@@ -1,0 +1,261 @@
+//! `jungle-server admin …`: moderation for the operator, on the server's own database (the same
+//! `--database-url`), beside a running server or not. Every action is written to the audit log
+//! with the operating-system user who ran it. A ban reaches a running server within seconds
+//! ([`crate::moderation`]); a rename shows in games started after it.
+
+use std::fmt::Write as _;
+
+use clap::Subcommand;
+use uuid::Uuid;
+
+use crate::accounts::names::{name_keys, validate_username};
+use crate::api::{hash_token, new_token};
+use crate::store::{ModerationStoreError, NamedPlayer, Store, StoreError};
+
+/// How long a password-reset link works.
+pub const RESET_LINK_HOURS: i64 = 24;
+
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Moderation: bans, renames, password resets, sessions, reports, the audit log.
+    #[command(subcommand)]
+    Admin(AdminAction),
+}
+
+/// Players are named by username (any case) or, for guests, by player id.
+#[derive(Clone, Debug, Subcommand)]
+pub enum AdminAction {
+    /// Ban a player: signs them out everywhere, ends their games in progress as losses by
+    /// `banned`, and hides them from the leaderboards.
+    Ban {
+        name: String,
+        /// Shown to the player when they try to play.
+        #[arg(long)]
+        reason: String,
+    },
+    /// Lift a ban.
+    Unban { name: String },
+    /// Give an account a new username.
+    Rename { name: String, new_username: String },
+    /// Print a one-time link with which the account holder chooses a new password.
+    ResetPassword { name: String },
+    /// List a player's signed-in devices.
+    Sessions { name: String },
+    /// List players' reports, newest first: the open ones, or all.
+    Reports {
+        #[arg(long)]
+        all: bool,
+    },
+    /// Mark a report dealt with.
+    ResolveReport { id: Uuid },
+    /// Show the audit log, newest first.
+    Audit {
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    #[error("no player is called {0:?} (give a username or a player id)")]
+    NoSuchPlayer(String),
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<ModerationStoreError> for AdminError {
+    fn from(e: ModerationStoreError) -> Self {
+        match e {
+            ModerationStoreError::Store(e) => AdminError::Store(e),
+            other => AdminError::Refused(other.to_string()),
+        }
+    }
+}
+
+/// Who ran the command, for the audit log.
+fn operator() -> String {
+    let user = std::env::var("SUDO_USER")
+        .or_else(|_| std::env::var("USER"))
+        .unwrap_or_else(|_| "unknown".to_owned());
+    user.chars().take(64).collect()
+}
+
+fn when(ms: i64) -> String {
+    let seconds = ms.div_euclid(1000);
+    // A plain UTC timestamp, without a date crate: days since the epoch to a civil date.
+    let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+async fn find(store: &Store, name: &str) -> Result<NamedPlayer, AdminError> {
+    store
+        .named_player(name, &name_keys(name))
+        .await?
+        .ok_or_else(|| AdminError::NoSuchPlayer(name.to_owned()))
+}
+
+/// Runs one admin action; returns what to print.
+pub async fn run(
+    store: &Store,
+    public_url: &str,
+    action: AdminAction,
+) -> Result<String, AdminError> {
+    let operator = operator();
+    let mut out = String::new();
+    match action {
+        AdminAction::Ban { name, reason } => {
+            let reason = reason.trim();
+            if reason.is_empty() || reason.chars().count() > 200 {
+                return Err(AdminError::Refused(
+                    "give a reason of 1 to 200 characters".into(),
+                ));
+            }
+            let player = find(store, &name).await?;
+            let sessions = store.ban(player.id, reason, &operator).await?;
+            let _ = writeln!(
+                out,
+                "banned {} ({}); {sessions} sessions ended; a running server ends their games within seconds",
+                player.name, player.id
+            );
+        }
+        AdminAction::Unban { name } => {
+            let player = find(store, &name).await?;
+            if !player.banned {
+                return Err(AdminError::Refused(format!("{} is not banned", player.name)));
+            }
+            store.unban(player.id, &operator).await?;
+            let _ = writeln!(out, "unbanned {} ({})", player.name, player.id);
+        }
+        AdminAction::Rename { name, new_username } => {
+            let player = find(store, &name).await?;
+            if player.username.is_none() {
+                return Err(AdminError::Refused(format!(
+                    "{} is a guest; only accounts have usernames",
+                    player.name
+                )));
+            }
+            let username = validate_username(&new_username)
+                .map_err(|e| AdminError::Refused(e.to_string()))?;
+            store
+                .rename(player.id, &username, &name_keys(&username), &operator)
+                .await?;
+            let _ = writeln!(out, "renamed {} to {username}", player.name);
+        }
+        AdminAction::ResetPassword { name } => {
+            let player = find(store, &name).await?;
+            if player.username.is_none() {
+                return Err(AdminError::Refused(format!(
+                    "{} is a guest and has no password",
+                    player.name
+                )));
+            }
+            let token = new_token();
+            let expires = crate::store::now_ms() + RESET_LINK_HOURS * 3_600_000;
+            store
+                .create_password_reset(player.id, &hash_token(&token), expires, &operator)
+                .await?;
+            let _ = writeln!(
+                out,
+                "one-time link for {} (works once, until {}):\n{}/reset/{token}",
+                player.name,
+                when(expires),
+                public_url.trim_end_matches('/')
+            );
+        }
+        AdminAction::Sessions { name } => {
+            let player = find(store, &name).await?;
+            let sessions = store.sessions(player.id).await?;
+            store
+                .audit(&operator, "sessions", Some(player.id), "")
+                .await?;
+            let _ = writeln!(out, "{} sessions of {}", sessions.len(), player.name);
+            for s in sessions {
+                let _ = writeln!(
+                    out,
+                    "{}  last seen {}  from {}  {}",
+                    s.id,
+                    when(s.last_seen_at),
+                    s.address,
+                    s.device
+                );
+            }
+        }
+        AdminAction::Reports { all } => {
+            let reports = store.reports(all, 200).await?;
+            if reports.is_empty() {
+                out.push_str("no reports\n");
+            }
+            for r in reports {
+                let _ = writeln!(
+                    out,
+                    "{}  {}  {} reports {} ({}) for {}{}{}{}",
+                    r.id,
+                    when(r.created_at),
+                    r.reporter,
+                    r.reported,
+                    r.reported_id,
+                    r.reason,
+                    r.game.map(|g| format!("  game {g}")).unwrap_or_default(),
+                    if r.details.is_empty() {
+                        String::new()
+                    } else {
+                        format!("\n    {:?}", r.details)
+                    },
+                    if r.resolved { "  [resolved]" } else { "" },
+                );
+            }
+        }
+        AdminAction::ResolveReport { id } => {
+            if !store.resolve_report(id, &operator).await? {
+                return Err(AdminError::Refused(format!("no open report {id}")));
+            }
+            let _ = writeln!(out, "report {id} resolved");
+        }
+        AdminAction::Audit { limit } => {
+            for a in store.audit_log(limit.clamp(1, 10_000)).await? {
+                let _ = writeln!(
+                    out,
+                    "{}  {}  {}  {}  {}",
+                    when(a.at),
+                    a.operator,
+                    a.action,
+                    a.player.map(|p| p.to_string()).unwrap_or_default(),
+                    a.detail
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_read_as_utc_dates() {
+        assert_eq!(when(0), "1970-01-01 00:00 UTC");
+        assert_eq!(when(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(when(1_796_083_200_000 + 3_660_000), "2026-12-01 01:01 UTC");
+    }
+}

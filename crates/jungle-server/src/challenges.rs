@@ -1,0 +1,291 @@
+//! Direct challenges: one player invites an online player to a game with chosen settings. The
+//! invitation reaches every tab of the player challenged; it ends when they accept (the game
+//! starts for both), decline, the challenger takes it back or leaves, or after
+//! [`CHALLENGE_TTL_S`] seconds. Bounded per player both ways, and a decline keeps the same
+//! challenger away from the same player for a while.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use jungle_protocol::{
+    ChallengeEnd, ChallengeInfo, ColorChoice, PlayerInfo, ServerFrame, CHALLENGE_TTL_S,
+};
+use jungle_rules::Side;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::online::Online;
+use crate::rooms::{frame_text, open, Connection, Outbound, RoomContext, RoomHandle};
+use crate::rooms::{RoomSettings, SeatPlayer};
+
+/// Challenges one player may have waiting for an answer at once.
+pub const MAX_OUTGOING: usize = 3;
+/// Challenges one player may be sent and not yet have answered.
+pub const MAX_INCOMING: usize = 10;
+/// After a decline, how long the same challenger must wait to challenge the same player again.
+pub const DECLINE_COOLDOWN: Duration = Duration::from_secs(120);
+/// Declines remembered at most (the oldest are forgotten first when full).
+const DECLINES_KEPT: usize = 100_000;
+
+/// Why a challenge could not be made or answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChallengeError {
+    #[error("that player is not online")]
+    Offline,
+    #[error("you cannot challenge yourself")]
+    Yourself,
+    #[error("you already have {MAX_OUTGOING} challenges waiting for an answer; wait or cancel one")]
+    TooManyOutgoing,
+    #[error("that player has too many challenges to answer already; try again later")]
+    TooManyIncoming,
+    #[error("that player declined your last challenge; try again in {} s", .0.as_secs().max(1))]
+    RecentlyDeclined(Duration),
+    #[error("no such challenge is waiting for you")]
+    Unknown,
+}
+
+struct Pending {
+    info: ChallengeInfo,
+    /// The connection that sent it: the game is entered there, and it closing cancels.
+    from: Connection,
+    settings: RoomSettings,
+    expires: Instant,
+}
+
+#[derive(Default)]
+struct Book {
+    pending: HashMap<Uuid, Pending>,
+    /// (challenger, challenged) → when the last decline lapses.
+    declined: HashMap<(Uuid, Uuid), Instant>,
+}
+
+/// The pending challenges, shared by every connection.
+#[derive(Clone)]
+pub struct Challenges {
+    book: Arc<Mutex<Book>>,
+    online: Online,
+}
+
+impl Challenges {
+    pub fn new(online: Online) -> Challenges {
+        Challenges {
+            book: Arc::default(),
+            online,
+        }
+    }
+
+    /// Sends a challenge from `from` to `to`; returns it as the challenger sees it.
+    pub fn issue(
+        &self,
+        from: &Connection,
+        to: PlayerInfo,
+        settings: RoomSettings,
+        color: ColorChoice,
+    ) -> Result<ChallengeInfo, ChallengeError> {
+        let challenger = from.player.id;
+        if to.id == challenger {
+            return Err(ChallengeError::Yourself);
+        }
+        if !self.online.is_online(to.id) {
+            return Err(ChallengeError::Offline);
+        }
+        let now = Instant::now();
+        let ttl = Duration::from_secs(CHALLENGE_TTL_S);
+        let info = ChallengeInfo {
+            id: Uuid::new_v4(),
+            from: PlayerInfo {
+                id: challenger,
+                name: from.player.name.clone(),
+            },
+            to,
+            rules: settings.rules,
+            clock: settings.clock,
+            rated: settings.rated,
+            color,
+            expires_in_ms: ttl.as_millis() as u64,
+        };
+        {
+            let mut book = self.book.lock().expect("challenges lock");
+            if let Some(&until) = book.declined.get(&(challenger, info.to.id)) {
+                if until > now {
+                    return Err(ChallengeError::RecentlyDeclined(until - now));
+                }
+            }
+            let outgoing = book
+                .pending
+                .values()
+                .filter(|p| p.info.from.id == challenger)
+                .count();
+            if outgoing >= MAX_OUTGOING {
+                return Err(ChallengeError::TooManyOutgoing);
+            }
+            let incoming = book
+                .pending
+                .values()
+                .filter(|p| p.info.to.id == info.to.id)
+                .count();
+            if incoming >= MAX_INCOMING {
+                return Err(ChallengeError::TooManyIncoming);
+            }
+            book.pending.insert(
+                info.id,
+                Pending {
+                    info: info.clone(),
+                    from: from.clone(),
+                    settings,
+                    expires: now + ttl,
+                },
+            );
+        }
+        let notice = frame_text(&ServerFrame::Challenged {
+            challenge: info.clone(),
+        });
+        self.online.send(info.to.id, &notice, None);
+        let challenges = self.clone();
+        let id = info.id;
+        tokio::spawn(async move {
+            tokio::time::sleep(ttl).await;
+            challenges.end(id, ChallengeEnd::Expired, None);
+        });
+        Ok(info)
+    }
+
+    /// The challenges waiting for `player`'s answer, as they see them now (for a tab that
+    /// opens after they were sent).
+    pub fn incoming(&self, player: Uuid) -> Vec<ChallengeInfo> {
+        let now = Instant::now();
+        let book = self.book.lock().expect("challenges lock");
+        book.pending
+            .values()
+            .filter(|p| p.info.to.id == player)
+            .map(|p| ChallengeInfo {
+                expires_in_ms: p.expires.saturating_duration_since(now).as_millis() as u64,
+                ..p.info.clone()
+            })
+            .collect()
+    }
+
+    /// The challenged player accepts: opens the game and sends the challenger's connection
+    /// into it; the caller enters it for the accepting connection.
+    pub async fn accept(
+        &self,
+        ctx: Arc<RoomContext>,
+        id: Uuid,
+        by: &Connection,
+    ) -> Result<RoomHandle, AcceptError> {
+        let pending = self
+            .take(id, |p| p.info.to.id == by.player.id)
+            .ok_or(AcceptError::Challenge(ChallengeError::Unknown))?;
+        let rules = pending.settings.rules;
+        let challenger = SeatPlayer::human(
+            pending.from.player.clone(),
+            ctx.store.rating(pending.from.player.id, rules).await?,
+        );
+        let accepter = SeatPlayer::human(by.player.clone(), ctx.store.rating(by.player.id, rules).await?);
+        let (red, blue) = match open::side_for(pending.info.color) {
+            Side::Red => (challenger, accepter),
+            Side::Blue => (accepter, challenger),
+        };
+        let room = open::matched(ctx, pending.settings, red, blue);
+        let _ = pending.from.tx.try_send(Outbound::Enter(room.clone()));
+        self.tell_ended(&pending, ChallengeEnd::Accepted, Some(by.id));
+        Ok(room)
+    }
+
+    /// The challenged player declines: the challenger is told, and waits before asking again.
+    pub fn decline(&self, id: Uuid, by: &Connection) -> Result<(), ChallengeError> {
+        let pending = self
+            .take(id, |p| p.info.to.id == by.player.id)
+            .ok_or(ChallengeError::Unknown)?;
+        {
+            let mut book = self.book.lock().expect("challenges lock");
+            let now = Instant::now();
+            if book.declined.len() >= DECLINES_KEPT {
+                book.declined.retain(|_, until| *until > now);
+                if book.declined.len() >= DECLINES_KEPT {
+                    book.declined.clear();
+                }
+            }
+            book.declined.insert(
+                (pending.info.from.id, pending.info.to.id),
+                now + DECLINE_COOLDOWN,
+            );
+        }
+        self.tell_ended(&pending, ChallengeEnd::Declined, None);
+        Ok(())
+    }
+
+    /// The challenger takes a challenge back.
+    pub fn cancel(&self, id: Uuid, by: &Connection) -> Result<(), ChallengeError> {
+        let pending = self
+            .take(id, |p| p.info.from.id == by.player.id)
+            .ok_or(ChallengeError::Unknown)?;
+        self.tell_ended(&pending, ChallengeEnd::Cancelled, None);
+        Ok(())
+    }
+
+    /// The connection `conn_id` closed: its challenges are cancelled.
+    pub fn connection_gone(&self, conn_id: u64) {
+        let gone: Vec<Pending> = {
+            let mut book = self.book.lock().expect("challenges lock");
+            let ids: Vec<Uuid> = book
+                .pending
+                .values()
+                .filter(|p| p.from.id == conn_id)
+                .map(|p| p.info.id)
+                .collect();
+            ids.iter()
+                .filter_map(|id| book.pending.remove(id))
+                .collect()
+        };
+        for pending in gone {
+            self.tell_ended(&pending, ChallengeEnd::Cancelled, Some(conn_id));
+        }
+    }
+
+    /// Challenges waiting (for tests and metrics).
+    pub fn len(&self) -> usize {
+        self.book.lock().expect("challenges lock").pending.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn end(&self, id: Uuid, how: ChallengeEnd, except: Option<u64>) {
+        if let Some(pending) = self.take(id, |_| true) {
+            self.tell_ended(&pending, how, except);
+        }
+    }
+
+    fn take(&self, id: Uuid, allowed: impl Fn(&Pending) -> bool) -> Option<Pending> {
+        let mut book = self.book.lock().expect("challenges lock");
+        if !book.pending.get(&id).is_some_and(allowed) {
+            return None;
+        }
+        book.pending.remove(&id)
+    }
+
+    /// Tells both sides (every tab of the challenged, the challenger's connection) that the
+    /// challenge is over, except the connection `except` that ended it itself.
+    fn tell_ended(&self, pending: &Pending, how: ChallengeEnd, except: Option<u64>) {
+        let text = frame_text(&ServerFrame::ChallengeEnded {
+            id: pending.info.id,
+            reason: how,
+        });
+        self.online.send(pending.info.to.id, &text, except);
+        if Some(pending.from.id) != except {
+            pending.from.send_text(text);
+        }
+    }
+}
+
+/// Why accepting failed: the challenge, or the database (for the players' ratings).
+#[derive(Debug, thiserror::Error)]
+pub enum AcceptError {
+    #[error(transparent)]
+    Challenge(#[from] ChallengeError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+}

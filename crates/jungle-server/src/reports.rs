@@ -1,0 +1,89 @@
+//! `POST /api/reports`: a player reports another to the operator (`jungle-server admin reports`).
+//! Any signed-in player may report (guests too: abuse in casual games is abuse); limited per
+//! player and per address, one open report per pair, and the text is bounded.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT_REASONS};
+
+use crate::accounts::api::{same_origin, AccountApiError};
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::state::AppState;
+use crate::store::ModerationStoreError;
+
+/// Why a report was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{0}")]
+    Bad(String),
+    #[error("no such player")]
+    NoSuchPlayer,
+    #[error("you already have an open report about this player; the operator will read it")]
+    AlreadyReported,
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    body: Result<Json<NewReport>, JsonRejection>,
+) -> Result<(StatusCode, Json<ReportCreated>), AccountApiError> {
+    same_origin(&state, &headers)?;
+    let reporter = crate::api::player_of(&state, &headers)
+        .await?
+        .ok_or(AccountApiError::NotSignedIn)?;
+    let Json(report) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
+    let bad = |m: &str| AccountApiError::from(ReportError::Bad(m.to_owned()));
+    if !REPORT_REASONS.contains(&report.reason.as_str()) {
+        return Err(bad(&format!(
+            "the reason must be one of {}",
+            REPORT_REASONS.join(", ")
+        )));
+    }
+    let details = report.details.trim();
+    if details.chars().count() > MAX_REPORT_DETAILS {
+        return Err(bad(&format!(
+            "details are limited to {MAX_REPORT_DETAILS} characters"
+        )));
+    }
+    if details.chars().any(|c| c.is_control() && c != '\n') {
+        return Err(bad("details may not hold control characters"));
+    }
+    if report.player == reporter.id {
+        return Err(bad("you cannot report yourself"));
+    }
+    state
+        .limits
+        .check(Limited::Report, Some(reporter.id), client)?;
+    let store = &state.store;
+    if store.player(report.player).await?.is_none() || crate::bots::bot_level(report.player).is_some() {
+        return Err(ReportError::NoSuchPlayer.into());
+    }
+    if let Some(game) = report.game {
+        let played = store
+            .game(game)
+            .await?
+            .is_some_and(|g| g.red == report.player || g.blue == report.player);
+        if !played {
+            return Err(bad("the reported player did not play in that game"));
+        }
+    }
+    let stored = store
+        .create_report(&crate::store::NewReport {
+            reporter: reporter.id,
+            reported: report.player,
+            game: report.game,
+            reason: &report.reason,
+            details,
+        })
+        .await;
+    match stored {
+        Ok(id) => Ok((StatusCode::CREATED, Json(ReportCreated { id }))),
+        Err(ModerationStoreError::AlreadyReported) => Err(ReportError::AlreadyReported.into()),
+        Err(ModerationStoreError::Store(e)) => Err(e.into()),
+        Err(e @ ModerationStoreError::NameTaken) => Err(ReportError::Bad(e.to_string()).into()),
+    }
+}
