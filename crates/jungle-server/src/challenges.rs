@@ -289,3 +289,113 @@ pub enum AcceptError {
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rooms::Outbound;
+    use crate::store::PlayerRecord;
+    use jungle_protocol::ClockSpec;
+    use jungle_rules::Ruleset;
+    use tokio::sync::{mpsc, Notify};
+
+    fn connection(id: u64, player: Uuid) -> (Connection, mpsc::Receiver<Outbound>) {
+        let (tx, rx) = mpsc::channel(16);
+        let conn = Connection {
+            id,
+            player: PlayerRecord {
+                id: player,
+                name: format!("p{id}"),
+                disconnects: 0,
+            },
+            tx,
+            too_slow: Arc::new(Notify::new()),
+        };
+        (conn, rx)
+    }
+
+    fn settings() -> RoomSettings {
+        RoomSettings {
+            rules: Ruleset::Classic,
+            clock: ClockSpec::Fischer { base_s: 60, inc_s: 0 },
+            rated: false,
+        }
+    }
+
+    fn received(rx: &mut mpsc::Receiver<Outbound>) -> Vec<ServerFrame> {
+        let mut frames = Vec::new();
+        while let Ok(Outbound::Text(text)) = rx.try_recv() {
+            frames.push(serde_json::from_str(&text).unwrap());
+        }
+        frames
+    }
+
+    fn info(conn: &Connection) -> PlayerInfo {
+        PlayerInfo {
+            id: conn.player.id,
+            name: conn.player.name.clone(),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unanswered_challenge_expires_after_a_minute_and_tells_both() {
+        let online = Online::default();
+        let challenges = Challenges::new(online.clone());
+        let (from, mut from_rx) = connection(1, Uuid::new_v4());
+        let (to, mut to_rx) = connection(2, Uuid::new_v4());
+        let _entry = online.register(&to, Arc::new(Notify::new()));
+        let sent = challenges
+            .issue(&from, info(&to), settings(), ColorChoice::Random)
+            .unwrap();
+        assert!(matches!(&received(&mut to_rx)[..], [ServerFrame::Challenged { .. }]));
+        tokio::time::sleep(Duration::from_secs(CHALLENGE_TTL_S - 1)).await;
+        assert_eq!(challenges.len(), 1, "still waiting at 59 s");
+        assert_eq!(challenges.incoming(to.player.id)[0].expires_in_ms, 1000);
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        assert!(challenges.is_empty());
+        let ended = ServerFrame::ChallengeEnded {
+            id: sent.id,
+            reason: ChallengeEnd::Expired,
+        };
+        assert_eq!(received(&mut from_rx), vec![ended.clone()]);
+        assert_eq!(received(&mut to_rx), vec![ended]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn challenges_are_bounded_each_way() {
+        let online = Online::default();
+        let challenges = Challenges::new(online.clone());
+        let target = Uuid::new_v4();
+        let (to, _to_rx) = connection(100, target);
+        let _entry = online.register(&to, Arc::new(Notify::new()));
+        let (eager, _rx) = connection(1, Uuid::new_v4());
+        for _ in 0..MAX_OUTGOING {
+            challenges
+                .issue(&eager, info(&to), settings(), ColorChoice::Red)
+                .unwrap();
+        }
+        assert_eq!(
+            challenges.issue(&eager, info(&to), settings(), ColorChoice::Red),
+            Err(ChallengeError::TooManyOutgoing)
+        );
+        let mut keep = Vec::new();
+        for n in 0..(MAX_INCOMING - MAX_OUTGOING) as u64 {
+            let (other, rx) = connection(10 + n, Uuid::new_v4());
+            challenges
+                .issue(&other, info(&to), settings(), ColorChoice::Red)
+                .unwrap();
+            keep.push(rx);
+        }
+        let (late, _rx) = connection(99, Uuid::new_v4());
+        assert_eq!(
+            challenges.issue(&late, info(&to), settings(), ColorChoice::Red),
+            Err(ChallengeError::TooManyIncoming)
+        );
+        // Leaving cancels the leaver's own, and frees room for others.
+        challenges.connection_gone(eager.id);
+        assert_eq!(challenges.len(), MAX_INCOMING - MAX_OUTGOING);
+        assert!(challenges
+            .issue(&late, info(&to), settings(), ColorChoice::Red)
+            .is_ok());
+    }
+}

@@ -19,7 +19,12 @@ pub struct Config {
 
     /// sqlite://PATH or postgres://… ; the default is an SQLite file jungle.db in the working
     /// directory, created on first start.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://jungle.db")]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://jungle.db",
+        global = true
+    )]
     pub database_url: String,
 
     /// Comma-separated origins allowed to open the WebSocket (e.g. https://jungle.example).
@@ -40,7 +45,7 @@ pub struct Config {
     pub ping_interval_s: u64,
 
     /// The public base URL used in room links; default: http://ADDR.
-    #[arg(long, env = "JUNGLE_PUBLIC_URL")]
+    #[arg(long, env = "JUNGLE_PUBLIC_URL", global = true)]
     pub public_url: Option<String>,
 
     /// Serve the browser client from this directory instead of the copy built into the binary
