@@ -70,6 +70,27 @@ export async function signOut() {
 export const profile = (id) => request('GET', `/api/players/${id}`);
 export const accountProfile = (username) => request('GET', `/api/users/${encodeURIComponent(username)}`);
 export const ratingHistory = (id, rules) => request('GET', `/api/players/${id}/ratings?rules=${encodeURIComponent(rules)}`);
-export const playerGames = (id) => request('GET', `/api/players/${id}/games`);
+/** A page of a player's games (20 a page, newest first), of one ruleset or all (''). */
+export const playerGames = (id, rules = '', page = 1) =>
+  request('GET', `/api/players/${id}/games?page=${page}${rules ? `&rules=${encodeURIComponent(rules)}` : ''}`);
 export const liveGames = () => request('GET', '/api/games/live');
 export const leaderboard = (rules) => request('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}`);
+
+/** A request on behalf of the stored player (their token as the bearer). */
+const mine = (method, path, body) => request(method, path, body, storedPlayer()?.token);
+
+export const settings = () => mine('GET', '/api/account/settings');
+export const saveSettings = (value) => mine('PUT', '/api/account/settings', value);
+export const sessions = () => mine('GET', '/api/sessions');
+export const signOutSession = (id) => mine('DELETE', `/api/sessions/${id}`);
+export const signOutOthers = () => mine('DELETE', '/api/sessions');
+export const changePassword = (current, next) => mine('POST', '/api/account/password', { current, new: next });
+export const exportData = () => mine('GET', '/api/account/export');
+export const report = (player, reason, details, game) => mine('POST', '/api/reports', { player, reason, details, game: game || null });
+export const resetPassword = (token, password) => request('POST', '/api/account/reset', { token, password });
+
+/** Deletes the account (the password confirms it) and forgets it on this device. */
+export async function deleteAccount(password) {
+  await mine('DELETE', '/api/account', { password });
+  forgetPlayer();
+}

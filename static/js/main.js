@@ -10,9 +10,14 @@ import { renderGame } from './views/game.js';
 import { renderRules } from './views/rules.js';
 import { renderSignIn } from './views/account.js';
 import { renderProfile } from './views/profile.js';
+import { renderLeaderboard } from './views/leaderboard.js';
+import { renderSettings, renderReset } from './views/settings.js';
+import { createChallengeNotices } from './views/challenge.js';
+import * as preferences from './preferences.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
+const challengeNotices = createChallengeNotices($(document, '#notices'), (frame) => app.send(frame));
 
 /** @type {import('./types.js').App} */
 const app = {
@@ -50,6 +55,9 @@ function parseRoute() {
   if ((m = path.match(/^\/rules\/(\w+)$/))) return { name: 'rules', rules: m[1] };
   if ((m = path.match(/^\/@\/([A-Za-z][A-Za-z0-9_-]{1,19})$/))) return { name: 'profile', username: m[1] };
   if ((m = path.match(/^\/p\/([0-9a-f-]{36})$/i))) return { name: 'profile', id: m[1].toLowerCase() };
+  if ((m = path.match(/^\/leaderboard(?:\/(\w+))?$/))) return { name: 'leaderboard', rules: m[1] || 'classic' };
+  if (path === '/settings') return { name: 'settings' };
+  if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
   return { name: 'home' };
 }
 
@@ -85,6 +93,12 @@ function route() {
   app.tickers = [];
   app.route = parseRoute();
   translatePage();
+  drawToggles();
+  // A reset link works on any device, signed in or not.
+  if (app.route.name === 'reset') {
+    show(renderReset(root, app.route.code, app));
+    return;
+  }
   if (!app.player) {
     renderNamePrompt();
     return;
@@ -94,8 +108,16 @@ function route() {
     case 'rules':
       show(renderRules(root, app.route.rules));
       break;
-    case 'profile':
-      show(renderProfile(root, { username: app.route.username, id: app.route.id }));
+    case 'profile': {
+      const report = new URLSearchParams(location.search).get('report');
+      show(renderProfile(root, app, { username: app.route.username, id: app.route.id, report }));
+      break;
+    }
+    case 'leaderboard':
+      show(renderLeaderboard(root, app.route.rules));
+      break;
+    case 'settings':
+      show(renderSettings(root, app));
       break;
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;
@@ -142,7 +164,18 @@ function identityChanged() {
   app.player = api.storedPlayer();
   app.socket?.close();
   app.socket = null;
+  challengeNotices.clear();
   route();
+  loadAccountSettings();
+}
+
+/** An account's display settings follow it to this device. */
+function loadAccountSettings() {
+  if (!app.player?.username) return;
+  preferences.loadForAccount().then((relabel) => {
+    drawToggles();
+    if (relabel) route();
+  }).catch(() => {});
 }
 
 function ensureSocket() {
@@ -197,6 +230,7 @@ function redraw() {
 
 /** @param {import('./types.js').Frame} frame */
 function onFrame(frame) {
+  if (challengeNotices.onFrame(frame)) return;
   const game = app.game;
   const here = (id) => game && game.game === id;
   switch (frame.t) {
@@ -284,6 +318,9 @@ function onFrame(frame) {
       if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
+      } else if (frame.code === 'banned') {
+        show(null);
+        root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
       } else if (frame.code === 'bad_token') {
         api.forgetPlayer();
         app.player = null;
@@ -324,16 +361,19 @@ function drawToggles() {
   muteButton.setAttribute('aria-label', t('sound'));
   muteButton.setAttribute('aria-pressed', String(sound.isMuted()));
 }
+const isAccount = () => Boolean(app.player?.username);
 langButton.onclick = () => {
-  setLanguage(language() === 'zh' ? 'en' : 'zh');
+  preferences.update({ language: language() === 'zh' ? 'en' : 'zh' }, isAccount()).catch(() => {});
   drawToggles();
   route();
 };
 muteButton.onclick = () => {
-  sound.setMuted(!sound.isMuted());
+  preferences.update({ muted: !sound.isMuted() }, isAccount()).catch(() => {});
   drawToggles();
 };
 setLanguage(language());
+preferences.apply({});
 drawToggles();
+loadAccountSettings();
 setInterval(() => app.tickers.forEach((tick) => tick()), 100);
 route();

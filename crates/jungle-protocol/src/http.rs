@@ -137,6 +137,9 @@ pub struct PlayerProfile {
     /// Banned by the operator: hidden from leaderboards, cannot play.
     #[serde(default)]
     pub banned: bool,
+    /// The engine level when this player is the computer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<u8>,
 }
 
 /// A line of `GET /api/players/{id}/games`, newest first.

@@ -53,7 +53,8 @@ export function renderAccountBox(root, app, changed) {
   const player = app.player;
   if (player?.username) {
     root.innerHTML = `<p>${t('signedInAs', { name: `<strong>${escape(player.username)}</strong>` })}</p>
-      <p><a href="/@/${encodeURIComponent(player.username)}" data-link id="my-profile">${t('myProfile')}</a></p>
+      <p><a href="/@/${encodeURIComponent(player.username)}" data-link id="my-profile">${t('myProfile')}</a> ·
+        <a href="/settings" data-link id="my-settings">${t('settings')}</a></p>
       <button type="button" class="secondary" id="sign-out">${t('signOut')}</button>`;
     $(root, '#sign-out').onclick = async () => {
       await api.signOut().catch(() => {});

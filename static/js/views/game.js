@@ -207,7 +207,8 @@ function drawEnd(el, app) {
       ${player ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
       <a href="/" data-link class="button secondary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToLobby')}</a>
     </div>
-    ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}</section>`;
+    ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}
+    ${reportLinks(game)}</section>`;
   const rematch = el.querySelector('#rematch');
   if (rematch instanceof HTMLElement) {
     rematch.onclick = () => {
@@ -216,6 +217,16 @@ function drawEnd(el, app) {
       drawEnd(el, app);
     };
   }
+}
+
+/**
+ * Links to report the game's other players (never oneself or the computer), about this game.
+ * @param {import('../types.js').GameState} game
+ */
+function reportLinks(game) {
+  const others = [game.red, game.blue].filter((seat) => seat && !seat.computer && (game.you == null || seat !== game[game.you]));
+  if (!others.length) return '';
+  return `<p class="muted report-links">${others.map((seat) => `<a href="/p/${seat.id}?report=${game.game}" data-link>${t('reportTitle', { name: escape(seat.name) })}</a>`).join(' · ')}</p>`;
 }
 
 function drawTurn(el, game) {

@@ -83,7 +83,8 @@ export function renderHome(root, app) {
     <section class="card" aria-labelledby="lg"><h2 id="lg">${t('liveGames')}</h2><ul class="list" id="live"></ul></section>
     <section class="card" aria-labelledby="lb"><h2 id="lb">${t('leaderboard')}</h2>
       <select id="lb-rules" aria-label="${t('ruleset')}">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select>
-      <ol class="list" id="board-list"></ol></section>
+      <ol class="list" id="board-list"></ol>
+      <p><a href="/leaderboard/${escape(last.rules)}" data-link id="full-leaderboard">${t('fullLeaderboard')}</a></p></section>
     <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · ${escape(app.player.name)}</h2><ul class="list" id="mine"></ul>
       <h3>${t('account')}</h3><div id="account-box"></div></section>
   </div>`;

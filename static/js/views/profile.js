@@ -5,6 +5,11 @@ import * as api from '../api.js';
 import { $ } from '../dom.js';
 import { t } from '../i18n.js';
 import { escape } from './home.js';
+import { renderChallengeForm } from './challenge.js';
+import { renderReportForm } from './report.js';
+
+/** Games per page of a player's list (the server's page size). */
+const GAMES_PER_PAGE = 20;
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
@@ -33,48 +38,93 @@ export function ratingChart(points) {
 }
 
 /**
- * A player's page, found by an account's username or by any player's id.
+ * A player's page, found by an account's username or by any player's id. `report` opens the
+ * report form about that game (the game page links here with it).
  * @param {HTMLElement} root
- * @param {{ username?: string, id?: string }} who
+ * @param {import('../types.js').App} app
+ * @param {{ username?: string, id?: string, report?: string | null }} who
  * @returns {import('../types.js').View}
  */
-export function renderProfile(root, who) {
+export function renderProfile(root, app, who) {
   root.innerHTML = `<section class="card profile"><h1 id="profile-name">${escape(who.username ?? '')}</h1>
+    <p id="profile-presence" class="muted"></p>
     <ul class="list" id="profile-ratings"></ul>
+    <div id="profile-actions"></div>
     <h2>${t('ratingHistory')}</h2>
     <select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
     <div id="profile-chart"></div>
-    <h2>${t('recentGames')}</h2><ul class="list" id="profile-games"></ul></section>`;
+    <h2>${t('recentGames')}</h2>
+    <select id="games-rules" aria-label="${t('ruleset')}"><option value="">${t('allRulesets')}</option>${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
+    <ul class="list" id="profile-games"></ul>
+    <nav class="pager" aria-label="${t('recentGames')}"><button type="button" class="secondary" id="games-newer">${t('newerGames')}</button>
+      <span id="games-page" class="muted"></span><button type="button" class="secondary" id="games-older">${t('olderGames')}</button></nav></section>`;
   const ratings = $(root, '#profile-ratings');
   const chart = $(root, '#profile-chart');
   const games = $(root, '#profile-games');
   const rules = /** @type {HTMLSelectElement} */ ($(root, '#profile-rules'));
+  const gamesRules = /** @type {HTMLSelectElement} */ ($(root, '#games-rules'));
+  const newer = /** @type {HTMLButtonElement} */ ($(root, '#games-newer'));
+  const older = /** @type {HTMLButtonElement} */ ($(root, '#games-older'));
+  const actions = $(root, '#profile-actions');
+  /** @type {import('../types.js').View[]} */
+  const parts = [];
   let alive = true;
+  let page = 1;
   const found = who.username ? api.accountProfile(who.username) : api.profile(who.id);
   found.then(async (profile) => {
     if (!alive) return;
     $(root, '#profile-name').textContent = profile.name;
+    $(root, '#profile-presence').textContent = profile.banned ? t('banned') : profile.online ? t('online') : t('offline');
     ratings.innerHTML = RULESETS.map((r) => {
       const rating = profile.ratings[r];
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
     }).join('') + `<li class="muted">${t('record', { w: profile.stats.wins, l: profile.stats.losses, d: profile.stats.draws })}</li>`;
+    drawActions(profile);
     const drawChart = async () => {
       const points = await api.ratingHistory(profile.id, rules.value).catch(() => []);
       if (alive) chart.innerHTML = ratingChart(points);
     };
     rules.onchange = drawChart;
     drawChart();
-    const list = await api.playerGames(profile.id).catch(() => []);
-    if (!alive) return;
-    games.innerHTML = list.length
-      ? list.map((g) => {
-        const side = g.red === profile.id ? 'red' : 'blue';
-        const outcome = g.winner == null ? t('drawShort') : g.winner === side ? t('win') : t('loss');
-        return `<li><span>${t(`ruleset.${g.rules}`)} · ${t(side)} · ${g.status === 'finished' ? outcome : t(`status.${g.status}`)}</span><a href="/g/${g.id}" data-link>${t('watch')}</a></li>`;
-      }).join('')
-      : `<li class="muted">${t('noGames')}</li>`;
+    const drawGames = async () => {
+      const list = await api.playerGames(profile.id, gamesRules.value, page).catch(() => []);
+      if (!alive) return;
+      games.innerHTML = list.length
+        ? list.map((g) => {
+          const side = g.red === profile.id ? 'red' : 'blue';
+          const outcome = g.winner == null ? t('drawShort') : g.winner === side ? t('win') : t('loss');
+          return `<li><span>${t(`ruleset.${g.rules}`)} · ${t(side)} · ${g.status === 'finished' ? outcome : t(`status.${g.status}`)}</span><a href="/g/${g.id}" data-link>${t('watch')}</a></li>`;
+        }).join('')
+        : `<li class="muted">${t('noGames')}</li>`;
+      newer.disabled = page === 1;
+      // A full page may have more behind it.
+      older.disabled = list.length < GAMES_PER_PAGE;
+      $(root, '#games-page').textContent = t('pageN', { n: page });
+    };
+    gamesRules.onchange = () => { page = 1; drawGames(); };
+    newer.onclick = () => { page = Math.max(1, page - 1); drawGames(); };
+    older.onclick = () => { page += 1; drawGames(); };
+    drawGames();
   }).catch((err) => {
     if (alive) root.innerHTML = `<p class="card" role="alert">${escape(err.message)}</p>`;
   });
-  return { destroy() { alive = false; } };
+
+  /** The challenge and report buttons, for anyone but oneself and the computer. */
+  function drawActions(profile) {
+    if (profile.id === app.player?.id || profile.banned || profile.computer) return;
+    const target = { id: profile.id, name: profile.name, username: profile.username };
+    actions.innerHTML = `<details class="action-panel" id="challenge-panel"><summary>${t('challengeTitle', { name: escape(profile.name) })}</summary><div id="challenge-body"></div></details>
+      <details class="action-panel" id="report-panel" ${who.report ? 'open' : ''}><summary>${t('reportTitle', { name: escape(profile.name) })}</summary><div id="report-body"></div></details>`;
+    const challengeBody = $(actions, '#challenge-body');
+    if (profile.online) parts.push(renderChallengeForm(challengeBody, app, target));
+    else challengeBody.innerHTML = `<p class="muted">${t('challengeOffline', { name: escape(profile.name) })}</p>`;
+    parts.push(renderReportForm($(actions, '#report-body'), target, who.report ?? null));
+  }
+
+  return {
+    destroy() {
+      alive = false;
+      parts.forEach((p) => p.destroy());
+    },
+  };
 }

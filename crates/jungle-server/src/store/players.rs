@@ -177,6 +177,7 @@ impl Store {
             // Filled in by the caller, which knows the connections.
             online: false,
             banned: counts.try_get::<Option<i64>, _>("banned_at")?.is_some(),
+            computer: crate::bots::bot_level(id),
         }))
     }
 

@@ -1,0 +1,49 @@
+// Display settings: language, sound and square names. Kept in this browser, and with the
+// account when signed in to one, so that every device shows the same.
+
+import * as api from './api.js';
+import { language, setLanguage } from './i18n.js';
+import * as sound from './sound.js';
+
+const COORDS_KEY = 'jungle.coordinates';
+
+/** @typedef {{ language?: string, muted: boolean, coordinates: boolean }} Settings */
+
+/** @returns {Settings} the settings this browser shows now */
+export function current() {
+  return {
+    language: language(),
+    muted: sound.isMuted(),
+    coordinates: localStorage.getItem(COORDS_KEY) !== '0',
+  };
+}
+
+/**
+ * Shows `settings` (and keeps them in this browser). True if the language changed, so that
+ * the page is to be drawn again.
+ * @param {Partial<Settings>} settings
+ * @returns {boolean}
+ */
+export function apply(settings) {
+  const before = language();
+  if (settings.language) setLanguage(settings.language);
+  if (settings.muted != null) sound.setMuted(settings.muted);
+  if (settings.coordinates != null) localStorage.setItem(COORDS_KEY, settings.coordinates ? '1' : '0');
+  document.body.classList.toggle('no-coords', !current().coordinates);
+  return language() !== before;
+}
+
+/**
+ * Changes some settings here, and saves them with the account if there is one.
+ * @param {Partial<Settings>} change
+ * @param {boolean} account
+ */
+export async function update(change, account) {
+  apply(change);
+  if (account) await api.saveSettings(current());
+}
+
+/** An account's saved settings, applied here; true if the language changed. */
+export async function loadForAccount() {
+  return apply(await api.settings());
+}

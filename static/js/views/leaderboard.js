@@ -1,0 +1,34 @@
+// The leaderboard of one ruleset (/leaderboard/classic): the top 100 established ratings.
+
+import * as api from '../api.js';
+import { $ } from '../dom.js';
+import { t } from '../i18n.js';
+import { escape } from './home.js';
+
+export const RULESETS = ['classic', 'strict', 'daitou', 'international'];
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} rules
+ * @returns {import('../types.js').View}
+ */
+export function renderLeaderboard(root, rules) {
+  if (!RULESETS.includes(rules)) rules = 'classic';
+  root.innerHTML = `<section class="card leaderboard">
+    <h1>${t('leaderboardTitle', { rules: t(`ruleset.${rules}`) })}</h1>
+    <nav class="tabs" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<a href="/leaderboard/${r}" data-link ${r === rules ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join('')}</nav>
+    <p class="muted">${t('leaderboardHint')}</p>
+    <table class="ranking"><thead><tr><th scope="col">#</th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('games', { n: '' }).trim()}</th></tr></thead>
+    <tbody id="ranking"></tbody></table></section>`;
+  const body = $(root, '#ranking');
+  let alive = true;
+  api.leaderboard(rules).then((data) => {
+    if (!alive) return;
+    body.innerHTML = data.players.length
+      ? data.players.map((p, i) => `<tr><td>${i + 1}</td><td class="name"><a href="/p/${p.id}" data-link>${escape(p.name)}</a></td><td>${p.rating}</td><td>${p.games}</td></tr>`).join('')
+      : `<tr><td colspan="4" class="muted">${t('noRatings')}</td></tr>`;
+  }).catch((err) => {
+    if (alive) body.innerHTML = `<tr><td colspan="4" role="alert">${escape(err.message)}</td></tr>`;
+  });
+  return { destroy() { alive = false; } };
+}

@@ -1,0 +1,156 @@
+// The account's own page (/settings): display settings, signed-in devices, the password, the
+// data download and deleting the account. And the page of a one-time reset link (/reset/…).
+
+import * as api from '../api.js';
+import { $, checkedOf, valueOf } from '../dom.js';
+import { language, t } from '../i18n.js';
+import * as preferences from '../preferences.js';
+import { escape } from './home.js';
+
+/** @param {number} ms */
+function when(ms) {
+  return new Date(ms).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * Wires a form: `action()` on submit, its error or `done` text shown in `#<prefix>-note`.
+ * @param {HTMLElement} root
+ * @param {string} prefix
+ * @param {() => Promise<string | void>} action resolves to the text to show
+ */
+function wire(root, prefix, action) {
+  const note = $(root, `#${prefix}-note`);
+  $(root, `#${prefix}-form`).onsubmit = async (e) => {
+    e.preventDefault();
+    note.textContent = '';
+    note.className = '';
+    try {
+      note.textContent = (await action()) || '';
+    } catch (err) {
+      note.className = 'error';
+      note.textContent = err.message;
+    }
+  };
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {import('../types.js').App} app
+ * @returns {import('../types.js').View}
+ */
+export function renderSettings(root, app) {
+  if (!app.player?.username) {
+    app.navigate('/', true);
+    return { destroy() {} };
+  }
+  const shown = preferences.current();
+  root.innerHTML = `<div class="settings">
+    <section class="card"><h1>${t('settings')}</h1>
+      <form id="display-form">
+        <label>${t('language')} <select id="set-language"><option value="en">English</option><option value="zh">中文</option></select></label>
+        <label class="row"><input type="checkbox" id="set-muted" ${shown.muted ? 'checked' : ''}> ${t('muteSounds')}</label>
+        <label class="row"><input type="checkbox" id="set-coordinates" ${shown.coordinates ? 'checked' : ''}> ${t('showCoordinates')}</label>
+        <p id="display-note" role="status"></p>
+        <button type="submit" class="primary">${t('save')}</button></form></section>
+    <section class="card"><h2>${t('sessionsTitle')}</h2><ul class="list" id="sessions"></ul>
+      <button type="button" class="secondary" id="sign-out-others">${t('signOutOthers')}</button></section>
+    <section class="card"><h2>${t('changePassword')}</h2>
+      <form id="password-form" class="account-form">
+        <input type="text" autocomplete="username" value="${escape(app.player.username)}" hidden>
+        <label for="pw-current">${t('currentPassword')}</label><input type="password" id="pw-current" autocomplete="current-password" maxlength="128" required>
+        <label for="pw-new">${t('newPassword')}</label><input type="password" id="pw-new" autocomplete="new-password" maxlength="128" required>
+        <p id="password-note" role="status"></p>
+        <button type="submit" class="secondary">${t('changePassword')}</button></form></section>
+    <section class="card"><h2>${t('account')}</h2>
+      <p><button type="button" class="secondary" id="export">${t('exportData')}</button></p>
+      <form id="delete-form" class="account-form"><p class="muted">${t('deleteHint')}</p>
+        <label for="delete-password">${t('password')}</label><input type="password" id="delete-password" autocomplete="current-password" maxlength="128" required>
+        <p id="delete-note" role="status"></p>
+        <button type="submit" class="danger">${t('deleteAccount')}</button></form></section></div>`;
+  /** @type {HTMLSelectElement} */ ($(root, '#set-language')).value = shown.language ?? 'en';
+  let alive = true;
+
+  wire(root, 'display', async () => {
+    const change = {
+      language: valueOf(root, '#set-language'),
+      muted: checkedOf(root, '#set-muted'),
+      coordinates: checkedOf(root, '#set-coordinates'),
+    };
+    const relabel = change.language !== language();
+    await preferences.update(change, true);
+    // A new language redraws everything in it, this page included.
+    if (relabel) app.navigate('/settings', true);
+    return t('saved');
+  });
+
+  const list = $(root, '#sessions');
+  const loadSessions = async () => {
+    const sessions = await api.sessions().catch(() => []);
+    if (!alive) return;
+    list.innerHTML = sessions.map((s) => `<li><span><strong>${escape(s.device)}</strong>${s.current ? ` · ${t('thisDevice')}` : ''}<br>
+      <span class="muted">${escape(s.address)} · ${t('lastSeen', { when: when(s.last_seen_at) })}</span></span>
+      ${s.current ? '' : `<button type="button" class="danger" data-session="${s.id}">${t('signOutDevice')}</button>`}</li>`).join('');
+  };
+  list.onclick = async (e) => {
+    const id = /** @type {HTMLElement} */ (e.target).closest?.('button')?.getAttribute('data-session');
+    if (id) {
+      await api.signOutSession(id).catch(() => {});
+      loadSessions();
+    }
+  };
+  $(root, '#sign-out-others').onclick = async () => {
+    await api.signOutOthers().catch(() => {});
+    loadSessions();
+  };
+  loadSessions();
+
+  wire(root, 'password', async () => {
+    await api.changePassword(valueOf(root, '#pw-current'), valueOf(root, '#pw-new'));
+    loadSessions();
+    return t('passwordChanged');
+  });
+
+  $(root, '#export').onclick = async () => {
+    const data = await api.exportData();
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+    link.download = `jungle-${app.player.username}.json`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+
+  wire(root, 'delete', async () => {
+    await api.deleteAccount(valueOf(root, '#delete-password'));
+    app.identityChanged();
+  });
+
+  return { destroy() { alive = false; } };
+}
+
+/**
+ * The page of a reset link: choose a new password, then sign in with it.
+ * @param {HTMLElement} root
+ * @param {string} token
+ * @param {import('../types.js').App} app
+ * @returns {import('../types.js').View}
+ */
+export function renderReset(root, token, app) {
+  root.innerHTML = `<section class="card" style="max-width:420px;margin:40px auto"><h1>${t('resetTitle')}</h1>
+    <form id="reset-form" class="account-form">
+      <label for="reset-pass">${t('newPassword')}</label><input type="password" id="reset-pass" autocomplete="new-password" maxlength="128" required>
+      <p id="reset-note" role="status"></p>
+      <button type="submit" class="primary">${t('save')}</button></form></section>`;
+  wire(root, 'reset', async () => {
+    await api.resetPassword(token, valueOf(root, '#reset-pass'));
+    // Every session was signed out, this browser's too: it signs in afresh.
+    if (app.player?.username) {
+      api.forgetPlayer();
+      app.player = null;
+      app.socket?.close();
+      app.socket = null;
+    }
+    $(root, '#reset-form').innerHTML = `<p class="notice" role="status">${t('resetDone')}</p><a href="/" data-link>${t('signIn')}</a>`;
+    return '';
+  });
+  return { destroy() {} };
+}
