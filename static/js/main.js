@@ -328,7 +328,9 @@ function onFrame(frame) {
         app.socket = null;
         route();
       } else {
-        showStatus(t('errorGeneric', { msg: frame.message }));
+        // Our own words for the codes people meet; the server's English sentence otherwise.
+        const key = `error.${frame.code}`;
+        showStatus(t('errorGeneric', { msg: t(key) !== key ? t(key) : frame.message }));
         setTimeout(() => showStatus(''), 4000);
         redraw();
       }

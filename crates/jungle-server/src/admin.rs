@@ -141,7 +141,10 @@ pub async fn run(
         AdminAction::Unban { name } => {
             let player = find(store, &name).await?;
             if !player.banned {
-                return Err(AdminError::Refused(format!("{} is not banned", player.name)));
+                return Err(AdminError::Refused(format!(
+                    "{} is not banned",
+                    player.name
+                )));
             }
             store.unban(player.id, &operator).await?;
             let _ = writeln!(out, "unbanned {} ({})", player.name, player.id);
@@ -154,8 +157,8 @@ pub async fn run(
                     player.name
                 )));
             }
-            let username = validate_username(&new_username)
-                .map_err(|e| AdminError::Refused(e.to_string()))?;
+            let username =
+                validate_username(&new_username).map_err(|e| AdminError::Refused(e.to_string()))?;
             store
                 .rename(player.id, &username, &name_keys(&username), &operator)
                 .await?;

@@ -7,8 +7,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use jungle_protocol::http::{
-    self, CreatedPlayer, GAMES_PER_PAGE, GamePlayer, GamePlayers, GameSummary, Leaderboard, LeaderboardEntry,
-    LiveGame, NewPlayer, PlayerProfile,
+    self, CreatedPlayer, GamePlayer, GamePlayers, GameSummary, Leaderboard, LeaderboardEntry,
+    LiveGame, NewPlayer, PlayerProfile, GAMES_PER_PAGE,
 };
 use jungle_protocol::{Clocks, GameResult, GameState, Seat};
 use jungle_rules::{Game, Ruleset, Turn};
@@ -166,13 +166,13 @@ pub async fn player_games(
         .player(id)
         .await?
         .ok_or(ApiError::NotFound("player"))?;
-    let rules = match q.rules.as_deref().filter(|r| !r.is_empty()) {
-        Some(name) => Some(
-            name.parse()
-                .map_err(|e: jungle_rules::ParseRulesetError| ApiError::BadRequest(e.to_string()))?,
-        ),
-        None => None,
-    };
+    let rules =
+        match q.rules.as_deref().filter(|r| !r.is_empty()) {
+            Some(name) => Some(name.parse().map_err(|e: jungle_rules::ParseRulesetError| {
+                ApiError::BadRequest(e.to_string())
+            })?),
+            None => None,
+        };
     let page = q.page.unwrap_or(1);
     if !(1..=10_000).contains(&page) {
         return Err(ApiError::BadRequest("page must be from 1 to 10000".into()));

@@ -35,7 +35,9 @@ pub enum ChallengeError {
     Offline,
     #[error("you cannot challenge yourself")]
     Yourself,
-    #[error("you already have {MAX_OUTGOING} challenges waiting for an answer; wait or cancel one")]
+    #[error(
+        "you already have {MAX_OUTGOING} challenges waiting for an answer; wait or cancel one"
+    )]
     TooManyOutgoing,
     #[error("that player has too many challenges to answer already; try again later")]
     TooManyIncoming,
@@ -182,7 +184,10 @@ impl Challenges {
             pending.from.player.clone(),
             ctx.store.rating(pending.from.player.id, rules).await?,
         );
-        let accepter = SeatPlayer::human(by.player.clone(), ctx.store.rating(by.player.id, rules).await?);
+        let accepter = SeatPlayer::human(
+            by.player.clone(),
+            ctx.store.rating(by.player.id, rules).await?,
+        );
         let (red, blue) = match open::side_for(pending.info.color) {
             Side::Red => (challenger, accepter),
             Side::Blue => (accepter, challenger),
@@ -317,7 +322,10 @@ mod tests {
     fn settings() -> RoomSettings {
         RoomSettings {
             rules: Ruleset::Classic,
-            clock: ClockSpec::Fischer { base_s: 60, inc_s: 0 },
+            clock: ClockSpec::Fischer {
+                base_s: 60,
+                inc_s: 0,
+            },
             rated: false,
         }
     }
@@ -347,7 +355,10 @@ mod tests {
         let sent = challenges
             .issue(&from, info(&to), settings(), ColorChoice::Random)
             .unwrap();
-        assert!(matches!(&received(&mut to_rx)[..], [ServerFrame::Challenged { .. }]));
+        assert!(matches!(
+            &received(&mut to_rx)[..],
+            [ServerFrame::Challenged { .. }]
+        ));
         tokio::time::sleep(Duration::from_secs(CHALLENGE_TTL_S - 1)).await;
         assert_eq!(challenges.len(), 1, "still waiting at 59 s");
         assert_eq!(challenges.incoming(to.player.id)[0].expires_in_ms, 1000);

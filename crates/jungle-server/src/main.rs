@@ -37,7 +37,10 @@ async fn main() -> std::process::ExitCode {
 }
 
 /// Runs one `admin` action on the configured database and prints what it did.
-async fn admin(config: &Config, action: jungle_server::admin::AdminAction) -> std::process::ExitCode {
+async fn admin(
+    config: &Config,
+    action: jungle_server::admin::AdminAction,
+) -> std::process::ExitCode {
     let store = match jungle_server::store::Store::open_for_command(&config.database_url).await {
         Ok(store) => store,
         Err(e) => {

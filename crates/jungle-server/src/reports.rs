@@ -59,7 +59,9 @@ pub async fn create(
         .limits
         .check(Limited::Report, Some(reporter.id), client)?;
     let store = &state.store;
-    if store.player(report.player).await?.is_none() || crate::bots::bot_level(report.player).is_some() {
+    if store.player(report.player).await?.is_none()
+        || crate::bots::bot_level(report.player).is_some()
+    {
         return Err(ReportError::NoSuchPlayer.into());
     }
     if let Some(game) = report.game {

@@ -46,7 +46,14 @@ async fn account(server: &TestServer, username: &str) -> Player {
 
 async fn sign_in(server: &TestServer, username: &str, password: &str) -> (u16, Value) {
     let body = json!({ "username": username, "password": password });
-    call(server, reqwest::Method::POST, "/api/session", Some(body), None).await
+    call(
+        server,
+        reqwest::Method::POST,
+        "/api/session",
+        Some(body),
+        None,
+    )
+    .await
 }
 
 /// Runs `jungle-server --database-url URL admin ARGS…` as the operator `test-operator`.
@@ -55,7 +62,12 @@ async fn admin(server: &TestServer, args: &[&str]) -> (bool, String) {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     tokio::task::spawn_blocking(move || {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_jungle-server"))
-            .args(["--database-url", &url, "--public-url", "https://jungle.example"])
+            .args([
+                "--database-url",
+                &url,
+                "--public-url",
+                "https://jungle.example",
+            ])
             .arg("admin")
             .args(&args)
             .env("USER", "test-operator")
@@ -133,7 +145,8 @@ async fn challenges_reach_every_tab_and_start_a_game(db: Db) {
     a.send(challenge(bob.id, false)).await;
     let second = expect_frame!(a, ServerFrame::ChallengeSent { challenge } => challenge);
     expect_frame!(b1, ServerFrame::Challenged { challenge } if challenge.id == second.id);
-    b1.send(ClientFrame::DeclineChallenge { id: second.id }).await;
+    b1.send(ClientFrame::DeclineChallenge { id: second.id })
+        .await;
     expect_frame!(a, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Declined } if id == second.id);
     expect_frame!(b2, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Declined } if id == second.id);
     a.send(challenge(bob.id, false)).await;
@@ -177,7 +190,10 @@ async fn a_ban_ends_games_signs_out_and_is_audited(db: Db) {
     assert!(out.contains("banned Alice"), "{out}");
     // The running server notices: Alice is disconnected, and Bob wins by `banned`.
     let over = b.expect_over().await;
-    assert_eq!((over.winner, over.reason), (Some(Side::Blue), Reason::Banned));
+    assert_eq!(
+        (over.winner, over.reason),
+        (Some(Side::Blue), Reason::Banned)
+    );
     assert_eq!(a.expect_close().await, Some(4001));
     let (status, answer) = sign_in(&server, "Alice", PASSWORD).await;
     assert_eq!((status, answer["error"].as_str()), (403, Some("banned")));
@@ -245,51 +261,125 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
     let post = reqwest::Method::POST;
     let report = |details: &str| json!({ "player": bob.id, "reason": "abuse", "details": details });
 
-    let (status, answer) = call(&server, post.clone(), "/api/reports", Some(report("rude after every game")), Some(&alice.token)).await;
+    let (status, answer) = call(
+        &server,
+        post.clone(),
+        "/api/reports",
+        Some(report("rude after every game")),
+        Some(&alice.token),
+    )
+    .await;
     assert_eq!(status, 201, "{answer}");
-    let (status, answer) = call(&server, post.clone(), "/api/reports", Some(report("again")), Some(&alice.token)).await;
-    assert_eq!((status, answer["error"].as_str()), (409, Some("already_reported")));
+    let (status, answer) = call(
+        &server,
+        post.clone(),
+        "/api/reports",
+        Some(report("again")),
+        Some(&alice.token),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (409, Some("already_reported"))
+    );
     let checks = [
         (json!({ "player": alice.id, "reason": "abuse" }), 400),
         (json!({ "player": bob.id, "reason": "ugly" }), 400),
         (report(&"x".repeat(501)), 400),
         (json!({ "player": Uuid::new_v4(), "reason": "abuse" }), 404),
-        (json!({ "player": bob.id, "reason": "abuse", "game": Uuid::new_v4() }), 400),
+        (
+            json!({ "player": bob.id, "reason": "abuse", "game": Uuid::new_v4() }),
+            400,
+        ),
     ];
     for (body, expected) in checks {
-        let (status, answer) = call(&server, post.clone(), "/api/reports", Some(body.clone()), Some(&alice.token)).await;
+        let (status, answer) = call(
+            &server,
+            post.clone(),
+            "/api/reports",
+            Some(body.clone()),
+            Some(&alice.token),
+        )
+        .await;
         assert_eq!(status, expected, "{body} → {answer}");
     }
-    let (status, _) = call(&server, post.clone(), "/api/reports", Some(report("x")), None).await;
+    let (status, _) = call(
+        &server,
+        post.clone(),
+        "/api/reports",
+        Some(report("x")),
+        None,
+    )
+    .await;
     assert_eq!(status, 401);
 
     let (ok, out) = admin(&server, &["reports"]).await;
-    assert!(ok && out.contains("Alice reports Bob") && out.contains("abuse"), "{out}");
+    assert!(
+        ok && out.contains("Alice reports Bob") && out.contains("abuse"),
+        "{out}"
+    );
     assert!(out.contains("rude after every game"), "{out}");
     let id = out.split_whitespace().next().unwrap().to_owned();
     let (ok, out) = admin(&server, &["resolve-report", &id]).await;
     assert!(ok, "{out}");
     let (_, out) = admin(&server, &["reports"]).await;
     assert_eq!(out.trim(), "no reports");
-    let (status, _) = call(&server, post.clone(), "/api/reports", Some(report("still rude")), Some(&alice.token)).await;
+    let (status, _) = call(
+        &server,
+        post.clone(),
+        "/api/reports",
+        Some(report("still rude")),
+        Some(&alice.token),
+    )
+    .await;
     assert_eq!(status, 201, "a resolved report does not block a new one");
 
     // A reset link: Bob's open tab is signed out, the new password works, the link only once.
     let mut b = server.client(&bob).await;
     let (ok, out) = admin(&server, &["reset-password", "bob"]).await;
     assert!(ok, "{out}");
-    let link = out.lines().find(|l| l.starts_with("https://jungle.example/reset/")).expect("a link");
+    let link = out
+        .lines()
+        .find(|l| l.starts_with("https://jungle.example/reset/"))
+        .expect("a link");
     let token = link.rsplit('/').next().unwrap().to_owned();
     let reset = |password: &str| json!({ "token": token, "password": password });
-    let (status, answer) = call(&server, post.clone(), "/api/account/reset", Some(reset("short")), None).await;
-    assert_eq!((status, answer["error"].as_str()), (400, Some("bad_password")));
-    let (status, answer) = call(&server, post.clone(), "/api/account/reset", Some(reset("a brand new secret")), None).await;
+    let (status, answer) = call(
+        &server,
+        post.clone(),
+        "/api/account/reset",
+        Some(reset("short")),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (400, Some("bad_password"))
+    );
+    let (status, answer) = call(
+        &server,
+        post.clone(),
+        "/api/account/reset",
+        Some(reset("a brand new secret")),
+        None,
+    )
+    .await;
     assert_eq!(status, 204, "{answer}");
     assert_eq!(b.expect_close().await, Some(4001));
     assert_eq!(sign_in(&server, "Bob", PASSWORD).await.0, 401);
     assert_eq!(sign_in(&server, "Bob", "a brand new secret").await.0, 200);
-    let (status, answer) = call(&server, post.clone(), "/api/account/reset", Some(reset("another new secret")), None).await;
-    assert_eq!((status, answer["error"].as_str()), (400, Some("bad_reset_link")));
+    let (status, answer) = call(
+        &server,
+        post.clone(),
+        "/api/account/reset",
+        Some(reset("another new secret")),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (400, Some("bad_reset_link"))
+    );
     let guest = server.player("Guest").await;
     let (ok, out) = admin(&server, &["reset-password", &guest.id.to_string()]).await;
     assert!(!ok && out.contains("guest"), "{out}");
@@ -301,23 +391,62 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
     let alice = account(&server, "Alice").await;
     let put = reqwest::Method::PUT;
     let get = reqwest::Method::GET;
-    let (status, settings) = call(&server, get.clone(), "/api/account/settings", None, Some(&alice.token)).await;
+    let (status, settings) = call(
+        &server,
+        get.clone(),
+        "/api/account/settings",
+        None,
+        Some(&alice.token),
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(settings, json!({ "muted": false, "coordinates": true }));
     let chosen = json!({ "language": "zh", "muted": true, "coordinates": false });
-    let (status, _) = call(&server, put.clone(), "/api/account/settings", Some(chosen.clone()), Some(&alice.token)).await;
+    let (status, _) = call(
+        &server,
+        put.clone(),
+        "/api/account/settings",
+        Some(chosen.clone()),
+        Some(&alice.token),
+    )
+    .await;
     assert_eq!(status, 200);
     // Another device sees the same.
     let (_, session) = sign_in(&server, "Alice", PASSWORD).await;
     let other = session["token"].as_str().unwrap();
-    let (_, settings) = call(&server, get.clone(), "/api/account/settings", None, Some(other)).await;
+    let (_, settings) = call(
+        &server,
+        get.clone(),
+        "/api/account/settings",
+        None,
+        Some(other),
+    )
+    .await;
     assert_eq!(settings, chosen);
-    for bad in [json!({ "language": "fr" }), json!({ "theme": "dark" }), json!("loud")] {
-        let (status, _) = call(&server, put.clone(), "/api/account/settings", Some(bad.clone()), Some(&alice.token)).await;
+    for bad in [
+        json!({ "language": "fr" }),
+        json!({ "theme": "dark" }),
+        json!("loud"),
+    ] {
+        let (status, _) = call(
+            &server,
+            put.clone(),
+            "/api/account/settings",
+            Some(bad.clone()),
+            Some(&alice.token),
+        )
+        .await;
         assert_eq!(status, 400, "{bad}");
     }
     let guest = server.player("Guest").await;
-    let (status, _) = call(&server, get.clone(), "/api/account/settings", None, Some(&guest.token)).await;
+    let (status, _) = call(
+        &server,
+        get.clone(),
+        "/api/account/settings",
+        None,
+        Some(&guest.token),
+    )
+    .await;
     assert_eq!(status, 401, "settings are an account's");
 
     // Three games in two rulesets; the list filters by ruleset and pages.
@@ -337,7 +466,10 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
     let path = |q: &str| format!("/api/players/{}/games{q}", guest.id);
     let all: Vec<http::GameSummary> = server.get(&path("")).await;
     assert_eq!(all.len(), 3);
-    assert!(all.windows(2).all(|w| w[0].created_at >= w[1].created_at), "newest first");
+    assert!(
+        all.windows(2).all(|w| w[0].created_at >= w[1].created_at),
+        "newest first"
+    );
     let strict: Vec<http::GameSummary> = server.get(&path("?rules=strict")).await;
     assert_eq!(strict.len(), 1);
     assert_eq!(strict[0].rules, Ruleset::Strict);

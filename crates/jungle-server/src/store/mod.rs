@@ -16,10 +16,8 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
-pub use moderation::{
-    AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord,
-};
 pub use games::{FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
+pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;
 

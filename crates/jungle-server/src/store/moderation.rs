@@ -211,7 +211,10 @@ impl Store {
     }
 
     /// The username whose live reset link this is.
-    pub async fn password_reset_owner(&self, token_hash: &str) -> Result<Option<String>, StoreError> {
+    pub async fn password_reset_owner(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<String>, StoreError> {
         let row = sqlx::query(
             "SELECT p.username FROM password_resets r JOIN players p ON p.id = r.player_id
              WHERE r.token_hash = $1 AND r.expires_at > $2 AND p.username IS NOT NULL",
@@ -260,7 +263,10 @@ impl Store {
     }
 
     /// Stores a report; one open report per reporter and reported player.
-    pub async fn create_report(&self, report: &NewReport<'_>) -> Result<Uuid, ModerationStoreError> {
+    pub async fn create_report(
+        &self,
+        report: &NewReport<'_>,
+    ) -> Result<Uuid, ModerationStoreError> {
         let id = Uuid::new_v4();
         let inserted = sqlx::query(
             "INSERT INTO reports (id, reporter_id, reported_id, game_id, reason, details, created_at)

@@ -47,7 +47,9 @@ pub enum FrameError {
     AccountRequired,
     #[error(transparent)]
     Challenge(#[from] crate::challenges::ChallengeError),
-    #[error("rated games are for accounts, and that player is a guest: challenge them to a casual game")]
+    #[error(
+        "rated games are for accounts, and that player is a guest: challenge them to a casual game"
+    )]
     OpponentNeedsAccount,
     #[error("this player is banned: {0}")]
     Banned(String),
