@@ -55,6 +55,9 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         moves: Vec<String>,
     },
+    /// Reads one game in JGN (docs/notation.md) from FILE, or standard input without one, and
+    /// prints the same JSON line as `replay` for its final position.
+    Pgn { file: Option<std::path::PathBuf> },
     /// Asks the engine for a move: progress lines, then the move as the last line.
     Bestmove {
         #[command(flatten)]
@@ -123,6 +126,20 @@ struct OutcomeReport {
     reason: &'static str,
 }
 
+/// The one JSON line of `replay` and `pgn`: the final position, its legal moves, the outcome.
+fn replay_line(game: &Game) -> Result<String, String> {
+    let report = ReplayReport {
+        position: game.position().to_string(),
+        legal: game.legal_moves().iter().map(|m| m.to_string()).collect(),
+        outcome: game.outcome().map(|o| OutcomeReport {
+            winner: o.winner.map(|s| s.name()),
+            reason: o.reason.name(),
+        }),
+    };
+    let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+    Ok(format!("{line}\n"))
+}
+
 fn run(command: Command) -> Result<String, String> {
     let mut out = String::new();
     match command {
@@ -163,17 +180,22 @@ fn run(command: Command) -> Result<String, String> {
                 game.play(turn)
                     .map_err(|e| format!("move {number} ({text:?}): {e}"))?;
             }
-            let report = ReplayReport {
-                position: game.position().to_string(),
-                legal: game.legal_moves().iter().map(|m| m.to_string()).collect(),
-                outcome: game.outcome().map(|o| OutcomeReport {
-                    winner: o.winner.map(|s| s.name()),
-                    reason: o.reason.name(),
-                }),
+            out.push_str(&replay_line(&game)?);
+        }
+        Command::Pgn { file } => {
+            let text = match &file {
+                Some(path) => {
+                    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
+                }
+                None => io::read_to_string(io::stdin()).map_err(|e| format!("stdin: {e}"))?,
             };
-            let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-            out.push_str(&line);
-            out.push('\n');
+            let name = file
+                .as_ref()
+                .map_or_else(|| "stdin".to_owned(), |p| p.display().to_string());
+            let parsed: jungle_rules::GameText =
+                text.parse().map_err(|e| format!("{name}: {e}"))?;
+            let game = parsed.replay().map_err(|e| format!("{name}: {e}"))?;
+            out.push_str(&replay_line(&game)?);
         }
         Command::Bestmove {
             setup,

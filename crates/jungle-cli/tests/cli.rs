@@ -322,3 +322,60 @@ fn uci_input_ending_stops_an_infinite_search() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
+
+/// `jungle pgn` with `text` on standard input (no FILE).
+fn pgn_stdin(text: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .arg("pgn")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("jungle runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn pgn_prints_the_replay_line_of_the_final_position() {
+    let text = "[Rules \"international\"]\n[FEN \"2e4/3L3/7/7/7/7/7/7/7 r 0 30\"]\n\n1. d8d9 1-0\n";
+    let out = pgn_stdin(text);
+    assert!(out.status.success());
+    let replayed = jungle(&[
+        "replay",
+        "--rules",
+        "international",
+        "--position",
+        "2e4/3L3/7/7/7/7/7/7/7 r 0 30",
+        "d8d9",
+    ]);
+    assert_eq!(stdout(&out), stdout(&replayed), "the same line as replay");
+    assert!(stdout(&out).contains("\"reason\":\"den\""));
+    // From a file, with no Rules tag: classic.
+    let path = std::env::temp_dir().join(format!("jungle-pgn-{}.jgn", std::process::id()));
+    std::fs::write(&path, "1. e3d3 {[%clk 0:04:58]} a9b9\n2... \n").unwrap();
+    let out = jungle(&["pgn", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(stdout(&out), stdout(&jungle(&["replay", "e3d3", "a9b9"])));
+}
+
+#[test]
+fn pgn_refuses_bad_text_with_where() {
+    for (text, needle) in [
+        ("1. e3d3 x9", "line 1, column 9: expected a move"),
+        ("1. e3d3 a9b9 2. d3d9", "turn 3 (move 2)"),
+        ("[Rules \"chess\"]", "Rules tag: unknown ruleset"),
+    ] {
+        let out = pgn_stdin(text);
+        assert!(!out.status.success(), "{text}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+}

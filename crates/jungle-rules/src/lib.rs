@@ -14,6 +14,8 @@
 //!   Zobrist hash. Text is FEN-like.
 //! - [`Game`]: a position plus its history, applying every rule, history rules included, and
 //!   telling the [`Outcome`].
+//! - [`GameText`]: a game in JGN, the Jungle Game Notation (tag pairs, movetext, result), with
+//!   a forgiving parser and a writer.
 //!
 //! # Example
 //! ```
@@ -36,6 +38,7 @@ mod bitboard;
 mod fen;
 mod game;
 mod moves;
+mod notation;
 mod position;
 mod rules;
 mod side;
@@ -47,6 +50,10 @@ pub use bitboard::Bitboard;
 pub use fen::ParsePositionError;
 pub use game::{Game, PlayedTurn};
 pub use moves::{Move, MoveList, ParseMoveError, Turn, MAX_MOVES};
+pub use notation::{
+    GameResult, GameText, GameTextErrorKind, ParseGameTextError, ReplayTextError, TextTurn,
+    TAG_ORDER,
+};
 pub use position::{AntiChaseRule, EndReason, Illegal, Outcome, PlayError, Position};
 pub use rules::{ParseRulesetError, Rules, Ruleset};
 pub use side::{ParseSideError, Side};
