@@ -528,7 +528,7 @@ fn join(a: Option<String>, b: Option<String>) -> Option<String> {
 fn format_clock(ms: u64) -> String {
     let seconds = ms / 1000;
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    if ms < 60_000 && ms % 1000 != 0 {
+    if ms < 60_000 && !ms.is_multiple_of(1000) {
         format!("{h}:{m:02}:{s:02}.{}", ms % 1000 / 100)
     } else {
         format!("{h}:{m:02}:{s:02}")

@@ -83,28 +83,7 @@ fn operator() -> String {
 }
 
 fn when(ms: i64) -> String {
-    let seconds = ms.div_euclid(1000);
-    // A plain UTC timestamp, without a date crate: days since the epoch to a civil date.
-    let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        secs / 3600,
-        secs % 3600 / 60
-    )
-}
-
-/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+    crate::time_text::utc_minutes(ms)
 }
 
 async fn find(store: &Store, name: &str) -> Result<NamedPlayer, AdminError> {
@@ -249,16 +228,4 @@ pub async fn run(
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timestamps_read_as_utc_dates() {
-        assert_eq!(when(0), "1970-01-01 00:00 UTC");
-        assert_eq!(when(951_782_400_000), "2000-02-29 00:00 UTC");
-        assert_eq!(when(1_796_083_200_000 + 3_660_000), "2026-12-01 01:01 UTC");
-    }
 }

@@ -12,6 +12,7 @@ pub mod challenges;
 pub mod client_addr;
 pub mod config;
 pub mod engine_pool;
+pub mod export;
 pub mod http_server;
 pub mod limits;
 pub mod lobby;
@@ -24,6 +25,7 @@ pub mod reports;
 pub mod rooms;
 pub mod state;
 pub mod store;
+pub mod time_text;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -273,7 +275,8 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/users/{username}", get(api::account_profile))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
-        .route("/api/games/{id}", get(api::game))
+        .route("/api/games/{id}", get(export::game_or_text))
+        .route("/api/players/{id}/games.jgn", get(export::player_games))
         .route("/healthz", get(api::healthz));
     if public_metrics {
         routes = routes.route("/metrics", get(api::metrics));

@@ -34,6 +34,8 @@ pub enum Limited {
     Challenge,
     /// `POST /api/reports`, per player and per address.
     Report,
+    /// `GET /api/players/{id}/games.jgn` (it reads every game of a player), per address.
+    GamesExport,
 }
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -70,6 +72,7 @@ pub struct Limits {
     challenges_per_address: DefaultKeyedRateLimiter<IpAddr>,
     reports_per_player: DefaultKeyedRateLimiter<Uuid>,
     reports_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    game_exports_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -114,6 +117,7 @@ impl Limits {
             challenges_per_address: RateLimiter::dashmap(quota(30, secs(5))),
             reports_per_player: RateLimiter::dashmap(quota(5, secs(720))),
             reports_per_address: RateLimiter::dashmap(quota(20, secs(180))),
+            game_exports_per_address: RateLimiter::dashmap(quota(5, secs(60))),
         }
     }
 
@@ -154,6 +158,7 @@ impl Limits {
                 by_player(&self.challenges_per_player)?;
                 check(&self.challenges_per_address, &address)
             }
+            Limited::GamesExport => check(&self.game_exports_per_address, &address),
             Limited::Report => {
                 by_player(&self.reports_per_player)?;
                 check(&self.reports_per_address, &address)
@@ -186,6 +191,7 @@ impl Limits {
         self.challenges_per_address.retain_recent();
         self.reports_per_player.retain_recent();
         self.reports_per_address.retain_recent();
+        self.game_exports_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -201,6 +207,7 @@ impl Limits {
         self.challenges_per_address.shrink_to_fit();
         self.reports_per_player.shrink_to_fit();
         self.reports_per_address.shrink_to_fit();
+        self.game_exports_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -220,6 +227,7 @@ impl Limits {
             + self.challenges_per_address.len()
             + self.reports_per_player.len()
             + self.reports_per_address.len()
+            + self.game_exports_per_address.len()
     }
 }
 

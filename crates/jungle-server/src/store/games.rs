@@ -385,6 +385,31 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
+    /// Keys (creation time, id) of a player's games, newest first, after the key `after`.
+    pub async fn player_game_keys(
+        &self,
+        player: Uuid,
+        after: Option<(i64, Uuid)>,
+        limit: i64,
+    ) -> Result<Vec<(i64, Uuid)>, StoreError> {
+        let (before_at, before_id) = after.unwrap_or((i64::MAX, Uuid::max()));
+        let rows = sqlx::query(
+            "SELECT id, created_at FROM games
+             WHERE (red_id = $1 OR blue_id = $1)
+               AND (created_at < $2 OR (created_at = $2 AND id < $3))
+             ORDER BY created_at DESC, id DESC LIMIT $4",
+        )
+        .bind(player.to_string())
+        .bind(before_at)
+        .bind(before_id.to_string())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("created_at")?, get_uuid(r, "id")?)))
+            .collect()
+    }
+
     /// A player's games, newest first: `limit` of them after skipping `offset`, of one
     /// ruleset or all.
     pub async fn player_games(

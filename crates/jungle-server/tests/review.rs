@@ -1,0 +1,131 @@
+//! Game review (issue 13): games download as JGN text that reads back to the same game, one
+//! at a time or all of a player's.
+
+mod common;
+
+use common::*;
+use jungle_rules::{GameResult, GameText};
+
+async fn text_of(server: &TestServer, path: &str) -> (u16, String, Option<String>) {
+    let response = reqwest::get(server.url(path)).await.expect("GET");
+    let status = response.status().as_u16();
+    let disposition = response
+        .headers()
+        .get("content-disposition")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (status, response.text().await.unwrap(), disposition)
+}
+
+/// The stored game and its downloaded text agree: moves, result, final position.
+async fn assert_round_trip(server: &TestServer, game: Uuid) -> GameText {
+    let record: http::GameRecord = server.get(&format!("/api/games/{game}")).await;
+    let (status, body, disposition) = text_of(server, &format!("/api/games/{game}.jgn")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        disposition.as_deref(),
+        Some(format!("attachment; filename=\"jungle-{game}.jgn\"").as_str())
+    );
+    let text: GameText = body.parse().unwrap_or_else(|e| panic!("{e}\n{body}"));
+    let moves: Vec<String> = text.turns.iter().map(|t| t.turn.to_string()).collect();
+    assert_eq!(moves, record.moves);
+    assert_eq!(text.tag("Rules"), Some(record.rules.name()));
+    assert_eq!(text.tag("Red"), Some(record.players.red.name.as_str()));
+    let expected = match record.winner {
+        Some(Side::Red) => GameResult::RedWon,
+        Some(Side::Blue) => GameResult::BlueWon,
+        None if record.status == GameStatus::Finished => GameResult::Draw,
+        None => GameResult::Unknown,
+    };
+    assert_eq!(text.result, expected);
+    assert_eq!(text.tag("Termination"), record.reason.map(Reason::name));
+    let replayed = text.replay().expect("the text replays");
+    let archived = jungle_rules::Game::replay(
+        record.rules.rules(),
+        record.start.parse().unwrap(),
+        record.moves.iter().map(|m| m.parse().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(replayed.position(), archived.position());
+    text
+}
+
+async fn games_download_as_text_that_reads_back(db: Db) {
+    let server = TestServer::start(db).await;
+    // A per-move game: Red lets a turn run out (a pass), then the second timeout loses.
+    let clock = ClockSpec::PerMove {
+        move_s: 1,
+        max_timeouts: 1,
+        consecutive: false,
+    };
+    let (mut red, mut blue, game) =
+        matched_pair(&server, seek(Ruleset::Daitou, clock, false)).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    expect_frame!(blue, ServerFrame::Moved { mv, .. } if mv == "pass");
+    blue.mv(game, "a6a5").await;
+    red.expect_over().await;
+    let text = assert_round_trip(&server, game).await;
+    assert!(text
+        .turns
+        .iter()
+        .any(|t| t.turn == jungle_rules::Turn::Pass));
+    assert_eq!(text.tag("TimeControl"), Some("1/move,1"));
+    assert!(text.turns[0].clock_ms.is_some(), "clocks ride along");
+
+    // A den win in every other ruleset, by the same players.
+    let mut games = vec![game];
+    for rules in [Ruleset::Classic, Ruleset::Strict, Ruleset::International] {
+        red.send(seek(rules, fischer(300, 2), false)).await;
+        blue.send(seek(rules, fischer(300, 2), false)).await;
+        let (a, b) = (red.expect_game().await, blue.expect_game().await);
+        assert_eq!(a.game, b.game);
+        let (r, bl) = if a.you == Some(Side::Red) {
+            (&mut red, &mut blue)
+        } else {
+            (&mut blue, &mut red)
+        };
+        play(r, bl, a.game, &DEN_WIN_AT_PLY_13).await;
+        r.expect_over().await;
+        let text = assert_round_trip(&server, a.game).await;
+        assert_eq!(text.tag("Termination"), Some("den"));
+        assert_eq!(text.tag("TimeControl"), Some("300+2"));
+        games.push(a.game);
+    }
+
+    // All of a player's games in one file, newest first.
+    let player = red.player_id();
+    let (status, body, _) = text_of(&server, &format!("/api/players/{player}/games.jgn")).await;
+    assert_eq!(status, 200);
+    let texts: Vec<GameText> = body
+        .split("\n\n[Event")
+        .enumerate()
+        .map(|(i, part)| {
+            let part = if i == 0 {
+                part.to_owned()
+            } else {
+                format!("[Event{part}")
+            };
+            part.parse().unwrap()
+        })
+        .collect();
+    assert_eq!(texts.len(), games.len());
+    let sites: Vec<String> = texts
+        .iter()
+        .map(|t| t.tag("Site").unwrap().to_owned())
+        .collect();
+    let newest_first: Vec<String> = games
+        .iter()
+        .rev()
+        .map(|g| format!("http://{}/g/{g}", server.addr))
+        .collect();
+    assert_eq!(sites, newest_first);
+    assert_eq!(
+        text_of(&server, &format!("/api/games/{}.jgn", Uuid::new_v4()))
+            .await
+            .0,
+        404
+    );
+    assert_eq!(text_of(&server, "/api/games/nonsense.jgn").await.0, 404);
+    server.shutdown().await;
+}
+
+both_stores!(games_download_as_text_that_reads_back);
