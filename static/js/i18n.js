@@ -71,6 +71,8 @@ const STRINGS = {
     changePassword: 'Change password', currentPassword: 'Current password', newPassword: 'New password', passwordChanged: 'Password changed; other devices are signed out.',
     exportData: 'Download my data (JSON)', deleteAccount: 'Delete account',
     deleteHint: 'Your games stay, under an anonymous name; your username, password and sessions are erased. This cannot be undone.',
+    replay: 'Replay', replayFirst: 'Start', replayPrev: 'Back one turn', replayNext: 'Forward one turn', replayLast: 'Latest',
+    plyOf: '{n} / {total}', downloadGame: 'Download', 
     resetTitle: 'Choose a new password', resetDone: 'Your password is changed. Sign in with it.',
   },
   zh: {
@@ -143,6 +145,8 @@ const STRINGS = {
     changePassword: '修改密码', currentPassword: '当前密码', newPassword: '新密码', passwordChanged: '密码已修改，其他设备已退出登录。',
     exportData: '下载我的数据（JSON）', deleteAccount: '删除账号',
     deleteHint: '你的对局会保留，但改用匿名名称；用户名、密码和登录记录将被清除。此操作无法撤销。',
+    replay: '回放', replayFirst: '开局', replayPrev: '后退一步', replayNext: '前进一步', replayLast: '最新',
+    plyOf: '{n} / {total}', downloadGame: '下载', 
     resetTitle: '设置新密码', resetDone: '密码已修改，请用新密码登录。',
   },
 };

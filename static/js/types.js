@@ -35,6 +35,7 @@
  *   tickers: Array<() => void>,
  *   redrawSeek: (() => void) | null,
  *   redrawGame: (() => void) | null,
+ *   pastClocks?: { red_ms: number, blue_ms: number } | null,
  *   send: (frame: Frame) => void,
  *   navigate: (path: string, replace?: boolean) => void,
  *   identityChanged: () => void,

@@ -238,6 +238,22 @@ pub struct GameRecord {
     /// Unix milliseconds.
     pub created_at: i64,
     pub ended_at: Option<i64>,
+    /// For replay, one entry per turn: the position after it,
+    #[serde(default)]
+    pub positions: Vec<String>,
+    /// the enemy animal it captured (`null` when none),
+    #[serde(default)]
+    pub captures: Vec<Option<jungle_rules::Animal>>,
+    /// and both clocks after it (empty for games stored without clocks).
+    #[serde(default)]
+    pub clocks: Vec<ClockAfter>,
+}
+
+/// Both sides' remaining time after a turn, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockAfter {
+    pub red_ms: u64,
+    pub blue_ms: u64,
 }
 
 /// Every HTTP error's body.

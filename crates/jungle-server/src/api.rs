@@ -285,6 +285,32 @@ pub async fn game(
         rating,
         computer: crate::bots::bot_level(id),
     };
+    // The replay: each turn's position and capture, played again here (the rules are fast; a
+    // game of 300 turns takes well under a millisecond).
+    let start: jungle_rules::Position = record.start.parse().unwrap_or_default();
+    let mut replay = Game::new(record.rules.rules(), start);
+    let mut positions = Vec::with_capacity(record.moves.len());
+    let mut captures = Vec::with_capacity(record.moves.len());
+    for stored in &record.moves {
+        let played = stored
+            .mv
+            .parse::<Turn>()
+            .is_ok_and(|turn| replay.play(turn).is_ok());
+        if !played {
+            tracing::error!(game = %record.id, mv = %stored.mv, "a stored move does not replay");
+            break;
+        }
+        positions.push(replay.position().to_string());
+        captures.push(replay.history().last().and_then(|t| t.captured));
+    }
+    let clocks = record
+        .moves
+        .iter()
+        .map(|m| http::ClockAfter {
+            red_ms: m.clock.red_ms.max(0) as u64,
+            blue_ms: m.clock.blue_ms.max(0) as u64,
+        })
+        .collect();
     let result = match (record.winner, record.reason) {
         (Some(side), _) => side.name(),
         (None, Some(_)) => "draw",
@@ -309,6 +335,9 @@ pub async fn game(
         rating_change: record.rating_change,
         created_at: record.created_at,
         ended_at: record.ended_at,
+        positions,
+        captures,
+        clocks,
     }))
 }
 

@@ -7,6 +7,7 @@ import { $, valueOf } from '../dom.js';
 import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { t } from '../i18n.js';
 import { escape } from './home.js';
+import * as api from '../api.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').GameState} GameState */
@@ -25,6 +26,13 @@ export function renderGame(root, app) {
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
+      <nav class="replay-bar" id="replay-bar" aria-label="${t('replay')}">
+        <button type="button" class="secondary" data-step="first" aria-label="${t('replayFirst')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 5h2.5v14H5zM19 5v14L8.5 12z"/></svg></button>
+        <button type="button" class="secondary" data-step="prev" aria-label="${t('replayPrev')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
+        <span id="replay-ply" class="muted" aria-live="polite"></span>
+        <button type="button" class="secondary" data-step="next" aria-label="${t('replayNext')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
+        <button type="button" class="secondary" data-step="last" aria-label="${t('replayLast')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
+      </nav>
     </section>
     <aside class="side">
       <div id="away" class="away" role="alert" hidden></div>
@@ -32,21 +40,65 @@ export function renderGame(root, app) {
       <div id="end-panel"></div>
       <div class="card" id="turn-info" role="status"></div>
       <div class="card actions" id="actions"></div>
-      <div class="card"><h3>${t('moves')}</h3><div class="moves" id="moves"></div></div>
+      <div class="card"><h3 class="row" style="justify-content:space-between">${t('moves')}
+        <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></h3>
+        <div class="moves" id="moves"></div></div>
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
     </aside>
   </div>`;
   const board = createBoard($(root, '#board'), (mv) => app.send({ t: 'move', game: app.game.game, mv }));
   const tick = () => tickClocks(root, app);
   app.tickers.push(tick);
+  const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false };
+  const update = () => updateGame(root, app, board, replay);
+
+  /** Shows the position after `ply` turns (the live one at the end). */
+  const goTo = async (ply) => {
+    const total = app.game.moves.length;
+    const target = Math.max(0, Math.min(total, ply));
+    replay.ply = target === total ? null : target;
+    if (replay.ply != null && (!replay.record || replay.record.moves.length < total) && !replay.loading) {
+      replay.loading = true;
+      replay.record = await api.game(app.game.game).catch(() => null);
+      replay.loading = false;
+    }
+    const hash = replay.ply == null ? '' : `#${replay.ply}`;
+    if (location.hash !== hash) history.replaceState(history.state, '', `${location.pathname}${hash}`);
+    update();
+  };
+  const current = () => replay.ply ?? app.game.moves.length;
+  const steps = { first: () => 0, prev: () => current() - 1, next: () => current() + 1, last: () => app.game.moves.length };
+  $(root, '#replay-bar').onclick = (e) => {
+    const step = /** @type {HTMLElement} */ (e.target).closest?.('[data-step]')?.getAttribute('data-step');
+    if (step) goTo(steps[step]());
+  };
+  $(root, '#moves').onclick = (e) => {
+    const ply = /** @type {HTMLElement} */ (e.target).closest?.('[data-ply]')?.getAttribute('data-ply');
+    if (ply) goTo(Number(ply));
+  };
+  /** @param {KeyboardEvent} e */
+  const onKey = (e) => {
+    const target = /** @type {HTMLElement} */ (e.target);
+    // The board takes arrows for its own cursor; fields take them for editing.
+    if (e.altKey || e.ctrlKey || e.metaKey || target.closest?.('.board, input, select, textarea')) return;
+    const keys = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
+    if (keys[e.key]) {
+      e.preventDefault();
+      goTo(steps[keys[e.key]]());
+    }
+  };
+  document.addEventListener('keydown', onKey);
   const view = {
-    update: () => updateGame(root, app, board),
+    update,
     destroy() {
       board.destroy();
+      document.removeEventListener('keydown', onKey);
       app.tickers = app.tickers.filter((f) => f !== tick);
     },
   };
-  view.update();
+  update();
+  const opening = location.hash.match(/^#(\d+)$/);
+  if (opening) goTo(Number(opening[1]));
   return view;
 }
 
@@ -60,33 +112,58 @@ export function lastMove(game) {
 }
 
 /**
+ * What the board shows at `ply` of a stored game: its position, last move, losses and clocks.
+ * @param {any} record the game as `GET /api/games/{id}` gives it
+ * @param {number} ply turns played
+ */
+export function stateAtPly(record, ply) {
+  const fenAt = ply === 0 ? record.start : record.positions[ply - 1];
+  const captured = { red: [], blue: [] };
+  // Each capture is a loss of the side that did not move; sides alternate from the start's.
+  let mover = record.start.split(' ')[1] === 'b' ? 'blue' : 'red';
+  for (let i = 0; i < ply; i++) {
+    const animal = record.captures[i];
+    if (animal) captured[mover === 'red' ? 'blue' : 'red'].push(animal);
+    mover = mover === 'red' ? 'blue' : 'red';
+  }
+  const initial = record.clock.kind === 'fischer' ? record.clock.base_s * 1000 : record.clock.move_s * 1000;
+  const clocks = ply === 0 ? { red_ms: initial, blue_ms: initial } : record.clocks[ply - 1] ?? null;
+  return { position: fenAt, lastMove: lastMove({ moves: record.moves.slice(0, ply) }), captured, clocks };
+}
+
+/**
  * @param {HTMLElement} root
  * @param {App} app
  * @param {import('../board.js').Board} board
+ * @param {{ ply: number | null, record: any }} replay the turn looked back at, if any
  */
-function updateGame(root, app, board) {
+function updateGame(root, app, board, replay) {
   const game = app.game;
   if (!game) return;
-  const pieces = parseBoard(game.position);
+  const past = replay.ply != null && replay.record ? stateAtPly(replay.record, replay.ply) : null;
   renderBoard(board, {
-    pieces,
+    pieces: parseBoard(past ? past.position : game.position),
     orientation: orientation(game),
-    legal: game.status === 'active' ? game.legal : [],
-    lastMove: lastMove(game),
+    legal: game.status === 'active' && !past ? game.legal : [],
+    lastMove: past ? past.lastMove : lastMove(game),
     animate: true,
   });
+  root.querySelector('.board')?.classList.toggle('looking-back', Boolean(past));
   const bottom = orientation(game);
   const top = bottom === 'red' ? 'blue' : 'red';
   drawBar($(root, '#top-bar'), game, top);
   drawBar($(root, '#bottom-bar'), game, bottom);
+  app.pastClocks = past ? past.clocks : null;
   tickClocks(root, app);
+  const shown = past ? replay.ply : game.moves.length;
+  $(root, '#replay-ply').textContent = t('plyOf', { n: shown, total: game.moves.length });
   drawAway(root, app);
   drawRoomPanel($(root, '#room-panel'), app);
   drawEnd($(root, '#end-panel'), app);
   drawTurn($(root, '#turn-info'), game);
   drawActions($(root, '#actions'), app);
-  drawMoves($(root, '#moves'), game);
-  drawCaptured($(root, '#captured'), game);
+  drawMoves($(root, '#moves'), game, shown);
+  drawCaptured($(root, '#captured'), past ? past.captured : game.captured);
 }
 
 /**
@@ -114,8 +191,15 @@ function drawBar(el, game, side) {
 function tickClocks(root, app) {
   const game = app.game;
   if (!game) return;
+  const past = app.pastClocks;
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-clock]'))) {
     const side = el.dataset.clock;
+    if (past) {
+      // Looking back: the clocks as they stood after that turn.
+      el.innerHTML = formatMs(side === 'red' ? past.red_ms : past.blue_ms);
+      el.classList.remove('running', 'low');
+      continue;
+    }
     const running = game.status === 'active' && game.clocks.running === side;
     const ms = game.status === 'active' ? remainingMs(game.clocks, side, app.clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
     let text = formatMs(ms);
@@ -278,23 +362,31 @@ function drawActions(el, app) {
   };
 }
 
-function drawMoves(el, game) {
+/**
+ * Numbered pairs (`1. a3a4 g7g6`), each turn a button that shows the board after it.
+ * @param {HTMLElement} el
+ * @param {GameState} game
+ * @param {number} shown the turns played in the position on the board
+ */
+function drawMoves(el, game, shown) {
   const rows = [];
-  for (let i = 0; i < game.moves.length; i += 2) {
-    const current = (k) => (k === game.moves.length - 1 ? ' class="current" aria-current="step"' : '');
-    rows.push(`<li${current(i) || current(i + 1)}>${game.moves[i]} ${game.moves[i + 1] ?? ''}</li>`);
-  }
+  const turn = (k) => (k < game.moves.length
+    ? `<button type="button" class="move${k === shown - 1 ? ' current' : ''}" data-ply="${k + 1}" ${k === shown - 1 ? 'aria-current="step"' : ''}>${game.moves[k]}</button>`
+    : '');
+  for (let i = 0; i < game.moves.length; i += 2) rows.push(`<li>${turn(i)} ${turn(i + 1)}</li>`);
   el.innerHTML = `<ol>${rows.join('')}</ol>`;
-  el.scrollTop = el.scrollHeight;
+  const current = el.querySelector('.current');
+  if (current instanceof HTMLElement && shown < game.moves.length) current.scrollIntoView({ block: 'nearest' });
+  else el.scrollTop = el.scrollHeight;
 }
 
 /**
  * The animals each side has lost, as the server counts them.
  * @param {Element} el
- * @param {GameState} game
+ * @param {{ red: string[], blue: string[] }} captured
  */
-function drawCaptured(el, game) {
-  const lost = game.captured ?? { red: [], blue: [] };
+function drawCaptured(el, captured) {
+  const lost = captured ?? { red: [], blue: [] };
   el.innerHTML = ['red', 'blue']
     .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((name) => `<span title="${t(`animal.${name}`)}">${ANIMAL_BY_NAME[name]?.glyph ?? '?'}</span>`).join(' ')}</div>`)
     .join('');

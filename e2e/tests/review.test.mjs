@@ -1,0 +1,76 @@
+// Game review in the browser: a finished game steps back and forth by buttons, keys and the
+// move list; `/g/<id>#N` opens at turn N; the game downloads as text. Phone and desktop sizes,
+// both languages.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { artifacts, DEN_WIN_AT_PLY_13, launchBrowser, matchPages, newPlayer, playMoves, startServer } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** Whether an animal stands on `square` of the page's board. */
+const occupied = (page, square) => page.locator(`[data-square="${square}"] .piece`).count().then((n) => n > 0);
+const shownPly = (page) => page.locator('#replay-ply').innerText();
+
+for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { width: 1366, height: 900 }]]) {
+  test(`a finished game replays (${lang}, ${viewport.width}px)`, async () => {
+    const alice = await newPlayer(browser, server.url, 'Maximiliana Longname_24x', viewport);
+    const bob = await newPlayer(browser, server.url, 'Bartholomew Q Longname24', viewport);
+    for (const page of [alice, bob]) {
+      await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+      await page.reload();
+      await page.waitForSelector('#play');
+      await page.uncheck('#qm-rated').catch(() => {});
+    }
+    const { red, blue } = await matchPages(alice, bob);
+    await playMoves(red, blue, DEN_WIN_AT_PLY_13);
+    await red.waitForSelector('#end');
+    const page = blue;
+    assert.equal(await shownPly(page), '13 / 13');
+
+    await page.click('[data-step="first"]');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '0 / 13');
+    assert.equal(await occupied(page, 'e3'), true, 'the start: the leopard on e3');
+    assert.match(page.url(), /#0$/);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '1 / 13');
+    assert.equal(await occupied(page, 'e3'), false);
+    assert.equal(await occupied(page, 'd3'), true, 'after e3d3');
+    await page.click('#moves [data-ply="5"]');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '5 / 13');
+    assert.equal(await occupied(page, 'd5'), true, 'after d4d5');
+    assert.equal(await page.locator('#moves [data-ply="5"]').getAttribute('aria-current'), 'step');
+    await page.screenshot({ path: join(artifacts, `replay-${lang}-${viewport.width}.png`), fullPage: true });
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '13 / 13');
+    assert.equal(await occupied(page, 'd9'), true, 'the den entered');
+
+    // A link to a turn opens there, in a fresh page.
+    const id = new URL(page.url()).pathname.split('/').pop();
+    const other = await page.context().newPage();
+    await other.goto(`${server.url}/g/${id}#3`);
+    await other.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '3 / 13');
+    assert.equal(await occupied(other, 'd4'), true, 'after e3d3 a9b9 d3d4');
+    await other.click('[data-step="prev"]');
+    await other.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '2 / 13');
+    const href = await other.locator('#download-game').getAttribute('href');
+    assert.equal(href, `/api/games/${id}.jgn`);
+    const text = await (await fetch(`${server.url}${href}`)).text();
+    assert.match(text, /\[Termination "den"\]/);
+    assert.match(text, /1\. e3d3 \{\[%clk 0:0\d:\d\d\]\} a9b9/);
+    await alice.context().close();
+    await bob.context().close();
+  });
+}
