@@ -140,3 +140,60 @@ pub fn selfplay(
     ));
     Ok(out)
 }
+
+/// The one JSON line of `analyse`.
+#[derive(serde::Serialize)]
+pub struct AnalysisLine {
+    pub best: String,
+    pub score: ScoreJson,
+    pub pv: Vec<String>,
+    pub depth: u32,
+}
+
+/// `{"cp": N}` or `{"den_in": N}`, from the side to move's point of view.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreJson {
+    Cp(i32),
+    DenIn(i32),
+}
+
+impl From<jungle_engine::Score> for ScoreJson {
+    fn from(score: jungle_engine::Score) -> ScoreJson {
+        match score {
+            jungle_engine::Score::Cp(n) => ScoreJson::Cp(n),
+            jungle_engine::Score::DenIn(n) => ScoreJson::DenIn(n),
+        }
+    }
+}
+
+/// Plays `moves` from `position`, then analyses for `movetime_ms`: one JSON line.
+pub fn analyse(
+    rules: Rules,
+    position: Position,
+    moves: &[String],
+    movetime_ms: u64,
+) -> Result<String, String> {
+    let mut game = Game::new(rules, position);
+    for (index, text) in moves.iter().enumerate() {
+        let turn: Turn = text
+            .parse()
+            .map_err(|e| format!("move {} ({text:?}): {e}", index + 1))?;
+        game.play(turn)
+            .map_err(|e| format!("move {} ({text:?}): {e}", index + 1))?;
+    }
+    // The server's table size: the same strength as the analysis board.
+    let mut searcher = jungle_engine::Searcher::new(rules, 32);
+    let analysis =
+        jungle_engine::analyse(&mut searcher, &game, Duration::from_millis(movetime_ms.max(1)))
+            .ok_or("the game is over: there is nothing to analyse")?;
+    let line = AnalysisLine {
+        best: analysis.best.to_string(),
+        score: analysis.score.into(),
+        pv: analysis.pv.iter().map(|m| m.to_string()).collect(),
+        depth: analysis.depth,
+    };
+    serde_json::to_string(&line)
+        .map(|l| format!("{l}\n"))
+        .map_err(|e| e.to_string())
+}

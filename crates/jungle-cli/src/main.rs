@@ -69,6 +69,18 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         level: u8,
     },
+    /// Analyses the position after MOVEs at full strength: one JSON line with the best move,
+    /// the score (`cp` or `den_in`, for the side to move), the line and the depth.
+    Analyse {
+        #[command(flatten)]
+        setup: Setup,
+        /// Moves played from the position first.
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// Thinking time in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+    },
     /// Plays engine levels against each other, colours alternating, and prints the score.
     Selfplay {
         #[arg(long = "rules", default_value = "classic")]
@@ -204,6 +216,14 @@ fn run(command: Command) -> Result<String, String> {
         } => {
             let (rules, position) = setup.resolve()?;
             out = engine_cmds::bestmove(rules, position, movetime, engine_cmds::level(level)?)?;
+        }
+        Command::Analyse {
+            setup,
+            moves,
+            movetime,
+        } => {
+            let (rules, position) = setup.resolve()?;
+            out = engine_cmds::analyse(rules, position, &moves, movetime)?;
         }
         Command::Selfplay {
             ruleset: name,

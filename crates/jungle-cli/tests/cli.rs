@@ -379,3 +379,31 @@ fn pgn_refuses_bad_text_with_where() {
         assert!(err.contains(needle), "{text}: {err}");
     }
 }
+
+#[test]
+fn analyse_finds_the_den_entry_and_prints_one_json_line() {
+    let out = jungle(&[
+        "analyse",
+        "--rules",
+        "international",
+        "--position",
+        "2e4/3L3/7/7/7/7/7/7/7 r 0 30",
+        "--movetime",
+        "200",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["best"], "d8d9");
+    assert_eq!(line["score"], serde_json::json!({ "den_in": 1 }));
+    assert_eq!(line["pv"][0], "d8d9");
+    assert!(line["depth"].as_u64().unwrap() >= 1);
+    // After moves, from the start: a material score and a line starting with the best move.
+    let out = jungle(&["analyse", "--moves", "e3d3", "a9b9", "--movetime", "100"]);
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(line["score"]["cp"].is_i64(), "{line}");
+    assert_eq!(line["pv"][0], line["best"]);
+    assert_refused(&["analyse", "--moves", "e3e9"], "move 1 (\"e3e9\")");
+    assert_refused(
+        &["analyse", "--rules", "international", "--position", "2eL3/7/7/7/7/7/7/7/7 b 1 30"],
+        "the game is over",
+    );
+}

@@ -12,11 +12,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod analysis;
 mod eval;
 mod level;
 mod search;
 mod tt;
 
+pub use analysis::{analyse, Analysis, Score};
 pub use eval::evaluate;
 pub use level::{budget_from_clock, Engine, Level, Persona};
 pub use search::{Info, Limits, Searcher, MATE};
