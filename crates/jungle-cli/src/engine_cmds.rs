@@ -184,9 +184,12 @@ pub fn analyse(
     }
     // The server's table size: the same strength as the analysis board.
     let mut searcher = jungle_engine::Searcher::new(rules, 32);
-    let analysis =
-        jungle_engine::analyse(&mut searcher, &game, Duration::from_millis(movetime_ms.max(1)))
-            .ok_or("the game is over: there is nothing to analyse")?;
+    let analysis = jungle_engine::analyse(
+        &mut searcher,
+        &game,
+        Duration::from_millis(movetime_ms.max(1)),
+    )
+    .ok_or("the game is over: there is nothing to analyse")?;
     let line = AnalysisLine {
         best: analysis.best.to_string(),
         score: analysis.score.into(),

@@ -403,7 +403,13 @@ fn analyse_finds_the_den_entry_and_prints_one_json_line() {
     assert_eq!(line["pv"][0], line["best"]);
     assert_refused(&["analyse", "--moves", "e3e9"], "move 1 (\"e3e9\")");
     assert_refused(
-        &["analyse", "--rules", "international", "--position", "2eL3/7/7/7/7/7/7/7/7 b 1 30"],
+        &[
+            "analyse",
+            "--rules",
+            "international",
+            "--position",
+            "2eL3/7/7/7/7/7/7/7/7 b 1 30",
+        ],
         "the game is over",
     );
 }

@@ -108,6 +108,9 @@ mod tests {
         );
         assert!(game.outcome().is_some());
         let mut searcher = Searcher::new(Rules::INTERNATIONAL, 1);
-        assert_eq!(analyse(&mut searcher, &game, Duration::from_millis(50)), None);
+        assert_eq!(
+            analyse(&mut searcher, &game, Duration::from_millis(50)),
+            None
+        );
     }
 }

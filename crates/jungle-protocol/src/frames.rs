@@ -85,6 +85,16 @@ pub enum ClientFrame {
     Rematch {
         game: Uuid,
     },
+    /// Ask our engine about the position after `moves` from `position` (the initial position
+    /// when absent), under `rules`; answered by `analysis`. A new request replaces the
+    /// connection's unanswered one.
+    Analyse {
+        rules: Ruleset,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+    },
     /// Challenge an online player to a game with these settings (`color`: the challenger's).
     /// They have [`CHALLENGE_TTL_S`] seconds to accept.
     Challenge {
@@ -106,6 +116,15 @@ pub enum ClientFrame {
         id: Uuid,
     },
     Ping,
+}
+
+/// An engine score from the side to move's point of view: `{"cp": N}` in centi-animals (a dog
+/// is about 300), or `{"den_in": N}`, its own moves to a den entry (negative: the opponent's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineScore {
+    Cp(i32),
+    DenIn(i32),
 }
 
 /// Seconds a challenge waits for its answer.
@@ -412,6 +431,18 @@ pub enum ServerFrame {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         game: Option<Uuid>,
     },
+    /// The engine's view of the position of an `analyse`: the best move, its line and the
+    /// depth reached; `best` and `score` are absent when the game is over there.
+    Analysis {
+        /// The position analysed (after the request's moves).
+        position: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        best: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score: Option<EngineScore>,
+        pv: Vec<String>,
+        depth: u32,
+    },
     /// Your challenge was delivered (to every tab the player has open).
     ChallengeSent {
         challenge: ChallengeInfo,
@@ -464,6 +495,8 @@ pub enum ErrorCode {
     LimitReached,
     /// Rated games are for accounts: a guest makes theirs permanent with `POST /api/account`.
     AccountRequired,
+    /// An `analyse` whose position does not read, or whose moves cannot be played.
+    BadPosition,
     /// The player challenged is not online (or is you).
     PlayerOffline,
     /// No pending challenge with this id is yours to answer or cancel.

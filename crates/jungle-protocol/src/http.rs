@@ -326,3 +326,52 @@ pub struct PasswordReset {
 
 /// Games per page of `GET /api/players/{id}/games?page=N`.
 pub const GAMES_PER_PAGE: i64 = 20;
+
+/// `POST /api/lines`: a position and moves to play from it (the analysis board).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineRequest {
+    pub rules: Ruleset,
+    /// The starting position; the initial one when absent.
+    #[serde(default)]
+    pub start: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// `POST /api/games/import`: a game in JGN (docs/notation.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportRequest {
+    pub text: String,
+}
+
+/// A line of play as the analysis board shows it: every position on the way, what each turn
+/// captured, and the legal moves and outcome at its end. An import adds the game's tags.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub rules: Ruleset,
+    pub start: String,
+    pub moves: Vec<String>,
+    /// The position after each turn.
+    pub positions: Vec<String>,
+    pub captures: Vec<Option<jungle_rules::Animal>>,
+    /// The legal moves at the end of the line (none once the game is over).
+    pub legal: Vec<String>,
+    pub outcome: Option<LineOutcome>,
+    /// The imported game's tag pairs, in order; empty for `POST /api/lines`.
+    #[serde(default)]
+    pub tags: Vec<(String, String)>,
+    /// The imported game's result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// How the rules end a line: the winner (`null`: drawn) and why (`den`, `all-captured`,
+/// `no-moves`, `no-capture`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineOutcome {
+    pub winner: Option<Side>,
+    pub reason: String,
+}
+
+/// Longest game text or line request the server reads, in bytes.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jungle_engine::{Persona, Searcher};
+use jungle_engine::{Analysis, Persona, Searcher};
 use jungle_rules::{Game, Move, Rules};
 use tokio::sync::oneshot;
 use uuid::Uuid;
@@ -35,7 +35,8 @@ const LEAST_BUDGET: Duration = Duration::from_millis(50);
 pub enum Priority {
     /// A game in play waits for the computer's move.
     Live,
-    /// Someone asked for an analysis; it waits behind every live move.
+    /// Someone asked for an analysis; it waits behind every live move. The search runs at full
+    /// strength whatever the persona, and its answer carries the [`Analysis`].
     Analysis,
 }
 
@@ -55,6 +56,8 @@ pub struct SearchAnswer {
     pub choice: Option<Move>,
     /// Searches the pool had started before this one: the order it was served in.
     pub turn: u64,
+    /// For an analysis: the score, line and depth (`None` when the game is over).
+    pub analysis: Option<Analysis>,
 }
 
 /// Held by whoever wants the answer; dropping it (or calling [`cancel`](Self::cancel)) drops
@@ -325,17 +328,25 @@ fn search(
         mut persona,
         game,
         budget,
+        priority,
         ..
     } = request;
     let started = Instant::now();
     searcher.set_stop_flag(Some(cancelled.clone()));
-    let choice = persona.think(searcher, &game, budget, |_| {});
+    let (choice, analysis) = match priority {
+        Priority::Live => (persona.think(searcher, &game, budget, |_| {}), None),
+        Priority::Analysis => {
+            let analysis = jungle_engine::analyse(searcher, &game, budget);
+            (analysis.as_ref().map(|a| a.best), analysis)
+        }
+    };
     searcher.set_stop_flag(None);
     metrics::histogram!("jungle_bot_think_seconds").record(started.elapsed().as_secs_f64());
     (!cancelled.load(Ordering::Relaxed)).then_some(SearchAnswer {
         persona,
         choice,
         turn,
+        analysis,
     })
 }
 

@@ -22,6 +22,7 @@ pub mod online;
 pub mod persist;
 pub mod rating;
 pub mod reports;
+pub mod review;
 pub mod rooms;
 pub mod state;
 pub mod store;
@@ -236,6 +237,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/leaderboard/{rules}", get(assets::app_page))
         .route("/reset/{token}", get(assets::app_page))
         .route("/settings", get(assets::app_page))
+        .route("/analysis", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);
@@ -257,6 +259,18 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         )
         .route("/api/account/reset", post(accounts::manage::reset_password))
         .route("/api/reports", post(reports::create))
+        .route(
+            "/api/lines",
+            post(review::line).layer(axum::extract::DefaultBodyLimit::max(
+                jungle_protocol::http::MAX_LINE_BYTES,
+            )),
+        )
+        .route(
+            "/api/games/import",
+            post(review::import).layer(axum::extract::DefaultBodyLimit::max(
+                jungle_protocol::http::MAX_LINE_BYTES,
+            )),
+        )
         .route(
             "/api/session",
             post(accounts::api::sign_in).delete(accounts::api::sign_out),

@@ -36,6 +36,10 @@ pub enum Limited {
     Report,
     /// `GET /api/players/{id}/games.jgn` (it reads every game of a player), per address.
     GamesExport,
+    /// `analyse` (up to a second of an engine thread each), per player and per address.
+    Analysis,
+    /// `POST /api/lines` and `POST /api/games/import`, per address.
+    Lines,
 }
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -73,6 +77,9 @@ pub struct Limits {
     reports_per_player: DefaultKeyedRateLimiter<Uuid>,
     reports_per_address: DefaultKeyedRateLimiter<IpAddr>,
     game_exports_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    analyses_per_player: DefaultKeyedRateLimiter<Uuid>,
+    analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    lines_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -118,6 +125,9 @@ impl Limits {
             reports_per_player: RateLimiter::dashmap(quota(5, secs(720))),
             reports_per_address: RateLimiter::dashmap(quota(20, secs(180))),
             game_exports_per_address: RateLimiter::dashmap(quota(5, secs(60))),
+            analyses_per_player: RateLimiter::dashmap(quota(20, secs(2))),
+            analyses_per_address: RateLimiter::dashmap(quota(40, secs(1))),
+            lines_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(250))),
         }
     }
 
@@ -159,6 +169,11 @@ impl Limits {
                 check(&self.challenges_per_address, &address)
             }
             Limited::GamesExport => check(&self.game_exports_per_address, &address),
+            Limited::Lines => check(&self.lines_per_address, &address),
+            Limited::Analysis => {
+                by_player(&self.analyses_per_player)?;
+                check(&self.analyses_per_address, &address)
+            }
             Limited::Report => {
                 by_player(&self.reports_per_player)?;
                 check(&self.reports_per_address, &address)
@@ -192,6 +207,9 @@ impl Limits {
         self.reports_per_player.retain_recent();
         self.reports_per_address.retain_recent();
         self.game_exports_per_address.retain_recent();
+        self.analyses_per_player.retain_recent();
+        self.analyses_per_address.retain_recent();
+        self.lines_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -208,6 +226,9 @@ impl Limits {
         self.reports_per_player.shrink_to_fit();
         self.reports_per_address.shrink_to_fit();
         self.game_exports_per_address.shrink_to_fit();
+        self.analyses_per_player.shrink_to_fit();
+        self.analyses_per_address.shrink_to_fit();
+        self.lines_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -228,6 +249,9 @@ impl Limits {
             + self.reports_per_player.len()
             + self.reports_per_address.len()
             + self.game_exports_per_address.len()
+            + self.analyses_per_player.len()
+            + self.analyses_per_address.len()
+            + self.lines_per_address.len()
     }
 }
 

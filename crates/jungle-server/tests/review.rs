@@ -128,4 +128,137 @@ async fn games_download_as_text_that_reads_back(db: Db) {
     server.shutdown().await;
 }
 
-both_stores!(games_download_as_text_that_reads_back);
+async fn the_engine_analyses_any_position_on_request(db: Db) {
+    let server = TestServer::start(db).await;
+    let player = server.player("Student").await;
+    let mut c = server.client(&player).await;
+    // A den entry in one: found, and called so.
+    c.send(ClientFrame::Analyse {
+        rules: Ruleset::International,
+        position: Some("2e4/3L3/7/7/7/7/7/7/7 r 0 30".into()),
+        moves: vec![],
+    })
+    .await;
+    let (best, score, pv, depth) = expect_frame!(c, ServerFrame::Analysis { best, score, pv, depth, .. } => (best, score, pv, depth));
+    assert_eq!(best.as_deref(), Some("d8d9"));
+    assert_eq!(score, Some(jungle_protocol::EngineScore::DenIn(1)));
+    assert_eq!(pv.first().map(String::as_str), Some("d8d9"));
+    assert!(depth >= 1);
+    // After moves from the start: a material score, the position analysed named.
+    c.send(ClientFrame::Analyse {
+        rules: Ruleset::Classic,
+        position: None,
+        moves: vec!["e3d3".into(), "a9b9".into()],
+    })
+    .await;
+    let (position, score) =
+        expect_frame!(c, ServerFrame::Analysis { position, score, .. } => (position, score));
+    assert!(
+        matches!(score, Some(jungle_protocol::EngineScore::Cp(_))),
+        "{score:?}"
+    );
+    assert!(
+        position.contains(" r "),
+        "Red to move after two turns: {position}"
+    );
+    // A finished position has nothing to analyse; bad input changes nothing.
+    c.send(ClientFrame::Analyse {
+        rules: Ruleset::International,
+        position: Some("2eL3/7/7/7/7/7/7/7/7 b 1 30".into()),
+        moves: vec![],
+    })
+    .await;
+    let best = expect_frame!(c, ServerFrame::Analysis { best, .. } => best);
+    assert_eq!(best, None);
+    c.send(ClientFrame::Analyse {
+        rules: Ruleset::Classic,
+        position: None,
+        moves: vec!["e3e9".into()],
+    })
+    .await;
+    let message = c.expect_error(ErrorCode::BadPosition).await;
+    assert!(message.starts_with("move 1 (\"e3e9\")"), "{message}");
+    c.send(ClientFrame::Analyse {
+        rules: Ruleset::Classic,
+        position: Some("not a position".into()),
+        moves: vec![],
+    })
+    .await;
+    c.expect_error(ErrorCode::BadPosition).await;
+    server.shutdown().await;
+}
+
+async fn lines_and_imports_are_laid_out_by_the_server(db: Db) {
+    let server = TestServer::start(db).await;
+    let client = reqwest::Client::new();
+    let post =
+        |path: &str, body: serde_json::Value| client.post(server.url(path)).json(&body).send();
+    let answer = post(
+        "/api/lines",
+        serde_json::json!({ "rules": "classic", "moves": ["e3d3", "a9b9", "d3d4"] }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let line: http::Line = answer.json().await.unwrap();
+    assert_eq!(line.positions.len(), 3);
+    assert_eq!(line.captures, vec![None, None, None]);
+    assert!(!line.legal.is_empty());
+    assert_eq!(line.outcome, None);
+    let answer = post(
+        "/api/lines",
+        serde_json::json!({ "rules": "classic", "moves": ["e3d3", "e3d3"] }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answer.status().as_u16(), 400);
+    let refusal: http::AccountError = answer.json().await.unwrap();
+    assert_eq!(refusal.error, "bad_move");
+    assert!(
+        refusal.message.starts_with("move 2 (e3d3)"),
+        "{}",
+        refusal.message
+    );
+
+    // An imported text: the same game, its tags and result; a bad text says where.
+    let text = "[Rules \"international\"]\n[FEN \"2e4/3L3/7/7/7/7/7/7/7 r 0 30\"]\n[Red \"Ada\"]\n\n1. d8d9 1-0";
+    let answer = post("/api/games/import", serde_json::json!({ "text": text }))
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let line: http::Line = answer.json().await.unwrap();
+    assert_eq!(line.rules, Ruleset::International);
+    assert_eq!(line.moves, ["d8d9"]);
+    assert_eq!(
+        line.outcome.as_ref().map(|o| o.reason.as_str()),
+        Some("den")
+    );
+    assert_eq!(line.result.as_deref(), Some("1-0"));
+    assert!(line.tags.contains(&("Red".to_owned(), "Ada".to_owned())));
+    let answer = post(
+        "/api/games/import",
+        serde_json::json!({ "text": "1. e3d3 x9" }),
+    )
+    .await
+    .unwrap();
+    let refusal: http::AccountError = answer.json().await.unwrap();
+    assert_eq!(refusal.error, "bad_text");
+    assert!(
+        refusal.message.starts_with("line 1, column 9"),
+        "{}",
+        refusal.message
+    );
+    // Too large to read.
+    let huge = "1. e3d3 a9b9 ".repeat(6000);
+    let answer = post("/api/games/import", serde_json::json!({ "text": huge }))
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 413);
+    server.shutdown().await;
+}
+
+both_stores!(
+    games_download_as_text_that_reads_back,
+    the_engine_analyses_any_position_on_request,
+    lines_and_imports_are_laid_out_by_the_server,
+);

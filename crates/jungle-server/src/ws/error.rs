@@ -51,6 +51,8 @@ pub enum FrameError {
         "rated games are for accounts, and that player is a guest: challenge them to a casual game"
     )]
     OpponentNeedsAccount,
+    #[error("{0}")]
+    BadPosition(String),
     #[error("this player is banned: {0}")]
     Banned(String),
     #[error("something went wrong on our side; please try again")]
@@ -106,6 +108,7 @@ impl FrameError {
                 }
             }
             FrameError::Banned(_) => ErrorCode::Banned,
+            FrameError::BadPosition(_) => ErrorCode::BadPosition,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
         }

@@ -66,6 +66,11 @@ impl Session {
             ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
+            ClientFrame::Analyse {
+                rules,
+                position,
+                moves,
+            } => self.analyse(conn, rules, position, moves),
             ClientFrame::Challenge {
                 to,
                 rules,
@@ -91,7 +96,7 @@ impl Session {
     }
 
     /// Counts a limited request of this connection's player and address.
-    fn limit(&self, what: Limited, conn: &Connection) -> Result<(), FrameError> {
+    pub(super) fn limit(&self, what: Limited, conn: &Connection) -> Result<(), FrameError> {
         Ok(self
             .state
             .limits

@@ -2,10 +2,11 @@
 //! - [`transport`]: the socket itself: origin and per-address checks, size limits, the flood
 //!   limit, pings and lag, and the closing handshake;
 //! - [`session`]: one signed-in connection: sign-in, parsing, dispatch, and the rooms it follows;
-//! - [`handlers`]: one function per client frame.
+//! - [`handlers`]: one function per client frame; [`analysis`]: the `analyse` frame.
 //!
 //! Errors are one typed enum, [`FrameError`], mapped to a wire code in one place.
 
+pub mod analysis;
 mod error;
 mod handlers;
 mod session;

@@ -39,6 +39,8 @@ pub struct Session {
     _session: Option<crate::accounts::open_sessions::Registration>,
     /// Its place among the player's open connections, once signed in.
     _online: Option<crate::online::OnlineEntry>,
+    /// The engine analysis this connection waits for, if any (dropping it cancels it).
+    pub analysis: Option<crate::engine_pool::SearchTicket>,
 }
 
 impl Session {
@@ -59,6 +61,7 @@ impl Session {
             signed_out: Arc::new(Notify::new()),
             _session: None,
             _online: None,
+            analysis: None,
         }
     }
 

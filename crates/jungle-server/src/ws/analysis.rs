@@ -1,0 +1,97 @@
+//! The `analyse` frame: our engine's view of a position, on the engine pool behind every live
+//! game's move. A connection has at most one analysis waiting; a new request replaces it.
+
+use std::time::Duration;
+
+use jungle_engine::{Level, Persona, Score};
+use jungle_protocol::{EngineScore, Ruleset, ServerFrame};
+use jungle_rules::{Game, Position, Turn};
+
+use super::error::FrameError;
+use super::session::{Reply, Session};
+use crate::engine_pool::{Priority, SearchRequest};
+use crate::limits::Limited;
+use crate::rooms::{frame_text, Connection, Outbound};
+
+/// The most an analysis thinks: about a second of one core (less when the pool is busy).
+pub const ANALYSIS_BUDGET: Duration = Duration::from_millis(1000);
+
+/// A position from its text and moves, with the first fault named.
+pub fn position_after(
+    rules: Ruleset,
+    position: Option<&str>,
+    moves: &[String],
+) -> Result<Game, FrameError> {
+    let start: Position = match position {
+        Some(text) => text
+            .parse()
+            .map_err(|e| FrameError::BadPosition(format!("position: {e}")))?,
+        None => Position::default(),
+    };
+    let mut game = Game::new(rules.rules(), start);
+    for (index, text) in moves.iter().enumerate() {
+        let turn: Turn = text
+            .parse()
+            .map_err(|e| FrameError::BadPosition(format!("move {} ({text:?}): {e}", index + 1)))?;
+        game.play(turn)
+            .map_err(|e| FrameError::BadPosition(format!("move {} ({text:?}): {e}", index + 1)))?;
+    }
+    Ok(game)
+}
+
+pub fn engine_score(score: Score) -> EngineScore {
+    match score {
+        Score::Cp(n) => EngineScore::Cp(n),
+        Score::DenIn(n) => EngineScore::DenIn(n),
+    }
+}
+
+impl Session {
+    pub(super) fn analyse(
+        &mut self,
+        conn: &Connection,
+        rules: Ruleset,
+        position: Option<String>,
+        moves: Vec<String>,
+    ) -> Reply {
+        self.limit(Limited::Analysis, conn)?;
+        let game = position_after(rules, position.as_deref(), &moves)?;
+        let fen = game.position().to_string();
+        if game.outcome().is_some() {
+            return Ok(Some(frame_text(&ServerFrame::Analysis {
+                position: fen,
+                best: None,
+                score: None,
+                pv: Vec::new(),
+                depth: 0,
+            })));
+        }
+        let request = SearchRequest {
+            owner: conn.player.id,
+            priority: Priority::Analysis,
+            // Analyses run at full strength; the persona only fills the request.
+            persona: Persona::new(Level::MAX, 1),
+            game,
+            budget: ANALYSIS_BUDGET,
+        };
+        let (ticket, answer) = self.state.room_ctx.engines.submit(request);
+        // The one waiting before is dropped, which takes it off the queue or stops it.
+        self.analysis = Some(ticket);
+        let tx = conn.tx.clone();
+        tokio::spawn(async move {
+            let Ok(answer) = answer.await else { return };
+            let Some(analysis) = answer.analysis else {
+                return;
+            };
+            let frame = ServerFrame::Analysis {
+                position: fen,
+                best: Some(analysis.best.to_string()),
+                score: Some(engine_score(analysis.score)),
+                pv: analysis.pv.iter().map(ToString::to_string).collect(),
+                depth: analysis.depth,
+            };
+            let _ = tx.try_send(Outbound::Text(frame_text(&frame)));
+        });
+        Ok(None)
+    }
+}
