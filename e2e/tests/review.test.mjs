@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, DEN_WIN_AT_PLY_13, launchBrowser, matchPages, newPlayer, playMoves, startServer } from './harness.mjs';
+import { artifacts, clickMove, DEN_WIN_AT_PLY_13, launchBrowser, matchPages, newPlayer, playMoves, startServer } from './harness.mjs';
 
 let server;
 let browser;
@@ -72,5 +72,49 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     assert.match(text, /1\. e3d3 \{\[%clk 0:0\d:\d\d\]\} a9b9/);
     await alice.context().close();
     await bob.context().close();
+  });
+}
+
+for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { width: 1366, height: 900 }]]) {
+  test(`the analysis board imports, varies and asks the engine (${lang}, ${viewport.width}px)`, async () => {
+    const page = await newPlayer(browser, server.url, 'Analyst With A Long Name', viewport);
+    await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await page.reload();
+    await page.waitForSelector('#analysis-link');
+    await page.click('#analysis-link');
+    await page.waitForSelector('#import-text');
+    // The engine speaks about the start position.
+    await page.waitForFunction(() => /depth|深度/.test(document.querySelector('#eval-depth')?.textContent ?? ''));
+
+    // A pasted game, stepped back, then a move of our own from there.
+    await page.fill('#import-text', '[Rules "classic"]\n1. e3d3 a9b9 2. d3d4 *');
+    await page.click('#import-load');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '3 / 3');
+    await page.click('[data-step="prev"]');
+    await page.click('[data-step="prev"]');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '1 / 3');
+    await page.waitForSelector('[data-square="g9"]');
+    await clickMove(page, 'g9f9');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '2 / 2');
+    assert.equal(await page.locator('#variation').isVisible(), true);
+    await page.click('#back-to-game');
+    await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent?.endsWith('/ 3'));
+    assert.equal(await page.locator('#variation').isVisible(), false);
+
+    // A position with a den entry in one: the engine says so and shows the move.
+    await page.selectOption('#import-rules', 'international');
+    await page.fill('#import-text', '2e4/3L3/7/7/7/7/7/7/7 r 0 30');
+    await page.click('#import-load');
+    await page.waitForFunction(() => /den in 1|1 步进兽穴/.test(document.querySelector('#eval-text')?.textContent ?? ''));
+    assert.equal(await page.locator('[data-square="d8"].hint-from').count(), 1);
+    assert.equal(await page.locator('[data-square="d9"].hint-to').count(), 1);
+    await page.waitForTimeout(300); // the bar's slide
+    await page.screenshot({ path: join(artifacts, `analysis-${lang}-${viewport.width}.png`), fullPage: true });
+
+    // Bad text says where.
+    await page.fill('#import-text', '1. e3d3 x9');
+    await page.click('#import-load');
+    await page.waitForFunction(() => /line 1, column 9/.test(document.querySelector('#import-error')?.textContent ?? ''));
+    await page.context().close();
   });
 }

@@ -73,6 +73,9 @@ export const ratingHistory = (id, rules) => request('GET', `/api/players/${id}/r
 /** A page of a player's games (20 a page, newest first), of one ruleset or all (''). */
 export const playerGames = (id, rules = '', page = 1) =>
   request('GET', `/api/players/${id}/games?page=${page}${rules ? `&rules=${encodeURIComponent(rules)}` : ''}`);
+/** Any line of play from a position (the initial one without `start`), laid out turn by turn. */
+export const line = (rules, start, moves) => request('POST', '/api/lines', { rules, start: start || null, moves });
+export const importGame = (text) => request('POST', '/api/games/import', { text });
 export const game = (id) => request('GET', `/api/games/${id}`);
 export const liveGames = () => request('GET', '/api/games/live');
 export const leaderboard = (rules) => request('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}`);

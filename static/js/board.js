@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 /**
  * @typedef {{ side: 'red' | 'blue', letter: string }} Piece
  * @typedef {{ from: string, to: string }} LastMove
- * @typedef {{ pieces: Map<string, Piece>, orientation: 'red' | 'blue', legal: string[], lastMove: LastMove | null, animate?: boolean }} BoardView
+ * @typedef {{ pieces: Map<string, Piece>, orientation: 'red' | 'blue', legal: string[], lastMove: LastMove | null, animate?: boolean, hint?: LastMove | null }} BoardView
  * @typedef {{ from: string, x: number, y: number, moved: boolean, cancelOnUp: boolean }} Drag
  * @typedef {{
  *   root: HTMLElement,
@@ -76,6 +76,9 @@ export function renderBoard(board, view) {
   for (const [name, button] of board.buttons) {
     const piece = view.pieces.get(name);
     button.classList.toggle('last', !!view.lastMove && (view.lastMove.from === name || view.lastMove.to === name));
+    // The engine's best move, on the analysis board.
+    button.classList.toggle('hint-from', view.hint?.from === name);
+    button.classList.toggle('hint-to', view.hint?.to === name);
     button.classList.toggle('selected', board.selected === name);
     button.classList.toggle('target', targets.has(name) && !piece);
     button.classList.toggle('capture', targets.has(name) && !!piece);

@@ -13,6 +13,7 @@ import { renderProfile } from './views/profile.js';
 import { renderLeaderboard } from './views/leaderboard.js';
 import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './views/challenge.js';
+import { renderAnalysis } from './views/analysis.js';
 import * as preferences from './preferences.js';
 
 const root = $(document, '#app');
@@ -57,6 +58,7 @@ function parseRoute() {
   if ((m = path.match(/^\/p\/([0-9a-f-]{36})$/i))) return { name: 'profile', id: m[1].toLowerCase() };
   if ((m = path.match(/^\/leaderboard(?:\/(\w+))?$/))) return { name: 'leaderboard', rules: m[1] || 'classic' };
   if (path === '/settings') return { name: 'settings' };
+  if (path === '/analysis') return { name: 'analysis' };
   if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
   return { name: 'home' };
 }
@@ -118,6 +120,9 @@ function route() {
       break;
     case 'settings':
       show(renderSettings(root, app));
+      break;
+    case 'analysis':
+      show(renderAnalysis(root, app));
       break;
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;
@@ -334,6 +339,9 @@ function onFrame(frame) {
         setTimeout(() => showStatus(''), 4000);
         redraw();
       }
+      break;
+    case 'analysis':
+      app.onAnalysis?.(frame);
       break;
     case 'shutdown':
       showStatus(t('connecting'));

@@ -36,6 +36,7 @@
  *   redrawSeek: (() => void) | null,
  *   redrawGame: (() => void) | null,
  *   pastClocks?: { red_ms: number, blue_ms: number } | null,
+ *   onAnalysis?: ((frame: any) => void) | null,
  *   send: (frame: Frame) => void,
  *   navigate: (path: string, replace?: boolean) => void,
  *   identityChanged: () => void,

@@ -26,13 +26,7 @@ export function renderGame(root, app) {
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
-      <nav class="replay-bar" id="replay-bar" aria-label="${t('replay')}">
-        <button type="button" class="secondary" data-step="first" aria-label="${t('replayFirst')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 5h2.5v14H5zM19 5v14L8.5 12z"/></svg></button>
-        <button type="button" class="secondary" data-step="prev" aria-label="${t('replayPrev')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
-        <span id="replay-ply" class="muted" aria-live="polite"></span>
-        <button type="button" class="secondary" data-step="next" aria-label="${t('replayNext')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
-        <button type="button" class="secondary" data-step="last" aria-label="${t('replayLast')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
-      </nav>
+      ${replayBar()}
     </section>
     <aside class="side">
       <div id="away" class="away" role="alert" hidden></div>
@@ -41,7 +35,8 @@ export function renderGame(root, app) {
       <div class="card" id="turn-info" role="status"></div>
       <div class="card actions" id="actions"></div>
       <div class="card"><h3 class="row" style="justify-content:space-between">${t('moves')}
-        <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></h3>
+        <span><a href="/analysis?game=${app.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a> ·
+        <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
         <div class="moves" id="moves"></div></div>
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
     </aside>
@@ -68,7 +63,7 @@ export function renderGame(root, app) {
   };
   const current = () => replay.ply ?? app.game.moves.length;
   const steps = { first: () => 0, prev: () => current() - 1, next: () => current() + 1, last: () => app.game.moves.length };
-  $(root, '#replay-bar').onclick = (e) => {
+  $(root, '.replay-bar').onclick = (e) => {
     const step = /** @type {HTMLElement} */ (e.target).closest?.('[data-step]')?.getAttribute('data-step');
     if (step) goTo(steps[step]());
   };
@@ -100,6 +95,17 @@ export function renderGame(root, app) {
   const opening = location.hash.match(/^#(\d+)$/);
   if (opening) goTo(Number(opening[1]));
   return view;
+}
+
+/** The ⏮ ◀ n/N ▶ ⏭ bar under a board that steps through turns (`data-step` buttons). */
+export function replayBar() {
+  return `<nav class="replay-bar" aria-label="${t('replay')}">
+        <button type="button" class="secondary" data-step="first" aria-label="${t('replayFirst')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 5h2.5v14H5zM19 5v14L8.5 12z"/></svg></button>
+        <button type="button" class="secondary" data-step="prev" aria-label="${t('replayPrev')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
+        <span id="replay-ply" class="muted" aria-live="polite"></span>
+        <button type="button" class="secondary" data-step="next" aria-label="${t('replayNext')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
+        <button type="button" class="secondary" data-step="last" aria-label="${t('replayLast')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
+      </nav>`;
 }
 
 function orientation(game) {

@@ -68,6 +68,7 @@ export function renderHome(root, app) {
       <label>${t('clock')} <select id="pc-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
       <label>${t('colour')} <select id="pc-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
       <button type="button" class="primary" id="play-computer">${t('playComputer')}</button>
+      <p><a href="/analysis" data-link id="analysis-link">${t('analysisBoard')}</a></p>
     </section>
     <section class="card" aria-labelledby="pr">
       <h2 id="pr">${t('privateRoom')}</h2>
