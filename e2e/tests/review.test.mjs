@@ -70,6 +70,15 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     const text = await (await fetch(`${server.url}${href}`)).text();
     assert.match(text, /\[Termination "den"\]/);
     assert.match(text, /1\. e3d3 \{\[%clk 0:0\d:\d\d\]\} a9b9/);
+
+    // Every turn evaluated: a graph under the board, marked turns, and a click on it moves there.
+    await other.click('#analyse-whole');
+    await other.waitForSelector('.eval-graph', { timeout: 30000 });
+    assert.ok(await other.locator('.moves .mark-symbol').count() >= 1, 'Blue let Red walk in');
+    const graph = await other.locator('.eval-graph').boundingBox();
+    await other.mouse.click(graph.x + graph.width / 2, graph.y + graph.height / 2);
+    await other.waitForFunction(() => /^(6|7) \/ 13$/.test(document.querySelector('#replay-ply')?.textContent ?? ''));
+    await other.screenshot({ path: join(artifacts, `evaluated-${lang}-${viewport.width}.png`), fullPage: true });
     await alice.context().close();
     await bob.context().close();
   });

@@ -76,7 +76,9 @@ const STRINGS = {
     analyse: 'Analyse', analysisBoard: 'Analysis board', evaluation: 'Evaluation', engine: 'Engine',
     variation: 'A variation of your own.', backToGame: 'Back to the game', importTitle: 'Import',
     importHint: 'Paste a game (JGN text) or a position', load: 'Load', denIn: '{side} enters the den in {n}',
-    gameOverHere: 'The game is over here.', depthN: 'depth {n}', 
+    gameOverHere: 'The game is over here.', depthN: 'depth {n}',
+    analyseWholeGame: 'Evaluate every turn', analysingGame: 'Evaluating every turn…',
+    'mark.inaccuracy': 'Inaccuracy', 'mark.mistake': 'Mistake', 'mark.blunder': 'Blunder', 
     resetTitle: 'Choose a new password', resetDone: 'Your password is changed. Sign in with it.',
   },
   zh: {
@@ -154,7 +156,9 @@ const STRINGS = {
     analyse: '分析', analysisBoard: '分析棋盘', evaluation: '局面评估', engine: '引擎',
     variation: '你自己的变着。', backToGame: '回到对局', importTitle: '导入',
     importHint: '粘贴棋谱（JGN 文本）或局面', load: '载入', denIn: '{side} {n} 步进兽穴',
-    gameOverHere: '此局面已终局。', depthN: '深度 {n}', 
+    gameOverHere: '此局面已终局。', depthN: '深度 {n}',
+    analyseWholeGame: '评估每一步', analysingGame: '正在评估每一步…',
+    'mark.inaccuracy': '欠佳', 'mark.mistake': '失误', 'mark.blunder': '败着', 
     resetTitle: '设置新密码', resetDone: '密码已修改，请用新密码登录。',
   },
 };

@@ -343,6 +343,9 @@ function onFrame(frame) {
     case 'analysis':
       app.onAnalysis?.(frame);
       break;
+    case 'game_analysis':
+      app.onGameAnalysis?.(frame);
+      break;
     case 'shutdown':
       showStatus(t('connecting'));
       break;

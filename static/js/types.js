@@ -37,6 +37,7 @@
  *   redrawGame: (() => void) | null,
  *   pastClocks?: { red_ms: number, blue_ms: number } | null,
  *   onAnalysis?: ((frame: any) => void) | null,
+ *   onGameAnalysis?: ((frame: any) => void) | null,
  *   send: (frame: Frame) => void,
  *   navigate: (path: string, replace?: boolean) => void,
  *   identityChanged: () => void,

@@ -95,6 +95,11 @@ pub enum ClientFrame {
         #[serde(default)]
         moves: Vec<String>,
     },
+    /// Evaluate every turn of a finished game (once; later requests read the stored result);
+    /// answered by `game_analysis`.
+    AnalyseGame {
+        game: Uuid,
+    },
     /// Challenge an online player to a game with these settings (`color`: the challenger's).
     /// They have [`CHALLENGE_TTL_S`] seconds to accept.
     Challenge {
@@ -125,6 +130,15 @@ pub enum ClientFrame {
 pub enum EngineScore {
     Cp(i32),
     DenIn(i32),
+}
+
+/// How bad a turn was, by the winning chances its mover gave away (docs/protocol.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
 }
 
 /// Seconds a challenge waits for its answer.
@@ -442,6 +456,13 @@ pub enum ServerFrame {
         score: Option<EngineScore>,
         pv: Vec<String>,
         depth: u32,
+    },
+    /// Every position of a finished game evaluated: `evals[i]` after `i` turns, from Red's
+    /// point of view; `marks[i]` judges turn `i + 1` (its mover's loss of winning chances).
+    GameAnalysis {
+        game: Uuid,
+        evals: Vec<EngineScore>,
+        marks: Vec<Option<Mark>>,
     },
     /// Your challenge was delivered (to every tab the player has open).
     ChallengeSent {

@@ -13,6 +13,7 @@ pub mod client_addr;
 pub mod config;
 pub mod engine_pool;
 pub mod export;
+pub mod game_analysis;
 pub mod http_server;
 pub mod limits;
 pub mod lobby;
@@ -113,6 +114,7 @@ impl Server {
         ));
         let state = AppState {
             challenges: challenges::Challenges::new(online.clone()),
+            game_analyses: Default::default(),
             online,
             limits,
             store: store.clone(),

@@ -40,6 +40,9 @@ pub enum Limited {
     Analysis,
     /// `POST /api/lines` and `POST /api/games/import`, per address.
     Lines,
+    /// `analyse_game` that starts an analysis (a minute of engine time at most), per player
+    /// and per address.
+    GameAnalysis,
 }
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -80,6 +83,8 @@ pub struct Limits {
     analyses_per_player: DefaultKeyedRateLimiter<Uuid>,
     analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
     lines_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    game_analyses_per_player: DefaultKeyedRateLimiter<Uuid>,
+    game_analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -128,6 +133,8 @@ impl Limits {
             analyses_per_player: RateLimiter::dashmap(quota(20, secs(2))),
             analyses_per_address: RateLimiter::dashmap(quota(40, secs(1))),
             lines_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(250))),
+            game_analyses_per_player: RateLimiter::dashmap(quota(5, secs(600))),
+            game_analyses_per_address: RateLimiter::dashmap(quota(10, secs(300))),
         }
     }
 
@@ -170,6 +177,10 @@ impl Limits {
             }
             Limited::GamesExport => check(&self.game_exports_per_address, &address),
             Limited::Lines => check(&self.lines_per_address, &address),
+            Limited::GameAnalysis => {
+                by_player(&self.game_analyses_per_player)?;
+                check(&self.game_analyses_per_address, &address)
+            }
             Limited::Analysis => {
                 by_player(&self.analyses_per_player)?;
                 check(&self.analyses_per_address, &address)
@@ -210,6 +221,8 @@ impl Limits {
         self.analyses_per_player.retain_recent();
         self.analyses_per_address.retain_recent();
         self.lines_per_address.retain_recent();
+        self.game_analyses_per_player.retain_recent();
+        self.game_analyses_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -229,6 +242,8 @@ impl Limits {
         self.analyses_per_player.shrink_to_fit();
         self.analyses_per_address.shrink_to_fit();
         self.lines_per_address.shrink_to_fit();
+        self.game_analyses_per_player.shrink_to_fit();
+        self.game_analyses_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -252,6 +267,8 @@ impl Limits {
             + self.analyses_per_player.len()
             + self.analyses_per_address.len()
             + self.lines_per_address.len()
+            + self.game_analyses_per_player.len()
+            + self.game_analyses_per_address.len()
     }
 }
 

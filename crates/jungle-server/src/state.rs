@@ -47,6 +47,8 @@ pub struct AppState {
     pub online: crate::online::Online,
     /// Direct challenges waiting for an answer.
     pub challenges: crate::challenges::Challenges,
+    /// Whole-game analyses running, one per player and per game.
+    pub game_analyses: crate::game_analysis::Running,
 }
 
 /// The origins a browser may connect from.

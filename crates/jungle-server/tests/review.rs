@@ -257,8 +257,44 @@ async fn lines_and_imports_are_laid_out_by_the_server(db: Db) {
     server.shutdown().await;
 }
 
+async fn a_whole_game_is_evaluated_once_and_kept(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) =
+        matched_pair(&server, seek(Ruleset::Classic, fischer(300, 2), false)).await;
+    // Not while it is in play.
+    red.send(ClientFrame::AnalyseGame { game }).await;
+    red.expect_error(ErrorCode::GameNotStarted).await;
+    play(&mut red, &mut blue, game, &DEN_WIN_AT_PLY_13).await;
+    red.expect_over().await;
+    red.send(ClientFrame::AnalyseGame { game }).await;
+    // A second request while it runs is refused, not queued.
+    red.send(ClientFrame::AnalyseGame { game }).await;
+    red.expect_error(ErrorCode::LimitReached).await;
+    let (evals, marks) = expect_frame!(red, ServerFrame::GameAnalysis { game: g, evals, marks } if g == game => (evals, marks));
+    assert_eq!(evals.len(), 14, "the start and each of 13 turns");
+    assert_eq!(marks.len(), 13);
+    use jungle_protocol::EngineScore;
+    assert_eq!(evals[13], EngineScore::DenIn(1), "Red has won");
+    assert_eq!(
+        evals[12],
+        EngineScore::DenIn(1),
+        "one step from the den, Red to move"
+    );
+    // Blue's last turns let Red walk in: at least one is marked.
+    assert!(
+        marks.iter().skip(1).step_by(2).any(Option::is_some),
+        "{marks:?}"
+    );
+    // Kept: anyone asking again gets it at once, the same.
+    blue.send(ClientFrame::AnalyseGame { game }).await;
+    let again = expect_frame!(blue, ServerFrame::GameAnalysis { evals, .. } => evals);
+    assert_eq!(again, evals);
+    server.shutdown().await;
+}
+
 both_stores!(
     games_download_as_text_that_reads_back,
+    a_whole_game_is_evaluated_once_and_kept,
     the_engine_analyses_any_position_on_request,
     lines_and_imports_are_laid_out_by_the_server,
 );

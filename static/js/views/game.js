@@ -8,6 +8,7 @@ import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { t } from '../i18n.js';
 import { escape } from './home.js';
 import * as api from '../api.js';
+import { evalGraph, plyAt } from './eval_graph.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').GameState} GameState */
@@ -27,6 +28,7 @@ export function renderGame(root, app) {
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
       ${replayBar()}
+      <div id="eval-graph" class="eval-graph-box"></div>
     </section>
     <aside class="side">
       <div id="away" class="away" role="alert" hidden></div>
@@ -44,7 +46,7 @@ export function renderGame(root, app) {
   const board = createBoard($(root, '#board'), (mv) => app.send({ t: 'move', game: app.game.game, mv }));
   const tick = () => tickClocks(root, app);
   app.tickers.push(tick);
-  const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false };
+  const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false, analysis: /** @type {any} */ (null), analysing: false };
   const update = () => updateGame(root, app, board, replay);
 
   /** Shows the position after `ply` turns (the live one at the end). */
@@ -83,10 +85,28 @@ export function renderGame(root, app) {
     }
   };
   document.addEventListener('keydown', onKey);
+  // The whole game's evaluation, asked for from the moves card, answered over the socket.
+  app.onGameAnalysis = (frame) => {
+    if (frame.game !== app.game?.game) return;
+    replay.analysis = frame;
+    update();
+  };
+  $(root, '#eval-graph').onclick = (e) => {
+    const svg = /** @type {Element} */ (e.target).closest?.('svg');
+    if (svg instanceof SVGElement && replay.analysis) goTo(plyAt(/** @type {MouseEvent} */ (e), svg, replay.analysis.evals.length - 1));
+  };
+  root.addEventListener('click', (e) => {
+    if (/** @type {Element} */ (e.target).closest?.('#analyse-whole')) {
+      replay.analysing = true;
+      app.send({ t: 'analyse_game', game: app.game.game });
+      update();
+    }
+  });
   const view = {
     update,
     destroy() {
       board.destroy();
+      app.onGameAnalysis = null;
       document.removeEventListener('keydown', onKey);
       app.tickers = app.tickers.filter((f) => f !== tick);
     },
@@ -141,7 +161,8 @@ export function stateAtPly(record, ply) {
  * @param {HTMLElement} root
  * @param {App} app
  * @param {import('../board.js').Board} board
- * @param {{ ply: number | null, record: any }} replay the turn looked back at, if any
+ * @param {{ ply: number | null, record: any, analysis: any, analysing: boolean }} replay the turn
+ *   looked back at, if any, and the whole game's evaluation once asked for
  */
 function updateGame(root, app, board, replay) {
   const game = app.game;
@@ -168,7 +189,13 @@ function updateGame(root, app, board, replay) {
   drawEnd($(root, '#end-panel'), app);
   drawTurn($(root, '#turn-info'), game);
   drawActions($(root, '#actions'), app);
-  drawMoves($(root, '#moves'), game, shown);
+  drawMoves($(root, '#moves'), game, shown, replay.analysis?.marks);
+  const over = game.status === 'finished' || game.status === 'aborted';
+  $(root, '#eval-graph').innerHTML = replay.analysis
+    ? evalGraph(replay.analysis, shown)
+    : over && game.moves.length
+      ? `<button type="button" class="secondary" id="analyse-whole" ${replay.analysing ? 'disabled' : ''}>${replay.analysing ? t('analysingGame') : t('analyseWholeGame')}</button>`
+      : '';
   drawCaptured($(root, '#captured'), past ? past.captured : game.captured);
 }
 
@@ -373,11 +400,13 @@ function drawActions(el, app) {
  * @param {HTMLElement} el
  * @param {GameState} game
  * @param {number} shown the turns played in the position on the board
+ * @param {(string | null)[] | undefined} marks the whole-game analysis's marks, once known
  */
-function drawMoves(el, game, shown) {
+function drawMoves(el, game, shown, marks) {
   const rows = [];
+  const symbol = { inaccuracy: '?!', mistake: '?', blunder: '??' };
   const turn = (k) => (k < game.moves.length
-    ? `<button type="button" class="move${k === shown - 1 ? ' current' : ''}" data-ply="${k + 1}" ${k === shown - 1 ? 'aria-current="step"' : ''}>${game.moves[k]}</button>`
+    ? `<button type="button" class="move${k === shown - 1 ? ' current' : ''}${marks?.[k] ? ` ${marks[k]}` : ''}" data-ply="${k + 1}" ${k === shown - 1 ? 'aria-current="step"' : ''}>${game.moves[k]}${marks?.[k] ? `<span class="mark-symbol" title="${t(`mark.${marks[k]}`)}">${symbol[marks[k]]}</span>` : ''}</button>`
     : '');
   for (let i = 0; i < game.moves.length; i += 2) rows.push(`<li>${turn(i)} ${turn(i + 1)}</li>`);
   el.innerHTML = `<ol>${rows.join('')}</ol>`;

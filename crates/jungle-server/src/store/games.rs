@@ -385,6 +385,29 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
+    /// A finished game's stored whole-game analysis (JSON), if it has one.
+    pub async fn game_evals(&self, game: Uuid) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT evals FROM game_evals WHERE game_id = $1")
+            .bind(game.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok(r.try_get("evals")?)).transpose()
+    }
+
+    /// Keeps a game's analysis; the first stored stays (a second is the same work again).
+    pub async fn save_game_evals(&self, game: Uuid, json: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO game_evals (game_id, evals, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(game.to_string())
+        .bind(json)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// Keys (creation time, id) of a player's games, newest first, after the key `after`.
     pub async fn player_game_keys(
         &self,

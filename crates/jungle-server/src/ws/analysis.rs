@@ -95,3 +95,36 @@ impl Session {
         Ok(None)
     }
 }
+
+impl Session {
+    /// `analyse_game`: the stored evaluation of a finished game, or a new one started.
+    pub(super) async fn analyse_game(&mut self, conn: &Connection, game: uuid::Uuid) -> Reply {
+        let store = &self.state.store;
+        if let Some(frame) = crate::game_analysis::stored(store, game).await? {
+            return Ok(Some(frame_text(&frame)));
+        }
+        let record = store
+            .game(game)
+            .await?
+            .ok_or(FrameError::UnknownGame(game))?;
+        if record.status == jungle_protocol::GameStatus::Active
+            || record.status == jungle_protocol::GameStatus::Waiting
+        {
+            return Err(FrameError::GameInPlay(game));
+        }
+        self.limit(Limited::GameAnalysis, conn)?;
+        let claim = self
+            .state
+            .game_analyses
+            .claim(conn.player.id, game)
+            .ok_or(FrameError::AnalysisRunning)?;
+        crate::game_analysis::start(
+            self.state.room_ctx.engines.clone(),
+            store.clone(),
+            record,
+            conn.clone(),
+            claim,
+        );
+        Ok(None)
+    }
+}

@@ -53,6 +53,10 @@ pub enum FrameError {
     OpponentNeedsAccount,
     #[error("{0}")]
     BadPosition(String),
+    #[error("the game is still in play; it can be analysed once it is over")]
+    GameInPlay(Uuid),
+    #[error("an analysis of yours, or of this game, is already running; it answers when done")]
+    AnalysisRunning,
     #[error("this player is banned: {0}")]
     Banned(String),
     #[error("something went wrong on our side; please try again")]
@@ -109,6 +113,8 @@ impl FrameError {
             }
             FrameError::Banned(_) => ErrorCode::Banned,
             FrameError::BadPosition(_) => ErrorCode::BadPosition,
+            FrameError::GameInPlay(_) => ErrorCode::GameNotStarted,
+            FrameError::AnalysisRunning => ErrorCode::LimitReached,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
         }
@@ -119,6 +125,7 @@ impl FrameError {
         match self {
             FrameError::BadLevel(game) => *game,
             FrameError::UnknownGame(game)
+            | FrameError::GameInPlay(game)
             | FrameError::NotYourGame(game)
             | FrameError::GameOver(game) => Some(*game),
             _ => None,

@@ -71,6 +71,7 @@ impl Session {
                 position,
                 moves,
             } => self.analyse(conn, rules, position, moves),
+            ClientFrame::AnalyseGame { game } => self.analyse_game(conn, game).await,
             ClientFrame::Challenge {
                 to,
                 rules,
