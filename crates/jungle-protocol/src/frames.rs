@@ -38,6 +38,10 @@ pub enum ClientFrame {
         clock: ClockSpec,
         rated: bool,
         color: ColorChoice,
+        /// A set-up starting position (the board editor's); absent: the initial one. Games
+        /// from a set-up position are casual.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<String>,
     },
     /// Play the engine at `level` (1–8): a new room (with a code, so friends can watch) whose
     /// other seat is the computer. Computer games are casual.
@@ -46,6 +50,9 @@ pub enum ClientFrame {
         clock: ClockSpec,
         level: u8,
         color: ColorChoice,
+        /// A set-up starting position; absent: the initial one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<String>,
     },
     /// The host of a waiting private room gives the free seat to the computer.
     AddComputer {

@@ -24,7 +24,8 @@ fn client_frames_read_as_documented() {
             rules: Ruleset::Classic,
             clock: ClockSpec::Fischer { base_s: 180, inc_s: 2 },
             rated: false,
-            color: ColorChoice::Random
+            color: ColorChoice::Random,
+            position: None,
         }
     );
     assert_eq!(

@@ -246,6 +246,7 @@ impl Pools {
                 human,
                 level,
                 jungle_protocol::ColorChoice::Random,
+                jungle_rules::Position::start(),
             )
             .await;
             let reply = match opened {

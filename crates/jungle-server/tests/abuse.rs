@@ -15,6 +15,7 @@ fn create_room() -> ClientFrame {
         clock: fischer(300, 0),
         rated: false,
         color: ColorChoice::Random,
+        position: None,
     }
 }
 
@@ -332,6 +333,7 @@ async fn a_client_that_never_reads_is_dropped_and_counts_as_away() {
         clock: fischer(300, 0),
         rated: false,
         color: ColorChoice::Blue,
+        position: None,
     })
     .await;
     let code = expect_frame!(h, ServerFrame::Room { code, .. } => code);
@@ -416,6 +418,7 @@ async fn a_computer_flood_costs_little_memory_and_delays_nobody() {
         clock,
         level: 8,
         color: ColorChoice::Blue,
+        position: None,
     };
     // 60 s a side: the computer thinks 2 s a move.
     let clock = fischer(60, 0);

@@ -13,6 +13,7 @@ async fn play_the_computer(db: Db) {
         clock: fischer(300, 0),
         level: 3,
         color: ColorChoice::Red,
+        position: None,
     })
     .await;
     let state = c.expect_game().await;
@@ -60,6 +61,7 @@ async fn a_level_out_of_range_is_refused(db: Db) {
             clock: fischer(300, 0),
             level,
             color: ColorChoice::Random,
+            position: None,
         })
         .await;
         c.expect_error(ErrorCode::BadRequest).await;
@@ -76,6 +78,7 @@ async fn the_computer_takes_a_private_rooms_free_seat(db: Db) {
         clock: fischer(60, 1),
         rated: true,
         color: ColorChoice::Blue,
+        position: None,
     })
     .await;
     let game = h.expect_game().await.game;

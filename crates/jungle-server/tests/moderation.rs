@@ -457,6 +457,7 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
             clock: fischer(300, 0),
             level: 1,
             color: ColorChoice::Red,
+            position: None,
         })
         .await;
         let game = c.expect_game().await.game;

@@ -84,6 +84,7 @@ async fn private_room_with_a_spectator(db: Db) {
         clock: ClockSpec::DAITOU_PER_MOVE,
         rated: false,
         color: ColorChoice::Blue,
+        position: None,
     })
     .await;
     let (code, url) = expect_frame!(h, ServerFrame::Room { code, url, .. } => (code, url));
@@ -347,6 +348,7 @@ async fn private_room_survives_a_restart(db: Db) {
         clock: fischer(300, 2),
         rated: true,
         color: ColorChoice::Blue,
+        position: None,
     })
     .await;
     let (code, game) = expect_frame!(h, ServerFrame::Room { code, game, .. } => (code, game));

@@ -292,8 +292,69 @@ async fn a_whole_game_is_evaluated_once_and_kept(db: Db) {
     server.shutdown().await;
 }
 
+async fn games_start_from_a_set_up_position(db: Db) {
+    let mut server = TestServer::start(db).await;
+    let setup = "2e4/3L3/7/7/7/7/7/7/7 r 0 30";
+    let host = server.player("Setter").await;
+    let mut h = server.client(&host).await;
+    let room = |position: &str, rated: bool| ClientFrame::CreateRoom {
+        rules: Ruleset::International,
+        clock: fischer(300, 0),
+        rated,
+        color: ColorChoice::Red,
+        position: Some(position.to_owned()),
+    };
+    // Refused: rated, over before it begins, or breaking a rule of placement.
+    h.send(room(setup, true)).await;
+    h.expect_error(ErrorCode::BadPosition).await;
+    h.send(room("2eL3/7/7/7/7/7/7/7/7 b 1 30", false)).await;
+    h.expect_error(ErrorCode::BadPosition).await;
+    h.send(room("2e4/3L3/7/7/7/7/7/7/L6 r 0 30", false)).await;
+    let message = h.expect_error(ErrorCode::BadPosition).await;
+    assert!(message.starts_with("position: "), "{message}");
+    // A room from the set-up position survives a restart, and its game starts there.
+    h.send(room(setup, false)).await;
+    let code = expect_frame!(h, ServerFrame::Room { code, .. } => code);
+    drop(h);
+    server.restart().await;
+    let guest = server.player("Guest").await;
+    let mut g = server.client(&guest).await;
+    g.send(ClientFrame::JoinRoom { code }).await;
+    let state =
+        expect_frame!(g, ServerFrame::Game(state) if state.status == GameStatus::Active => state);
+    assert_eq!(state.start, setup);
+    assert_eq!(state.position, setup);
+    assert!(!state.rated);
+    // Against the computer too.
+    let mut again = server.client(&host).await;
+    again
+        .send(ClientFrame::PlayComputer {
+            rules: Ruleset::International,
+            clock: fischer(300, 0),
+            level: 1,
+            color: ColorChoice::Red,
+            position: Some(setup.to_owned()),
+        })
+        .await;
+    let state = expect_frame!(again, ServerFrame::Game(state) if state.start == setup => state);
+    assert!(state.legal.contains(&"d8d9".to_owned()));
+    again.mv(state.game, "d8d9").await;
+    let over = again.expect_over().await;
+    assert_eq!((over.winner, over.reason), (Some(Side::Red), Reason::Den));
+    // Its text carries the position.
+    let (_, text, _) = text_of(&server, &format!("/api/games/{}.jgn", state.game)).await;
+    let parsed: GameText = text.parse().unwrap();
+    assert_eq!(parsed.tag("FEN"), Some(setup));
+    assert_eq!(
+        parsed.replay().unwrap().outcome().map(|o| o.winner),
+        Some(Some(Side::Red))
+    );
+    server.shutdown().await;
+}
+
 both_stores!(
     games_download_as_text_that_reads_back,
+    games_start_from_a_set_up_position,
     a_whole_game_is_evaluated_once_and_kept,
     the_engine_analyses_any_position_on_request,
     lines_and_imports_are_laid_out_by_the_server,

@@ -115,6 +115,7 @@ async fn staying_away_past_grace_loses(db: Db) {
         clock: fischer(300, 0),
         rated: true,
         color: ColorChoice::Red,
+        position: None,
     })
     .await;
     let waiting = red.expect_game().await;

@@ -98,6 +98,7 @@ pub async fn computer_game(
     human: SeatPlayer,
     level: Level,
     color: ColorChoice,
+    start: Position,
 ) -> Result<RoomHandle, AtCap> {
     let computer_rating = ctx
         .store
@@ -129,6 +130,7 @@ pub async fn computer_game(
     )?;
     let code = new_room_code(&ctx.rooms);
     let (session, started) = GameSession::matched(casual, Some(code), red, blue, ctx.timing, now());
+    let session = session.starting_from(start);
     let id = Uuid::new_v4();
     Ok(Room::spawn(ctx, id, session, started, Some(hold)))
 }
@@ -148,6 +150,7 @@ pub async fn private(
     settings: RoomSettings,
     host: SeatPlayer,
     color: ColorChoice,
+    start: Position,
 ) -> Result<(RoomHandle, String), AtCap> {
     let hold = claim(
         &ctx.rooms,
@@ -166,6 +169,7 @@ pub async fn private(
         rated: settings.rated,
         color,
         created_at: crate::store::now_ms(),
+        start: (start != Position::start()).then(|| start.to_string()),
     };
     let session = GameSession::private(
         settings,
@@ -175,7 +179,8 @@ pub async fn private(
         Duration::ZERO,
         ctx.timing,
         now(),
-    );
+    )
+    .starting_from(start);
     let handle = Room::spawn(ctx.clone(), id, session, Vec::new(), Some(hold));
     if let Err(e) = ctx.persister.write(Write::OpenRoom(saved)).await {
         tracing::error!(room = %code, error = %e, "could not store a private room");
@@ -211,6 +216,15 @@ pub fn restored_private(
         ctx.timing,
         now(),
     );
+    let start = match saved.start.as_deref().map(str::parse::<Position>) {
+        Some(Ok(start)) => start,
+        Some(Err(e)) => {
+            tracing::error!(room = %saved.code, error = %e, "a stored start position does not read");
+            Position::start()
+        }
+        None => Position::start(),
+    };
+    let session = session.starting_from(start);
     Room::spawn(ctx, saved.game, session, Vec::new(), Some(hold))
 }
 

@@ -305,6 +305,14 @@ impl GameSession {
         session
     }
 
+    /// The game starts from `start` instead of the initial position (a set-up position; only
+    /// before any turn is played).
+    pub fn starting_from(mut self, start: jungle_rules::Position) -> GameSession {
+        debug_assert_eq!(self.game.ply_count(), 0);
+        self.game = Game::new(self.settings.rules.rules(), start);
+        self
+    }
+
     /// A game found unfinished at start-up, with its turns replayed and its clock as saved;
     /// both humans count as away from `now` (they reconnect within the grace period).
     pub fn resumed(

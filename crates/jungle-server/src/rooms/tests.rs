@@ -288,6 +288,7 @@ async fn an_unjoined_private_room_expires_after_an_hour_and_is_forgotten() {
         settings,
         host_seat(&host),
         jungle_protocol::ColorChoice::Random,
+        jungle_rules::Position::start(),
     )
     .await
     .expect("under the cap");
@@ -319,6 +320,7 @@ async fn a_restored_room_keeps_the_time_it_already_waited() {
         rated: false,
         color: jungle_protocol::ColorChoice::Blue,
         created_at: 0,
+        start: None,
     };
     // Waited 50 minutes before the restart: 10 are left.
     let waited = Duration::from_secs(50 * 60);

@@ -19,6 +19,8 @@ pub struct WaitingRoom {
     pub color: ColorChoice,
     /// Unix milliseconds.
     pub created_at: i64,
+    /// A set-up starting position's text; `None` for the initial position.
+    pub start: Option<String>,
 }
 
 fn color_name(color: ColorChoice) -> &'static str {
@@ -46,8 +48,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let clock = serde_json::to_string(&room.clock).expect("clock serializes");
         sqlx::query(
-            "INSERT INTO waiting_rooms (code, game_id, host_id, ruleset, clock, rated, color, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            "INSERT INTO waiting_rooms (code, game_id, host_id, ruleset, clock, rated, color, created_at, start)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
              ON CONFLICT (code) DO NOTHING",
         )
         .bind(room.code.clone())
@@ -58,6 +60,7 @@ impl Store {
         .bind(room.rated as i64)
         .bind(color_name(room.color))
         .bind(room.created_at)
+        .bind(room.start.clone())
         .execute(&mut **tx)
         .await?;
         Ok(())
@@ -79,7 +82,7 @@ impl Store {
     /// Every room still waiting, oldest first.
     pub async fn waiting_rooms(&self) -> Result<Vec<WaitingRoom>, StoreError> {
         let rows = sqlx::query(
-            "SELECT code, game_id, host_id, ruleset, clock, rated, color, created_at
+            "SELECT code, game_id, host_id, ruleset, clock, rated, color, created_at, start
              FROM waiting_rooms ORDER BY created_at",
         )
         .fetch_all(&self.pool)
@@ -101,6 +104,7 @@ impl Store {
                     rated: r.try_get::<i64, _>("rated")? != 0,
                     color: parse_color(&color)?,
                     created_at: r.try_get("created_at")?,
+                    start: r.try_get("start")?,
                 })
             })
             .collect()

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use jungle_engine::Level;
 use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, Ruleset, ServerFrame};
+use jungle_rules::Position;
 use uuid::Uuid;
 
 use super::error::FrameError;
@@ -13,6 +14,36 @@ use crate::limits::Limited;
 use crate::rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
 };
+
+/// The start of a new room's game: the initial position, or a set-up one that reads, breaks
+/// no rule of placement (checked as it is read) and leaves the side to move a game to play.
+/// Set-up games are casual.
+fn set_up_start(
+    rules: Ruleset,
+    position: Option<&str>,
+    rated: bool,
+) -> Result<Position, FrameError> {
+    let Some(text) = position else {
+        return Ok(Position::start());
+    };
+    if rated {
+        return Err(FrameError::BadPosition(
+            "games from a set-up position are casual; untick rated".into(),
+        ));
+    }
+    let start: Position = text
+        .parse()
+        .map_err(|e| FrameError::BadPosition(format!("position: {e}")))?;
+    if jungle_rules::Game::new(rules.rules(), start)
+        .outcome()
+        .is_some()
+    {
+        return Err(FrameError::BadPosition(
+            "the game would be over before it began: the side to move needs a move, and no animal may stand in the enemy den".into(),
+        ));
+    }
+    Ok(start)
+}
 
 /// Most games one connection follows at once (its own, and those it watches).
 pub const MAX_FOLLOWED: usize = 32;
@@ -38,13 +69,23 @@ impl Session {
                 clock,
                 rated,
                 color,
-            } => self.create_room(conn, rules, clock, rated, color).await,
+                position,
+            } => {
+                let start = set_up_start(rules, position.as_deref(), rated)?;
+                self.create_room(conn, rules, clock, rated, color, start)
+                    .await
+            }
             ClientFrame::PlayComputer {
                 rules,
                 clock,
                 level,
                 color,
-            } => self.play_computer(conn, rules, clock, level, color).await,
+                position,
+            } => {
+                let start = set_up_start(rules, position.as_deref(), false)?;
+                self.play_computer(conn, rules, clock, level, color, start)
+                    .await
+            }
             ClientFrame::AddComputer { game, level } => self.add_computer(conn, game, level).await,
             ClientFrame::JoinRoom { code } => {
                 self.limit(Limited::JoinRoom, conn)?;
@@ -188,6 +229,7 @@ impl Session {
         clock: ClockSpec,
         rated: bool,
         color: ColorChoice,
+        start: Position,
     ) -> Reply {
         self.limit(Limited::CreateRoom, conn)?;
         let host = self.seat_for_new_game(conn, rules, clock).await?;
@@ -197,7 +239,7 @@ impl Session {
             clock,
             rated,
         };
-        let (room, code) = open::private(self.state.room_ctx.clone(), settings, host, color)
+        let (room, code) = open::private(self.state.room_ctx.clone(), settings, host, color, start)
             .await
             .map_err(FrameError::AtCap)?;
         let reply = frame_text(&ServerFrame::Room {
@@ -216,6 +258,7 @@ impl Session {
         clock: ClockSpec,
         level: u8,
         color: ColorChoice,
+        start: Position,
     ) -> Reply {
         let level = Level::new(level).ok_or(FrameError::BadLevel(None))?;
         self.limit(Limited::PlayComputer, conn)?;
@@ -226,7 +269,7 @@ impl Session {
             rated: false,
         };
         let ctx = self.state.room_ctx.clone();
-        let room = open::computer_game(ctx, settings, human, level, color)
+        let room = open::computer_game(ctx, settings, human, level, color, start)
             .await
             .map_err(FrameError::AtCap)?;
         self.enter(room, JoinIntent::Watch).await;

@@ -480,6 +480,7 @@ pub fn vs_computer(level: u8, color: ColorChoice) -> ClientFrame {
         clock: fischer(300, 0),
         level,
         color,
+        position: None,
     }
 }
 
