@@ -127,3 +127,30 @@ for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { wi
     await page.context().close();
   });
 }
+
+test('a position set up in the editor is played against the computer (zh, 390px)', async () => {
+  const page = await newPlayer(browser, server.url, 'Setter Upper Of Boards', { width: 390, height: 844 });
+  await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await page.reload();
+  await page.click('#editor-link');
+  await page.waitForFunction(() => /走法/.test(document.querySelector('#ed-verdict')?.textContent ?? ''));
+  await page.click('#ed-clear');
+  await page.waitForFunction(() => document.querySelector('#ed-verdict')?.className === 'error');
+  assert.equal(await page.locator('#ed-computer').isDisabled(), true);
+  await page.selectOption('#ed-rules', 'international');
+  await page.click('.palette-piece.red[data-letter="l"]');
+  await page.click('[data-square="d8"]');
+  await page.click('.palette-piece.blue[data-letter="e"]');
+  await page.click('[data-square="c9"]');
+  await page.waitForFunction(() => document.querySelector('#ed-text')?.value === '2e4/3L3/7/7/7/7/7/7/7 r 0 1');
+  await page.waitForFunction(() => document.querySelector('#ed-verdict')?.className === 'muted');
+  await page.screenshot({ path: join(artifacts, 'editor-zh-390.png'), fullPage: true });
+  await page.selectOption('#ed-colour', 'red');
+  await page.click('#ed-computer');
+  await page.waitForURL(/\/g\//);
+  await page.waitForFunction(() => window.jungleApp.game?.start === '2e4/3L3/7/7/7/7/7/7/7 r 0 1');
+  await clickMove(page, 'd8d9');
+  await page.waitForSelector('#end');
+  assert.match(await page.locator('#end').innerText(), /红方胜/);
+  await page.context().close();
+});

@@ -45,3 +45,30 @@ export const ANIMAL_BY_NAME = Object.fromEntries(Object.values(ANIMALS).map((a) 
 export const WATER = new Set(['b4', 'c4', 'b5', 'c5', 'b6', 'c6', 'e4', 'f4', 'e5', 'f5', 'e6', 'f6']);
 export const TRAPS = new Map([['c1', 'red'], ['e1', 'red'], ['d2', 'red'], ['c9', 'blue'], ['e9', 'blue'], ['d8', 'blue']]);
 export const DENS = new Map([['d1', 'red'], ['d9', 'blue']]);
+
+/**
+ * Position text from a map of square name → { side, letter } (the inverse of `parseBoard`),
+ * with `turn` to move and the counters of a fresh game. Drawing only: the server judges it.
+ * @param {Map<string, { side: string, letter: string }>} pieces
+ * @param {'red' | 'blue'} turn
+ */
+export function formatBoard(pieces, turn) {
+  const rows = [];
+  for (let rank = 8; rank >= 0; rank--) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 7; file++) {
+      const piece = pieces.get(squareName(file, rank));
+      if (!piece) {
+        empty += 1;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      row += piece.side === 'red' ? piece.letter.toUpperCase() : piece.letter;
+    }
+    if (empty) row += String(empty);
+    rows.push(row);
+  }
+  return `${rows.join('/')} ${turn === 'blue' ? 'b' : 'r'} 0 1`;
+}

@@ -14,6 +14,7 @@ import { renderLeaderboard } from './views/leaderboard.js';
 import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './views/challenge.js';
 import { renderAnalysis } from './views/analysis.js';
+import { renderEditor } from './views/editor.js';
 import * as preferences from './preferences.js';
 
 const root = $(document, '#app');
@@ -59,6 +60,7 @@ function parseRoute() {
   if ((m = path.match(/^\/leaderboard(?:\/(\w+))?$/))) return { name: 'leaderboard', rules: m[1] || 'classic' };
   if (path === '/settings') return { name: 'settings' };
   if (path === '/analysis') return { name: 'analysis' };
+  if (path === '/editor') return { name: 'editor' };
   if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
   return { name: 'home' };
 }
@@ -123,6 +125,9 @@ function route() {
       break;
     case 'analysis':
       show(renderAnalysis(root, app));
+      break;
+    case 'editor':
+      show(renderEditor(root, app));
       break;
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;

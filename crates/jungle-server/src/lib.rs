@@ -240,6 +240,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/reset/{token}", get(assets::app_page))
         .route("/settings", get(assets::app_page))
         .route("/analysis", get(assets::app_page))
+        .route("/editor", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);

@@ -68,7 +68,8 @@ export function renderHome(root, app) {
       <label>${t('clock')} <select id="pc-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
       <label>${t('colour')} <select id="pc-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
       <button type="button" class="primary" id="play-computer">${t('playComputer')}</button>
-      <p><a href="/analysis" data-link id="analysis-link">${t('analysisBoard')}</a></p>
+      <p><a href="/analysis" data-link id="analysis-link">${t('analysisBoard')}</a> ·
+        <a href="/editor" data-link id="editor-link">${t('editorTitle')}</a></p>
     </section>
     <section class="card" aria-labelledby="pr">
       <h2 id="pr">${t('privateRoom')}</h2>
