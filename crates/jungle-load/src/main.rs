@@ -6,6 +6,7 @@
 
 mod attack;
 mod client;
+mod engine_load;
 
 use std::net::IpAddr;
 use std::sync::atomic::Ordering;
@@ -54,6 +55,68 @@ pub struct Args {
     /// Connections (`idle-tcp`) or guesses (`guess-codes`) of an attack.
     #[arg(long, default_value_t = 1_500)]
     count: usize,
+    /// Instead of games between players: this many players each playing the computer (the
+    /// server needs `--no-rate-limits`: they all come from this one address).
+    #[arg(long)]
+    computer_games: Option<usize>,
+    /// The computer's level in `--computer-games`.
+    #[arg(long, default_value_t = 3)]
+    level: u8,
+    /// With `--computer-games`: connections asking for analyses back to back meanwhile.
+    #[arg(long, default_value_t = 0)]
+    analysts: usize,
+}
+
+/// `--computer-games`: the computer's replies and analyses timed, as one JSON line.
+async fn run_engine_load(args: &Args, http: &str, games: usize) -> Result<(), String> {
+    let tokens = create_players(http, games + args.analysts).await?;
+    let measures = Arc::new(engine_load::Measures::default());
+    let ws_url = format!("{}/ws", args.url.trim_end_matches('/'));
+    let now = tokio::time::Instant::now();
+    let measure_from = now + Duration::from_secs(args.warmup);
+    let stop_at = measure_from + Duration::from_secs(args.duration);
+    let think = match args.moves_per_s {
+        Some(rate) if rate > 0.0 => Duration::from_secs_f64(1.0 / rate),
+        _ => Duration::from_secs(1),
+    };
+    let mut tasks = Vec::new();
+    for (i, token) in tokens.into_iter().enumerate() {
+        let (url, measures) = (ws_url.clone(), measures.clone());
+        tasks.push(if i < games {
+            tokio::spawn(engine_load::computer_player(
+                url,
+                token,
+                args.level,
+                think,
+                measure_from,
+                stop_at,
+                measures,
+            ))
+        } else {
+            tokio::spawn(engine_load::analyst(
+                url,
+                token,
+                measure_from,
+                stop_at,
+                measures,
+            ))
+        });
+    }
+    for task in tasks {
+        let _ = task.await;
+    }
+    let report = json!({
+        "computer_games": games,
+        "level": args.level,
+        "analysts": args.analysts,
+        "seconds": args.duration,
+        "computer_reply_ms": engine_load::summary(&measures.computer),
+        "analysis_ms": engine_load::summary(&measures.analysis),
+        "errors": measures.errors.load(Ordering::Relaxed),
+        "server_rss_kib": server_rss_kib(http).await,
+    });
+    println!("{report}");
+    Ok(())
 }
 
 fn http_base(ws_url: &str) -> Result<String, String> {
@@ -134,6 +197,11 @@ async fn run(args: Args) -> Result<(), String> {
         rlimit::increase_nofile_limit(args.count as u64 + 256)
             .map_err(|e| format!("raising the open-file limit: {e}"))?;
         return attack::run(which, &args.url, &http, args.count.min(200_000)).await;
+    }
+    if let Some(games) = args.computer_games {
+        rlimit::increase_nofile_limit((games + args.analysts) as u64 + 256)
+            .map_err(|e| format!("raising the open-file limit: {e}"))?;
+        return run_engine_load(&args, &http, games.min(5_000)).await;
     }
     let sockets = (args.games * 2 + args.idle_sockets) as u64;
     // One descriptor per socket, plus a margin for the runtime and the HTTP client.
