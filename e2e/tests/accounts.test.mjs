@@ -2,25 +2,14 @@
 // out, and signs in again in a fresh browser profile as the same player, on a phone and a
 // desktop, in English and Chinese.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, DEN_WIN_AT_PLY_21, launchBrowser, matchPages, newPlayer, playMoves, startServer,
+  artifacts, clickMove, DEN_WIN_AT_PLY_21, matchPages, newPlayer, playMoves, serverAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 const PASSWORD = 'correct horse battery';
 
@@ -28,7 +17,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
   test(`a guest keeps their player and signs in elsewhere (${lang}, ${viewport.width}px)`, async () => {
     // The longest names allowed: 24 characters for a guest, 20 for a username.
     const username = `${lang === 'en' ? 'L' : 'Z'}ovelace_Countess_18`.slice(0, 20);
-    const page = await newPlayer(browser, server.url, 'Augusta Ada King Byron', viewport);
+    const page = await newPlayer(env.browser, env.server.url, 'Augusta Ada King Byron', viewport);
     await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
     await page.reload();
     await page.waitForSelector('#claim-form');
@@ -59,10 +48,10 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     await page.context().close();
 
     // A fresh browser profile: sign in, and it is the same player.
-    const context = await browser.newContext({ viewport });
+    const context = await env.browser.newContext({ viewport });
     const other = await context.newPage();
     other.on('pageerror', (error) => { throw error; });
-    await other.goto(server.url);
+    await other.goto(env.server.url);
     await other.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
     await other.reload();
     await other.fill('#signin-user', username.toLowerCase());
@@ -82,7 +71,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
 
 /** A new browser profile whose guest has become the account `username`, in the lobby. */
 async function newAccount(username, viewport) {
-  const page = await newPlayer(browser, server.url, username, viewport);
+  const page = await newPlayer(env.browser, env.server.url, username, viewport);
   await page.fill('#claim-user', username);
   await page.fill('#claim-pass', PASSWORD);
   await page.click('#claim-form button[type=submit]');
@@ -106,10 +95,10 @@ test('a rated game between accounts shows on the winner\'s profile, with its rat
   await red.context().close();
 
   // The winner, signed in afresh elsewhere, finds the game and the chart on their profile.
-  const context = await browser.newContext({ viewport: phone });
+  const context = await env.browser.newContext({ viewport: phone });
   const page = await context.newPage();
   page.on('pageerror', (error) => { throw error; });
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.fill('#signin-user', winner);
   await page.fill('#signin-pass', PASSWORD);
   await page.click('#signin-form button[type=submit]');

@@ -3,23 +3,14 @@
 // page they are on, both play; the loser reports from the end panel. On a phone and a desktop,
 // in both languages, with the longest names allowed.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, launchBrowser, newPlayer, startServer } from './harness.mjs';
+import {
+  artifacts, newPlayer, serverAndBrowser,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 const PASSWORD = 'correct horse battery';
 const phone = { width: 390, height: 844 };
@@ -34,15 +25,15 @@ async function useLanguage(page, lang) {
 
 for (const [lang, challengerView, challengedView] of [['en', desktop, phone], ['zh', phone, desktop]]) {
   test(`a challenge from a profile starts a game for both (${lang})`, async () => {
-    const alice = await newPlayer(browser, server.url, `Alexandrina Victoria ${lang}1`.padEnd(24, 'x').slice(0, 24), challengerView);
-    const bob = await newPlayer(browser, server.url, `Bartholomew Roberts ${lang}22`.padEnd(24, 'y').slice(0, 24), challengedView);
+    const alice = await newPlayer(env.browser, env.server.url, `Alexandrina Victoria ${lang}1`.padEnd(24, 'x').slice(0, 24), challengerView);
+    const bob = await newPlayer(env.browser, env.server.url, `Bartholomew Roberts ${lang}22`.padEnd(24, 'y').slice(0, 24), challengedView);
     await useLanguage(alice, lang);
     await useLanguage(bob, lang);
     const bobId = await bob.evaluate(() => JSON.parse(localStorage.getItem('jungle.player')).id);
     // Bob wanders off to the rules page: the notice finds him there.
     await bob.click('a[href="/rules/classic"]');
 
-    await alice.goto(`${server.url}/p/${bobId}`);
+    await alice.goto(`${env.server.url}/p/${bobId}`);
     await alice.waitForSelector('#challenge-panel');
     await alice.click('#challenge-panel summary');
     // Guests play casual only.
@@ -82,7 +73,7 @@ for (const [lang, challengerView, challengedView] of [['en', desktop, phone], ['
 }
 
 test('an account\'s display settings follow it to a new device; the leaderboard has its page', async () => {
-  const page = await newPlayer(browser, server.url, 'Settler', phone);
+  const page = await newPlayer(env.browser, env.server.url, 'Settler', phone);
   await page.fill('#claim-user', 'Settings_Keeper_2026');
   await page.fill('#claim-pass', PASSWORD);
   await page.click('#claim-form button[type=submit]');
@@ -97,10 +88,10 @@ test('an account\'s display settings follow it to a new device; the leaderboard 
   await page.context().close();
 
   // Another browser, in English, signs in: it turns to Chinese without square names.
-  const context = await browser.newContext({ viewport: desktop });
+  const context = await env.browser.newContext({ viewport: desktop });
   const other = await context.newPage();
   other.on('pageerror', (error) => { throw error; });
-  await other.goto(server.url);
+  await other.goto(env.server.url);
   await other.evaluate(() => localStorage.setItem('jungle.lang', 'en'));
   await other.reload();
   await other.fill('#signin-user', 'settings_keeper_2026');

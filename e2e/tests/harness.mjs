@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -129,3 +130,20 @@ export const DEN_WIN_AT_PLY_21 = ['g1f1', 'a9b9', 'a1b1', 'g9f9', 'f1g1', 'b8b7'
   'd4d5', 'b7b8', 'd5d6', 'e8f8', 'd6d7', 'a9b9', 'd7d8', 'g9f9', 'd8d9'];
 
 export const DEN_WIN_AT_PLY_13 = ['e3d3', 'a9b9', 'd3d4', 'g9f9', 'd4d5', 'b8b7', 'd5d6', 'f8e8', 'd6d7', 'b9a9', 'd7d8', 'f9g9', 'd8d9'];
+
+/**
+ * A server and a browser for a test file: started before its tests and stopped after them.
+ * The object's `server` and `browser` are set once the tests run.
+ */
+export function serverAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+  });
+  return env;
+}

@@ -1,25 +1,16 @@
 // The client lets go of what a view held: after many route changes there is one board and the
 // window and document carry the same listeners as before.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPlayer, startServer } from './harness.mjs';
+import {
+  newPlayer, serverAndBrowser,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 test('a hundred route changes leave one board and a constant listener count', async () => {
-  const page = await newPlayer(browser, server.url, 'Wanderer');
+  const page = await newPlayer(env.browser, env.server.url, 'Wanderer');
   await page.selectOption('#pc-level', '1');
   await page.click('#play-computer');
   await page.waitForURL(/\/g\//);

@@ -1,25 +1,14 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, DEN_WIN_AT_PLY_13, dragMove, launchBrowser, newPlayer, playMoves, quickMatch, startServer, waitForPlies,
+  artifacts, clickMove, DEN_WIN_AT_PLY_13, dragMove, newPlayer, playMoves, quickMatch, serverAndBrowser, waitForPlies,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 test('two players quick-match and play to a den win by clicking and dragging', async () => {
-  const { red, blue } = await quickMatch(browser, server.url);
+  const { red, blue } = await quickMatch(env.browser, env.server.url);
   assert.equal(await blue.evaluate(() => window.jungleApp.game.you), 'blue');
   // Blue sees the board turned round: its den d9 is at the bottom.
   const redDen = await blue.locator('[data-square="d1"]').boundingBox();
@@ -50,20 +39,20 @@ test('two players quick-match and play to a den win by clicking and dragging', a
 });
 
 test('a private room link, a second player, and a third who watches', async () => {
-  const host = await newPlayer(browser, server.url, 'Host');
+  const host = await newPlayer(env.browser, env.server.url, 'Host');
   await host.selectOption('#pr-colour', 'red');
   await host.click('#create-room');
   await host.waitForSelector('#room-link');
   const link = await host.inputValue('#room-link');
   const code = await host.locator('#room-code').innerText();
   assert.match(link, new RegExp(`/r/${code}$`));
-  const guest = await newPlayer(browser, server.url, 'Guest');
+  const guest = await newPlayer(env.browser, env.server.url, 'Guest');
   await guest.goto(link);
   await guest.waitForURL(/\/g\//);
   await host.waitForFunction(() => window.jungleApp.game.status === 'active');
   assert.equal(await host.evaluate(() => window.jungleApp.game.you), 'red');
   assert.equal(await guest.evaluate(() => window.jungleApp.game.you), 'blue');
-  const fan = await newPlayer(browser, server.url, 'Fan', { width: 390, height: 844 });
+  const fan = await newPlayer(env.browser, env.server.url, 'Fan', { width: 390, height: 844 });
   await fan.goto(link);
   await fan.waitForURL(/\/g\//);
   await fan.waitForSelector('text=You are watching this game.');
@@ -79,7 +68,7 @@ test('a private room link, a second player, and a third who watches', async () =
 });
 
 test('a draw offer accepted', async () => {
-  const { red, blue } = await quickMatch(browser, server.url);
+  const { red, blue } = await quickMatch(env.browser, env.server.url);
   await playMoves(red, blue, ['g3g4', 'a7a6']);
   await red.click('#offer-draw');
   await blue.waitForSelector('#accept-draw');
@@ -93,7 +82,7 @@ test('a draw offer accepted', async () => {
 });
 
 test('a capture shows in the captured panel, as the server reports it, on a phone in Chinese', async () => {
-  const { red, blue } = await quickMatch(browser, server.url);
+  const { red, blue } = await quickMatch(env.browser, env.server.url);
   await blue.setViewportSize({ width: 390, height: 844 });
   await blue.click('#lang');
   // Red's rat walks up the g-file and takes Blue's elephant (the rat takes the elephant).
@@ -110,7 +99,7 @@ test('a capture shows in the captured panel, as the server reports it, on a phon
 });
 
 test('a reload mid-game lands back in the game', async () => {
-  const { red, blue } = await quickMatch(browser, server.url);
+  const { red, blue } = await quickMatch(env.browser, env.server.url);
   await playMoves(red, blue, ['g3g4', 'a7a6', 'g4g5']);
   const url = red.url();
   await blue.reload();
@@ -131,7 +120,7 @@ test('a reload mid-game lands back in the game', async () => {
 });
 
 test('the interface switches to Chinese and remembers it', async () => {
-  const page = await newPlayer(browser, server.url, 'Lang');
+  const page = await newPlayer(env.browser, env.server.url, 'Lang');
   await page.click('#lang');
   await page.waitForSelector('text=快速匹配');
   await page.reload();
@@ -141,7 +130,7 @@ test('the interface switches to Chinese and remembers it', async () => {
 });
 
 test('playing the computer from the lobby', async () => {
-  const page = await newPlayer(browser, server.url, 'Solo');
+  const page = await newPlayer(env.browser, env.server.url, 'Solo');
   await page.selectOption('#pc-level', '2');
   await page.selectOption('#pc-colour', 'red');
   await page.click('#play-computer');
@@ -158,7 +147,7 @@ test('playing the computer from the lobby', async () => {
 });
 
 test('each ruleset has a rules page with diagrams', async () => {
-  const page = await newPlayer(browser, server.url, 'Reader');
+  const page = await newPlayer(env.browser, env.server.url, 'Reader');
   await page.click('a[href="/rules/classic"]');
   await page.waitForSelector('#diagram-2 .piece');
   assert.match(await page.locator('h1').innerText(), /Classic/);

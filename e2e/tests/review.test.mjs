@@ -2,23 +2,14 @@
 // move list; `/g/<id>#N` opens at turn N; the game downloads as text. Phone and desktop sizes,
 // both languages.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, clickMove, DEN_WIN_AT_PLY_13, launchBrowser, matchPages, newPlayer, playMoves, startServer } from './harness.mjs';
+import {
+  artifacts, clickMove, DEN_WIN_AT_PLY_13, matchPages, newPlayer, playMoves, serverAndBrowser,
+} from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 /** Whether an animal stands on `square` of the page's board. */
 const occupied = (page, square) => page.locator(`[data-square="${square}"] .piece`).count().then((n) => n > 0);
@@ -26,8 +17,8 @@ const shownPly = (page) => page.locator('#replay-ply').innerText();
 
 for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { width: 1366, height: 900 }]]) {
   test(`a finished game replays (${lang}, ${viewport.width}px)`, async () => {
-    const alice = await newPlayer(browser, server.url, 'Maximiliana Longname_24x', viewport);
-    const bob = await newPlayer(browser, server.url, 'Bartholomew Q Longname24', viewport);
+    const alice = await newPlayer(env.browser, env.server.url, 'Maximiliana Longname_24x', viewport);
+    const bob = await newPlayer(env.browser, env.server.url, 'Bartholomew Q Longname24', viewport);
     for (const page of [alice, bob]) {
       await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
       await page.reload();
@@ -60,14 +51,14 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     // A link to a turn opens there, in a fresh page.
     const id = new URL(page.url()).pathname.split('/').pop();
     const other = await page.context().newPage();
-    await other.goto(`${server.url}/g/${id}#3`);
+    await other.goto(`${env.server.url}/g/${id}#3`);
     await other.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '3 / 13');
     assert.equal(await occupied(other, 'd4'), true, 'after e3d3 a9b9 d3d4');
     await other.click('[data-step="prev"]');
     await other.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '2 / 13');
     const href = await other.locator('#download-game').getAttribute('href');
     assert.equal(href, `/api/games/${id}.jgn`);
-    const text = await (await fetch(`${server.url}${href}`)).text();
+    const text = await (await fetch(`${env.server.url}${href}`)).text();
     assert.match(text, /\[Termination "den"\]/);
     assert.match(text, /1\. e3d3 \{\[%clk 0:0\d:\d\d\]\} a9b9/);
 
@@ -86,7 +77,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
 
 for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { width: 1366, height: 900 }]]) {
   test(`the analysis board imports, varies and asks the engine (${lang}, ${viewport.width}px)`, async () => {
-    const page = await newPlayer(browser, server.url, 'Analyst With A Long Name', viewport);
+    const page = await newPlayer(env.browser, env.server.url, 'Analyst With A Long Name', viewport);
     await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
     await page.reload();
     await page.waitForSelector('#analysis-link');
@@ -129,7 +120,7 @@ for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { wi
 }
 
 test('a position set up in the editor is played against the computer (zh, 390px)', async () => {
-  const page = await newPlayer(browser, server.url, 'Setter Upper Of Boards', { width: 390, height: 844 });
+  const page = await newPlayer(env.browser, env.server.url, 'Setter Upper Of Boards', { width: 390, height: 844 });
   await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
   await page.reload();
   await page.click('#editor-link');

@@ -346,7 +346,7 @@ fn read_comment(text: &str) -> Result<(Option<u64>, Option<String>), String> {
         clock = Some(parse_clock(value).ok_or_else(|| value.to_owned())?);
         rest = format!("{}{}", &text[..start], &after[end + 1..]);
     }
-    let rest = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    let rest = comment_text(&rest);
     Ok((clock, (!rest.is_empty()).then_some(rest)))
 }
 
@@ -553,9 +553,13 @@ fn quote(value: &str) -> String {
     out
 }
 
-/// Comment text with braces taken out (a comment cannot hold one).
+/// Comment text as it is kept and written: braces taken out (a comment cannot hold one) and
+/// runs of whitespace made one space, so that text read back reads the same.
 fn comment_text(text: &str) -> String {
-    text.replace(['{', '}'], "")
+    text.replace(['{', '}'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl fmt::Display for GameText {

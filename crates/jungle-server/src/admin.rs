@@ -93,6 +93,18 @@ async fn find(store: &Store, name: &str) -> Result<NamedPlayer, AdminError> {
         .ok_or_else(|| AdminError::NoSuchPlayer(name.to_owned()))
 }
 
+/// The account `name` means; a guest has no username or password to act on.
+async fn find_account(store: &Store, name: &str) -> Result<NamedPlayer, AdminError> {
+    let player = find(store, name).await?;
+    if player.username.is_none() {
+        return Err(AdminError::Refused(format!(
+            "{} is a guest: only accounts have a username and a password",
+            player.name
+        )));
+    }
+    Ok(player)
+}
+
 /// Runs one admin action; returns what to print.
 pub async fn run(
     store: &Store,
@@ -129,13 +141,7 @@ pub async fn run(
             let _ = writeln!(out, "unbanned {} ({})", player.name, player.id);
         }
         AdminAction::Rename { name, new_username } => {
-            let player = find(store, &name).await?;
-            if player.username.is_none() {
-                return Err(AdminError::Refused(format!(
-                    "{} is a guest; only accounts have usernames",
-                    player.name
-                )));
-            }
+            let player = find_account(store, &name).await?;
             let username =
                 validate_username(&new_username).map_err(|e| AdminError::Refused(e.to_string()))?;
             store
@@ -144,13 +150,7 @@ pub async fn run(
             let _ = writeln!(out, "renamed {} to {username}", player.name);
         }
         AdminAction::ResetPassword { name } => {
-            let player = find(store, &name).await?;
-            if player.username.is_none() {
-                return Err(AdminError::Refused(format!(
-                    "{} is a guest and has no password",
-                    player.name
-                )));
-            }
+            let player = find_account(store, &name).await?;
             let token = new_token();
             let expires = crate::store::now_ms() + RESET_LINK_HOURS * 3_600_000;
             store

@@ -393,6 +393,7 @@ async fn private_room_survives_a_restart(db: Db) {
 }
 
 both_stores!(
+    a_quick_match_shows_both_players_online,
     matchmade_game_to_a_den_win_updates_ratings,
     ten_move_rule_keeps_ratings,
     private_room_with_a_spectator,
@@ -406,3 +407,55 @@ both_stores!(
     moved_frames_carry_turn_status_and_capture,
     the_cycle_rule_holds_in_classic_games,
 );
+
+/// Issue 14: after a quick match each player sees the other online: by the first `game`
+/// frame, or by a `presence` frame that follows it (before anything else happens).
+async fn a_quick_match_shows_both_players_online(db: Db) {
+    let server = TestServer::start(db).await;
+    for _ in 0..5 {
+        let a = server.player("Ann").await;
+        let b = server.player("Ben").await;
+        let (mut ca, mut cb) = (server.client(&a).await, server.client(&b).await);
+        let quick = seek(Ruleset::Classic, fischer(300, 3), false);
+        ca.send(quick.clone()).await;
+        expect_frame!(ca, ServerFrame::Seeking { .. });
+        cb.send(quick).await;
+        let mut beliefs = Vec::new();
+        for client in [&mut ca, &mut cb] {
+            let state = client.expect_game().await;
+            let me = state.you.expect("seated");
+            let other = if me == Side::Red {
+                state.blue.clone()
+            } else {
+                state.red.clone()
+            };
+            beliefs.push((
+                client.player_id(),
+                !me,
+                other.expect("both seated").online,
+                state.game,
+            ));
+        }
+        // Red moves: by its echo, every frame sent before it has arrived.
+        let game = beliefs[0].3;
+        if beliefs[0].1 == Side::Blue {
+            ca.mv(game, "e3d3").await;
+        } else {
+            cb.mv(game, "e3d3").await;
+        }
+        for (index, client) in [&mut ca, &mut cb].into_iter().enumerate() {
+            let (_, other, mut online, _) = beliefs[index];
+            loop {
+                match client.next().await.expect("open") {
+                    ServerFrame::Presence {
+                        side, online: now, ..
+                    } if side == other => online = now,
+                    ServerFrame::Moved { .. } => break,
+                    _ => {}
+                }
+            }
+            assert!(online, "player {index} sees {other:?} offline");
+        }
+    }
+    server.shutdown().await;
+}

@@ -122,6 +122,16 @@ fn any_text_is_read_or_refused_without_a_panic() {
     for end in awkward.char_indices().map(|(i, _)| i) {
         let _ = awkward[..end].parse::<GameText>();
     }
+    // Found by the fuzz target: a `{` inside a comment, with line breaks, read and written
+    // twice, must read the same.
+    for text in ["1{{\nό4ό00003.3\n10}0", "e3d3 {a {b} c}"] {
+        let Ok(game) = text.parse::<GameText>() else {
+            continue;
+        };
+        let written = game.to_string();
+        let again: GameText = written.parse().unwrap();
+        assert_eq!(again.to_string(), written, "{text:?}");
+    }
 }
 
 #[test]
