@@ -1,8 +1,11 @@
 // The client lets go of what a view held: after many route changes there is one board and the
-// window and document carry the same listeners as before.
+// window and document carry the same listeners as before. And it speaks both languages in
+// full: every string and every error code has words in each.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   newPlayer, serverAndBrowser,
 } from './harness.mjs';
@@ -41,5 +44,32 @@ test('a hundred route changes leave one board and a constant listener count', as
     }
   }
   assert.ok(baseline, 'the game page was measured');
+  await page.context().close();
+});
+
+test('every string exists in both languages, every error code has words, errors show in Chinese', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Translator');
+  const tables = await page.evaluate(async () => {
+    const { STRINGS } = await import('/js/i18n.js');
+    return { en: Object.keys(STRINGS.en), zh: Object.keys(STRINGS.zh) };
+  });
+  const missingInZh = tables.en.filter((k) => !tables.zh.includes(k));
+  const missingInEn = tables.zh.filter((k) => !tables.en.includes(k));
+  assert.deepEqual(missingInZh, [], 'keys missing in Chinese');
+  assert.deepEqual(missingInEn, [], 'keys missing in English');
+  // Every error code the protocol defines, read from its source.
+  const frames = readFileSync(join(import.meta.dirname, '../../crates/jungle-protocol/src/frames.rs'), 'utf8');
+  const body = frames.slice(frames.indexOf('pub enum ErrorCode {'));
+  const codes = [...body.slice(0, body.indexOf('\n}')).matchAll(/^\s+([A-Z]\w+),/gm)]
+    .map((m) => m[1].replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase());
+  assert.ok(codes.length > 20);
+  const untranslated = codes.filter((c) => !tables.en.includes(`error.${c}`));
+  assert.deepEqual(untranslated, [], 'error codes without words');
+
+  // A refusal from the server, in the Chinese interface: our words, not the server's.
+  await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await page.goto(`${env.server.url}/r/ZZZZZZZZ`);
+  await page.waitForSelector('[role="alert"]');
+  assert.equal(await page.locator('[role="alert"]').innerText(), '没有这个房间码。');
   await page.context().close();
 });

@@ -1,6 +1,8 @@
 // The HTTP API and the player's identity, kept in localStorage so a reload is the same player.
 // A guest's token and an account's session token are kept alike; `username` marks an account.
 
+import { errorText } from './i18n.js';
+
 const KEY = 'jungle.player';
 
 /** @returns {import('./types.js').StoredPlayer | null} */
@@ -38,8 +40,12 @@ async function request(method, path, body, token) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => ({}));
-  // Account refusals carry a code and a sentence; the others a sentence.
-  if (!response.ok) throw new Error(data.message || data.error || `HTTP ${response.status}`);
+  // Refusals carry a stable code (`error` for account requests, `code` for the others) and the
+  // server's sentence; the player reads our own words for the code, in their language.
+  if (!response.ok) {
+    const code = data.code ?? (data.message ? data.error : undefined);
+    throw new Error(errorText(code, data.message || data.error || `HTTP ${response.status}`));
+  }
   return data;
 }
 

@@ -1,6 +1,6 @@
 // Every string the client shows, one table per language. t(key, vars) fills {placeholders}.
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     brand: 'Jungle Arena', rules: 'Rules', sound: 'Sound on/off',
     chooseName: 'Choose a display name', nameHint: '1–24 letters, digits, spaces, _ or -', start: 'Start playing',
@@ -36,6 +36,46 @@ const STRINGS = {
     'error.player_offline': 'That player is not online.', 'error.unknown_challenge': 'That challenge is no longer waiting.',
     'error.account_required': 'Rated games are between accounts: play casual, or keep your player with a username.',
     'error.already_seeking': 'You are already looking for a game.',
+    'error.bad_frame': 'The server could not read that request.',
+    'error.binary_frame': 'The server could not read that request.',
+    'error.frame_too_large': 'That request is too large.',
+    'error.not_authenticated': 'Not signed in yet; reconnecting…',
+    'error.bad_token': 'This player is no longer known here.',
+    'error.already_authenticated': 'Already signed in.',
+    'error.bad_request': 'Those settings are not accepted.',
+    'error.unknown_game': 'There is no such game.',
+    'error.not_your_game': 'You do not play in this game.',
+    'error.not_your_turn': 'It is not your turn.',
+    'error.bad_move': 'That is not a move.',
+    'error.game_over': 'The game is over.',
+    'error.game_not_started': 'The game has not started yet.',
+    'error.no_draw_offer': 'There is no draw offer to answer.',
+    'error.draw_offer_limit': 'You may offer a draw once every 20 moves.',
+    'error.rematch_unavailable': 'A rematch is not possible now.',
+    'error.limit_reached': 'You already have as many of these as allowed; finish one first.',
+    'error.bad_position': 'That position or move cannot be played.',
+    'error.banned': 'This player is banned.',
+    'error.rate_limited': 'Too many requests; wait a moment and try again.',
+    'error.internal': 'Something went wrong on our side; please try again.',
+    'error.name_empty': 'Choose a name.',
+    'error.name_too_long': 'A name has at most 24 characters.',
+    'error.name_characters': 'A name may hold letters, digits, spaces, _ and -.',
+    'error.name_blank': 'A name may not hold invisible characters.',
+    'error.name_taken': 'That name belongs to an account, or looks like one; choose another.',
+    'error.not_found': 'Not found.',
+    'error.bad_username': 'A username has 2–20 letters, digits, _ or -, and starts with a letter.',
+    'error.bad_password': 'Choose a password of at least 8 characters that is not a common one.',
+    'error.username_taken': 'That username is taken, reserved, or looks like a taken one.',
+    'error.already_an_account': 'This player already has an account.',
+    'error.bad_credentials': 'The username or the password is wrong.',
+    'error.not_signed_in': 'Sign in first.',
+    'error.no_such_session': 'There is no such device.',
+    'error.foreign_origin': 'Requests from another site are not accepted.',
+    'error.bad_reset_link': 'This link is unknown, used or expired; ask the operator for a new one.',
+    'error.no_such_player': 'There is no such player.',
+    'error.already_reported': 'You already reported this player; the operator will read it.',
+    'error.bad_text': 'That text is not a game.',
+    'error.too_large': 'That is too large.',
     errorGeneric: 'Something went wrong: {msg}',
     rulesTitle: 'Rules of Jungle ({name})',
     'ruleset.classic': 'Classic', 'ruleset.strict': 'Strict', 'ruleset.daitou': 'Daitou', 'ruleset.international': 'International',
@@ -121,6 +161,46 @@ const STRINGS = {
     'error.player_offline': '该玩家不在线。', 'error.unknown_challenge': '这个挑战已经结束。',
     'error.account_required': '排位赛只在账号之间进行：请下休闲棋，或用用户名保留你的玩家。',
     'error.already_seeking': '你已在寻找对局。',
+    'error.bad_frame': '服务器无法读取该请求。',
+    'error.binary_frame': '服务器无法读取该请求。',
+    'error.frame_too_large': '请求过大。',
+    'error.not_authenticated': '尚未登录，正在重连…',
+    'error.bad_token': '此玩家已不存在。',
+    'error.already_authenticated': '已经登录。',
+    'error.bad_request': '不接受这些设置。',
+    'error.unknown_game': '没有这盘棋。',
+    'error.not_your_game': '你不是这盘棋的棋手。',
+    'error.not_your_turn': '还没轮到你。',
+    'error.bad_move': '这不是一步棋。',
+    'error.game_over': '对局已结束。',
+    'error.game_not_started': '对局尚未开始。',
+    'error.no_draw_offer': '没有可回应的求和。',
+    'error.draw_offer_limit': '每 20 步只能求和一次。',
+    'error.rematch_unavailable': '现在不能再来一局。',
+    'error.limit_reached': '已达到上限，请先完成一个。',
+    'error.bad_position': '这个局面或着法无法下。',
+    'error.banned': '该玩家已被封禁。',
+    'error.rate_limited': '请求太频繁，请稍后再试。',
+    'error.internal': '服务器出错了，请重试。',
+    'error.name_empty': '请输入昵称。',
+    'error.name_too_long': '昵称最多 24 个字。',
+    'error.name_characters': '昵称只能包含字母、数字、空格、_ 和 -。',
+    'error.name_blank': '昵称不能包含不可见字符。',
+    'error.name_taken': '这个昵称属于某个账号或与之相似，请换一个。',
+    'error.not_found': '找不到。',
+    'error.bad_username': '用户名为 2–20 个字母、数字、_ 或 -，并以字母开头。',
+    'error.bad_password': '密码至少 8 个字符，且不能是常见密码。',
+    'error.username_taken': '用户名已被占用、保留，或与已有用户名相似。',
+    'error.already_an_account': '此玩家已有账号。',
+    'error.bad_credentials': '用户名或密码错误。',
+    'error.not_signed_in': '请先登录。',
+    'error.no_such_session': '没有这个设备。',
+    'error.foreign_origin': '不接受来自其他网站的请求。',
+    'error.bad_reset_link': '此链接无效、已用过或已过期，请向管理员索取新链接。',
+    'error.no_such_player': '没有这个玩家。',
+    'error.already_reported': '你已举报过此玩家，管理员会处理。',
+    'error.bad_text': '这段文字不是棋谱。',
+    'error.too_large': '内容过大。',
     errorGeneric: '出错了：{msg}',
     rulesTitle: '斗兽棋规则（{name}）',
     'ruleset.classic': '经典', 'ruleset.strict': '严格', 'ruleset.daitou': '大头', 'ruleset.international': '国际',
@@ -181,6 +261,17 @@ export function setLanguage(next) {
   lang = next === 'zh' ? 'zh' : 'en';
   localStorage.setItem('jungle.lang', lang);
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+}
+
+/**
+ * A refusal in the player's language, by its code; the server's own sentence when we have
+ * none for it.
+ * @param {string | undefined} code
+ * @param {string} fallback
+ */
+export function errorText(code, fallback) {
+  const key = `error.${code}`;
+  return code && (STRINGS[lang][key] ?? STRINGS.en[key]) ? t(key) : fallback;
 }
 
 export function t(key, vars = {}) {

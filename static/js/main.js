@@ -1,7 +1,7 @@
 // Boots the client: identity, the socket, the router, and the frames that change app state.
 
 import * as api from './api.js';
-import { language, setLanguage, t, translatePage } from './i18n.js';
+import { errorText, language, setLanguage, t, translatePage } from './i18n.js';
 import { connect } from './socket.js';
 import * as sound from './sound.js';
 import { $ } from './dom.js';
@@ -327,7 +327,7 @@ function onFrame(frame) {
     case 'error':
       if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
         show(null);
-        root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
+        root.innerHTML = `<p class="card" role="alert">${escape(errorText(frame.code, frame.message))}</p>`;
       } else if (frame.code === 'banned') {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
@@ -338,9 +338,7 @@ function onFrame(frame) {
         app.socket = null;
         route();
       } else {
-        // Our own words for the codes people meet; the server's English sentence otherwise.
-        const key = `error.${frame.code}`;
-        showStatus(t('errorGeneric', { msg: t(key) !== key ? t(key) : frame.message }));
+        showStatus(errorText(frame.code, frame.message));
         setTimeout(() => showStatus(''), 4000);
         redraw();
       }

@@ -256,10 +256,14 @@ pub struct ClockAfter {
     pub blue_ms: u64,
 }
 
-/// Every HTTP error's body.
+/// Every HTTP error's body: a sentence, and a stable code a client translates (`name_empty`,
+/// `name_too_long`, `name_characters`, `name_blank`, `name_taken`, `bad_request`, `not_found`,
+/// `rate_limited`, `internal`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApiError {
     pub error: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// `POST /api/reports`: report a player to the operator.

@@ -23,6 +23,8 @@ use crate::store::{GameRecord, StoreError};
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
+    #[error(transparent)]
+    BadName(#[from] NameError),
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error(transparent)]
@@ -38,6 +40,7 @@ impl IntoResponse for ApiError {
                 let wait = limited.retry_after.as_secs().max(1).to_string();
                 let body = Json(http::ApiError {
                     error: self.to_string(),
+                    code: Some("rate_limited".into()),
                 });
                 return (
                     StatusCode::TOO_MANY_REQUESTS,
@@ -47,6 +50,13 @@ impl IntoResponse for ApiError {
                     .into_response();
             }
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            ApiError::BadName(e) => {
+                let body = http::ApiError {
+                    error: e.to_string(),
+                    code: Some(e.code().into()),
+                };
+                return (StatusCode::BAD_REQUEST, Json(body)).into_response();
+            }
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "api request failed");
@@ -56,7 +66,16 @@ impl IntoResponse for ApiError {
                 )
             }
         };
-        (status, Json(http::ApiError { error: message })).into_response()
+        let code = match &self {
+            ApiError::NotFound(_) => "not_found",
+            ApiError::Store(_) => "internal",
+            _ => "bad_request",
+        };
+        let body = http::ApiError {
+            error: message,
+            code: Some(code.into()),
+        };
+        (status, Json(body)).into_response()
     }
 }
 
@@ -71,28 +90,51 @@ pub fn new_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Why a display name was refused; each has a stable code the client translates.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("the name is empty")]
+    Empty,
+    #[error("the name has {0} characters; at most 24 are allowed")]
+    TooLong(usize),
+    #[error("the name may hold letters, digits, spaces, _ and -, not {0:?}")]
+    BadCharacter(char),
+    #[error("the name may not hold blank-looking or invisible characters")]
+    Blank,
+    #[error("{0:?} is an account's name, or looks like one; choose another")]
+    Taken(String),
+}
+
+impl NameError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            NameError::Empty => "name_empty",
+            NameError::TooLong(_) => "name_too_long",
+            NameError::BadCharacter(_) => "name_characters",
+            NameError::Blank => "name_blank",
+            NameError::Taken(_) => "name_taken",
+        }
+    }
+}
+
 /// Trims and checks a display name: 1–24 letters, digits, spaces, `_` or `-`.
-pub fn validate_name(raw: &str) -> Result<String, String> {
+pub fn validate_name(raw: &str) -> Result<String, NameError> {
     let name = raw.trim();
     let length = name.chars().count();
     if length == 0 {
-        return Err("the name is empty".into());
+        return Err(NameError::Empty);
     }
     if length > 24 {
-        return Err(format!(
-            "the name has {length} characters; at most 24 are allowed"
-        ));
+        return Err(NameError::TooLong(length));
     }
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_alphanumeric() || *c == ' ' || *c == '_' || *c == '-'))
     {
-        return Err(format!(
-            "the name may hold letters, digits, spaces, _ and -, not {bad:?}"
-        ));
+        return Err(NameError::BadCharacter(bad));
     }
     if crate::accounts::names::looks_blank(name) {
-        return Err("the name may not hold blank-looking or invisible characters".into());
+        return Err(NameError::Blank);
     }
     Ok(name.to_owned())
 }
@@ -108,7 +150,7 @@ pub async fn create_player(
     let Json(body) = body.map_err(|e| {
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;
-    let name = validate_name(&body.name).map_err(ApiError::BadRequest)?;
+    let name = validate_name(&body.name)?;
     // A guest may not pass for an account holder (or the computer) by a look-alike name.
     let keys = crate::accounts::names::name_keys(&name);
     if keys
@@ -116,9 +158,7 @@ pub async fn create_player(
         .starts_with(&crate::accounts::names::name_keys("computer").skeleton)
         || state.store.account_name_clashes(&keys).await?
     {
-        return Err(ApiError::BadRequest(format!(
-            "{name:?} is an account's name, or looks like one; choose another"
-        )));
+        return Err(NameError::Taken(name).into());
     }
     let token = new_token();
     let player = state
@@ -432,6 +472,7 @@ mod tests {
     #[test]
     fn names_are_trimmed_and_checked() {
         assert_eq!(validate_name("  Ada Lovelace "), Ok("Ada Lovelace".into()));
+        assert_eq!(validate_name(" "), Err(NameError::Empty));
         assert_eq!(validate_name("小明_2-x"), Ok("小明_2-x".into()));
         assert!(validate_name("").is_err());
         assert!(validate_name("   ").is_err());
