@@ -7,13 +7,13 @@ export const STRINGS = {
     playComputer: 'Play the computer', level: 'Level', levelN: 'Level {n}', computerAfter: 'If nobody comes, play the computer after',
     never: 'never', afterS: '{s} s', addComputer: 'Give the seat to the computer', computer: 'computer',
     quickMatch: 'Quick match', ruleset: 'Ruleset', clock: 'Clock', rated: 'Rated', casual: 'Casual', play: 'Play',
-    waiting: 'Looking for an opponent… {s} s', pool: '{n} waiting with these settings', cancel: 'Cancel',
+    waiting: 'Looking for an opponent… {s} s', pool: '{n} others waiting with these settings', 'pool.one': '1 other waiting with these settings', cancel: 'Cancel',
     privateRoom: 'Play a friend', colour: 'Your colour', red: 'Red', blue: 'Blue', random: 'Random',
     createRoom: 'Create a private room', roomReady: 'Send this link to your friend:', copy: 'Copy link', copied: 'Copied',
     codeAloud: 'Or read out the code:', joinByCode: 'Join by code', join: 'Join', code: 'Room code',
     liveGames: 'Live games', noLiveGames: 'No games in progress right now.', watch: 'Watch',
     leaderboard: 'Leaderboard', noRatings: 'Nobody is rated in this ruleset yet.', yourRatings: 'Your ratings',
-    games: '{n} games', provisional: 'provisional',
+    games: '{n} games', 'games.one': '{n} game', provisional: 'provisional',
     disconnects: '{n} left', disconnectsTitle: 'Games lost by leaving: {n}', leaveRecord: 'Games left: {d} · aborted: {a}',
     perMove: '{s} s per move', you: 'you', spectating: 'You are watching this game.',
     waitingForOpponent: 'Waiting for your opponent to open the link…',
@@ -23,8 +23,10 @@ export const STRINGS = {
     rematch: 'Rematch', rematchAsked: 'Rematch requested', rematchOffered: 'Your opponent wants a rematch.',
     backToLobby: 'Back to the lobby', moves: 'Moves', captured: 'Captured',
     opponentAway: '{name} left. They forfeit in {s} s unless they return.', connecting: 'Reconnecting…',
-    timeouts: 'timeouts {n}/{max}',
-    wins: '{side} wins', draw: 'Draw', aborted: 'Game aborted',
+    timeouts: '{n}/{max}',
+    wins: '{side} wins', draw: 'Draw', aborted: 'Game aborted', youWin: 'You win', youLose: 'You lose',
+    drawDeclinedToYou: 'Your draw offer was declined.', yourFirstMove: 'Make your first move within {s} s, or the game is aborted.',
+    firstMove: '{side} has {s} s for a first move.', timeoutsTitle: 'Timeouts: {n} of {max} allowed', drawAgainAt: 'Draw again from move {n}',
     'reason.den': '{side} entered the den', 'reason.all-captured': '{loser} has no animals left',
     'reason.no-moves': '{loser} has no legal move', 'reason.no-capture': 'No capture for too long',
     'reason.resign': '{loser} resigned', 'reason.draw-agreed': 'Draw agreed',
@@ -132,13 +134,13 @@ export const STRINGS = {
     playComputer: '人机对战', level: '难度', levelN: '{n} 级', computerAfter: '无人应战时，多久后改与电脑对弈',
     never: '不', afterS: '{s} 秒', addComputer: '让电脑坐这个位置', computer: '电脑',
     quickMatch: '快速匹配', ruleset: '规则', clock: '计时', rated: '排位', casual: '休闲', play: '开始对局',
-    waiting: '正在寻找对手… {s} 秒', pool: '同设置等待人数：{n}', cancel: '取消',
+    waiting: '正在寻找对手… {s} 秒', pool: '同设置另有 {n} 人在等', 'pool.one': '同设置另有 1 人在等', cancel: '取消',
     privateRoom: '约战好友', colour: '执子', red: '红方', blue: '蓝方', random: '随机',
     createRoom: '创建私人房间', roomReady: '把链接发给好友：', copy: '复制链接', copied: '已复制',
     codeAloud: '或告诉对方房间码：', joinByCode: '输入房间码加入', join: '加入', code: '房间码',
     liveGames: '正在进行的对局', noLiveGames: '现在没有对局。', watch: '观战',
     leaderboard: '排行榜', noRatings: '此规则暂无排位。', yourRatings: '我的等级分',
-    games: '{n} 局', provisional: '暂定',
+    games: '{n} 局', 'games.one': '{n} 局', provisional: '暂定',
     disconnects: '断线 {n}', disconnectsTitle: '断线次数：{n}', leaveRecord: '断线 {d} 次 · 未走第一步 {a} 次',
     perMove: '每步 {s} 秒', you: '你', spectating: '你正在观战。',
     waitingForOpponent: '等待对手打开链接…',
@@ -148,8 +150,10 @@ export const STRINGS = {
     rematch: '再来一局', rematchAsked: '已请求再来一局', rematchOffered: '对方想再来一局。',
     backToLobby: '返回大厅', moves: '着法', captured: '被吃',
     opponentAway: '{name} 已离开，{s} 秒内不回来即判负。', connecting: '正在重新连接…',
-    timeouts: '超时 {n}/{max}',
-    wins: '{side}胜', draw: '和棋', aborted: '对局取消',
+    timeouts: '{n}/{max}',
+    wins: '{side}胜', draw: '和棋', aborted: '对局取消', youWin: '你赢了', youLose: '你输了',
+    drawDeclinedToYou: '对方拒绝了你的求和。', yourFirstMove: '请在 {s} 秒内走第一步，否则对局取消。',
+    firstMove: '{side}还有 {s} 秒走第一步。', timeoutsTitle: '超时：{n}/{max} 次', drawAgainAt: '第 {n} 步后可再求和',
     'reason.den': '{side}进入兽穴', 'reason.all-captured': '{loser}的动物被吃光',
     'reason.no-moves': '{loser}无棋可走', 'reason.no-capture': '长时间无吃子',
     'reason.resign': '{loser}认输', 'reason.draw-agreed': '双方同意和棋',
@@ -275,7 +279,9 @@ export function errorText(code, fallback) {
 }
 
 export function t(key, vars = {}) {
-  const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  // A count of one takes the `.one` form where there is one ("1 game").
+  const one = vars.n === 1 || vars.n === '1' ? `${key}.one` : null;
+  const text = (one && (STRINGS[lang][one] ?? STRINGS.en[one])) ?? STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 

@@ -206,11 +206,14 @@ function setGame(state) {
     app.rematchAsked = false;
     app.rematchOffered = false;
     app.confirmResign = false;
+    app.drawOfferedAt = null;
+    app.drawDeclined = false;
     app.awayDeadline = {};
     if (state.status === 'active' && state.moves.length === 0) sound.play('start');
   }
   app.game = state;
   app.clockReceivedAt = performance.now();
+  app.abortDeadline = state.abort_in_ms != null ? performance.now() + state.abort_in_ms : null;
   for (const side of ['red', 'blue']) {
     const ms = state[`${side}_away_ms`];
     app.awayDeadline[side] = ms != null ? performance.now() + ms : null;
@@ -277,6 +280,7 @@ function onFrame(frame) {
     }
     case 'moved':
       if (!here(frame.game) || !inSequence(frame)) break;
+      app.drawDeclined = false;
       game.moves.push(frame.mv);
       game.position = frame.position;
       game.turn = frame.turn;
@@ -284,6 +288,7 @@ function onFrame(frame) {
       game.draw_offer = frame.draw_offer ?? null;
       game.clocks = frame.clocks;
       game.legal = frame.legal;
+      app.abortDeadline = frame.abort_in_ms != null ? performance.now() + frame.abort_in_ms : null;
       // The side now to move is the one whose animal was taken.
       if (frame.captured) game.captured[frame.turn].push(frame.captured);
       app.clockReceivedAt = performance.now();
@@ -310,11 +315,18 @@ function onFrame(frame) {
     case 'draw_offered':
       if (!here(frame.game) || !inSequence(frame)) break;
       game.draw_offer = frame.by;
+      // An offer to us is heard, not only seen (on a phone it may be below the board).
+      if (frame.by !== game.you && game.you != null) sound.play('offer');
       redraw();
       break;
     case 'draw_declined':
       if (!here(frame.game) || !inSequence(frame)) break;
       game.draw_offer = null;
+      // The one who offered hears of it.
+      if (frame.by !== game.you && game.you != null) {
+        app.drawDeclined = true;
+        sound.play('low');
+      }
       redraw();
       break;
     case 'rematch_offered':

@@ -9,6 +9,7 @@ const TONES = {
   den: [[523, 0.08], [659, 0.08], [784, 0.14]],
   start: [[392, 0.07], [523, 0.1]],
   low: [[880, 0.05]],
+  offer: [[660, 0.08], [880, 0.08]],
 };
 
 export function isMuted() { return muted; }

@@ -15,7 +15,7 @@
  *   red: Seat | null, blue: Seat | null, you: Side | null, start: string, moves: string[],
  *   position: string, turn: Side, clocks: Clocks, captured: Captured, draw_offer: Side | null,
  *   status: GameStatus, result: GameResult | null, red_away_ms: number | null,
- *   blue_away_ms: number | null, legal: string[],
+ *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null,
  * }} GameState
  * @typedef {{ t: string, [field: string]: any }} Frame
  * @typedef {{ destroy: () => void }} View
@@ -32,6 +32,10 @@
  *   rematchAsked: boolean,
  *   rematchOffered: boolean,
  *   confirmResign: boolean,
+ *   drawOfferedAt?: number | null,
+ *   drawDeclined?: boolean,
+ *   lowWarned?: number,
+ *   abortDeadline?: number | null,
  *   tickers: Array<() => void>,
  *   redrawSeek: (() => void) | null,
  *   redrawGame: (() => void) | null,

@@ -362,6 +362,10 @@ pub struct GameState {
     pub blue_away_ms: Option<u64>,
     /// The legal moves, when it is the recipient's turn; empty otherwise.
     pub legal: Vec<String>,
+    /// Milliseconds the side to move has left to make its first move before the game is
+    /// aborted; absent once both sides have moved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort_in_ms: Option<u64>,
 }
 
 /// What the server sends.
@@ -411,6 +415,9 @@ pub enum ServerFrame {
         clocks: Clocks,
         /// The recipient's legal moves when it is now their turn; empty otherwise.
         legal: Vec<String>,
+        /// As in `game`: the time the side now to move has left for its first move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        abort_in_ms: Option<u64>,
     },
     DrawOffered {
         game: Uuid,

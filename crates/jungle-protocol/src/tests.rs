@@ -173,6 +173,7 @@ fn moved_carries_what_follows_from_the_move() {
             blue_timeouts: 0,
         },
         legal: vec![],
+        abort_in_ms: None,
     };
     let value = serde_json::to_value(&moved).unwrap();
     assert_eq!(value["captured"], "rat");

@@ -462,6 +462,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         red_away_ms: None,
         blue_away_ms: None,
         legal: Vec::new(),
+        abort_in_ms: None,
     }
 }
 

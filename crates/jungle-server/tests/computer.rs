@@ -136,7 +136,21 @@ async fn leaving_the_computer_is_no_disconnect(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 14: a draw offered to the computer is answered; early in a game, it plays on.
+async fn the_computer_answers_a_draw_offer(db: Db) {
+    let server = TestServer::start(db).await;
+    let me = server.player("Peacemaker").await;
+    let mut c = server.client(&me).await;
+    c.send(vs_computer(1, ColorChoice::Red)).await;
+    let game = c.expect_game().await.game;
+    c.send(ClientFrame::OfferDraw { game }).await;
+    let by = expect_frame!(c, ServerFrame::DrawDeclined { by, .. } => by);
+    assert_eq!(by, Side::Blue, "the computer declined");
+    server.shutdown().await;
+}
+
 both_stores!(
+    the_computer_answers_a_draw_offer,
     leaving_the_computer_is_no_disconnect,
     play_the_computer,
     a_level_out_of_range_is_refused,

@@ -8,6 +8,7 @@ import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { t } from '../i18n.js';
 import { escape } from './home.js';
 import * as api from '../api.js';
+import * as sound from '../sound.js';
 import { evalGraph, plyAt } from './eval_graph.js';
 
 /** @typedef {import('../types.js').App} App */
@@ -224,6 +225,7 @@ function drawBar(el, game, side) {
 function tickClocks(root, app) {
   const game = app.game;
   if (!game) return;
+  tickFirstMove(root, app);
   const past = app.pastClocks;
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-clock]'))) {
     const side = el.dataset.clock;
@@ -238,11 +240,18 @@ function tickClocks(root, app) {
     let text = formatMs(ms);
     if (game.clock.kind === 'per_move') {
       const count = side === 'red' ? game.clocks.red_timeouts : game.clocks.blue_timeouts;
-      text += `<small>${t('timeouts', { n: count, max: game.clock.max_timeouts })}</small>`;
+      const vars = { n: count, max: game.clock.max_timeouts };
+      text += `<small title="${t('timeoutsTitle', vars)}" aria-label="${t('timeoutsTitle', vars)}">${t('timeouts', vars)}</small>`;
     }
     el.innerHTML = text;
     el.classList.toggle('running', running);
     el.classList.toggle('low', running && ms < lowTimeMs(game.clock));
+    // One warning a turn when our own time runs short: 10 s on a Fischer clock, 5 s a move.
+    const warnBelow = game.clock.kind === 'per_move' ? 5000 : 10000;
+    if (running && side === game.you && ms < warnBelow && app.lowWarned !== game.moves.length) {
+      app.lowWarned = game.moves.length;
+      sound.play('low');
+    }
   }
   drawAway(root, app);
 }
@@ -295,7 +304,9 @@ export function endText(game) {
   if (!r) return null;
   const winnerName = r.winner ? t(r.winner) : null;
   const loser = r.winner ? t(r.winner === 'red' ? 'blue' : 'red') : '';
-  const headline = r.reason === 'aborted' ? t('aborted') : r.winner ? t('wins', { side: winnerName }) : t('draw');
+  // A player reads the result as theirs; a spectator by colour.
+  const mine = game.you != null && r.winner ? (r.winner === game.you ? t('youWin') : t('youLose')) : null;
+  const headline = r.reason === 'aborted' ? t('aborted') : mine ?? (r.winner ? t('wins', { side: winnerName }) : t('draw'));
   const why = t(`reason.${r.reason}`, { side: winnerName ?? '', loser });
   return { headline, why };
 }
@@ -350,7 +361,22 @@ function drawTurn(el, game) {
   const parts = [`${t(`ruleset.${game.rules}`)} · ${describeClock(game.clock, t)} · ${game.rated ? t('rated') : t('casual')}`];
   if (game.you == null) parts.push(t('spectating'));
   else if (game.status === 'active') parts.push(game.turn === game.you ? `<strong>${t('yourTurn')}</strong>` : t('theirTurn'));
+  parts.push('<span id="first-move" class="first-move" role="timer"></span>');
   el.innerHTML = parts.join('<br>');
+}
+
+/** The countdown for a first move: the game is aborted when it runs out. */
+function tickFirstMove(root, app) {
+  const el = root.querySelector('#first-move');
+  if (!(el instanceof HTMLElement)) return;
+  const game = app.game;
+  const deadline = game.status === 'active' ? app.abortDeadline : null;
+  if (deadline == null) {
+    el.textContent = '';
+    return;
+  }
+  const s = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+  el.textContent = game.turn === game.you ? t('yourFirstMove', { s }) : t('firstMove', { side: t(game.turn), s });
 }
 
 function drawActions(el, app) {
@@ -386,9 +412,18 @@ function drawActions(el, app) {
     return;
   }
   const offered = game.draw_offer === game.you;
-  el.innerHTML = `<button type="button" class="secondary" id="offer-draw" ${offered ? 'disabled' : ''}>${offered ? t('drawOffered') : t('offerDraw')}</button>
+  // The server allows one offer per player every 20 turns: the button says when again.
+  const againAt = app.drawOfferedAt != null ? app.drawOfferedAt + 20 : 0;
+  const waiting = !offered && game.moves.length < againAt;
+  const label = offered ? t('drawOffered') : waiting ? t('drawAgainAt', { n: Math.floor(againAt / 2) + 1 }) : t('offerDraw');
+  el.innerHTML = `${app.drawDeclined ? `<p class="notice" style="width:100%" role="status">${t('drawDeclinedToYou')}</p>` : ''}
+    <button type="button" class="secondary" id="offer-draw" ${offered || waiting ? 'disabled' : ''}>${label}</button>
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
-  $(el, '#offer-draw').onclick = () => app.send({ t: 'offer_draw', game: id });
+  $(el, '#offer-draw').onclick = () => {
+    app.drawOfferedAt = game.moves.length;
+    app.drawDeclined = false;
+    app.send({ t: 'offer_draw', game: id });
+  };
   $(el, '#resign').onclick = () => {
     app.confirmResign = true;
     drawActions(el, app);

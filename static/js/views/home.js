@@ -102,7 +102,7 @@ export function renderHome(root, app) {
   const drawSeek = () => {
     if (app.seek) {
       const seconds = Math.floor((performance.now() - app.seek.since) / 1000);
-      seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${app.seek.pool ? ` · ${t('pool', { n: app.seek.pool })}` : ''}</p>
+      seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${app.seek.pool > 1 ? ` · ${t('pool', { n: app.seek.pool - 1 })}` : ''}</p>
         <button type="button" class="danger" id="cancel-seek">${t('cancel')}</button>`;
       $(seekArea, '#cancel-seek').onclick = () => app.send({ t: 'cancel_seek' });
     } else {

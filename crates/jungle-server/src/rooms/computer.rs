@@ -13,6 +13,19 @@ use super::session::GameSession;
 use super::RoomCommand;
 use crate::engine_pool::{EnginePool, Priority, SearchRequest, SearchTicket};
 
+/// The computer takes a draw only in a long game (at least this many turns played)…
+pub const DRAW_AFTER_PLIES: usize = 40;
+/// …whose position it judges level: its static evaluation within this many centi-animals
+/// (a third of a cat) either way.
+pub const DRAW_WITHIN: i32 = 80;
+
+/// Whether the computer accepts a draw offered in `game`: a long game, and a level position.
+/// A shorter game, or one it judges won or lost, plays on.
+pub fn accepts_draw(game: &jungle_rules::Game) -> bool {
+    game.ply_count() >= DRAW_AFTER_PLIES
+        && jungle_engine::evaluate(game.position(), game.rules()).abs() <= DRAW_WITHIN
+}
+
 /// An instant reply feels like a machine gun; a short pause feels like a player.
 const LEAST_THINKING: Duration = Duration::from_millis(300);
 
@@ -104,4 +117,31 @@ fn opponent(session: &GameSession, computer: Side) -> Uuid {
         .seat(!computer)
         .or_else(|| session.seat(computer))
         .map_or(Uuid::nil(), |seat| seat.who.player.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jungle_rules::{Game, Position, Rules, Turn};
+
+    #[test]
+    fn the_computer_takes_a_draw_only_late_and_level() {
+        let rules = Rules::CLASSIC;
+        let early = Game::new(rules, Position::start());
+        assert!(!accepts_draw(&early), "too early");
+        // The start shuffled back and forth for 40 turns: level, and long enough.
+        let shuffle = ["g1f1", "a9b9", "f1g1", "b9a9"];
+        let turns = (0..40).map(|i| shuffle[i % 4].parse::<Turn>().unwrap());
+        let long = Game::replay(Rules::INTERNATIONAL, Position::start(), turns).unwrap();
+        assert!(accepts_draw(&long));
+        // A rat and an elephant up is no draw, however long.
+        let lopsided: Position = "l5t/1d3c1/2p1w2/7/7/7/E1W1P1R/1C3D1/T5L r 0 45"
+            .parse()
+            .unwrap();
+        let mut game = Game::new(Rules::INTERNATIONAL, lopsided);
+        for i in 0..40 {
+            game.play(shuffle[i % 4].parse().unwrap()).unwrap();
+        }
+        assert!(!accepts_draw(&game), "far ahead, it plays on");
+    }
 }

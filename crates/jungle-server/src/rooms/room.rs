@@ -213,8 +213,41 @@ impl Room {
 
     async fn act(&mut self, conn_id: u64, side: Side, action: Action) {
         match self.session.act(side, action, now()) {
-            Ok(events) => self.apply(events).await,
+            Ok(events) => {
+                self.apply(events).await;
+                self.computer_answers_draw().await;
+            }
             Err(refusal) => self.refuse(conn_id, &refusal),
+        }
+    }
+
+    /// A draw offered to the computer is answered at once (see [`computer::accepts_draw`]).
+    async fn computer_answers_draw(&mut self) {
+        let Some(level) = self.session.computer_level() else {
+            return;
+        };
+        let Some(offerer) = self.session.draw_offer() else {
+            return;
+        };
+        let computer_side = !offerer;
+        if self
+            .session
+            .seat(computer_side)
+            .and_then(|s| s.who.computer)
+            != Some(level)
+        {
+            return;
+        }
+        let answer = if super::computer::accepts_draw(self.session.game()) {
+            Action::AcceptDraw
+        } else {
+            Action::DeclineDraw
+        };
+        match self.session.act(computer_side, answer, now()) {
+            Ok(events) => self.apply(events).await,
+            Err(refusal) => {
+                tracing::error!(game = %self.id, %refusal, "the computer's draw answer was refused")
+            }
         }
     }
 

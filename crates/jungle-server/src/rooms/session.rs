@@ -442,6 +442,16 @@ impl GameSession {
         Some((side, self.seat(side)?.who.computer?))
     }
 
+    /// While the side to move has not made its first move: the time left before the game is
+    /// aborted for it.
+    pub fn abort_in(&self, now: Instant) -> Option<Duration> {
+        if !matches!(self.phase, Phase::Active { .. }) || self.is_timed() {
+            return None;
+        }
+        let at = self.clock.turn_started() + self.timing.abort_after;
+        Some(at.saturating_duration_since(now))
+    }
+
     /// The engine level of a computer seat, if either seat is the computer.
     pub fn computer_level(&self) -> Option<u8> {
         self.seats.iter().flatten().find_map(|s| s.who.computer)

@@ -63,6 +63,7 @@ impl View<'_> {
             red_away_ms: away_ms(Side::Red),
             blue_away_ms: away_ms(Side::Blue),
             legal: session.legal_for(you),
+            abort_in_ms: session.abort_in(self.now).map(|d| d.as_millis() as u64),
         }
     }
 
@@ -92,6 +93,7 @@ impl View<'_> {
             draw_offer: session.draw_offer(),
             clocks: session.clocks(self.now),
             legal: session.legal_for(recipient),
+            abort_in_ms: session.abort_in(self.now).map(|d| d.as_millis() as u64),
         }
     }
 
