@@ -62,7 +62,8 @@ function parseRoute() {
   if (path === '/analysis') return { name: 'analysis' };
   if (path === '/editor') return { name: 'editor' };
   if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
-  return { name: 'home' };
+  if (path === '/' || path === '') return { name: 'home' };
+  return { name: 'notfound' };
 }
 
 function showStatus(text) {
@@ -98,9 +99,14 @@ function route() {
   app.route = parseRoute();
   translatePage();
   drawToggles();
-  // A reset link works on any device, signed in or not.
+  // A reset link works on any device, signed in or not; so does a wrong address.
   if (app.route.name === 'reset') {
     show(renderReset(root, app.route.code, app));
+    return;
+  }
+  if (app.route.name === 'notfound') {
+    root.innerHTML = `<section class="card" style="max-width:420px;margin:40px auto" role="alert"><h1>404</h1>
+      <p>${t('notFound')}</p><p><a href="/" data-link>${t('notFoundBack')}</a></p></section>`;
     return;
   }
   if (!app.player) {
@@ -129,6 +135,7 @@ function route() {
     case 'editor':
       show(renderEditor(root, app));
       break;
+
     case 'room':
       root.innerHTML = `<p class="card">${t('connecting')}</p>`;
       app.send({ t: 'join_room', code: app.route.code });
@@ -265,7 +272,10 @@ function onFrame(frame) {
       // A game we play always takes the screen; one we merely watch only on its own page.
       const ours = frame.you != null && frame.status !== 'finished' && frame.status !== 'aborted';
       const wanted = app.route?.name === 'game' && app.route.id === frame.game;
-      if (!ours && !wanted && !(app.route?.name === 'room')) break;
+      // A spectator of a finished game follows its rematch: the same two players, a new game.
+      const rematch = game && game.game !== frame.game && game.status !== 'active' && app.route?.name === 'game'
+        && frame.status === 'active' && [frame.red?.id, frame.blue?.id].sort().join() === [game.red?.id, game.blue?.id].sort().join();
+      if (!ours && !wanted && !rematch && !(app.route?.name === 'room')) break;
       if (ours && arriving) app.seek = null;
       setGame(/** @type {import('./types.js').GameState} */ (/** @type {unknown} */ (frame)));
       if (app.route?.name !== 'game' || app.route.id !== frame.game) {
@@ -380,7 +390,15 @@ window.addEventListener('popstate', route);
 
 const langButton = document.getElementById('lang');
 const muteButton = document.getElementById('mute');
+const themeButton = document.getElementById('theme');
+/** The theme shown now: the player's choice, else the system's. */
+const shownTheme = () => preferences.current().theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 function drawToggles() {
+  const dark = shownTheme() === 'dark';
+  themeButton.innerHTML = dark
+    ? '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="5"/><path d="M12 1v3M12 20v3M1 12h3M20 12h3M4.2 4.2l2.1 2.1M17.7 17.7l2.1 2.1M4.2 19.8l2.1-2.1M17.7 6.3l2.1-2.1" stroke="currentColor" stroke-width="2"/></svg>'
+    : '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M20 15.5A8.5 8.5 0 0 1 8.5 4a8.5 8.5 0 1 0 11.5 11.5z"/></svg>';
+  themeButton.setAttribute('aria-label', t(dark ? 'themeLight' : 'themeDark'));
   langButton.textContent = language() === 'zh' ? 'English' : '中文';
   const wave = sound.isMuted()
     ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" fill="none"/>'
@@ -394,6 +412,10 @@ langButton.onclick = () => {
   preferences.update({ language: language() === 'zh' ? 'en' : 'zh' }, isAccount()).catch(() => {});
   drawToggles();
   route();
+};
+themeButton.onclick = () => {
+  preferences.update({ theme: shownTheme() === 'dark' ? 'light' : 'dark' }, isAccount()).catch(() => {});
+  drawToggles();
 };
 muteButton.onclick = () => {
   preferences.update({ muted: !sound.isMuted() }, isAccount()).catch(() => {});

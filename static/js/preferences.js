@@ -6,8 +6,9 @@ import { language, setLanguage } from './i18n.js';
 import * as sound from './sound.js';
 
 const COORDS_KEY = 'jungle.coordinates';
+const THEME_KEY = 'jungle.theme';
 
-/** @typedef {{ language?: string, muted: boolean, coordinates: boolean }} Settings */
+/** @typedef {{ language?: string, muted: boolean, coordinates: boolean, theme?: string }} Settings */
 
 /** @returns {Settings} the settings this browser shows now */
 export function current() {
@@ -15,6 +16,7 @@ export function current() {
     language: language(),
     muted: sound.isMuted(),
     coordinates: localStorage.getItem(COORDS_KEY) !== '0',
+    theme: localStorage.getItem(THEME_KEY) || undefined,
   };
 }
 
@@ -29,7 +31,14 @@ export function apply(settings) {
   if (settings.language) setLanguage(settings.language);
   if (settings.muted != null) sound.setMuted(settings.muted);
   if (settings.coordinates != null) localStorage.setItem(COORDS_KEY, settings.coordinates ? '1' : '0');
+  if ('theme' in settings) {
+    if (settings.theme === 'light' || settings.theme === 'dark') localStorage.setItem(THEME_KEY, settings.theme);
+    else localStorage.removeItem(THEME_KEY);
+  }
   document.body.classList.toggle('no-coords', !current().coordinates);
+  const theme = current().theme;
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
   return language() !== before;
 }
 

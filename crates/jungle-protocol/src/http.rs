@@ -305,6 +305,9 @@ pub struct DisplaySettings {
     /// Show square names (a–g, 1–9) around the board.
     #[serde(default = "yes")]
     pub coordinates: bool,
+    /// `light` or `dark`; absent: as the system says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
 }
 
 fn yes() -> bool {
@@ -317,6 +320,7 @@ impl Default for DisplaySettings {
             language: None,
             muted: false,
             coordinates: true,
+            theme: None,
         }
     }
 }

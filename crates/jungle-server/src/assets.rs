@@ -87,12 +87,23 @@ pub async fn app_page(State(assets): State<Assets>) -> Response {
     }
 }
 
-/// A file of the client, or the 404 page.
+/// A file of the client, or a 404: for an address a person might type (no file extension,
+/// not the API), the app's own page in its style and their language, with status 404; for
+/// anything else the plain page.
 pub async fn file(State(assets): State<Assets>, request: Request) -> Response {
     let path = request.uri().path().trim_start_matches('/');
-    match assets.get(path).await {
-        Some(bytes) => respond(path, bytes),
-        None => not_found(),
+    if let Some(bytes) = assets.get(path).await {
+        return respond(path, bytes);
+    }
+    let page_like =
+        !path.starts_with("api/") && !path.rsplit('/').next().unwrap_or("").contains('.');
+    match assets.get("index.html").await {
+        Some(bytes) if page_like => {
+            let mut response = respond("index.html", bytes);
+            *response.status_mut() = StatusCode::NOT_FOUND;
+            response
+        }
+        _ => not_found(),
     }
 }
 

@@ -211,6 +211,13 @@ pub async fn save_settings(
             ));
         }
     }
+    if let Some(theme) = &settings.theme {
+        if !["light", "dark"].contains(&theme.as_str()) {
+            return Err(AccountApiError::BadBody(
+                "theme must be \"light\" or \"dark\" (or absent: the system's)".into(),
+            ));
+        }
+    }
     let (_, player) = signed_in(&state, &headers).await?;
     let text = serde_json::to_string(&settings).expect("settings serialize");
     state.store.set_settings(player.id, &text).await?;

@@ -1,0 +1,64 @@
+// The board as players expect it (issue 14): long names on a phone, presence that is true,
+// a first-move countdown, dark mode by the system's setting, a 404 in the app's style.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { artifacts, matchPages, newPlayer, serverAndBrowser } from './harness.mjs';
+
+const env = serverAndBrowser();
+const phone = { width: 390, height: 844 };
+
+test('a quick match between 24-character names fits a phone, both online, first move counted down', async () => {
+  const alice = await newPlayer(env.browser, env.server.url, 'Wwwwwwwwwwwwwwwwwwwwwwww', phone);
+  const bob = await newPlayer(env.browser, env.server.url, 'Mmmmmmmmmmmmmmmmmmmmmmmm', phone);
+  await bob.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await bob.reload();
+  await bob.waitForSelector('#play');
+  const { red, blue } = await matchPages(alice, bob);
+  for (const page of [red, blue]) {
+    await page.waitForSelector('.clock');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no sideways scrolling');
+    for (const clock of await page.locator('.clock').all()) {
+      const box = await clock.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `a clock off-screen: ${JSON.stringify(box)}`);
+    }
+    // Both dots say online, the opponent's included.
+    await page.waitForFunction(() => document.querySelectorAll('.dot.on').length === 2);
+    await page.waitForFunction(() => /\d/.test(document.querySelector('#first-move')?.textContent ?? ''));
+  }
+  await red.screenshot({ path: join(artifacts, 'long-names-390.png') });
+  await blue.screenshot({ path: join(artifacts, 'long-names-zh-390.png') });
+  await red.context().close();
+  await blue.context().close();
+});
+
+test('dark mode follows the system, and the switch overrides it', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await page.fill('#name', 'Night Owl');
+  await page.click('#name-form button[type=submit]');
+  await page.waitForSelector('#play');
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor || getComputedStyle(document.documentElement).backgroundColor);
+  const paper = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--paper').trim());
+  assert.equal(await paper(), '#15191c', 'dark by the system');
+  await page.screenshot({ path: join(artifacts, 'dark-1366.png'), fullPage: true });
+  await page.click('#theme');
+  assert.equal(await paper(), '#f6f3ea', 'light by choice');
+  await page.reload();
+  await page.waitForSelector('#play');
+  assert.equal(await paper(), '#f6f3ea', 'the choice is kept');
+  await background();
+  await context.close();
+});
+
+test('an unknown address answers 404 with the app\'s own page', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Lost', phone);
+  await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  const response = await page.goto(`${env.server.url}/no/such/page`);
+  assert.equal(response.status(), 404);
+  await page.waitForSelector('[role="alert"] h1');
+  assert.match(await page.locator('[role="alert"]').innerText(), /这里没有页面/);
+  await page.context().close();
+});
