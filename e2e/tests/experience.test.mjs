@@ -62,3 +62,40 @@ test('an unknown address answers 404 with the app\'s own page', async () => {
   assert.match(await page.locator('[role="alert"]').innerText(), /这里没有页面/);
   await page.context().close();
 });
+
+test('a move queued on the opponent\'s turn is played the moment it becomes legal, or dropped', async () => {
+  const { red, blue } = await matchPages(
+    await newPlayer(env.browser, env.server.url, 'Quick Red', { width: 1366, height: 900 }),
+    await newPlayer(env.browser, env.server.url, 'Quick Blue', { width: 1366, height: 900 }),
+  );
+  // Blue queues its rat's step while Red thinks; a right-click lets it go, then queue again.
+  await blue.click('[data-square="a7"]');
+  await blue.click('[data-square="a6"]');
+  await blue.waitForFunction(() => document.querySelectorAll('.sq.premove').length === 2);
+  await blue.click('[data-square="a6"]', { button: 'right' });
+  await blue.waitForFunction(() => document.querySelectorAll('.sq.premove').length === 0);
+  await blue.click('[data-square="a7"]');
+  await blue.click('[data-square="a6"]');
+  await blue.waitForFunction(() => document.querySelectorAll('.sq.premove').length === 2);
+  await red.click('[data-square="e3"]');
+  await red.click('[data-square="d3"]');
+  // Blue's queued move went by itself.
+  await red.waitForFunction(() => window.jungleApp.game?.moves.join(' ') === 'e3d3 a7a6');
+  assert.equal(await blue.locator('.sq.premove').count(), 0);
+  // A queued move that is illegal when the turn comes (a leopard cannot leap five squares)
+  // is dropped silently.
+  await red.click('[data-square="d3"]');
+  await red.click('[data-square="d4"]');
+  await blue.waitForFunction(() => window.jungleApp.game?.moves.length === 3);
+  await red.click('[data-square="d4"]');
+  await red.click('[data-square="d9"]');
+  await red.waitForFunction(() => document.querySelectorAll('.sq.premove').length === 2);
+  await blue.click('[data-square="a6"]');
+  await blue.click('[data-square="a5"]');
+  await red.waitForFunction(() => window.jungleApp.game?.moves.length === 4);
+  await red.waitForTimeout(500);
+  assert.equal(await red.evaluate(() => window.jungleApp.game.moves.length), 4, 'nothing sent');
+  assert.equal(await red.locator('.sq.premove').count(), 0, 'the queued move is gone');
+  await red.context().close();
+  await blue.context().close();
+});

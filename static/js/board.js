@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 /**
  * @typedef {{ side: 'red' | 'blue', letter: string }} Piece
  * @typedef {{ from: string, to: string }} LastMove
- * @typedef {{ pieces: Map<string, Piece>, orientation: 'red' | 'blue', legal: string[], lastMove: LastMove | null, animate?: boolean, hint?: LastMove | null }} BoardView
+ * @typedef {{ pieces: Map<string, Piece>, orientation: 'red' | 'blue', legal: string[], lastMove: LastMove | null, animate?: boolean, hint?: LastMove | null, premove?: LastMove | null, premoving?: boolean }} BoardView
  * @typedef {{ from: string, x: number, y: number, moved: boolean, cancelOnUp: boolean }} Drag
  * @typedef {{
  *   root: HTMLElement,
@@ -70,7 +70,8 @@ export function renderBoard(board, view) {
   const previousMove = board.view.lastMove;
   board.view = view;
   if (board.orientation !== view.orientation) build(board, view.orientation);
-  const targets = new Set(destinations(board, board.selected));
+  // While queuing a move on the opponent's turn every square could be a target: none is marked.
+  const targets = new Set(view.premoving ? [] : destinations(board, board.selected));
   if (board.selected && !movable(board).has(board.selected)) board.selected = null;
   board.root.setAttribute('aria-label', t('boardLabel'));
   for (const [name, button] of board.buttons) {
@@ -79,7 +80,12 @@ export function renderBoard(board, view) {
     // The engine's best move, on the analysis board.
     button.classList.toggle('hint-from', view.hint?.from === name);
     button.classList.toggle('hint-to', view.hint?.to === name);
+    // A move queued for when the opponent has moved.
+    button.classList.toggle('premove', view.premove?.from === name || view.premove?.to === name);
     button.classList.toggle('selected', board.selected === name);
+    // Announced, not only shown: the square picked up for a move.
+    if (board.selected === name) button.setAttribute('aria-pressed', 'true');
+    else button.removeAttribute('aria-pressed');
     button.classList.toggle('target', targets.has(name) && !piece);
     button.classList.toggle('capture', targets.has(name) && !!piece);
     drawPiece(button, piece, name);

@@ -215,6 +215,7 @@ function setGame(state) {
     app.confirmResign = false;
     app.drawOfferedAt = null;
     app.drawDeclined = false;
+    app.premove = null;
     app.awayDeadline = {};
     if (state.status === 'active' && state.moves.length === 0) sound.play('start');
   }
@@ -302,6 +303,12 @@ function onFrame(frame) {
       // The side now to move is the one whose animal was taken.
       if (frame.captured) game.captured[frame.turn].push(frame.captured);
       app.clockReceivedAt = performance.now();
+      // Our turn now: a queued move goes at once if it is legal; otherwise it is dropped.
+      if (frame.turn === game.you && app.premove) {
+        const queued = app.premove;
+        app.premove = null;
+        if (frame.legal.includes(queued)) app.send({ t: 'move', game: game.game, mv: queued });
+      }
       sound.play(frame.captured ? 'capture' : 'move');
       redraw();
       break;

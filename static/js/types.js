@@ -36,6 +36,7 @@
  *   drawDeclined?: boolean,
  *   lowWarned?: number,
  *   abortDeadline?: number | null,
+ *   premove?: string | null,
  *   tickers: Array<() => void>,
  *   redrawSeek: (() => void) | null,
  *   redrawGame: (() => void) | null,

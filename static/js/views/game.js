@@ -44,7 +44,31 @@ export function renderGame(root, app) {
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
     </aside>
   </div>`;
-  const board = createBoard($(root, '#board'), (mv) => app.send({ t: 'move', game: app.game.game, mv }));
+  const board = createBoard($(root, '#board'), (mv) => {
+    const game = app.game;
+    if (game.turn === game.you) {
+      app.send({ t: 'move', game: game.game, mv });
+    } else {
+      // The opponent's turn: queued, sent when their move arrives if it is legal then.
+      app.premove = mv;
+      update();
+    }
+  });
+  const cancelPremove = () => {
+    if (!app.premove) return false;
+    app.premove = null;
+    update();
+    return true;
+  };
+  $(root, '#board').addEventListener('contextmenu', (e) => {
+    if (cancelPremove()) e.preventDefault();
+  });
+  $(root, '#board').addEventListener('pointerdown', (e) => {
+    // A click elsewhere than on one's own animals lets the queued move go.
+    const square = /** @type {HTMLElement} */ (e.target).closest?.('[data-square]')?.getAttribute('data-square');
+    const piece = square ? parseBoard(app.game.position).get(square) : null;
+    if (app.premove && piece?.side !== app.game.you) cancelPremove();
+  }, { capture: true });
   const tick = () => tickClocks(root, app);
   app.tickers.push(tick);
   const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false, analysis: /** @type {any} */ (null), analysing: false };
@@ -139,6 +163,24 @@ export function lastMove(game) {
 }
 
 /**
+ * Moves one may queue on the opponent's turn: any of one's animals to any square not one's
+ * own. The client knows no rules; the queued move is sent only if it is legal when the turn
+ * comes (docs/decisions.md).
+ * @param {Map<string, { side: string, letter: string }>} pieces
+ * @param {string} side
+ */
+function premoveCandidates(pieces, side) {
+  const squares = [];
+  for (const file of 'abcdefg') for (let rank = 1; rank <= 9; rank++) squares.push(`${file}${rank}`);
+  const moves = [];
+  for (const [from, piece] of pieces) {
+    if (piece.side !== side) continue;
+    for (const to of squares) if (to !== from && pieces.get(to)?.side !== side) moves.push(from + to);
+  }
+  return moves;
+}
+
+/**
  * What the board shows at `ply` of a stored game: its position, last move, losses and clocks.
  * @param {any} record the game as `GET /api/games/{id}` gives it
  * @param {number} ply turns played
@@ -169,11 +211,15 @@ function updateGame(root, app, board, replay) {
   const game = app.game;
   if (!game) return;
   const past = replay.ply != null && replay.record ? stateAtPly(replay.record, replay.ply) : null;
+  const pieces = parseBoard(past ? past.position : game.position);
+  const premoving = !past && game.status === 'active' && game.you != null && game.turn !== game.you;
   renderBoard(board, {
-    pieces: parseBoard(past ? past.position : game.position),
+    pieces,
     orientation: orientation(game),
-    legal: game.status === 'active' && !past ? game.legal : [],
+    legal: past || game.status !== 'active' ? [] : premoving ? premoveCandidates(pieces, game.you) : game.legal,
     lastMove: past ? past.lastMove : lastMove(game),
+    premove: app.premove ? { from: app.premove.slice(0, 2), to: app.premove.slice(2, 4) } : null,
+    premoving,
     animate: true,
   });
   root.querySelector('.board')?.classList.toggle('looking-back', Boolean(past));
@@ -330,7 +376,7 @@ function drawEnd(el, app) {
     rating = t('casualGame');
   }
   const player = game.you != null;
-  el.innerHTML = `<section class="card end" id="end" aria-live="polite"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
+  el.innerHTML = `<section class="card end" id="end" aria-live="polite" tabindex="-1"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
     <div class="actions">
       ${player ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
       <a href="/" data-link class="button secondary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToLobby')}</a>
