@@ -99,3 +99,22 @@ test('a move queued on the opponent\'s turn is played the moment it becomes lega
   await red.context().close();
   await blue.context().close();
 });
+
+test('a first visit plays at once and takes a name later (zh, 390px)', async () => {
+  const context = await env.browser.newContext({ viewport: phone, locale: 'zh-CN' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => { throw error; });
+  await page.goto(env.server.url);
+  await page.click('#play-now');
+  await page.waitForSelector('#play');
+  assert.match(await page.locator('#my-name').innerText(), /^Guest-\d{4}$/);
+  await page.click('#my-name');
+  await page.waitForSelector('#rename-form');
+  await page.fill('#rename', '后来取的名字');
+  await page.click('#rename-form button[type=submit]');
+  await page.waitForFunction(() => document.querySelector('#profile-name')?.textContent === '后来取的名字');
+  await page.fill('#rename', '');
+  await page.click('#rename-form button[type=submit]');
+  await page.waitForFunction(() => document.querySelector('#rename-error')?.textContent === '请输入昵称。');
+  await context.close();
+});

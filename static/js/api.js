@@ -49,8 +49,16 @@ async function request(method, path, body, token) {
   return data;
 }
 
+/** A new guest; without a name the server gives one (`Guest-4821`), to change later. */
 export async function createPlayer(name) {
-  return keep(await request('POST', '/api/players', { name }));
+  return keep(await request('POST', '/api/players', name === undefined ? {} : { name }));
+}
+
+/** The stored guest takes a new display name. */
+export async function renameGuest(name) {
+  const player = storedPlayer();
+  const profile = await request('POST', '/api/players/me/name', { name }, player?.token);
+  return keep({ ...player, name: profile.name });
 }
 
 /** Makes the stored guest an account: same player, games and ratings; same token. */

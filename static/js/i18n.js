@@ -3,7 +3,7 @@
 export const STRINGS = {
   en: {
     brand: 'Jungle Arena', rules: 'Rules', sound: 'Sound on/off', theme: 'Light or dark', themeDark: 'Dark colours', themeLight: 'Light colours',
-    notFound: 'There is no page here.', notFoundBack: 'To the lobby',
+    notFound: 'There is no page here.', notFoundBack: 'To the lobby', playNow: 'Play now, name later', changeName: 'Your display name',
     chooseName: 'Choose a display name', nameHint: '1–24 letters, digits, spaces, _ or -', start: 'Start playing',
     playComputer: 'Play the computer', level: 'Level', levelN: 'Level {n}', computerAfter: 'If nobody comes, play the computer after',
     never: 'never', afterS: '{s} s', addComputer: 'Give the seat to the computer', computer: 'computer',
@@ -131,7 +131,7 @@ export const STRINGS = {
   },
   zh: {
     brand: '斗兽棋竞技场', rules: '规则', sound: '声音开关', theme: '明暗', themeDark: '深色', themeLight: '浅色',
-    notFound: '这里没有页面。', notFoundBack: '回到大厅',
+    notFound: '这里没有页面。', notFoundBack: '回到大厅', playNow: '先玩，稍后取名', changeName: '你的昵称',
     chooseName: '请选择昵称', nameHint: '1–24个字，可用字母、数字、空格、_ 或 -', start: '开始',
     playComputer: '人机对战', level: '难度', levelN: '{n} 级', computerAfter: '无人应战时，多久后改与电脑对弈',
     never: '不', afterS: '{s} 秒', addComputer: '让电脑坐这个位置', computer: '电脑',

@@ -159,21 +159,27 @@ function renderNamePrompt() {
     <input type="text" id="name" maxlength="24" autocomplete="nickname" required aria-describedby="name-hint">
     <p class="muted" id="name-hint">${t('nameHint')}</p>
     <p class="error" id="name-error" role="alert"></p>
-    <button type="submit" class="primary">${t('start')}</button></form></section>
+    <p class="row"><button type="submit" class="primary">${t('start')}</button>
+    <button type="button" class="secondary" id="play-now">${t('playNow')}</button></p></form></section>
     <section class="card" style="max-width:420px;margin:0 auto 40px" id="sign-in"></section>`;
   show(renderSignIn($(root, '#sign-in'), app.identityChanged));
   const input = /** @type {HTMLInputElement} */ ($(root, '#name'));
   input.focus();
   const error = $(root, '#name-error');
-  $(root, '#name-form').onsubmit = async (e) => {
-    e.preventDefault();
+  /** @param {string | undefined} name absent: the server names the guest */
+  const start = async (name) => {
     try {
-      app.player = await api.createPlayer(input.value);
+      app.player = await api.createPlayer(name);
       route();
     } catch (err) {
       error.textContent = err.message;
     }
   };
+  $(root, '#name-form').onsubmit = (e) => {
+    e.preventDefault();
+    start(input.value);
+  };
+  $(root, '#play-now').onclick = () => start(undefined);
 }
 
 /** The player signed in, out, or became an account: start again as whoever is stored now. */

@@ -148,7 +148,7 @@ async fn create_players(http: &str, count: usize) -> Result<Vec<String>, String>
             let response = client
                 .post(url)
                 .json(&jungle_protocol::http::NewPlayer {
-                    name: format!("load {i}"),
+                    name: Some(format!("load {i}")),
                 })
                 .send()
                 .await

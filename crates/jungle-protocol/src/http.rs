@@ -11,6 +11,14 @@ use jungle_rules::{Ruleset, Side};
 /// `POST /api/players`: a guest player with this display name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewPlayer {
+    /// Absent: the server names the guest (`Guest-4821`); it can be changed later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `POST /api/players/me/name` (a guest's token as the bearer): a new display name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewName {
     pub name: String,
 }
 

@@ -139,6 +139,49 @@ pub fn validate_name(raw: &str) -> Result<String, NameError> {
     Ok(name.to_owned())
 }
 
+/// A guest's display name, checked: its form, and no look-alike of an account's name or the
+/// computer's.
+async fn guest_name(state: &AppState, raw: &str) -> Result<String, ApiError> {
+    let name = validate_name(raw)?;
+    let keys = crate::accounts::names::name_keys(&name);
+    if keys
+        .skeleton
+        .starts_with(&crate::accounts::names::name_keys("computer").skeleton)
+        || state.store.account_name_clashes(&keys).await?
+    {
+        return Err(NameError::Taken(name).into());
+    }
+    Ok(name)
+}
+
+/// `POST /api/players/me/name`: a guest changes their display name (an account's is its
+/// username). Games already stored keep the name they were played under.
+pub async fn rename_guest(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: axum::http::HeaderMap,
+    body: Result<Json<http::NewName>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<PlayerProfile>, ApiError> {
+    crate::accounts::api::same_origin(&state, &headers)
+        .map_err(|_| ApiError::BadRequest("requests from another site are not accepted".into()))?;
+    let token =
+        crate::accounts::api::presented_token(&headers).ok_or(ApiError::NotFound("player"))?;
+    let guest = state
+        .store
+        .player_by_token_hash(&hash_token(&token))
+        .await?
+        .ok_or(ApiError::NotFound("player"))?;
+    state
+        .limits
+        .check(crate::limits::Limited::NewGuest, None, client)?;
+    let Json(body) = body.map_err(|e| {
+        ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
+    })?;
+    let name = guest_name(&state, &body.name).await?;
+    state.store.rename_guest(guest.id, &name).await?;
+    player(State(state), Path(guest.id)).await
+}
+
 pub async fn create_player(
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
@@ -150,16 +193,14 @@ pub async fn create_player(
     let Json(body) = body.map_err(|e| {
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;
-    let name = validate_name(&body.name)?;
-    // A guest may not pass for an account holder (or the computer) by a look-alike name.
-    let keys = crate::accounts::names::name_keys(&name);
-    if keys
-        .skeleton
-        .starts_with(&crate::accounts::names::name_keys("computer").skeleton)
-        || state.store.account_name_clashes(&keys).await?
-    {
-        return Err(NameError::Taken(name).into());
-    }
+    let name = match &body.name {
+        Some(name) => guest_name(&state, name).await?,
+        None => {
+            let mut digits = [0u8; 2];
+            getrandom::fill(&mut digits).expect("system randomness");
+            format!("Guest-{:04}", u16::from_le_bytes(digits) % 10_000)
+        }
+    };
     let token = new_token();
     let player = state
         .store

@@ -247,6 +247,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
     let mut routes = Router::new()
         .route("/ws", get(ws::upgrade))
         .route("/api/players", post(api::create_player))
+        .route("/api/players/me/name", post(api::rename_guest))
         .route(
             "/api/account",
             post(accounts::api::create_account).delete(accounts::manage::delete_account),

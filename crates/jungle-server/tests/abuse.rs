@@ -90,7 +90,7 @@ async fn guest_creation_is_limited_per_address(db: Db) {
     let response = reqwest::Client::new()
         .post(server.url("/api/players"))
         .json(&http::NewPlayer {
-            name: "Sock".into(),
+            name: Some("Sock".into()),
         })
         .send()
         .await
@@ -234,7 +234,7 @@ async fn new_guest_via(server: &TestServer, client: &str) -> u16 {
         .post(server.url("/api/players"))
         .header("x-forwarded-for", client)
         .json(&http::NewPlayer {
-            name: "Proxied".into(),
+            name: Some("Proxied".into()),
         })
         .send()
         .await

@@ -393,6 +393,7 @@ async fn private_room_survives_a_restart(db: Db) {
 }
 
 both_stores!(
+    a_guest_plays_at_once_and_names_themself_later,
     a_quick_match_shows_both_players_online,
     matchmade_game_to_a_den_win_updates_ratings,
     ten_move_rule_keeps_ratings,
@@ -457,5 +458,54 @@ async fn a_quick_match_shows_both_players_online(db: Db) {
             assert!(online, "player {index} sees {other:?} offline");
         }
     }
+    server.shutdown().await;
+}
+
+/// Issue 14: a visitor plays at once under a name the server gives, and changes it later.
+async fn a_guest_plays_at_once_and_names_themself_later(db: Db) {
+    let server = TestServer::start(db).await;
+    let client = reqwest::Client::new();
+    let answer = client
+        .post(server.url("/api/players"))
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 201);
+    let created: http::CreatedPlayer = answer.json().await.unwrap();
+    assert!(
+        created.name.starts_with("Guest-") && created.name.len() == 10,
+        "{}",
+        created.name
+    );
+    let rename = |name: &str| {
+        client
+            .post(server.url("/api/players/me/name"))
+            .bearer_auth(&created.token)
+            .json(&serde_json::json!({ "name": name }))
+            .send()
+    };
+    let answer = rename("  Ada of the Jungle ").await.unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", created.id)).await;
+    assert_eq!(profile.name, "Ada of the Jungle");
+    for (name, code) in [
+        ("", "name_empty"),
+        ("Computer level 9", "name_taken"),
+        ("<b>", "name_characters"),
+    ] {
+        let answer = rename(name).await.unwrap();
+        assert_eq!(answer.status().as_u16(), 400, "{name}");
+        let refusal: http::ApiError = answer.json().await.unwrap();
+        assert_eq!(refusal.code.as_deref(), Some(code), "{name}");
+    }
+    // Nobody renames another: without a guest's token there is no one to rename.
+    let answer = client
+        .post(server.url("/api/players/me/name"))
+        .json(&serde_json::json!({ "name": "Intruder" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 404);
     server.shutdown().await;
 }

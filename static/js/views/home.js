@@ -87,7 +87,7 @@ export function renderHome(root, app) {
       <select id="lb-rules" aria-label="${t('ruleset')}">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select>
       <ol class="list" id="board-list"></ol>
       <p><a href="/leaderboard/${escape(last.rules)}" data-link id="full-leaderboard">${t('fullLeaderboard')}</a></p></section>
-    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · ${escape(app.player.name)}</h2><ul class="list" id="mine"></ul>
+    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · <a href="/p/${app.player.id}" data-link id="my-name">${escape(app.player.name)}</a></h2><ul class="list" id="mine"></ul>
       <h3>${t('account')}</h3><div id="account-box"></div></section>
   </div>`;
 

@@ -109,8 +109,25 @@ export function renderProfile(root, app, who) {
     if (alive) root.innerHTML = `<p class="card" role="alert">${escape(err.message)}</p>`;
   });
 
-  /** The challenge and report buttons, for anyone but oneself and the computer. */
+  /** A guest's own page offers a new name; anyone else's, challenge and report. */
   function drawActions(profile) {
+    if (profile.id === app.player?.id && !app.player?.username) {
+      actions.innerHTML = `<form id="rename-form" class="row"><label for="rename" style="width:100%">${t('changeName')}</label>
+        <input type="text" id="rename" maxlength="24" value="${escape(profile.name)}" style="flex:1">
+        <button type="submit" class="secondary">${t('save')}</button><p class="error" id="rename-error" role="alert" style="width:100%"></p></form>`;
+      $(actions, '#rename-form').onsubmit = async (e) => {
+        e.preventDefault();
+        try {
+          const renamed = await api.renameGuest(/** @type {HTMLInputElement} */ ($(actions, '#rename')).value);
+          app.player = renamed;
+          $(root, '#profile-name').textContent = renamed.name;
+          $(actions, '#rename-error').textContent = '';
+        } catch (err) {
+          $(actions, '#rename-error').textContent = err.message;
+        }
+      };
+      return;
+    }
     if (profile.id === app.player?.id || profile.banned || profile.computer) return;
     const target = { id: profile.id, name: profile.name, username: profile.username };
     actions.innerHTML = `<details class="action-panel" id="challenge-panel"><summary>${t('challengeTitle', { name: escape(profile.name) })}</summary><div id="challenge-body"></div></details>

@@ -99,6 +99,18 @@ impl Store {
         row.map(|r| player_from_row(&r)).transpose()
     }
 
+    /// A guest's new display name (accounts are never renamed here: their name is the username).
+    pub async fn rename_guest(&self, id: Uuid, name: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE players SET name = $1 WHERE id = $2 AND username IS NULL AND bot_level IS NULL",
+        )
+        .bind(name)
+        .bind(id.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     pub async fn player(&self, id: Uuid) -> Result<Option<PlayerRecord>, StoreError> {
         let row = sqlx::query("SELECT id, name, disconnects FROM players WHERE id = $1")
             .bind(id.to_string())

@@ -230,7 +230,9 @@ async fn status_and_error(response: reqwest::Response) -> (u16, Option<String>) 
 pub async fn create_player(addr: std::net::SocketAddr, name: &str) -> Player {
     let response = reqwest::Client::new()
         .post(format!("http://{addr}/api/players"))
-        .json(&http::NewPlayer { name: name.into() })
+        .json(&http::NewPlayer {
+            name: Some(name.into()),
+        })
         .send()
         .await
         .expect("POST /api/players");
