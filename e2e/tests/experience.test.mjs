@@ -118,3 +118,18 @@ test('a first visit plays at once and takes a name later (zh, 390px)', async () 
   await page.waitForFunction(() => document.querySelector('#rename-error')?.textContent === '请输入昵称。');
   await context.close();
 });
+
+test('a move taken back against the computer (en, 1366px)', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Second Thoughts', { width: 1366, height: 900 });
+  await page.selectOption('#pc-level', '1');
+  await page.selectOption('#pc-colour', 'red');
+  await page.click('#play-computer');
+  await page.waitForURL(/\/g\//);
+  await page.click('[data-square="e3"]');
+  await page.click('[data-square="d3"]');
+  await page.waitForFunction(() => window.jungleApp.game?.moves.length === 2);
+  await page.click('#takeback');
+  await page.waitForFunction(() => window.jungleApp.game?.moves.length === 0);
+  assert.equal(await page.locator('[data-square="e3"] .piece').count(), 1, 'the leopard is home again');
+  await page.context().close();
+});

@@ -298,6 +298,8 @@ function onFrame(frame) {
     case 'moved':
       if (!here(frame.game) || !inSequence(frame)) break;
       app.drawDeclined = false;
+      app.takebackDeclined = false;
+      game.takeback_offer = null;
       game.moves.push(frame.mv);
       game.position = frame.position;
       game.turn = frame.turn;
@@ -350,6 +352,18 @@ function onFrame(frame) {
         app.drawDeclined = true;
         sound.play('low');
       }
+      redraw();
+      break;
+    case 'takeback_offered':
+      if (!here(frame.game) || !inSequence(frame)) break;
+      game.takeback_offer = frame.by;
+      if (frame.by !== game.you && game.you != null) sound.play('offer');
+      redraw();
+      break;
+    case 'takeback_declined':
+      if (!here(frame.game) || !inSequence(frame)) break;
+      game.takeback_offer = null;
+      if (frame.by !== game.you && game.you != null) app.takebackDeclined = true;
       redraw();
       break;
     case 'rematch_offered':

@@ -14,7 +14,7 @@
  *   game: string, seq: number, rules: string, clock: ClockSpec, rated: boolean, code: string | null,
  *   red: Seat | null, blue: Seat | null, you: Side | null, start: string, moves: string[],
  *   position: string, turn: Side, clocks: Clocks, captured: Captured, draw_offer: Side | null,
- *   status: GameStatus, result: GameResult | null, red_away_ms: number | null,
+ *   status: GameStatus, result: GameResult | null, takeback_offer?: Side | null, red_away_ms: number | null,
  *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null,
  * }} GameState
  * @typedef {{ t: string, [field: string]: any }} Frame
@@ -37,6 +37,7 @@
  *   lowWarned?: number,
  *   abortDeadline?: number | null,
  *   premove?: string | null,
+ *   takebackDeclined?: boolean,
  *   tickers: Array<() => void>,
  *   redrawSeek: (() => void) | null,
  *   redrawGame: (() => void) | null,

@@ -92,6 +92,16 @@ pub enum ClientFrame {
     Rematch {
         game: Uuid,
     },
+    /// Ask to take back your last move (casual games; the computer always agrees).
+    Takeback {
+        game: Uuid,
+    },
+    AcceptTakeback {
+        game: Uuid,
+    },
+    DeclineTakeback {
+        game: Uuid,
+    },
     /// Ask our engine about the position after `moves` from `position` (the initial position
     /// when absent), under `rules`; answered by `analysis`. A new request replaces the
     /// connection's unanswered one.
@@ -355,6 +365,9 @@ pub struct GameState {
     pub captured: Captured,
     /// The side whose draw offer is pending, if any.
     pub draw_offer: Option<Side>,
+    /// The side whose takeback request is pending, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback_offer: Option<Side>,
     pub status: GameStatus,
     pub result: Option<GameResult>,
     /// Milliseconds until a disconnected player's game is forfeited, per side.
@@ -425,6 +438,17 @@ pub enum ServerFrame {
         by: Side,
     },
     DrawDeclined {
+        game: Uuid,
+        seq: u64,
+        by: Side,
+    },
+    /// A player asks to take back their last move.
+    TakebackOffered {
+        game: Uuid,
+        seq: u64,
+        by: Side,
+    },
+    TakebackDeclined {
         game: Uuid,
         seq: u64,
         by: Side,
@@ -525,6 +549,10 @@ pub enum ErrorCode {
     NoDrawOffer,
     DrawOfferLimit,
     RematchUnavailable,
+    /// A takeback in a rated game, with no move of yours to take back, or answering none.
+    TakebackUnavailable,
+    /// A takeback is already asked for in this game.
+    TakebackPending,
     /// The player already has as many rooms of this kind as allowed (games against the computer
     /// in play, private rooms waiting).
     LimitReached,

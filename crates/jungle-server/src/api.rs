@@ -493,6 +493,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         },
         captured: jungle_protocol::Captured::from_game(&game),
         draw_offer: None,
+        takeback_offer: None,
         status: record.status,
         result: record.reason.map(|reason| GameResult {
             winner: record.winner,

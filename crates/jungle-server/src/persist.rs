@@ -26,6 +26,12 @@ pub enum Write {
     CloseRoom(String),
     StartGame(NewGame),
     Turn(Uuid, MoveRecord),
+    /// A takeback: the game's turns from `kept` on are deleted and the takeback recorded.
+    TakeBack {
+        game: Uuid,
+        kept: usize,
+        undone: Vec<String>,
+    },
     Finish(FinishRecord),
 }
 
@@ -215,6 +221,13 @@ async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreE
                 store.insert_moves(&mut tx, &pending_moves).await?;
                 pending_moves.clear();
                 results.push(Written::Finished(store.finish_game(&mut tx, finish).await?));
+            }
+            Write::TakeBack { game, kept, undone } => {
+                // The turns it undoes may be in this very batch: they go in first.
+                store.insert_moves(&mut tx, &pending_moves).await?;
+                pending_moves.clear();
+                store.take_back(&mut tx, *game, *kept, undone).await?;
+                results.push(Written::Done);
             }
         }
     }

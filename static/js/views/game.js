@@ -442,6 +442,14 @@ function drawActions(el, app) {
     $(el, '#decline-draw').onclick = () => app.send({ t: 'decline_draw', game: id });
     return;
   }
+  if (game.takeback_offer === opponent) {
+    el.innerHTML = `<p class="notice" style="width:100%" role="status">${t('takebackOfferedToYou')}</p>
+      <button type="button" class="primary" id="accept-takeback">${t('accept')}</button>
+      <button type="button" class="secondary" id="decline-takeback">${t('decline')}</button>`;
+    $(el, '#accept-takeback').onclick = () => app.send({ t: 'accept_takeback', game: id });
+    $(el, '#decline-takeback').onclick = () => app.send({ t: 'decline_takeback', game: id });
+    return;
+  }
   if (app.confirmResign) {
     el.innerHTML = `<p style="width:100%">${t('confirmResign')}</p>
       <button type="button" class="danger" id="resign-yes">${t('yes')}</button>
@@ -458,13 +466,23 @@ function drawActions(el, app) {
     return;
   }
   const offered = game.draw_offer === game.you;
+  // Casual games only, once one has a move to take back (the first turn is Red's).
+  const firstMover = game.start.split(' ')[1] === 'b' ? 'blue' : 'red';
+  const canTakeBack = !game.rated && (game.moves.length >= 2 || (game.moves.length === 1 && firstMover === game.you));
+  const asked = game.takeback_offer === game.you;
   // The server allows one offer per player every 20 turns: the button says when again.
   const againAt = app.drawOfferedAt != null ? app.drawOfferedAt + 20 : 0;
   const waiting = !offered && game.moves.length < againAt;
   const label = offered ? t('drawOffered') : waiting ? t('drawAgainAt', { n: Math.floor(againAt / 2) + 1 }) : t('offerDraw');
   el.innerHTML = `${app.drawDeclined ? `<p class="notice" style="width:100%" role="status">${t('drawDeclinedToYou')}</p>` : ''}
     <button type="button" class="secondary" id="offer-draw" ${offered || waiting ? 'disabled' : ''}>${label}</button>
+    ${canTakeBack ? `<button type="button" class="secondary" id="takeback" ${asked ? 'disabled' : ''}>${asked ? t('takebackAsked') : t('takeback')}</button>` : ''}
+    ${app.takebackDeclined ? `<p class="notice" style="width:100%" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
+  el.querySelector('#takeback')?.addEventListener('click', () => {
+    app.takebackDeclined = false;
+    app.send({ t: 'takeback', game: id });
+  });
   $(el, '#offer-draw').onclick = () => {
     app.drawOfferedAt = game.moves.length;
     app.drawDeclined = false;

@@ -215,21 +215,31 @@ impl Room {
         match self.session.act(side, action, now()) {
             Ok(events) => {
                 self.apply(events).await;
-                self.computer_answers_draw().await;
+                self.computer_answers().await;
             }
             Err(refusal) => self.refuse(conn_id, &refusal),
         }
     }
 
-    /// A draw offered to the computer is answered at once (see [`computer::accepts_draw`]).
-    async fn computer_answers_draw(&mut self) {
+    /// What is asked of the computer is answered at once: a draw by its judgement (see
+    /// [`computer::accepts_draw`]), a takeback always (it is a casual game, and a teacher).
+    async fn computer_answers(&mut self) {
         let Some(level) = self.session.computer_level() else {
             return;
         };
-        let Some(offerer) = self.session.draw_offer() else {
+        let (asker, answer) = if let Some(asker) = self.session.takeback_offer() {
+            (asker, Action::AcceptTakeback)
+        } else if let Some(offerer) = self.session.draw_offer() {
+            let answer = if super::computer::accepts_draw(self.session.game()) {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            };
+            (offerer, answer)
+        } else {
             return;
         };
-        let computer_side = !offerer;
+        let computer_side = !asker;
         if self
             .session
             .seat(computer_side)
@@ -238,15 +248,10 @@ impl Room {
         {
             return;
         }
-        let answer = if super::computer::accepts_draw(self.session.game()) {
-            Action::AcceptDraw
-        } else {
-            Action::DeclineDraw
-        };
         match self.session.act(computer_side, answer, now()) {
             Ok(events) => self.apply(events).await,
             Err(refusal) => {
-                tracing::error!(game = %self.id, %refusal, "the computer's draw answer was refused")
+                tracing::error!(game = %self.id, %refusal, "the computer's answer was refused")
             }
         }
     }
@@ -354,6 +359,11 @@ impl Room {
                 Some(code) => Write::CloseRoom(code.to_owned()),
                 None => return,
             },
+            Event::TakenBack { keep, undone } => Write::TakeBack {
+                game: self.id,
+                kept: *keep,
+                undone: undone.iter().map(ToString::to_string).collect(),
+            },
             _ => return,
         };
         match self.ctx.persister.write(write).await {
@@ -397,6 +407,26 @@ impl Room {
             }
             Event::RematchOffered { by } => {
                 self.broadcast_next(|game, seq| ServerFrame::RematchOffered { game, seq, by })
+            }
+            Event::TakebackOffered { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::TakebackOffered { game, seq, by })
+            }
+            Event::TakebackDeclined { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::TakebackDeclined { game, seq, by })
+            }
+            Event::TakenBack { .. } => {
+                self.seq += 1;
+                // The computer's search was for a position that is gone.
+                if let Some(computer) = &mut self.computer {
+                    computer.cancel();
+                }
+                self.session.turn_visible(now());
+                // Everyone gets the whole new state: the board, clocks, moves and legal moves.
+                let view = self.view();
+                for member in &self.members {
+                    let you = self.session.side_of(member.conn.player.id);
+                    self.deliver(&member.conn, view.game_frame(you));
+                }
             }
             Event::Presence { side } => {
                 self.seq += 1;

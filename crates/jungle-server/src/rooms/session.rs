@@ -89,6 +89,10 @@ pub enum Action {
     AcceptDraw,
     DeclineDraw,
     Rematch,
+    /// Ask to take back one's last move (casual games only).
+    OfferTakeback,
+    AcceptTakeback,
+    DeclineTakeback,
     /// The host of a waiting room gives the free seat to the computer.
     AddComputer(SeatPlayer),
 }
@@ -115,6 +119,18 @@ pub enum Event {
     },
     RematchOffered {
         by: Side,
+    },
+    TakebackOffered {
+        by: Side,
+    },
+    TakebackDeclined {
+        by: Side,
+    },
+    /// The last turns were undone (durable: the turns from `keep` on are deleted); the game
+    /// goes on from the position after `keep` turns.
+    TakenBack {
+        keep: usize,
+        undone: Vec<Turn>,
     },
     /// Both players want another game: its seats, colours swapped.
     RematchAgreed {
@@ -165,6 +181,14 @@ pub enum Refusal {
     RematchUnavailable,
     #[error("the room already has two players")]
     RoomFull,
+    #[error("moves are never taken back in rated games")]
+    TakebackRated,
+    #[error("you have no move to take back")]
+    NothingToTakeBack,
+    #[error("a takeback is already asked for; wait for the answer")]
+    TakebackPending,
+    #[error("there is no takeback request to answer")]
+    NoTakebackOffer,
 }
 
 impl Refusal {
@@ -181,6 +205,10 @@ impl Refusal {
             Refusal::DrawOfferLimit { .. } => ErrorCode::DrawOfferLimit,
             Refusal::RematchUnavailable => ErrorCode::RematchUnavailable,
             Refusal::RoomFull => ErrorCode::BadRequest,
+            Refusal::TakebackRated | Refusal::NothingToTakeBack | Refusal::NoTakebackOffer => {
+                ErrorCode::TakebackUnavailable
+            }
+            Refusal::TakebackPending => ErrorCode::TakebackPending,
         }
     }
 }
@@ -222,6 +250,8 @@ enum Phase {
     Active {
         draw_offer: Option<Side>,
         last_offer_ply: [Option<usize>; 2],
+        /// The side asking to take back its last move, if any.
+        takeback_offer: Option<Side>,
     },
     Over {
         result: GameResult,
@@ -280,6 +310,7 @@ impl GameSession {
         session.phase = Phase::Active {
             draw_offer: None,
             last_offer_ply: [None; 2],
+            takeback_offer: None,
         };
         (session, vec![Event::Started])
     }
@@ -338,6 +369,7 @@ impl GameSession {
         session.phase = Phase::Active {
             draw_offer: None,
             last_offer_ply: [None; 2],
+            takeback_offer: None,
         };
         session
     }
@@ -384,6 +416,14 @@ impl GameSession {
         match &self.phase {
             Phase::Over { result, .. } => Some(*result),
             Phase::Closed { result } => *result,
+            _ => None,
+        }
+    }
+
+    /// The side whose takeback request is pending, if any.
+    pub fn takeback_offer(&self) -> Option<Side> {
+        match self.phase {
+            Phase::Active { takeback_offer, .. } => takeback_offer,
             _ => None,
         }
     }
@@ -526,6 +566,7 @@ impl GameSession {
         self.phase = Phase::Active {
             draw_offer: None,
             last_offer_ply: [None; 2],
+            takeback_offer: None,
         };
         self.clock.restart_turn(now);
         Ok((!host_side, vec![Event::Started]))
@@ -577,6 +618,9 @@ impl GameSession {
                 Ok(vec![Event::DrawDeclined { by: side }])
             }
             Action::Rematch => self.rematch(side),
+            Action::OfferTakeback => self.offer_takeback(side),
+            Action::AcceptTakeback => self.answer_takeback(side, true, now),
+            Action::DeclineTakeback => self.answer_takeback(side, false, now),
             Action::AddComputer(computer) => {
                 if !matches!(self.phase, Phase::Waiting { .. }) {
                     return Err(Refusal::RoomFull);
@@ -641,11 +685,18 @@ impl GameSession {
         let ply = self.game.ply_count();
         self.game.play(turn).expect("checked before playing");
         let captured = self.game.history().last().and_then(|t| t.captured);
-        if let Phase::Active { draw_offer, .. } = &mut self.phase {
+        if let Phase::Active {
+            draw_offer,
+            takeback_offer,
+            ..
+        } = &mut self.phase
+        {
             // An offer lapses when the side it was made to moves instead of answering.
             if *draw_offer == Some(!mover) {
                 *draw_offer = None;
             }
+            // A takeback request is about the position it was made in: any move ends it.
+            *takeback_offer = None;
         }
         let mut events = vec![Event::Moved {
             turn,
@@ -665,6 +716,7 @@ impl GameSession {
         let Phase::Active {
             draw_offer,
             last_offer_ply,
+            ..
         } = &mut self.phase
         else {
             unreachable!("checked active");
@@ -686,6 +738,75 @@ impl GameSession {
         last_offer_ply[side.index()] = Some(ply);
         *draw_offer = Some(side);
         Ok(vec![Event::DrawOffered { by: side }])
+    }
+
+    /// How many turns from the end undo `side`'s last turn (and the opponent's after it).
+    fn plies_to_take_back(&self, side: Side) -> Option<usize> {
+        let plies = self.game.ply_count();
+        // The side to move now made none of the last turn; walking back, movers alternate.
+        let mut mover = !self.game.position().side_to_move();
+        for back in 1..=plies {
+            if mover == side {
+                return Some(back);
+            }
+            mover = !mover;
+        }
+        None
+    }
+
+    fn offer_takeback(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
+        self.require_active()?;
+        if self.settings.rated {
+            return Err(Refusal::TakebackRated);
+        }
+        self.plies_to_take_back(side)
+            .ok_or(Refusal::NothingToTakeBack)?;
+        let Phase::Active { takeback_offer, .. } = &mut self.phase else {
+            unreachable!("checked active");
+        };
+        if takeback_offer.is_some() {
+            return Err(Refusal::TakebackPending);
+        }
+        *takeback_offer = Some(side);
+        Ok(vec![Event::TakebackOffered { by: side }])
+    }
+
+    /// The opponent of the side asking answers. On yes, the asker's last turn (and any of the
+    /// answerer's after it) is undone: the game is played again from its start without them,
+    /// so the history rules and the no-capture count are as if they had never been played.
+    fn answer_takeback(
+        &mut self,
+        side: Side,
+        yes: bool,
+        now: Instant,
+    ) -> Result<Vec<Event>, Refusal> {
+        self.require_active()?;
+        let Phase::Active {
+            takeback_offer,
+            draw_offer,
+            ..
+        } = &mut self.phase
+        else {
+            unreachable!("checked active");
+        };
+        if *takeback_offer != Some(!side) {
+            return Err(Refusal::NoTakebackOffer);
+        }
+        *takeback_offer = None;
+        if !yes {
+            return Ok(vec![Event::TakebackDeclined { by: side }]);
+        }
+        *draw_offer = None;
+        let back = self
+            .plies_to_take_back(!side)
+            .ok_or(Refusal::NothingToTakeBack)?;
+        let keep = self.game.ply_count() - back;
+        let mut turns: Vec<Turn> = self.game.turns().collect();
+        let undone = turns.split_off(keep);
+        self.game = Game::replay(self.settings.rules.rules(), *self.game.start(), turns)
+            .expect("a prefix of played turns plays again");
+        self.clock.restart_turn(now);
+        Ok(vec![Event::TakenBack { keep, undone }])
     }
 
     fn rematch(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {

@@ -58,6 +58,7 @@ impl View<'_> {
             clocks: session.clocks(self.now),
             captured: Captured::from_game(game),
             draw_offer: session.draw_offer(),
+            takeback_offer: session.takeback_offer(),
             status: session.status(),
             result: session.result(),
             red_away_ms: away_ms(Side::Red),

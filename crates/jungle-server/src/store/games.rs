@@ -385,6 +385,29 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
+    /// Undoes a game's turns from `kept` on, and records the takeback.
+    pub async fn take_back(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        game: Uuid,
+        kept: usize,
+        undone: &[String],
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+            .bind(game.to_string())
+            .bind(kept as i64)
+            .execute(&mut **tx)
+            .await?;
+        sqlx::query("INSERT INTO takebacks (game_id, kept, undone, at) VALUES ($1, $2, $3, $4)")
+            .bind(game.to_string())
+            .bind(kept as i64)
+            .bind(undone.join(" "))
+            .bind(now_ms())
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+
     /// A finished game's stored whole-game analysis (JSON), if it has one.
     pub async fn game_evals(&self, game: Uuid) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT evals FROM game_evals WHERE game_id = $1")

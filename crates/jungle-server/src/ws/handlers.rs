@@ -107,6 +107,13 @@ impl Session {
             ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
+            ClientFrame::Takeback { game } => self.act(conn, game, Action::OfferTakeback).await,
+            ClientFrame::AcceptTakeback { game } => {
+                self.act(conn, game, Action::AcceptTakeback).await
+            }
+            ClientFrame::DeclineTakeback { game } => {
+                self.act(conn, game, Action::DeclineTakeback).await
+            }
             ClientFrame::Analyse {
                 rules,
                 position,

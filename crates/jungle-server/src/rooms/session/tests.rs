@@ -726,3 +726,53 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_takeback_replays_the_game_without_the_undone_turns() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, false, t0);
+    // Red's lion shuffles (a 7-3 / cycle-prone pattern) and Blue captures nothing: counters grow.
+    let turns = ["g1f1", "a9b9", "f1g1", "b9a9", "g1f1", "a9b9"];
+    for (i, text) in turns.iter().enumerate() {
+        let side = if i % 2 == 0 { Side::Red } else { Side::Blue };
+        play(&mut s, side, text, t0 + secs(i as u64 + 1));
+    }
+    // Red, to move, asks: its last turn and Blue's reply go.
+    assert_eq!(
+        s.act(Side::Red, Action::OfferTakeback, t0 + secs(10))
+            .unwrap(),
+        vec![Event::TakebackOffered { by: Side::Red }]
+    );
+    let events = s
+        .act(Side::Blue, Action::AcceptTakeback, t0 + secs(11))
+        .unwrap();
+    let undone: Vec<Turn> = ["g1f1", "a9b9"]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(events, vec![Event::TakenBack { keep: 4, undone }]);
+    // The game is exactly the four turns played again: position, counters, history rules.
+    let prefix: Vec<Turn> = turns[..4].iter().map(|t| t.parse().unwrap()).collect();
+    let again = Game::replay(
+        Ruleset::Classic.rules(),
+        jungle_rules::Position::start(),
+        prefix,
+    )
+    .unwrap();
+    assert_eq!(
+        s.game().position().to_string(),
+        again.position().to_string()
+    );
+    assert_eq!(
+        s.game().legal_moves().to_vec(),
+        again.legal_moves().to_vec()
+    );
+    assert_eq!(s.takeback_offer(), None);
+    // Rated games never.
+    let mut rated = matched(RAPID, true, t0);
+    play(&mut rated, Side::Red, "e3d3", t0 + secs(1));
+    assert_eq!(
+        rated.act(Side::Red, Action::OfferTakeback, t0 + secs(2)),
+        Err(Refusal::TakebackRated)
+    );
+}
