@@ -133,3 +133,33 @@ test('a move taken back against the computer (en, 1366px)', async () => {
   assert.equal(await page.locator('[data-square="e3"] .piece').count(), 1, 'the leopard is home again');
   await page.context().close();
 });
+
+test('players chat, spectators chat apart, markup stays text, a person can be muted', async () => {
+  const { red, blue } = await matchPages(
+    await newPlayer(env.browser, env.server.url, 'Talker Red', { width: 1366, height: 900 }),
+    await newPlayer(env.browser, env.server.url, 'Talker Blue', phone),
+  );
+  await blue.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  const path = new URL(red.url()).pathname;
+  const fan = await newPlayer(env.browser, env.server.url, 'Fan In The Stands', phone);
+  await fan.goto(`${env.server.url}${path}`);
+  await fan.waitForSelector('#chat-form');
+  await red.click('.chat-presets [data-preset="good_luck"]');
+  await red.waitForFunction(() => /Good luck!/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  await blue.reload();
+  await blue.waitForSelector('#chat-lines');
+  await fan.fill('#chat-text', '<i>go</i> red');
+  await fan.press('#chat-text', 'Enter');
+  await fan.waitForFunction(() => /<i>go<\/i> red/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  assert.equal(await fan.locator('#chat-lines i').count(), 0, 'markup is shown as text');
+  await blue.fill('#chat-text', '谢谢');
+  await blue.press('#chat-text', 'Enter');
+  await red.waitForFunction(() => /谢谢/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  assert.doesNotMatch(await red.locator('#chat-lines').innerText(), /go/, 'players do not read the stands');
+  await red.click('.chat-presets [data-preset="well_played"]');
+  await blue.waitForFunction(() => /下得好/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  await blue.screenshot({ path: join(artifacts, 'chat-zh-390.png'), fullPage: true });
+  await blue.click('#chat-lines [data-mute]');
+  await blue.waitForFunction(() => !/下得好/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  for (const page of [red, blue, fan]) await page.context().close();
+});

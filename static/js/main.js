@@ -222,6 +222,7 @@ function setGame(state) {
     app.drawOfferedAt = null;
     app.drawDeclined = false;
     app.premove = null;
+    app.chat = [];
     app.awayDeadline = {};
     if (state.status === 'active' && state.moves.length === 0) sound.play('start');
   }
@@ -353,6 +354,11 @@ function onFrame(frame) {
         sound.play('low');
       }
       redraw();
+      break;
+    case 'chat_line':
+      if (!here(frame.game)) break;
+      app.chat = [...(app.chat ?? []), frame].slice(-100);
+      app.redrawChat?.();
       break;
     case 'takeback_offered':
       if (!here(frame.game) || !inSequence(frame)) break;

@@ -38,6 +38,8 @@
  *   abortDeadline?: number | null,
  *   premove?: string | null,
  *   takebackDeclined?: boolean,
+ *   chat?: any[],
+ *   redrawChat?: (() => void) | null,
  *   tickers: Array<() => void>,
  *   redrawSeek: (() => void) | null,
  *   redrawGame: (() => void) | null,

@@ -92,6 +92,16 @@ pub enum ClientFrame {
     Rematch {
         game: Uuid,
     },
+    /// Say something in a game: players to each other, spectators among themselves. Either a
+    /// preset phrase (one of [`CHAT_PRESETS`], shown in each reader's language) or free text
+    /// of at most [`MAX_CHAT_CHARS`] characters.
+    Chat {
+        game: Uuid,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        preset: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
     /// Ask to take back your last move (casual games; the computer always agrees).
     Takeback {
         game: Uuid,
@@ -157,6 +167,26 @@ pub enum Mark {
     Mistake,
     Blunder,
 }
+
+/// Who hears a chat line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    Players,
+    Spectators,
+}
+
+/// The preset chat phrases, by key; each client shows them in its own language.
+pub const CHAT_PRESETS: [&str; 6] = [
+    "hello",
+    "good_luck",
+    "well_played",
+    "thanks",
+    "good_game",
+    "oops",
+];
+/// Longest free-text chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 140;
 
 /// Seconds a challenge waits for its answer.
 pub const CHALLENGE_TTL_S: u64 = 60;
@@ -442,6 +472,16 @@ pub enum ServerFrame {
         seq: u64,
         by: Side,
     },
+    /// A line of chat, on the recipient's channel (players do not see spectators' lines).
+    ChatLine {
+        game: Uuid,
+        channel: ChatChannel,
+        from: PlayerInfo,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        preset: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
     /// A player asks to take back their last move.
     TakebackOffered {
         game: Uuid,
@@ -553,6 +593,9 @@ pub enum ErrorCode {
     TakebackUnavailable,
     /// A takeback is already asked for in this game.
     TakebackPending,
+    /// A chat line that is empty, too long, holds control characters, names an unknown preset,
+    /// or is free text on a server that allows presets only.
+    BadChat,
     /// The player already has as many rooms of this kind as allowed (games against the computer
     /// in play, private rooms waiting).
     LimitReached,

@@ -6,6 +6,13 @@ use std::time::Duration;
 
 use clap::Parser;
 
+/// What players may say in game chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChatMode {
+    All,
+    PresetsOnly,
+}
+
 #[derive(Clone, Debug, Parser)]
 #[command(
     name = "jungle-server",
@@ -91,6 +98,10 @@ pub struct Config {
     /// tests, whose thousands of players all come from one address.
     #[arg(long, env = "JUNGLE_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
+
+    /// Game chat: `all` (preset phrases and free text) or `presets-only`.
+    #[arg(long, env = "JUNGLE_CHAT", value_enum, default_value_t = ChatMode::All)]
+    pub chat: ChatMode,
 
     /// Log as JSON lines instead of human-readable text.
     #[arg(long, env = "JUNGLE_LOG_JSON")]

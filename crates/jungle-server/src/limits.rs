@@ -40,6 +40,8 @@ pub enum Limited {
     Analysis,
     /// `POST /api/lines` and `POST /api/games/import`, per address.
     Lines,
+    /// `chat`, per player and per address.
+    Chat,
     /// `analyse_game` that starts an analysis (a minute of engine time at most), per player
     /// and per address.
     GameAnalysis,
@@ -85,6 +87,8 @@ pub struct Limits {
     lines_per_address: DefaultKeyedRateLimiter<IpAddr>,
     game_analyses_per_player: DefaultKeyedRateLimiter<Uuid>,
     game_analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    chat_per_player: DefaultKeyedRateLimiter<Uuid>,
+    chat_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -135,6 +139,8 @@ impl Limits {
             lines_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(250))),
             game_analyses_per_player: RateLimiter::dashmap(quota(5, secs(600))),
             game_analyses_per_address: RateLimiter::dashmap(quota(10, secs(300))),
+            chat_per_player: RateLimiter::dashmap(quota(5, secs(2))),
+            chat_per_address: RateLimiter::dashmap(quota(30, Duration::from_millis(500))),
         }
     }
 
@@ -177,6 +183,10 @@ impl Limits {
             }
             Limited::GamesExport => check(&self.game_exports_per_address, &address),
             Limited::Lines => check(&self.lines_per_address, &address),
+            Limited::Chat => {
+                by_player(&self.chat_per_player)?;
+                check(&self.chat_per_address, &address)
+            }
             Limited::GameAnalysis => {
                 by_player(&self.game_analyses_per_player)?;
                 check(&self.game_analyses_per_address, &address)
@@ -223,6 +233,8 @@ impl Limits {
         self.lines_per_address.retain_recent();
         self.game_analyses_per_player.retain_recent();
         self.game_analyses_per_address.retain_recent();
+        self.chat_per_player.retain_recent();
+        self.chat_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -244,6 +256,8 @@ impl Limits {
         self.lines_per_address.shrink_to_fit();
         self.game_analyses_per_player.shrink_to_fit();
         self.game_analyses_per_address.shrink_to_fit();
+        self.chat_per_player.shrink_to_fit();
+        self.chat_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -269,6 +283,8 @@ impl Limits {
             + self.lines_per_address.len()
             + self.game_analyses_per_player.len()
             + self.game_analyses_per_address.len()
+            + self.chat_per_player.len()
+            + self.chat_per_address.len()
     }
 }
 

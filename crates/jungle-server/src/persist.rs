@@ -33,6 +33,8 @@ pub enum Write {
         undone: Vec<String>,
     },
     Finish(FinishRecord),
+    /// A line of game chat.
+    Chat(crate::store::ChatRecord),
 }
 
 /// What a write returns once committed.
@@ -221,6 +223,10 @@ async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreE
                 store.insert_moves(&mut tx, &pending_moves).await?;
                 pending_moves.clear();
                 results.push(Written::Finished(store.finish_game(&mut tx, finish).await?));
+            }
+            Write::Chat(line) => {
+                store.insert_chat_line(&mut tx, line).await?;
+                results.push(Written::Done);
             }
             Write::TakeBack { game, kept, undone } => {
                 // The turns it undoes may be in this very batch: they go in first.

@@ -10,6 +10,7 @@ import { escape } from './home.js';
 import * as api from '../api.js';
 import * as sound from '../sound.js';
 import { evalGraph, plyAt } from './eval_graph.js';
+import { drawChat } from './chat.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').GameState} GameState */
@@ -42,6 +43,7 @@ export function renderGame(root, app) {
         <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
         <div class="moves" id="moves"></div></div>
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
+      <div id="chat"></div>
     </aside>
   </div>`;
   const board = createBoard($(root, '#board'), (mv) => {
@@ -111,6 +113,20 @@ export function renderGame(root, app) {
   };
   document.addEventListener('keydown', onKey);
   // The whole game's evaluation, asked for from the moves card, answered over the socket.
+  // Chat redraws on its own, so that a line arriving never disturbs what is being typed.
+  const chatEl = $(root, '#chat');
+  app.redrawChat = () => {
+    const typing = document.activeElement?.id === 'chat-text' ? /** @type {HTMLInputElement} */ (document.activeElement).value : null;
+    drawChat(chatEl, app, app.chat ?? []);
+    if (typing != null) {
+      const input = /** @type {HTMLInputElement | null} */ (chatEl.querySelector('#chat-text'));
+      if (input) {
+        input.value = typing;
+        input.focus();
+      }
+    }
+  };
+  app.redrawChat();
   app.onGameAnalysis = (frame) => {
     if (frame.game !== app.game?.game) return;
     replay.analysis = frame;
@@ -132,6 +148,7 @@ export function renderGame(root, app) {
     destroy() {
       board.destroy();
       app.onGameAnalysis = null;
+      app.redrawChat = null;
       document.removeEventListener('keydown', onKey);
       app.tickers = app.tickers.filter((f) => f !== tick);
     },

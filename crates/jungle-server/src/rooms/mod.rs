@@ -88,6 +88,12 @@ pub enum RoomCommand {
         player: Uuid,
         action: Action,
     },
+    /// A chat line from a member's connection, already checked.
+    Chat {
+        conn_id: u64,
+        preset: Option<String>,
+        text: Option<String>,
+    },
     /// The operator banned `player`: their game in progress is lost by `banned`.
     Banned {
         player: Uuid,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use jungle_engine::Level;
-use jungle_protocol::{GameStatus, ServerFrame};
+use jungle_protocol::{ChatChannel, GameStatus, ServerFrame};
 use jungle_rules::Side;
 use tokio::sync::{mpsc, watch};
 use tokio::time::sleep_until;
@@ -59,7 +59,12 @@ pub struct Room {
     live: bool,
     /// To hand the computer's moves back to this room's own queue; weak, so it can close.
     own_tx: mpsc::WeakSender<RoomCommand>,
+    /// The latest chat lines, for those who join later (at most [`CHAT_KEPT`]).
+    chat: Vec<(ChatChannel, Utf8Bytes)>,
 }
+
+/// Chat lines a room keeps in memory for latecomers (all are stored in the database).
+const CHAT_KEPT: usize = 50;
 
 impl Room {
     /// Starts a room's task around `session`, after which `initial` events (a game that starts
@@ -81,6 +86,7 @@ impl Room {
             ctx,
             session,
             members: Vec::new(),
+            chat: Vec::new(),
             seq: 0,
             computer: None,
             live: false,
@@ -130,6 +136,11 @@ impl Room {
             // await, for its whole life, and these are rare (measured: 4.7 -> 4.2 KiB a room).
             RoomCommand::Join { conn, intent } => Box::pin(self.join(conn, intent)).await,
             RoomCommand::Leave { conn_id } => self.leave(conn_id).await,
+            RoomCommand::Chat {
+                conn_id,
+                preset,
+                text,
+            } => self.chat(conn_id, preset, text).await,
             RoomCommand::Act {
                 conn_id,
                 player,
@@ -289,7 +300,64 @@ impl Room {
             // A start shows everybody the full state; otherwise only the newcomer needs it.
             self.deliver(&conn, self.view().game_frame(side));
         }
+        // What was said on the newcomer's channel so far.
+        let channel = self.channel_of(&conn);
+        for (said_on, line) in &self.chat {
+            if *said_on == channel {
+                self.deliver(&conn, line.clone());
+            }
+        }
         self.apply(events).await;
+    }
+
+    /// The channel of a member: players talk to players, everyone else to the spectators.
+    fn channel_of(&self, conn: &Connection) -> ChatChannel {
+        match self.session.side_of(conn.player.id) {
+            Some(_) => ChatChannel::Players,
+            None => ChatChannel::Spectators,
+        }
+    }
+
+    /// A line from a member (checked by its handler): stored, then told to its channel.
+    async fn chat(&mut self, conn_id: u64, preset: Option<String>, text: Option<String>) {
+        let Some(member) = self.members.iter().find(|m| m.conn.id == conn_id) else {
+            return;
+        };
+        let from = member.conn.player.clone();
+        let channel = self.channel_of(&member.conn);
+        let record = crate::store::ChatRecord {
+            game: self.id,
+            channel: match channel {
+                ChatChannel::Players => "players",
+                ChatChannel::Spectators => "spectators",
+            },
+            player: from.id,
+            preset: preset.clone(),
+            text: text.clone(),
+        };
+        if let Err(e) = self.ctx.persister.write(Write::Chat(record)).await {
+            tracing::error!(game = %self.id, error = %e, "a chat line could not be stored");
+            return;
+        }
+        let line = frame_text(&ServerFrame::ChatLine {
+            game: self.id,
+            channel,
+            from: jungle_protocol::PlayerInfo {
+                id: from.id,
+                name: from.name,
+            },
+            preset,
+            text,
+        });
+        for member in &self.members {
+            if self.channel_of(&member.conn) == channel {
+                self.deliver(&member.conn, line.clone());
+            }
+        }
+        if self.chat.len() >= CHAT_KEPT {
+            self.chat.remove(0);
+        }
+        self.chat.push((channel, line));
     }
 
     async fn leave(&mut self, conn_id: u64) {

@@ -41,6 +41,17 @@ pub struct StoredClock {
     pub blue_timeouts: i64,
 }
 
+/// A line of game chat as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRecord {
+    pub game: Uuid,
+    /// `players` or `spectators`.
+    pub channel: &'static str,
+    pub player: Uuid,
+    pub preset: Option<String>,
+    pub text: Option<String>,
+}
+
 /// The end of a game, as the room reports it.
 #[derive(Clone, Debug)]
 pub struct FinishRecord {
@@ -383,6 +394,52 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| get_uuid(r, "id")).collect()
+    }
+
+    pub async fn insert_chat_line(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        line: &ChatRecord,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO chat_lines (game_id, channel, player_id, preset, text, at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(line.game.to_string())
+        .bind(line.channel)
+        .bind(line.player.to_string())
+        .bind(line.preset.clone())
+        .bind(line.text.clone())
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// A game's chat lines, oldest first: (channel, player, preset, text).
+    pub async fn chat_lines(&self, game: Uuid) -> Result<Vec<ChatRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT channel, player_id, preset, text FROM chat_lines WHERE game_id = $1 ORDER BY at",
+        )
+        .bind(game.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let channel: String = r.try_get("channel")?;
+                Ok(ChatRecord {
+                    game,
+                    channel: if channel == "players" {
+                        "players"
+                    } else {
+                        "spectators"
+                    },
+                    player: get_uuid(r, "player_id")?,
+                    preset: r.try_get("preset")?,
+                    text: r.try_get("text")?,
+                })
+            })
+            .collect()
     }
 
     /// Undoes a game's turns from `kept` on, and records the takeback.

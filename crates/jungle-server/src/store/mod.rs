@@ -16,7 +16,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
-pub use games::{FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
+pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;

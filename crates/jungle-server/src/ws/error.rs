@@ -53,6 +53,8 @@ pub enum FrameError {
     OpponentNeedsAccount,
     #[error("{0}")]
     BadPosition(String),
+    #[error("{0}")]
+    BadChat(&'static str),
     #[error("the game is still in play; it can be analysed once it is over")]
     GameInPlay(Uuid),
     #[error("an analysis of yours, or of this game, is already running; it answers when done")]
@@ -113,6 +115,7 @@ impl FrameError {
             }
             FrameError::Banned(_) => ErrorCode::Banned,
             FrameError::BadPosition(_) => ErrorCode::BadPosition,
+            FrameError::BadChat(_) => ErrorCode::BadChat,
             FrameError::GameInPlay(_) => ErrorCode::GameNotStarted,
             FrameError::AnalysisRunning => ErrorCode::LimitReached,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,

@@ -107,6 +107,7 @@ impl Session {
             ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
+            ClientFrame::Chat { game, preset, text } => self.chat(conn, game, preset, text).await,
             ClientFrame::Takeback { game } => self.act(conn, game, Action::OfferTakeback).await,
             ClientFrame::AcceptTakeback { game } => {
                 self.act(conn, game, Action::AcceptTakeback).await
@@ -195,6 +196,47 @@ impl Session {
             .seek(conn.clone(), settings, seat.rating, computer_after)
             .await;
         Ok(None)
+    }
+
+    /// Checks a chat line and hands it to the game's room.
+    async fn chat(
+        &mut self,
+        conn: &Connection,
+        game: Uuid,
+        preset: Option<String>,
+        text: Option<String>,
+    ) -> Reply {
+        self.limit(Limited::Chat, conn)?;
+        let (preset, text) = match (preset, text) {
+            (Some(preset), None) if jungle_protocol::CHAT_PRESETS.contains(&preset.as_str()) => {
+                (Some(preset), None)
+            }
+            (None, Some(text)) => {
+                if self.state.config.chat == crate::config::ChatMode::PresetsOnly {
+                    return Err(FrameError::BadChat(
+                        "this server allows preset phrases only",
+                    ));
+                }
+                let text = text.trim();
+                let length = text.chars().count();
+                if length == 0 || length > jungle_protocol::MAX_CHAT_CHARS {
+                    return Err(FrameError::BadChat("a chat line holds 1 to 140 characters"));
+                }
+                if text.chars().any(char::is_control) {
+                    return Err(FrameError::BadChat(
+                        "a chat line may not hold control characters",
+                    ));
+                }
+                (None, Some(text.to_owned()))
+            }
+            _ => return Err(FrameError::BadChat("send one known preset, or some text")),
+        };
+        let command = RoomCommand::Chat {
+            conn_id: conn.id,
+            preset,
+            text,
+        };
+        self.send_to_followed(game, command).await
     }
 
     async fn challenge(
