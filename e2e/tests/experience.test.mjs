@@ -163,3 +163,20 @@ test('players chat, spectators chat apart, markup stays text, a person can be mu
   await blue.waitForFunction(() => !/下得好/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
   for (const page of [red, blue, fan]) await page.context().close();
 });
+
+test('a seek waiting in the lobby is taken with a click', async () => {
+  const host = await newPlayer(env.browser, env.server.url, 'Open Challenger', { width: 1366, height: 900 });
+  await host.selectOption('#qm-computer', '');
+  await host.click('[data-preset="10+5"]');
+  await host.click('#play');
+  await host.waitForSelector('#cancel-seek');
+  const taker = await newPlayer(env.browser, env.server.url, 'Passer By', phone);
+  await taker.waitForSelector('#open-seeks [data-seek]', { timeout: 15000 });
+  assert.match(await taker.locator('#open-seeks').innerText(), /Open Challenger.*10\+5/s);
+  await taker.click('#open-seeks [data-seek]');
+  await taker.waitForURL(/\/g\//);
+  await host.waitForURL(/\/g\//);
+  assert.equal(new URL(taker.url()).pathname, new URL(host.url()).pathname);
+  await host.context().close();
+  await taker.context().close();
+});

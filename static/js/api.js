@@ -91,6 +91,7 @@ export const playerGames = (id, rules = '', page = 1) =>
 export const line = (rules, start, moves) => request('POST', '/api/lines', { rules, start: start || null, moves });
 export const importGame = (text) => request('POST', '/api/games/import', { text });
 export const game = (id) => request('GET', `/api/games/${id}`);
+export const openSeeks = () => request('GET', '/api/seeks');
 export const liveGames = () => request('GET', '/api/games/live');
 export const leaderboard = (rules) => request('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}`);
 

@@ -32,6 +32,10 @@ pub enum ClientFrame {
         computer_after_s: Option<u32>,
     },
     CancelSeek,
+    /// Take a seek listed in the lobby (`GET /api/seeks`): the game starts for both.
+    AcceptSeek {
+        seek: Uuid,
+    },
     /// Open a private room; the answer is a `room` frame with its code and link.
     CreateRoom {
         rules: Ruleset,
@@ -593,6 +597,8 @@ pub enum ErrorCode {
     TakebackUnavailable,
     /// A takeback is already asked for in this game.
     TakebackPending,
+    /// The seek taken is no longer waiting (or is your own).
+    SeekGone,
     /// A chat line that is empty, too long, holds control characters, names an unknown preset,
     /// or is free text on a server that allows presets only.
     BadChat,

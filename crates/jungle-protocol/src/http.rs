@@ -391,3 +391,15 @@ pub struct LineOutcome {
 
 /// Longest game text or line request the server reads, in bytes.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// A seek waiting in the lobby (`GET /api/seeks`), for anyone to take with `accept_seek`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenSeek {
+    pub id: Uuid,
+    pub player: crate::PlayerInfo,
+    pub rating: i32,
+    pub provisional: bool,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+}

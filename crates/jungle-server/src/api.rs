@@ -347,6 +347,11 @@ pub async fn leaderboard(
     Ok(Json(Leaderboard { rules, players }))
 }
 
+/// `GET /api/seeks`: the seeks waiting in the lobby, longest-waiting first.
+pub async fn open_seeks(State(state): State<AppState>) -> Json<Vec<http::OpenSeek>> {
+    Json(state.lobby.list().await)
+}
+
 pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
     Json(state.rooms.live_games())
 }

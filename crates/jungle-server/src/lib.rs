@@ -293,6 +293,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/users/{username}", get(api::account_profile))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
+        .route("/api/seeks", get(api::open_seeks))
         .route("/api/games/{id}", get(export::game_or_text))
         .route("/api/players/{id}/games.jgn", get(export::player_games))
         .route("/healthz", get(api::healthz));

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use jungle_protocol::{ErrorCode, ServerFrame};
 use jungle_rules::Side;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -15,6 +15,7 @@ use crate::rooms::{
     error_text, frame_text, open, Connection, Outbound, RoomContext, RoomSettings, SeatPlayer,
 };
 use crate::store::RatingRecord;
+pub use jungle_protocol::http::OpenSeek;
 
 /// The rating gap accepted at once, and how much it widens per second of waiting.
 const BASE_GAP: f64 = 100.0;
@@ -35,9 +36,24 @@ enum Command {
         /// Answer with `seek_cancelled` (false when the connection is closing).
         answer: bool,
     },
+    /// The seeks waiting, for the lobby's list.
+    List {
+        reply: oneshot::Sender<Vec<OpenSeek>>,
+    },
+    /// `conn` takes the waiting seek `seek` from the list.
+    Accept {
+        conn: Connection,
+        seek: Uuid,
+        has_account: bool,
+    },
 }
 
+/// Most seeks the lobby's list shows (the longest-waiting first).
+pub const LISTED_SEEKS: usize = 100;
+
 struct Seeker {
+    /// Its id in the lobby's list.
+    id: Uuid,
     conn: Connection,
     rating: RatingRecord,
     since: Instant,
@@ -83,6 +99,27 @@ impl Lobby {
     pub async fn cancel(&self, conn_id: u64, answer: bool) {
         let _ = self.tx.send(Command::Cancel { conn_id, answer }).await;
     }
+
+    /// The seeks waiting now, longest-waiting first.
+    pub async fn list(&self) -> Vec<OpenSeek> {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::List { reply }).await.is_err() {
+            return Vec::new();
+        }
+        answer.await.unwrap_or_default()
+    }
+
+    /// `conn` accepts a listed seek; the game starts for both, or `conn` hears why not.
+    pub async fn accept(&self, conn: Connection, seek: Uuid, has_account: bool) {
+        let _ = self
+            .tx
+            .send(Command::Accept {
+                conn,
+                seek,
+                has_account,
+            })
+            .await;
+    }
 }
 
 struct Pools {
@@ -108,6 +145,10 @@ async fn run(
             command = rx.recv() => match command {
                 Some(Command::Seek { conn, settings, rating, computer_after }) => pools.seek(conn, settings, rating, computer_after),
                 Some(Command::Cancel { conn_id, answer }) => pools.cancel(conn_id, answer),
+                Some(Command::List { reply }) => {
+                    let _ = reply.send(pools.open_seeks());
+                }
+                Some(Command::Accept { conn, seek, has_account }) => pools.accept(conn, seek, has_account),
                 None => break,
             },
             _ = tick.tick() => {
@@ -144,6 +185,7 @@ impl Pools {
         }
         let pool = self.pools.entry(settings).or_default();
         pool.push(Seeker {
+            id: Uuid::new_v4(),
             conn: conn.clone(),
             rating,
             since: Instant::now(),
@@ -176,6 +218,90 @@ impl Pools {
             }
         }
         self.pools.retain(|_, pool| !pool.is_empty());
+    }
+
+    fn open_seeks(&self) -> Vec<OpenSeek> {
+        let mut seeks: Vec<(&RoomSettings, &Seeker)> = self
+            .pools
+            .iter()
+            .flat_map(|(settings, pool)| pool.iter().map(move |s| (settings, s)))
+            .filter(|(_, s)| !s.conn.tx.is_closed())
+            .collect();
+        // The longest-waiting first; only the first few are shown.
+        seeks.sort_by_key(|(_, s)| s.since);
+        seeks
+            .into_iter()
+            .take(LISTED_SEEKS)
+            .map(|(settings, s)| OpenSeek {
+                id: s.id,
+                player: jungle_protocol::PlayerInfo {
+                    id: s.conn.player.id,
+                    name: s.conn.player.name.clone(),
+                },
+                rating: s.rating.glicko().shown(),
+                provisional: s.rating.provisional,
+                rules: settings.rules,
+                clock: settings.clock,
+                rated: settings.rated,
+            })
+            .collect()
+    }
+
+    /// Someone takes a seek from the list: the seeker meets them at once, whatever the ratings.
+    fn accept(&mut self, conn: Connection, seek: Uuid, has_account: bool) {
+        let refuse = |conn: &Connection, code: ErrorCode, message: &str| {
+            let _ = conn
+                .tx
+                .try_send(Outbound::Text(error_text(code, message, None)));
+        };
+        let Some((settings, index)) = self.pools.iter().find_map(|(settings, pool)| {
+            pool.iter()
+                .position(|s| s.id == seek && !s.conn.tx.is_closed())
+                .map(|i| (*settings, i))
+        }) else {
+            refuse(
+                &conn,
+                ErrorCode::SeekGone,
+                "that seek is gone: it was taken or cancelled",
+            );
+            return;
+        };
+        let pool = self.pools.get_mut(&settings).expect("found");
+        if pool[index].conn.player.id == conn.player.id {
+            refuse(&conn, ErrorCode::SeekGone, "that is your own seek");
+            return;
+        }
+        if settings.rated && !has_account {
+            refuse(
+                &conn,
+                ErrorCode::AccountRequired,
+                "rated games are for accounts",
+            );
+            return;
+        }
+        let seeker = pool.swap_remove(index);
+        metrics::gauge!("jungle_seeks").decrement(1.0);
+        // The taker's own seek, if any, ends: they are in a game now.
+        self.cancel(conn.id, true);
+        self.pools.retain(|_, pool| !pool.is_empty());
+        let ctx = self.ctx.clone();
+        tokio::spawn(async move {
+            let rating = ctx
+                .store
+                .rating(conn.player.id, settings.rules)
+                .await
+                .unwrap_or_else(|_| RatingRecord::from_glicko(crate::rating::Glicko::default(), 0));
+            let taker = SeatPlayer::human(conn.player.clone(), rating);
+            let host = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
+            let (red, blue) = match open::coin_flip() {
+                Side::Red => (host, taker),
+                Side::Blue => (taker, host),
+            };
+            let handle = open::matched(ctx, settings, red, blue);
+            for tx in [&seeker.conn.tx, &conn.tx] {
+                let _ = tx.try_send(Outbound::Enter(handle.clone()));
+            }
+        });
     }
 
     /// Pairs whoever can be paired in one pool: the longest-waiting first, each with the

@@ -393,6 +393,7 @@ async fn private_room_survives_a_restart(db: Db) {
 }
 
 both_stores!(
+    a_listed_seek_is_taken_with_a_click,
     a_guest_plays_at_once_and_names_themself_later,
     a_quick_match_shows_both_players_online,
     matchmade_game_to_a_den_win_updates_ratings,
@@ -507,5 +508,47 @@ async fn a_guest_plays_at_once_and_names_themself_later(db: Db) {
         .await
         .unwrap();
     assert_eq!(answer.status().as_u16(), 404);
+    server.shutdown().await;
+}
+
+/// Issue 14: the lobby lists waiting seeks, and anyone may take one.
+async fn a_listed_seek_is_taken_with_a_click(db: Db) {
+    let server = TestServer::start(db).await;
+    let host = server.player("Waiting Host").await;
+    let mut h = server.client(&host).await;
+    // Rated needs accounts; this one is casual, and far from anyone's rating window.
+    h.send(seek(Ruleset::Strict, fischer(600, 5), false)).await;
+    expect_frame!(h, ServerFrame::Seeking { .. });
+    let listed: Vec<http::OpenSeek> = server.get("/api/seeks").await;
+    assert_eq!(listed.len(), 1);
+    let open = &listed[0];
+    assert_eq!(
+        (open.player.id, open.rules, open.rated),
+        (host.id, Ruleset::Strict, false)
+    );
+    // Not one's own.
+    h.send(ClientFrame::AcceptSeek { seek: open.id }).await;
+    h.expect_error(ErrorCode::SeekGone).await;
+    let taker = server.player("Taker").await;
+    let mut t = server.client(&taker).await;
+    t.send(ClientFrame::AcceptSeek { seek: open.id }).await;
+    let (a, b) = (h.expect_game().await, t.expect_game().await);
+    assert_eq!(a.game, b.game);
+    assert_eq!((a.rules, a.clock), (Ruleset::Strict, fischer(600, 5)));
+    let listed: Vec<http::OpenSeek> = server.get("/api/seeks").await;
+    assert!(listed.is_empty(), "taken seeks leave the list");
+    // Taken already: gone.
+    let late = server.player("Late").await;
+    let mut l = server.client(&late).await;
+    l.send(ClientFrame::AcceptSeek { seek: open.id }).await;
+    l.expect_error(ErrorCode::SeekGone).await;
+    // A guest cannot take a rated seek.
+    let account = create_account(server.addr, "Ranked").await;
+    let mut r = server.client(&account).await;
+    r.send(seek(Ruleset::Classic, fischer(600, 5), true)).await;
+    expect_frame!(r, ServerFrame::Seeking { .. });
+    let listed: Vec<http::OpenSeek> = server.get("/api/seeks").await;
+    l.send(ClientFrame::AcceptSeek { seek: listed[0].id }).await;
+    l.expect_error(ErrorCode::AccountRequired).await;
     server.shutdown().await;
 }

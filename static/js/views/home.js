@@ -82,6 +82,7 @@ export function renderHome(root, app) {
       <form class="row" id="join-form"><input type="text" id="join-code" aria-label="${t('code')}" placeholder="${t('code')}" maxlength="12" autocomplete="off" style="flex:1">
       <button type="submit" class="secondary">${t('join')}</button></form>
     </section>
+    <section class="card" aria-labelledby="os"><h2 id="os">${t('openSeeks')}</h2><ul class="list" id="open-seeks"></ul></section>
     <section class="card" aria-labelledby="lg"><h2 id="lg">${t('liveGames')}</h2><ul class="list" id="live"></ul></section>
     <section class="card" aria-labelledby="lb"><h2 id="lb">${t('leaderboard')}</h2>
       <select id="lb-rules" aria-label="${t('ruleset')}">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select>
@@ -163,6 +164,22 @@ export function renderHome(root, app) {
   loadLive();
   const liveTimer = setInterval(loadLive, 10000);
 
+  // Others' seeks, to take with a click (a rated one needs an account).
+  const openList = $(root, '#open-seeks');
+  const loadSeeks = async () => {
+    const seeks = (await api.openSeeks().catch(() => [])).filter((s) => s.player.id !== app.player.id);
+    openList.innerHTML = seeks.length
+      ? seeks.slice(0, 20).map((s) => `<li><span>${nameLink(s.player.name, s.player.id)} (${s.rating}${s.provisional ? '?' : ''}) · ${t(`ruleset.${s.rules}`)} ${describeClock(s.clock, t)} · ${s.rated ? t('rated') : t('casual')}</span>
+          <button type="button" class="secondary" data-seek="${s.id}" ${s.rated && !account ? 'disabled' : ''}>${t('play')}</button></li>`).join('')
+      : `<li class="muted">${t('noOpenSeeks')}</li>`;
+  };
+  openList.onclick = (e) => {
+    const id = /** @type {HTMLElement} */ (e.target).closest?.('[data-seek]')?.getAttribute('data-seek');
+    if (id) app.send({ t: 'accept_seek', seek: id });
+  };
+  loadSeeks();
+  const seeksTimer = setInterval(loadSeeks, 5000);
+
   // Elements are looked up now, not when a request answers: by then the player may have
   // moved on to another view, and `root` holds that view instead.
   const lbRules = /** @type {HTMLSelectElement} */ ($(root, '#lb-rules'));
@@ -190,6 +207,7 @@ export function renderHome(root, app) {
     destroy() {
       accountBox.destroy();
       clearInterval(liveTimer);
+      clearInterval(seeksTimer);
       if (app.redrawSeek === drawSeek) app.redrawSeek = null;
     },
   };

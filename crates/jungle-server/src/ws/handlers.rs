@@ -60,6 +60,15 @@ impl Session {
                 rated,
                 computer_after_s,
             } => self.seek(conn, rules, clock, rated, computer_after_s).await,
+            ClientFrame::AcceptSeek { seek } => {
+                self.limit(Limited::Seek, conn)?;
+                let has_account = self.state.store.has_account(conn.player.id).await?;
+                self.state
+                    .lobby
+                    .accept(conn.clone(), seek, has_account)
+                    .await;
+                Ok(None)
+            }
             ClientFrame::CancelSeek => {
                 self.state.lobby.cancel(conn.id, true).await;
                 Ok(None)
