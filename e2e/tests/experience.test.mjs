@@ -180,3 +180,17 @@ test('a seek waiting in the lobby is taken with a click', async () => {
   await host.context().close();
   await taker.context().close();
 });
+
+test('a guest chooses the meadow board in the settings', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Green Thumb', phone);
+  await page.click('#my-settings');
+  await page.waitForSelector('#set-board');
+  assert.equal(await page.locator('#sessions').count(), 0, 'devices and passwords are an account\'s');
+  await page.selectOption('#set-board', 'meadow');
+  await page.click('#display-form button[type=submit]');
+  await page.waitForFunction(() => document.documentElement.dataset.board === 'meadow');
+  await page.goto(`${env.server.url}/editor`);
+  await page.waitForSelector('.board .sq');
+  await page.screenshot({ path: join(artifacts, 'meadow-390.png') });
+  await page.context().close();
+});

@@ -7,8 +7,9 @@ import * as sound from './sound.js';
 
 const COORDS_KEY = 'jungle.coordinates';
 const THEME_KEY = 'jungle.theme';
+const BOARD_KEY = 'jungle.board';
 
-/** @typedef {{ language?: string, muted: boolean, coordinates: boolean, theme?: string }} Settings */
+/** @typedef {{ language?: string, muted: boolean, coordinates: boolean, theme?: string, board?: string }} Settings */
 
 /** @returns {Settings} the settings this browser shows now */
 export function current() {
@@ -17,6 +18,7 @@ export function current() {
     muted: sound.isMuted(),
     coordinates: localStorage.getItem(COORDS_KEY) !== '0',
     theme: localStorage.getItem(THEME_KEY) || undefined,
+    board: localStorage.getItem(BOARD_KEY) === 'meadow' ? 'meadow' : undefined,
   };
 }
 
@@ -36,6 +38,11 @@ export function apply(settings) {
     else localStorage.removeItem(THEME_KEY);
   }
   document.body.classList.toggle('no-coords', !current().coordinates);
+  if ('board' in settings) {
+    if (settings.board === 'meadow') localStorage.setItem(BOARD_KEY, 'meadow');
+    else localStorage.removeItem(BOARD_KEY);
+  }
+  document.documentElement.dataset.board = current().board ?? 'wood';
   const theme = current().theme;
   if (theme) document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;

@@ -316,6 +316,9 @@ pub struct DisplaySettings {
     /// `light` or `dark`; absent: as the system says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
+    /// The board's colours: `wood` (absent) or `meadow`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
 }
 
 fn yes() -> bool {
@@ -329,6 +332,7 @@ impl Default for DisplaySettings {
             muted: false,
             coordinates: true,
             theme: None,
+            board: None,
         }
     }
 }

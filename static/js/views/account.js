@@ -61,7 +61,8 @@ export function renderAccountBox(root, app, changed) {
       changed();
     };
   } else {
-    root.innerHTML = `<p class="muted">${t('keepPlayerHint')}</p>${credentialsForm('claim', t('keepPlayer'), true)}`;
+    root.innerHTML = `<p class="muted">${t('keepPlayerHint')}</p>${credentialsForm('claim', t('keepPlayer'), true)}
+      <p><a href="/settings" data-link id="my-settings">${t('settings')}</a></p>`;
     wire(root, 'claim', async (username, password) => {
       await api.claimAccount(username, password);
       changed();

@@ -25,7 +25,7 @@ import { drawChat } from './chat.js';
 export function renderGame(root, app) {
   root.innerHTML = `
   <div class="game">
-    <section aria-label="board">
+    <section aria-label="${t('boardSection')}">
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
@@ -282,7 +282,7 @@ function drawBar(el, game, side) {
   // The name gives way (with an ellipsis) so that the notes and the clock stay on the line.
   el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>
     <span class="piece-chip ${side}">${t(side)}</span> <span class="seat-name" title="${escape(seat?.name ?? '')}">${name}</span>${left}${you}</span>
-    <span class="clock" data-clock="${side}" aria-label="${t(side)} clock"></span>`;
+    <span class="clock" data-clock="${side}" aria-label="${t('clockOf', { side: t(side) })}"></span>`;
 }
 
 function tickClocks(root, app) {
@@ -345,7 +345,7 @@ function drawRoomPanel(el, app) {
   el.innerHTML = `<div class="card"><p>${t('waitingForOpponent')}</p>
     <p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
     <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>
-    <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="link" id="room-link" style="flex:1">
+    <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" style="flex:1">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
     <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p></div>`;
   $(el, '#add-computer').onclick = () => {

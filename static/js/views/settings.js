@@ -39,10 +39,8 @@ function wire(root, prefix, action) {
  * @returns {import('../types.js').View}
  */
 export function renderSettings(root, app) {
-  if (!app.player?.username) {
-    app.navigate('/', true);
-    return { destroy() {} };
-  }
+  // Guests have display settings too, kept in this browser; the rest is an account's.
+  const account = Boolean(app.player?.username);
   const shown = preferences.current();
   root.innerHTML = `<div class="settings">
     <section class="card"><h1>${t('settings')}</h1>
@@ -50,6 +48,7 @@ export function renderSettings(root, app) {
         <label>${t('language')} <select id="set-language"><option value="en">English</option><option value="zh">中文</option></select></label>
         <label class="row"><input type="checkbox" id="set-muted" ${shown.muted ? 'checked' : ''}> ${t('muteSounds')}</label>
         <label class="row"><input type="checkbox" id="set-coordinates" ${shown.coordinates ? 'checked' : ''}> ${t('showCoordinates')}</label>
+        <label>${t('boardTheme')} <select id="set-board"><option value="wood">${t('board.wood')}</option><option value="meadow">${t('board.meadow')}</option></select></label>
         <p id="display-note" role="status"></p>
         <button type="submit" class="primary">${t('save')}</button></form></section>
     <section class="card"><h2>${t('sessionsTitle')}</h2><ul class="list" id="sessions"></ul>
@@ -68,6 +67,8 @@ export function renderSettings(root, app) {
         <p id="delete-note" role="status"></p>
         <button type="submit" class="danger">${t('deleteAccount')}</button></form></section></div>`;
   /** @type {HTMLSelectElement} */ ($(root, '#set-language')).value = shown.language ?? 'en';
+  /** @type {HTMLSelectElement} */ ($(root, '#set-board')).value = shown.board ?? 'wood';
+  if (!account) for (const card of [...root.querySelectorAll('.settings > .card')].slice(1)) card.remove();
   let alive = true;
 
   wire(root, 'display', async () => {
@@ -75,14 +76,16 @@ export function renderSettings(root, app) {
       language: valueOf(root, '#set-language'),
       muted: checkedOf(root, '#set-muted'),
       coordinates: checkedOf(root, '#set-coordinates'),
+      board: valueOf(root, '#set-board') === 'meadow' ? 'meadow' : undefined,
     };
     const relabel = change.language !== language();
-    await preferences.update(change, true);
+    await preferences.update(change, account);
     // A new language redraws everything in it, this page included.
     if (relabel) app.navigate('/settings', true);
     return t('saved');
   });
 
+  if (!account) return { destroy() { alive = false; } };
   const list = $(root, '#sessions');
   const loadSessions = async () => {
     const sessions = await api.sessions().catch(() => []);

@@ -218,6 +218,13 @@ pub async fn save_settings(
             ));
         }
     }
+    if let Some(board) = &settings.board {
+        if !["wood", "meadow"].contains(&board.as_str()) {
+            return Err(AccountApiError::BadBody(
+                "board must be \"wood\" or \"meadow\"".into(),
+            ));
+        }
+    }
     let (_, player) = signed_in(&state, &headers).await?;
     let text = serde_json::to_string(&settings).expect("settings serialize");
     state.store.set_settings(player.id, &text).await?;
