@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { artifacts, matchPages, newPlayer, serverAndBrowser } from './harness.mjs';
+import { lowContrast } from './contrast.mjs';
 
 const env = serverAndBrowser();
 const phone = { width: 390, height: 844 };
@@ -193,4 +194,30 @@ test('a guest chooses the meadow board in the settings', async () => {
   await page.waitForSelector('.board .sq');
   await page.screenshot({ path: join(artifacts, 'meadow-390.png') });
   await page.context().close();
+});
+
+test('every text reads at 4.5:1 or better, light and dark, lobby and game', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme });
+    const page = await context.newPage();
+    await page.goto(env.server.url);
+    await page.fill('#name', `Reader ${colorScheme}`);
+    await page.click('#name-form button[type=submit]');
+    await page.waitForSelector('#play');
+    assert.deepEqual(await lowContrast(page), [], `lobby, ${colorScheme}`);
+    await page.selectOption('#pc-level', '1');
+    await page.click('#play-computer');
+    await page.waitForURL(/\/g\//);
+    await page.waitForSelector('.clock');
+    assert.deepEqual(await lowContrast(page), [], `game, ${colorScheme}`);
+    // The measure itself: grey on white is caught.
+    await page.evaluate(() => {
+      const probe = document.createElement('p');
+      probe.textContent = 'probe';
+      probe.style.cssText = 'color:#aaaaaa;background:#ffffff';
+      document.body.append(probe);
+    });
+    assert.match((await lowContrast(page)).join(), /"probe" 2\.3\d:1/);
+    await context.close();
+  }
 });
