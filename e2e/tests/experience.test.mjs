@@ -221,3 +221,24 @@ test('every text reads at 4.5:1 or better, light and dark, lobby and game', asyn
     await context.close();
   }
 });
+
+test('a spectator follows the players into their rematch', async () => {
+  const { red, blue } = await matchPages(
+    await newPlayer(env.browser, env.server.url, 'Rematch Red', { width: 1366, height: 900 }),
+    await newPlayer(env.browser, env.server.url, 'Rematch Blue', { width: 1366, height: 900 }),
+  );
+  const first = new URL(red.url()).pathname;
+  const fan = await newPlayer(env.browser, env.server.url, 'Loyal Fan', phone);
+  await fan.goto(`${env.server.url}${first}`);
+  await fan.waitForSelector('.clock');
+  await blue.click('#resign');
+  await blue.click('#resign-yes');
+  await fan.waitForSelector('#end');
+  await red.click('#rematch');
+  await blue.click('#rematch');
+  await red.waitForFunction((path) => location.pathname !== path, first);
+  const second = new URL(red.url()).pathname;
+  await fan.waitForFunction((path) => location.pathname === path, second);
+  await fan.waitForFunction(() => window.jungleApp.game?.status === 'active');
+  for (const page of [red, blue, fan]) await page.context().close();
+});
