@@ -154,6 +154,22 @@ async fn guest_name(state: &AppState, raw: &str) -> Result<String, ApiError> {
     Ok(name)
 }
 
+/// A request about a guest's name: counted against the address (with guest creation), and
+/// its body read.
+fn guest_request<T>(
+    state: &AppState,
+    client: std::net::IpAddr,
+    body: Result<Json<T>, axum::extract::rejection::JsonRejection>,
+) -> Result<T, ApiError> {
+    state
+        .limits
+        .check(crate::limits::Limited::NewGuest, None, client)?;
+    let Json(body) = body.map_err(|e| {
+        ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
+    })?;
+    Ok(body)
+}
+
 /// `POST /api/players/me/name`: a guest changes their display name (an account's is its
 /// username). Games already stored keep the name they were played under.
 pub async fn rename_guest(
@@ -171,12 +187,7 @@ pub async fn rename_guest(
         .player_by_token_hash(&hash_token(&token))
         .await?
         .ok_or(ApiError::NotFound("player"))?;
-    state
-        .limits
-        .check(crate::limits::Limited::NewGuest, None, client)?;
-    let Json(body) = body.map_err(|e| {
-        ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
-    })?;
+    let body = guest_request(&state, client, body)?;
     let name = guest_name(&state, &body.name).await?;
     state.store.rename_guest(guest.id, &name).await?;
     player(State(state), Path(guest.id)).await
@@ -187,12 +198,7 @@ pub async fn create_player(
     ClientAddr(client): ClientAddr,
     body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedPlayer>), ApiError> {
-    state
-        .limits
-        .check(crate::limits::Limited::NewGuest, None, client)?;
-    let Json(body) = body.map_err(|e| {
-        ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
-    })?;
+    let body = guest_request(&state, client, body)?;
     let name = match &body.name {
         Some(name) => guest_name(&state, name).await?,
         None => {
