@@ -196,7 +196,7 @@ test('a guest chooses the meadow board in the settings', async () => {
   await page.context().close();
 });
 
-test('every text reads at 4.5:1 or better, light and dark, lobby and game', async () => {
+test('every text reads at 4.5:1 or better, light and dark, on every page', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const context = await env.browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme });
     const page = await context.newPage();
@@ -205,6 +205,17 @@ test('every text reads at 4.5:1 or better, light and dark, lobby and game', asyn
     await page.click('#name-form button[type=submit]');
     await page.waitForSelector('#play');
     assert.deepEqual(await lowContrast(page), [], `lobby, ${colorScheme}`);
+    for (const path of ['/rules/classic', '/leaderboard/classic', '/analysis', '/editor', '/settings', '/nowhere']) {
+      await page.goto(`${env.server.url}${path}`);
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(await lowContrast(page), [], `${path}, ${colorScheme}`);
+    }
+    const id = await page.evaluate(() => JSON.parse(localStorage.getItem('jungle.player')).id);
+    await page.goto(`${env.server.url}/p/${id}`);
+    await page.waitForSelector('#profile-games li');
+    assert.deepEqual(await lowContrast(page), [], `profile, ${colorScheme}`);
+    await page.goto(env.server.url);
+    await page.waitForSelector('#play');
     await page.selectOption('#pc-level', '1');
     await page.click('#play-computer');
     await page.waitForURL(/\/g\//);
