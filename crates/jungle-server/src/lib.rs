@@ -28,6 +28,7 @@ pub mod rooms;
 pub mod state;
 pub mod store;
 pub mod time_text;
+pub mod tournaments;
 pub mod ws;
 
 use std::net::SocketAddr;
