@@ -226,7 +226,10 @@ fn match_window(entries: &[Entry], window: &[usize]) -> Vec<(usize, usize)> {
         let i = mask.trailing_zeros() as usize;
         let rest = mask & !(1 << i);
         // The lowest player stays out (allowed once, when the count is odd)…
-        if mask.count_ones() % 2 == 1 && best[rest] != u64::MAX && rest.count_ones() % 2 == 0 {
+        if !mask.count_ones().is_multiple_of(2)
+            && best[rest] != u64::MAX
+            && rest.count_ones().is_multiple_of(2)
+        {
             best[mask] = best[rest];
             choice[mask] = (i, usize::MAX);
         }
