@@ -407,3 +407,78 @@ pub struct OpenSeek {
     pub clock: ClockSpec,
     pub rated: bool,
 }
+
+/// `POST /api/tournaments`: a new arena.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NewTournament {
+    /// 1–40 characters.
+    pub name: String,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    /// How long it runs, 1–720.
+    pub minutes: u32,
+    /// RFC 3339; absent: now.
+    #[serde(default)]
+    pub starts_at: Option<String>,
+    #[serde(default)]
+    pub rated: bool,
+    /// Only holders of its code may join.
+    #[serde(default)]
+    pub private: bool,
+}
+
+/// `201` answer of `POST /api/tournaments`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentCreated {
+    pub id: Uuid,
+    /// The join code of a private tournament; `null` for a public one.
+    pub code: Option<String>,
+}
+
+/// A tournament's place in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TournamentStatus {
+    Upcoming,
+    Running,
+    Finished,
+}
+
+/// A line of the standings, best first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    pub player: Uuid,
+    pub name: String,
+    pub rating: i32,
+    pub points: u32,
+    pub games: u32,
+    /// Wins in a row now: from two on, the next win scores double.
+    pub streak: u32,
+}
+
+/// `GET /api/tournaments/{id}` (and each line of `GET /api/tournaments`, whose standings are
+/// empty).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tournament {
+    pub id: Uuid,
+    pub name: String,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    pub private: bool,
+    pub status: TournamentStatus,
+    /// RFC 3339, UTC.
+    pub starts_at: String,
+    pub ends_at: String,
+    pub players: u32,
+    pub standings: Vec<Standing>,
+}
+
+/// `GET /api/tournaments`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tournaments {
+    pub upcoming: Vec<Tournament>,
+    pub running: Vec<Tournament>,
+    /// The most recent 20.
+    pub finished: Vec<Tournament>,
+}

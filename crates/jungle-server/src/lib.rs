@@ -295,6 +295,11 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
         .route("/api/seeks", get(api::open_seeks))
+        .route(
+            "/api/tournaments",
+            get(tournaments::api::list).post(tournaments::api::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::api::one))
         .route("/api/games/{id}", get(export::game_or_text))
         .route("/api/players/{id}/games.jgn", get(export::player_games))
         .route("/healthz", get(api::healthz));

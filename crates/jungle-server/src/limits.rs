@@ -42,6 +42,8 @@ pub enum Limited {
     Lines,
     /// `chat`, per player and per address.
     Chat,
+    /// `POST /api/tournaments`, per player and per address.
+    NewTournament,
     /// `analyse_game` that starts an analysis (a minute of engine time at most), per player
     /// and per address.
     GameAnalysis,
@@ -89,6 +91,8 @@ pub struct Limits {
     game_analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
     chat_per_player: DefaultKeyedRateLimiter<Uuid>,
     chat_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    tournaments_per_player: DefaultKeyedRateLimiter<Uuid>,
+    tournaments_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -141,6 +145,8 @@ impl Limits {
             game_analyses_per_address: RateLimiter::dashmap(quota(10, secs(300))),
             chat_per_player: RateLimiter::dashmap(quota(5, secs(2))),
             chat_per_address: RateLimiter::dashmap(quota(30, Duration::from_millis(500))),
+            tournaments_per_player: RateLimiter::dashmap(quota(5, secs(720))),
+            tournaments_per_address: RateLimiter::dashmap(quota(20, secs(180))),
         }
     }
 
@@ -183,6 +189,10 @@ impl Limits {
             }
             Limited::GamesExport => check(&self.game_exports_per_address, &address),
             Limited::Lines => check(&self.lines_per_address, &address),
+            Limited::NewTournament => {
+                by_player(&self.tournaments_per_player)?;
+                check(&self.tournaments_per_address, &address)
+            }
             Limited::Chat => {
                 by_player(&self.chat_per_player)?;
                 check(&self.chat_per_address, &address)
@@ -235,6 +245,8 @@ impl Limits {
         self.game_analyses_per_address.retain_recent();
         self.chat_per_player.retain_recent();
         self.chat_per_address.retain_recent();
+        self.tournaments_per_player.retain_recent();
+        self.tournaments_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -258,6 +270,8 @@ impl Limits {
         self.game_analyses_per_address.shrink_to_fit();
         self.chat_per_player.shrink_to_fit();
         self.chat_per_address.shrink_to_fit();
+        self.tournaments_per_player.shrink_to_fit();
+        self.tournaments_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -285,6 +299,8 @@ impl Limits {
             + self.game_analyses_per_address.len()
             + self.chat_per_player.len()
             + self.chat_per_address.len()
+            + self.tournaments_per_player.len()
+            + self.tournaments_per_address.len()
     }
 }
 

@@ -425,7 +425,9 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
     assert_eq!(settings, chosen);
     for bad in [
         json!({ "language": "fr" }),
-        json!({ "theme": "dark" }),
+        json!({ "theme": "purple" }),
+        json!({ "board": "marble" }),
+        json!({ "sparkles": true }),
         json!("loud"),
     ] {
         let (status, _) = call(

@@ -42,6 +42,8 @@ pub enum AccountApiError {
     BadResetLink,
     #[error(transparent)]
     Report(#[from] crate::reports::ReportError),
+    #[error("there is no such tournament")]
+    NoSuchTournament,
 }
 
 impl From<StoreError> for AccountApiError {
@@ -83,6 +85,7 @@ impl IntoResponse for AccountApiError {
             AccountApiError::ForeignOrigin => (StatusCode::FORBIDDEN, "foreign_origin"),
             AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AccountApiError::BadResetLink => (StatusCode::BAD_REQUEST, "bad_reset_link"),
+            AccountApiError::NoSuchTournament => (StatusCode::NOT_FOUND, "no_such_tournament"),
             AccountApiError::Report(e) => match e {
                 crate::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
                 crate::reports::ReportError::NoSuchPlayer => {

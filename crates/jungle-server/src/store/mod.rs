@@ -6,6 +6,7 @@ mod games;
 mod moderation;
 mod players;
 mod rooms;
+mod tournaments;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +21,7 @@ pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, Store
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;
+pub use tournaments::TournamentRecord;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -1,4 +1,6 @@
 //! Tournaments (issue 15, begun): [`arena`] holds the arena's pure arithmetic — points and
-//! streaks, standings, pairing. The director task, storage and protocol are still to come.
+//! streaks, standings, pairing; [`api`] creates and shows tournaments. The director that joins,
+//! pairs and scores players over the WebSocket is still to come.
 
+pub mod api;
 pub mod arena;

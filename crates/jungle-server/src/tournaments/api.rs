@@ -1,0 +1,171 @@
+//! The tournaments' HTTP API: `POST /api/tournaments` (create), `GET /api/tournaments`
+//! (upcoming, running, recently finished), `GET /api/tournaments/{id}` (with standings).
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use jungle_protocol::http::{self, NewTournament, Standing, TournamentCreated, TournamentStatus};
+use uuid::Uuid;
+
+use crate::accounts::api::{same_origin, AccountApiError};
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::state::AppState;
+use crate::store::{now_ms, TournamentRecord};
+use crate::time_text::{parse_rfc3339, rfc3339};
+
+/// Tournaments one player may have made that are not over yet.
+pub const MAX_OPEN_PER_PLAYER: i64 = 3;
+/// How far ahead a tournament may be set (30 days).
+const FURTHEST_START_MS: i64 = 30 * 24 * 3600 * 1000;
+
+fn bad(message: impl Into<String>) -> AccountApiError {
+    AccountApiError::BadBody(message.into())
+}
+
+/// `POST /api/tournaments`.
+pub async fn create(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    body: Result<Json<NewTournament>, JsonRejection>,
+) -> Result<(StatusCode, Json<TournamentCreated>), AccountApiError> {
+    same_origin(&state, &headers)?;
+    let player = crate::api::player_of(&state, &headers)
+        .await?
+        .ok_or(AccountApiError::NotSignedIn)?;
+    let Json(new) = body.map_err(|e| bad(e.body_text()))?;
+    let name = new.name.trim();
+    let length = name.chars().count();
+    if !(1..=40).contains(&length) || name.chars().any(char::is_control) {
+        return Err(bad("a tournament's name has 1 to 40 characters"));
+    }
+    new.clock.validate().map_err(|e| bad(e.to_string()))?;
+    if !(1..=720).contains(&new.minutes) {
+        return Err(bad("a tournament lasts 1 to 720 minutes"));
+    }
+    let now = now_ms();
+    let starts_at = match &new.starts_at {
+        None => now,
+        Some(text) => parse_rfc3339(text)
+            .ok_or_else(|| bad("starts_at is an RFC 3339 time, such as 2026-12-01T18:00:00Z"))?,
+    };
+    if starts_at < now - 60_000 || starts_at > now + FURTHEST_START_MS {
+        return Err(bad("a tournament starts between now and 30 days from now"));
+    }
+    if new.rated && !state.store.has_account(player.id).await? {
+        return Err(bad("rated tournaments are made by accounts"));
+    }
+    state
+        .limits
+        .check(Limited::NewTournament, Some(player.id), client)?;
+    if state.store.open_tournaments_by(player.id, now).await? >= MAX_OPEN_PER_PLAYER {
+        return Err(bad(format!(
+            "you already have {MAX_OPEN_PER_PLAYER} tournaments to come or running"
+        )));
+    }
+    let code = new
+        .private
+        .then(|| crate::rooms::open::new_room_code(&state.rooms));
+    let record = TournamentRecord {
+        id: Uuid::new_v4(),
+        name: name.to_owned(),
+        rules: new.rules,
+        clock: new.clock,
+        rated: new.rated,
+        starts_at: starts_at.max(now),
+        ends_at: starts_at.max(now) + i64::from(new.minutes) * 60_000,
+        code: code.clone(),
+        created_by: player.id,
+    };
+    state.store.create_tournament(&record).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(TournamentCreated {
+            id: record.id,
+            code,
+        }),
+    ))
+}
+
+fn status(t: &TournamentRecord, now: i64) -> TournamentStatus {
+    if now < t.starts_at {
+        TournamentStatus::Upcoming
+    } else if now < t.ends_at {
+        TournamentStatus::Running
+    } else {
+        TournamentStatus::Finished
+    }
+}
+
+async fn view(
+    state: &AppState,
+    t: &TournamentRecord,
+    with_standings: bool,
+) -> Result<http::Tournament, AccountApiError> {
+    let mut entries = state.store.tournament_entries(t.id, t.rules).await?;
+    crate::tournaments::arena::standings(&mut entries);
+    let players = entries.len() as u32;
+    let standings = if with_standings {
+        entries
+            .into_iter()
+            .map(|e| Standing {
+                player: e.player,
+                name: e.name,
+                rating: e.rating,
+                points: e.points,
+                games: e.games,
+                streak: e.streak,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(http::Tournament {
+        id: t.id,
+        name: t.name.clone(),
+        rules: t.rules,
+        clock: t.clock,
+        rated: t.rated,
+        private: t.code.is_some(),
+        status: status(t, now_ms()),
+        starts_at: rfc3339(t.starts_at),
+        ends_at: rfc3339(t.ends_at),
+        players,
+        standings,
+    })
+}
+
+/// `GET /api/tournaments`: public ones only.
+pub async fn list(
+    State(state): State<AppState>,
+) -> Result<Json<http::Tournaments>, AccountApiError> {
+    let now = now_ms();
+    let (open, finished) = state.store.public_tournaments(now).await?;
+    let mut answer = http::Tournaments::default();
+    for t in &open {
+        let shown = view(&state, t, false).await?;
+        match shown.status {
+            TournamentStatus::Upcoming => answer.upcoming.push(shown),
+            _ => answer.running.push(shown),
+        }
+    }
+    for t in &finished {
+        answer.finished.push(view(&state, t, false).await?);
+    }
+    Ok(Json(answer))
+}
+
+/// `GET /api/tournaments/{id}`: anyone with the id sees it (a private one's code is not shown).
+pub async fn one(
+    State(state): State<AppState>,
+    Path(id): Path<Uuid>,
+) -> Result<Json<http::Tournament>, AccountApiError> {
+    let t = state
+        .store
+        .tournament(id)
+        .await?
+        .ok_or(AccountApiError::NoSuchTournament)?;
+    Ok(Json(view(&state, &t, true).await?))
+}
