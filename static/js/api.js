@@ -113,3 +113,7 @@ export async function deleteAccount(password) {
   await mine('DELETE', '/api/account', { password });
   forgetPlayer();
 }
+
+export const tournaments = () => request('GET', '/api/tournaments');
+export const tournament = (id) => request('GET', `/api/tournaments/${id}`);
+export const createTournament = (settings) => mine('POST', '/api/tournaments', settings);

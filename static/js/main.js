@@ -15,6 +15,7 @@ import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './views/challenge.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderEditor } from './views/editor.js';
+import { renderTournament } from './views/tournaments.js';
 import * as preferences from './preferences.js';
 
 const root = $(document, '#app');
@@ -61,6 +62,7 @@ function parseRoute() {
   if (path === '/settings') return { name: 'settings' };
   if (path === '/analysis') return { name: 'analysis' };
   if (path === '/editor') return { name: 'editor' };
+  if ((m = path.match(/^\/t\/([0-9a-f-]{36})$/i))) return { name: 'tournament', id: m[1].toLowerCase() };
   if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
   if (path === '/' || path === '') return { name: 'home' };
   return { name: 'notfound' };
@@ -134,6 +136,9 @@ function route() {
       break;
     case 'editor':
       show(renderEditor(root, app));
+      break;
+    case 'tournament':
+      show(renderTournament(root, app.route.id));
       break;
 
     case 'room':

@@ -242,6 +242,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/settings", get(assets::app_page))
         .route("/analysis", get(assets::app_page))
         .route("/editor", get(assets::app_page))
+        .route("/t/{id}", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
         .with_state(assets);

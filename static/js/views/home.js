@@ -5,6 +5,7 @@ import { describeClock } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
 import { renderAccountBox } from './account.js';
+import { renderTournamentList } from './tournaments.js';
 
 export const PRESETS = [
   { id: '3+2', clock: { kind: 'fischer', base_s: 180, inc_s: 2 } },
@@ -82,6 +83,7 @@ export function renderHome(root, app) {
       <form class="row" id="join-form"><input type="text" id="join-code" aria-label="${t('code')}" placeholder="${t('code')}" maxlength="12" autocomplete="off" style="flex:1">
       <button type="submit" class="secondary">${t('join')}</button></form>
     </section>
+    <section class="card" aria-labelledby="tn"><h2 id="tn">${t('tournaments')}</h2><div id="tournaments"></div></section>
     <section class="card" aria-labelledby="os"><h2 id="os">${t('openSeeks')}</h2><ul class="list" id="open-seeks"></ul></section>
     <section class="card" aria-labelledby="lg"><h2 id="lg">${t('liveGames')}</h2><ul class="list" id="live"></ul></section>
     <section class="card" aria-labelledby="lb"><h2 id="lb">${t('leaderboard')}</h2>
@@ -202,10 +204,12 @@ export function renderHome(root, app) {
   }).catch(() => {});
 
   const accountBox = renderAccountBox($(root, '#account-box'), app, app.identityChanged);
+  const tournamentList = renderTournamentList($(root, '#tournaments'), app);
 
   return {
     destroy() {
       accountBox.destroy();
+      tournamentList.destroy();
       clearInterval(liveTimer);
       clearInterval(seeksTimer);
       if (app.redrawSeek === drawSeek) app.redrawSeek = null;
