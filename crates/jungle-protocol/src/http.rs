@@ -10,6 +10,7 @@ use jungle_rules::{Ruleset, Side};
 
 /// `POST /api/players`: a guest player with this display name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NewPlayer {
     /// Absent: the server names the guest (`Guest-4821`); it can be changed later.
     #[serde(default, skip_serializing_if = "Option::is_none")]

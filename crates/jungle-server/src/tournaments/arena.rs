@@ -10,8 +10,8 @@
 //!   matching (a dynamic programme over subsets), the cost of a pair being
 //!   [`pair_cost`]. Neighbours in the standings meet, close ratings meet, a rematch of one of
 //!   the last two opponents costs a great deal, and so does a pair that cannot be given
-//!   colours without someone playing the same colour three times running. A window of 12 costs
-//!   about 50,000 steps, so 1,000 players pair in well under a millisecond of arithmetic.
+//!   colours without someone playing the same colour three times running. A window of 10
+//!   costs about 10,000 steps (docs/benchmarks.md has the timings).
 
 use std::collections::VecDeque;
 
@@ -19,7 +19,7 @@ use jungle_rules::Side;
 use uuid::Uuid;
 
 /// Players paired together at most, by standing: the exact matching's reach.
-pub const WINDOW: usize = 12;
+pub const WINDOW: usize = 10;
 /// Opponents remembered per player, to avoid rematches.
 pub const RECENT_OPPONENTS: usize = 2;
 
