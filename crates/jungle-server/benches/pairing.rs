@@ -27,7 +27,7 @@ fn main() {
                     _ => Outcome::Loss,
                 };
                 let opponent = Uuid::from_u128(((n + 1) % players) as u128 + 1);
-                let colour = if (n as u32 + round) % 2 == 0 {
+                let colour = if (n as u32 + round).is_multiple_of(2) {
                     Side::Red
                 } else {
                     Side::Blue
