@@ -79,6 +79,7 @@ test('an account\'s display settings follow it to a new device; the leaderboard 
   await page.click('#claim-form button[type=submit]');
   await page.click('#my-settings');
   await page.waitForSelector('#display-form');
+  await page.waitForSelector('#sessions li');
   assert.match(await page.locator('#sessions').innerText(), /this device/);
   await page.selectOption('#set-language', 'zh');
   await page.uncheck('#set-coordinates');

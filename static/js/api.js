@@ -44,7 +44,10 @@ async function request(method, path, body, token) {
   // server's sentence; the player reads our own words for the code, in their language.
   if (!response.ok) {
     const code = data.code ?? (data.message ? data.error : undefined);
-    throw new Error(errorText(code, data.message || data.error || `HTTP ${response.status}`));
+    const sentence = data.message || data.error || `HTTP ${response.status}`;
+    // Refusals about pasted text or moves keep the server's detail: where, and what.
+    const detailed = ['bad_text', 'bad_move', 'bad_position'].includes(code);
+    throw new Error(detailed ? `${errorText(code, sentence)} ${sentence}` : errorText(code, sentence));
   }
   return data;
 }

@@ -386,8 +386,12 @@ impl Store {
 
     /// The ids of a player's games in progress.
     pub async fn active_game_ids(&self, player: Uuid) -> Result<Vec<Uuid>, StoreError> {
+        // Two indexed lookups: with `OR`, SQLite chose the status index and read every game
+        // in progress for each sign-in (9,900 of them in the load benchmark).
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE status = 'active' AND (red_id = $1 OR blue_id = $1)
+            "SELECT id, created_at FROM games WHERE red_id = $1 AND status = 'active'
+             UNION ALL
+             SELECT id, created_at FROM games WHERE blue_id = $1 AND status = 'active'
              ORDER BY created_at",
         )
         .bind(player.to_string())
