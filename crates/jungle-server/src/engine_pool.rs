@@ -300,6 +300,14 @@ impl State {
     }
 }
 
+/// An analysis's score as the protocol carries it (the frames `analysis` and `game_analysis`).
+pub fn wire_score(score: jungle_engine::Score) -> jungle_protocol::EngineScore {
+    match score {
+        jungle_engine::Score::Cp(n) => jungle_protocol::EngineScore::Cp(n),
+        jungle_engine::Score::DenIn(n) => jungle_protocol::EngineScore::DenIn(n),
+    }
+}
+
 /// A table of the size full strength needs (the rules are set by each search).
 fn new_table() -> Searcher {
     Searcher::new(Rules::INTERNATIONAL, TABLE_MEGABYTES)

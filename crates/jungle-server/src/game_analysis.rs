@@ -200,7 +200,7 @@ async fn evaluate(engines: &EnginePool, owner: Uuid, game: &Game) -> Option<Engi
     };
     let (_ticket, answer) = engines.submit(request);
     let analysis = answer.await.ok()?.analysis?;
-    Some(flip(crate::ws::analysis::engine_score(analysis.score)))
+    Some(flip(crate::engine_pool::wire_score(analysis.score)))
 }
 
 #[cfg(test)]

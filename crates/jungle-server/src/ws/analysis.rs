@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use jungle_engine::{Level, Persona, Score};
-use jungle_protocol::{EngineScore, Ruleset, ServerFrame};
+use jungle_engine::{Level, Persona};
+use jungle_protocol::{Ruleset, ServerFrame};
 use jungle_rules::{Game, Position, Turn};
 
 use super::error::FrameError;
@@ -37,13 +37,6 @@ pub fn position_after(
             .map_err(|e| FrameError::BadPosition(format!("move {} ({text:?}): {e}", index + 1)))?;
     }
     Ok(game)
-}
-
-pub fn engine_score(score: Score) -> EngineScore {
-    match score {
-        Score::Cp(n) => EngineScore::Cp(n),
-        Score::DenIn(n) => EngineScore::DenIn(n),
-    }
 }
 
 impl Session {
@@ -86,7 +79,7 @@ impl Session {
             let frame = ServerFrame::Analysis {
                 position: fen,
                 best: Some(analysis.best.to_string()),
-                score: Some(engine_score(analysis.score)),
+                score: Some(crate::engine_pool::wire_score(analysis.score)),
                 pv: analysis.pv.iter().map(ToString::to_string).collect(),
                 depth: analysis.depth,
             };
