@@ -151,6 +151,28 @@ pub enum ClientFrame {
     CancelChallenge {
         id: Uuid,
     },
+    /// Join an arena (a private one needs its `code`), or come back after withdrawing. The
+    /// answer is `tournament_entry`; pairings arrive as `game` frames. Joining also follows the
+    /// standings, as `watch_tournament` does.
+    JoinTournament {
+        id: Uuid,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// Stop being paired (a pause: the points stay, and `join_tournament` comes back). A game
+    /// in progress is played out.
+    Withdraw {
+        id: Uuid,
+    },
+    /// Follow a tournament's standings: a full `tournament_standings` now, then the lines that
+    /// change. A connection follows one tournament at a time; this replaces the previous one.
+    WatchTournament {
+        id: Uuid,
+    },
+    /// Stop following a tournament's standings.
+    UnwatchTournament {
+        id: Uuid,
+    },
     Ping,
 }
 
@@ -413,6 +435,9 @@ pub struct GameState {
     /// aborted; absent once both sides have moved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abort_in_ms: Option<u64>,
+    /// The tournament this game belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<Uuid>,
 }
 
 /// What the server sends.
@@ -559,6 +584,25 @@ pub enum ServerFrame {
         id: Uuid,
         reason: ChallengeEnd,
     },
+    /// Your place in a tournament: `active` while you are paired, false once withdrawn (by
+    /// you, or because you let a tournament game be aborted).
+    TournamentEntry {
+        id: Uuid,
+        active: bool,
+    },
+    /// A tournament's standings. `full`: `lines` is the whole table (in rank order); else only
+    /// the lines that changed since `seq - 1` (a client that sees a gap sends
+    /// `watch_tournament` again). `players` is the table's length.
+    TournamentStandings {
+        id: Uuid,
+        seq: u64,
+        full: bool,
+        status: crate::http::TournamentStatus,
+        /// Milliseconds until it starts (upcoming) or ends (running); 0 once finished.
+        ms_left: u64,
+        players: u32,
+        lines: Vec<crate::http::Standing>,
+    },
     Pong,
     /// The server is going down; reconnect after a moment (games resume).
     Shutdown,
@@ -616,6 +660,18 @@ pub enum ErrorCode {
     /// The operator banned this player; the message says why.
     Banned,
     RateLimited,
+    /// No tournament has this id.
+    UnknownTournament,
+    /// The tournament is over: nobody joins it any more.
+    TournamentOver,
+    /// A private tournament, and the code is missing or wrong.
+    TournamentCode,
+    /// You are already in this tournament (and not withdrawn).
+    AlreadyJoined,
+    /// You are playing a game of another tournament: finish it first.
+    InTournamentGame,
+    /// The tournament has as many players as it takes.
+    TournamentFull,
     /// Something went wrong on our side; details are in the server's log.
     Internal,
 }

@@ -448,6 +448,9 @@ pub enum TournamentStatus {
 /// A line of the standings, best first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Standing {
+    /// 1 for the leader.
+    #[serde(default)]
+    pub rank: u32,
     pub player: Uuid,
     pub name: String,
     pub rating: i32,
@@ -455,6 +458,12 @@ pub struct Standing {
     pub games: u32,
     /// Wins in a row now: from two on, the next win scores double.
     pub streak: u32,
+    /// The tournament game the player is in now, to watch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<Uuid>,
+    /// Withdrawn (paused): not paired until they join again.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// `GET /api/tournaments/{id}` (and each line of `GET /api/tournaments`, whose standings are

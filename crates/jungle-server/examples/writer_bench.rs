@@ -41,6 +41,7 @@ async fn main() {
             red_rating: 1500,
             blue_rating: 1500,
             start_fen: String::new(),
+            tournament: None,
         };
         persister.write(Write::StartGame(game)).await.unwrap();
     }

@@ -516,6 +516,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         blue_away_ms: None,
         legal: Vec::new(),
         abort_in_ms: None,
+        tournament: record.tournament,
     }
 }
 

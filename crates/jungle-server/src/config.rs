@@ -103,6 +103,12 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_CHAT", value_enum, default_value_t = ChatMode::All)]
     pub chat: ChatMode,
 
+    /// A recurring public arena, repeatable: `every=hourly,rules=classic,clock=3+2,minutes=55`
+    /// (keys: name, rules, clock as M+S or Ns per move, every hourly|daily, at MM or HH:MM
+    /// UTC, minutes, rated true|false). In the environment, schedules are separated by `;`.
+    #[arg(long = "schedule", env = "JUNGLE_SCHEDULE", value_delimiter = ';')]
+    pub schedules: Vec<crate::tournaments::schedule::Schedule>,
+
     /// Log as JSON lines instead of human-readable text.
     #[arg(long, env = "JUNGLE_LOG_JSON")]
     pub log_json: bool,

@@ -100,13 +100,22 @@ impl Server {
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
+            tournaments: tournaments::Directors::default(),
         });
         resume_games(&store, &room_ctx).await?;
         restore_waiting_rooms(&store, &room_ctx).await?;
+        let online = online::Online::default();
+        direct_tournaments(&store, &room_ctx, &online).await?;
+        tournaments::schedule::ensure_organiser(&store).await?;
+        tokio::spawn(tournaments::schedule::run(
+            config.schedules.clone(),
+            room_ctx.clone(),
+            online.clone(),
+            shutdown_rx.clone(),
+        ));
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
         let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
         tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
-        let online = online::Online::default();
         tokio::spawn(moderation::apply_bans(
             store.clone(),
             rooms.clone(),
@@ -336,6 +345,26 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
     }
     if count > 0 {
         tracing::info!(games = count, "resumed unfinished games");
+    }
+    Ok(())
+}
+
+/// Directs again every tournament not over (and any whose games are still being played): the
+/// end time stays as stored, waiting players are paired again, resumed games are scored when
+/// they end.
+async fn direct_tournaments(
+    store: &Store,
+    ctx: &Arc<RoomContext>,
+    online: &online::Online,
+) -> Result<(), StoreError> {
+    let records = store.tournaments_to_direct(store::now_ms()).await?;
+    let count = records.len();
+    for record in records {
+        let loaded = tournaments::director::load(store, record).await?;
+        tournaments::director::start(ctx.clone(), online.clone(), loaded);
+    }
+    if count > 0 {
+        tracing::info!(tournaments = count, "directing tournaments");
     }
     Ok(())
 }

@@ -44,6 +44,8 @@ pub enum Limited {
     Chat,
     /// `POST /api/tournaments`, per player and per address.
     NewTournament,
+    /// `join_tournament`, `withdraw` and `watch_tournament`, per player and per address.
+    TournamentEntry,
     /// `analyse_game` that starts an analysis (a minute of engine time at most), per player
     /// and per address.
     GameAnalysis,
@@ -93,6 +95,8 @@ pub struct Limits {
     chat_per_address: DefaultKeyedRateLimiter<IpAddr>,
     tournaments_per_player: DefaultKeyedRateLimiter<Uuid>,
     tournaments_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    entries_per_player: DefaultKeyedRateLimiter<Uuid>,
+    entries_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -147,6 +151,8 @@ impl Limits {
             chat_per_address: RateLimiter::dashmap(quota(30, Duration::from_millis(500))),
             tournaments_per_player: RateLimiter::dashmap(quota(5, secs(720))),
             tournaments_per_address: RateLimiter::dashmap(quota(20, secs(180))),
+            entries_per_player: RateLimiter::dashmap(quota(20, secs(3))),
+            entries_per_address: RateLimiter::dashmap(quota(60, secs(1))),
         }
     }
 
@@ -192,6 +198,10 @@ impl Limits {
             Limited::NewTournament => {
                 by_player(&self.tournaments_per_player)?;
                 check(&self.tournaments_per_address, &address)
+            }
+            Limited::TournamentEntry => {
+                by_player(&self.entries_per_player)?;
+                check(&self.entries_per_address, &address)
             }
             Limited::Chat => {
                 by_player(&self.chat_per_player)?;
@@ -247,6 +257,8 @@ impl Limits {
         self.chat_per_address.retain_recent();
         self.tournaments_per_player.retain_recent();
         self.tournaments_per_address.retain_recent();
+        self.entries_per_player.retain_recent();
+        self.entries_per_address.retain_recent();
         self.guests_per_address.shrink_to_fit();
         self.rooms_per_player.shrink_to_fit();
         self.rooms_per_address.shrink_to_fit();
@@ -272,6 +284,8 @@ impl Limits {
         self.chat_per_address.shrink_to_fit();
         self.tournaments_per_player.shrink_to_fit();
         self.tournaments_per_address.shrink_to_fit();
+        self.entries_per_player.shrink_to_fit();
+        self.entries_per_address.shrink_to_fit();
     }
 
     /// How many keys all limits remember (for tests and metrics).
@@ -301,6 +315,8 @@ impl Limits {
             + self.chat_per_address.len()
             + self.tournaments_per_player.len()
             + self.tournaments_per_address.len()
+            + self.entries_per_player.len()
+            + self.entries_per_address.len()
     }
 }
 

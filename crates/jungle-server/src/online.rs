@@ -68,6 +68,31 @@ impl Online {
             .count()
     }
 
+    /// The player as their newest connection signed in (name included), if online.
+    pub fn player(&self, player: Uuid) -> Option<crate::store::PlayerRecord> {
+        let players = self.players.lock().expect("online lock");
+        players
+            .get(&player)
+            .and_then(|list| list.last())
+            .map(|open| open.conn.player.clone())
+    }
+
+    /// Sends every connection of `player` into `room` (a tournament pairing); how many took it.
+    pub fn enter(&self, player: Uuid, room: &crate::rooms::RoomHandle) -> usize {
+        let players = self.players.lock().expect("online lock");
+        players
+            .get(&player)
+            .into_iter()
+            .flatten()
+            .filter(|open| {
+                open.conn
+                    .tx
+                    .try_send(crate::rooms::Outbound::Enter(room.clone()))
+                    .is_ok()
+            })
+            .count()
+    }
+
     /// Closes every connection of `player`.
     pub fn close_all(&self, player: Uuid) {
         let players = self.players.lock().expect("online lock");

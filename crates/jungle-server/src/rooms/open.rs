@@ -89,6 +89,19 @@ pub fn matched(
     Room::spawn(ctx, Uuid::new_v4(), session, started, None)
 }
 
+/// A game of a tournament, paired by its director, starting now.
+pub fn tournament_game(
+    ctx: Arc<RoomContext>,
+    settings: RoomSettings,
+    red: SeatPlayer,
+    blue: SeatPlayer,
+    tournament: Uuid,
+) -> RoomHandle {
+    let (session, started) = GameSession::matched(settings, None, red, blue, ctx.timing, now());
+    let session = session.in_tournament(Some(tournament));
+    Room::spawn(ctx, Uuid::new_v4(), session, started, None)
+}
+
 /// A casual game of `human` against the computer at `level`, with a room code so that friends
 /// can watch through its link. `color` is the human's. The one way to open a computer game: at
 /// most [`MAX_COMPUTER_GAMES`] in play per player.
@@ -280,7 +293,8 @@ pub fn resumed(
         [red, blue],
         ctx.timing,
         now,
-    );
+    )
+    .in_tournament(record.tournament);
     Ok(Room::spawn(ctx, record.id, session, Vec::new(), hold))
 }
 

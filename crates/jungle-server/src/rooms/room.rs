@@ -35,6 +35,8 @@ pub struct RoomContext {
     pub store: Store,
     pub timing: Timing,
     pub shutdown: watch::Receiver<bool>,
+    /// The tournaments' directors, told when a tournament game ends.
+    pub tournaments: crate::tournaments::Directors,
 }
 
 /// The time as the session sees it. Taken from tokio's clock, so that tests which pause and
@@ -513,6 +515,15 @@ impl Room {
                 if let Some(frame) = self.view().game_over() {
                     self.broadcast(&frame);
                 }
+                if let Some(tournament) = self.session.tournament() {
+                    // An aborted game is the fault of the side that never moved.
+                    let absent = (reason == jungle_protocol::Reason::Aborted)
+                        .then(|| self.session.game().position().side_to_move())
+                        .and_then(|side| self.session.seat(side))
+                        .map(|seat| seat.who.player.id);
+                    let directors = self.ctx.tournaments.clone();
+                    directors.game_ended(tournament, self.id, absent).await;
+                }
             }
             Event::RematchAgreed { red, blue } => Box::pin(self.start_rematch(red, blue)).await,
             Event::Closed { .. } => {}
@@ -573,6 +584,7 @@ impl Room {
             red_rating: seat(Side::Red).rating.glicko().shown(),
             blue_rating: seat(Side::Blue).rating.glicko().shown(),
             start_fen: self.session.game().start().to_string(),
+            tournament: self.session.tournament(),
         }
     }
 

@@ -12,7 +12,8 @@ use super::clock::{Expiry, GameClock};
 use crate::store::{PlayerRecord, RatingRecord, StoredClock};
 use jungle_protocol::RatingChange;
 
-/// The 10-move no-score rule: a rated game ending at or before this ply changes no rating.
+/// The 10-move no-score rule: a rated game ending at or before this ply changes no rating
+/// (outside tournaments).
 pub const NO_SCORE_PLIES: usize = 20;
 /// At most one draw offer per player per this many plies.
 pub const DRAW_OFFER_EVERY: usize = 20;
@@ -189,6 +190,10 @@ pub enum Refusal {
     TakebackPending,
     #[error("there is no takeback request to answer")]
     NoTakebackOffer,
+    #[error("moves are never taken back in tournament games")]
+    TakebackTournament,
+    #[error("tournament games have no rematch: the tournament pairs your next game")]
+    RematchTournament,
 }
 
 impl Refusal {
@@ -205,9 +210,11 @@ impl Refusal {
             Refusal::DrawOfferLimit { .. } => ErrorCode::DrawOfferLimit,
             Refusal::RematchUnavailable => ErrorCode::RematchUnavailable,
             Refusal::RoomFull => ErrorCode::BadRequest,
-            Refusal::TakebackRated | Refusal::NothingToTakeBack | Refusal::NoTakebackOffer => {
-                ErrorCode::TakebackUnavailable
-            }
+            Refusal::RematchTournament => ErrorCode::RematchUnavailable,
+            Refusal::TakebackRated
+            | Refusal::TakebackTournament
+            | Refusal::NothingToTakeBack
+            | Refusal::NoTakebackOffer => ErrorCode::TakebackUnavailable,
             Refusal::TakebackPending => ErrorCode::TakebackPending,
         }
     }
@@ -281,6 +288,9 @@ pub struct GameSession {
     clock: GameClock,
     seats: [Option<Seat>; 2],
     phase: Phase,
+    /// The tournament this game was paired in: the 10-move rule does not apply ("比赛时不受此
+    /// 限制"), and neither takebacks nor rematches do (the tournament pairs the next game).
+    tournament: Option<uuid::Uuid>,
 }
 
 impl GameSession {
@@ -293,7 +303,18 @@ impl GameSession {
             clock: GameClock::new(settings.clock, now),
             seats: [None, None],
             phase: Phase::Closed { result: None },
+            tournament: None,
         }
+    }
+
+    /// The game belongs to `tournament` (set before it is played).
+    pub fn in_tournament(mut self, tournament: Option<uuid::Uuid>) -> GameSession {
+        self.tournament = tournament;
+        self
+    }
+
+    pub fn tournament(&self) -> Option<uuid::Uuid> {
+        self.tournament
     }
 
     /// A game between two known players, starting now; the `Started` event comes with it.
@@ -759,6 +780,9 @@ impl GameSession {
         if self.settings.rated {
             return Err(Refusal::TakebackRated);
         }
+        if self.tournament.is_some() {
+            return Err(Refusal::TakebackTournament);
+        }
         self.plies_to_take_back(side)
             .ok_or(Refusal::NothingToTakeBack)?;
         let Phase::Active { takeback_offer, .. } = &mut self.phase else {
@@ -810,6 +834,9 @@ impl GameSession {
     }
 
     fn rematch(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
+        if self.tournament.is_some() {
+            return Err(Refusal::RematchTournament);
+        }
         let computer_opponent = self.seat(!side).is_some_and(|s| s.who.computer.is_some());
         let Phase::Over {
             rematch,
@@ -849,8 +876,11 @@ impl GameSession {
             GameStatus::Finished
         };
         let plies = self.game.ply_count();
-        let apply_rating =
-            self.settings.rated && status == GameStatus::Finished && plies > NO_SCORE_PLIES;
+        // The 10-move rule stops rating farming between friends; a tournament pairs strangers
+        // by standing, so it does not apply there (the rules seed: 比赛时不受此限制).
+        let apply_rating = self.settings.rated
+            && status == GameStatus::Finished
+            && (plies > NO_SCORE_PLIES || self.tournament.is_some());
         self.phase = Phase::Over {
             result: GameResult {
                 winner,

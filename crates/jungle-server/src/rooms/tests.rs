@@ -57,6 +57,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,
+        tournaments: Default::default(),
     });
     (ctx, writes, shutdown_tx)
 }

@@ -65,6 +65,7 @@ impl View<'_> {
             blue_away_ms: away_ms(Side::Blue),
             legal: session.legal_for(you),
             abort_in_ms: session.abort_in(self.now).map(|d| d.as_millis() as u64),
+            tournament: session.tournament(),
         }
     }
 

@@ -22,6 +22,8 @@ pub struct NewGame {
     pub red_rating: i32,
     pub blue_rating: i32,
     pub start_fen: String,
+    /// The tournament that paired it: its pairing is stored with the game.
+    pub tournament: Option<Uuid>,
 }
 
 /// One turn and both clocks right after it.
@@ -87,6 +89,8 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     pub created_at: i64,
     pub ended_at: Option<i64>,
+    /// The tournament that paired it.
+    pub tournament: Option<Uuid>,
 }
 
 fn status_name(status: GameStatus) -> &'static str {
@@ -123,7 +127,8 @@ fn parse_ruleset(text: &str) -> Result<Ruleset, StoreError> {
 
 const GAME_COLUMNS: &str = "g.id, g.ruleset, g.clock, g.rated, g.room_code, g.red_id, g.blue_id,
     g.red_rating, g.blue_rating, g.start_fen, g.status, g.winner, g.reason, g.rating_applied,
-    g.red_change, g.blue_change, g.created_at, g.ended_at, pr.name AS red_name, pb.name AS blue_name";
+    g.red_change, g.blue_change, g.created_at, g.ended_at, pr.name AS red_name, pb.name AS blue_name,
+    (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = g.id) AS tournament_id";
 
 fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
     let clock: String = r.try_get("clock")?;
@@ -157,6 +162,13 @@ fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
         moves: Vec::new(),
         created_at: r.try_get("created_at")?,
         ended_at: r.try_get("ended_at")?,
+        tournament: r
+            .try_get::<Option<String>, _>("tournament_id")?
+            .map(|t| {
+                t.parse()
+                    .map_err(|_| StoreError::Corrupt(format!("tournament id {t:?}")))
+            })
+            .transpose()?,
     })
 }
 
@@ -189,6 +201,10 @@ impl Store {
         // A private room's game starting ends its wait, in the same transaction.
         if let Some(code) = &game.room_code {
             self.delete_waiting_room(tx, code).await?;
+        }
+        // A tournament's pairing is stored with its game: both or neither.
+        if let Some(tournament) = game.tournament {
+            self.insert_pairing(tx, tournament, game).await?;
         }
         Ok(())
     }
@@ -292,6 +308,8 @@ impl Store {
         let red_id: String = row.try_get("red_id")?;
         let blue_id: String = row.try_get("blue_id")?;
         count_leaving(tx, finish, [&red_id, &blue_id]).await?;
+        // A tournament game is scored here, in the transaction that ends it: exactly once.
+        self.score_pairing(tx, finish).await?;
         if !finish.apply_rating || finish.status != GameStatus::Finished {
             return Ok(None);
         }

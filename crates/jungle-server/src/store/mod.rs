@@ -21,7 +21,7 @@ pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, Store
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
 pub use rooms::WaitingRoom;
-pub use tournaments::TournamentRecord;
+pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -347,6 +347,7 @@ mod tests {
                 red_rating: 1500,
                 blue_rating: 1500,
                 start_fen: String::new(),
+                tournament: None,
             };
             store.insert_game(&mut tx, &game).await.expect("game");
         }

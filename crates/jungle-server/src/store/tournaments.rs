@@ -1,13 +1,30 @@
 //! Tournaments in the database: the tournament, its entries (each player's score) and its
 //! pairings' games.
 
-use jungle_protocol::ClockSpec;
-use jungle_rules::Ruleset;
-use sqlx::Row;
+use jungle_protocol::{ClockSpec, GameStatus};
+use jungle_rules::{Ruleset, Side};
+use sqlx::{Any, Row, Transaction};
 use uuid::Uuid;
 
-use super::{get_uuid, now_ms, Store, StoreError};
-use crate::tournaments::arena::Entry;
+use super::{get_uuid, now_ms, FinishRecord, NewGame, Store, StoreError};
+use crate::tournaments::arena::{self, Entry, Outcome};
+
+/// A player's entry with whether they have withdrawn (paused).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RosterLine {
+    pub entry: Entry,
+    pub withdrawn: bool,
+}
+
+/// One pairing of a tournament, oldest first in [`Store::tournament_pairings`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingRecord {
+    pub game: Uuid,
+    pub red: Uuid,
+    pub blue: Uuid,
+    /// The game is still being played.
+    pub in_play: bool,
+}
 
 /// A tournament as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,18 +134,49 @@ impl Store {
         &self,
         tournament: Uuid,
         rules: Ruleset,
-    ) -> Result<Vec<Entry>, StoreError> {
-        let rows = sqlx::query(
+    ) -> Result<Vec<RosterLine>, StoreError> {
+        self.roster(tournament, rules, None).await
+    }
+
+    /// One player's entry, if they joined.
+    pub async fn tournament_entry(
+        &self,
+        tournament: Uuid,
+        rules: Ruleset,
+        player: Uuid,
+    ) -> Result<Option<RosterLine>, StoreError> {
+        Ok(self
+            .roster(tournament, rules, Some(player))
+            .await?
+            .into_iter()
+            .next())
+    }
+
+    async fn roster(
+        &self,
+        tournament: Uuid,
+        rules: Ruleset,
+        player: Option<Uuid>,
+    ) -> Result<Vec<RosterLine>, StoreError> {
+        let one = if player.is_some() {
+            " AND e.player_id = $3"
+        } else {
+            ""
+        };
+        let sql = format!(
             "SELECT e.player_id, p.name, e.points, e.streak, e.games, e.wins, e.losses,
-                    e.opponents_rating, r.rating
+                    e.opponents_rating, e.withdrawn, r.rating
              FROM tournament_entries e JOIN players p ON p.id = e.player_id
              LEFT JOIN ratings r ON r.player_id = e.player_id AND r.ruleset = $2
-             WHERE e.tournament_id = $1",
-        )
-        .bind(tournament.to_string())
-        .bind(rules.name())
-        .fetch_all(&self.pool)
-        .await?;
+             WHERE e.tournament_id = $1{one}"
+        );
+        let mut query = sqlx::query(&sql)
+            .bind(tournament.to_string())
+            .bind(rules.name());
+        if let Some(player) = player {
+            query = query.bind(player.to_string());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
                 let rating: Option<f64> = r.try_get("rating")?;
@@ -145,8 +193,226 @@ impl Store {
                 entry.wins = r.try_get::<i64, _>("wins")? as u32;
                 entry.losses = r.try_get::<i64, _>("losses")? as u32;
                 entry.opponents_rating = r.try_get("opponents_rating")?;
-                Ok(entry)
+                Ok(RosterLine {
+                    entry,
+                    withdrawn: r.try_get::<i64, _>("withdrawn")? != 0,
+                })
             })
             .collect()
+    }
+
+    /// How many players have joined a tournament.
+    pub async fn tournament_size(&self, tournament: Uuid) -> Result<i64, StoreError> {
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM tournament_entries WHERE tournament_id = $1")
+                .bind(tournament.to_string())
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// `player` joins, or comes back after withdrawing (their points kept).
+    pub async fn join_tournament(&self, tournament: Uuid, player: Uuid) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tournament_entries (tournament_id, player_id, joined_at)
+             VALUES ($1, $2, $3)
+             ON CONFLICT (tournament_id, player_id) DO UPDATE SET withdrawn = 0",
+        )
+        .bind(tournament.to_string())
+        .bind(player.to_string())
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// `player` withdraws (pauses): not paired until they join again.
+    pub async fn withdraw_from_tournament(
+        &self,
+        tournament: Uuid,
+        player: Uuid,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE tournament_entries SET withdrawn = 1 WHERE tournament_id = $1 AND player_id = $2",
+        )
+        .bind(tournament.to_string())
+        .bind(player.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// A tournament's pairings, oldest first.
+    pub async fn tournament_pairings(
+        &self,
+        tournament: Uuid,
+    ) -> Result<Vec<PairingRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT tg.game_id, tg.red_id, tg.blue_id, g.status
+             FROM tournament_games tg JOIN games g ON g.id = tg.game_id
+             WHERE tg.tournament_id = $1 ORDER BY tg.paired_at, tg.game_id",
+        )
+        .bind(tournament.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PairingRecord {
+                    game: get_uuid(r, "game_id")?,
+                    red: get_uuid(r, "red_id")?,
+                    blue: get_uuid(r, "blue_id")?,
+                    in_play: r.try_get::<String, _>("status")? == "active",
+                })
+            })
+            .collect()
+    }
+
+    /// Tournaments a restarted server directs again: those not over, and those whose games
+    /// are still being played.
+    pub async fn tournaments_to_direct(
+        &self,
+        now: i64,
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM tournaments t WHERE t.ends_at > $1 OR EXISTS (
+                 SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game_id
+                 WHERE tg.tournament_id = t.id AND g.status = 'active')"
+        ))
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(record).collect()
+    }
+
+    /// A scheduled arena, once per `key` (the schedule and its start): true if it is new.
+    pub async fn create_scheduled_tournament(
+        &self,
+        t: &TournamentRecord,
+        key: &str,
+    ) -> Result<bool, StoreError> {
+        let inserted = sqlx::query(
+            "INSERT INTO tournaments (id, name, ruleset, clock, rated, starts_at, ends_at, code,
+                 created_by, created_at, schedule_key)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9, $10)
+             ON CONFLICT (schedule_key) DO NOTHING",
+        )
+        .bind(t.id.to_string())
+        .bind(&t.name)
+        .bind(t.rules.name())
+        .bind(serde_json::to_string(&t.clock).expect("clock serializes"))
+        .bind(i64::from(t.rated))
+        .bind(t.starts_at)
+        .bind(t.ends_at)
+        .bind(t.created_by.to_string())
+        .bind(now_ms())
+        .bind(key)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(inserted == 1)
+    }
+
+    /// Stores a tournament game's pairing, in the transaction that stores the game.
+    pub(super) async fn insert_pairing(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        tournament: Uuid,
+        game: &NewGame,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tournament_games (game_id, tournament_id, red_id, blue_id, paired_at)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(game.id.to_string())
+        .bind(tournament.to_string())
+        .bind(game.red.to_string())
+        .bind(game.blue.to_string())
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Scores a tournament game that just ended, in the transaction that ends it; a game not
+    /// in a tournament, or already scored, changes nothing.
+    pub(super) async fn score_pairing(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        finish: &FinishRecord,
+    ) -> Result<(), StoreError> {
+        let game = finish.game.to_string();
+        let Some(pairing) = sqlx::query(
+            "SELECT tg.tournament_id, tg.red_id, tg.blue_id, g.red_rating, g.blue_rating
+             FROM tournament_games tg JOIN games g ON g.id = tg.game_id
+             WHERE tg.game_id = $1 AND tg.scored = 0",
+        )
+        .bind(game.clone())
+        .fetch_optional(&mut **tx)
+        .await?
+        else {
+            return Ok(());
+        };
+        let tournament: String = pairing.try_get("tournament_id")?;
+        let seats = [
+            (
+                Side::Red,
+                pairing.try_get::<String, _>("red_id")?,
+                pairing.try_get::<i64, _>("blue_rating")?,
+            ),
+            (
+                Side::Blue,
+                pairing.try_get::<String, _>("blue_id")?,
+                pairing.try_get::<i64, _>("red_rating")?,
+            ),
+        ];
+        let mut points = [0i64; 2];
+        for (i, (side, player, opponent_rating)) in seats.iter().enumerate() {
+            let outcome = match (finish.status, finish.winner) {
+                (GameStatus::Aborted, _) => Outcome::Aborted,
+                (_, None) => Outcome::Draw,
+                (_, Some(winner)) if winner == *side => Outcome::Win,
+                (_, Some(_)) => Outcome::Loss,
+            };
+            let row = sqlx::query(
+                "SELECT streak FROM tournament_entries WHERE tournament_id = $1 AND player_id = $2",
+            )
+            .bind(tournament.clone())
+            .bind(player.clone())
+            .fetch_optional(&mut **tx)
+            .await?;
+            let streak = match row {
+                Some(r) => r.try_get::<i64, _>("streak")? as u32,
+                None => continue,
+            };
+            let (got, streak) = arena::scored(outcome, streak);
+            let played = i64::from(outcome != Outcome::Aborted);
+            sqlx::query(
+                "UPDATE tournament_entries SET points = points + $1, streak = $2,
+                     games = games + $3, wins = wins + $4, losses = losses + $5,
+                     opponents_rating = opponents_rating + $6
+                 WHERE tournament_id = $7 AND player_id = $8",
+            )
+            .bind(i64::from(got))
+            .bind(i64::from(streak))
+            .bind(played)
+            .bind(i64::from(outcome == Outcome::Win))
+            .bind(i64::from(outcome == Outcome::Loss))
+            .bind(played * opponent_rating)
+            .bind(tournament.clone())
+            .bind(player.clone())
+            .execute(&mut **tx)
+            .await?;
+            points[i] = i64::from(got);
+        }
+        sqlx::query(
+            "UPDATE tournament_games SET scored = 1, red_points = $1, blue_points = $2
+             WHERE game_id = $3",
+        )
+        .bind(points[0])
+        .bind(points[1])
+        .bind(game)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
     }
 }

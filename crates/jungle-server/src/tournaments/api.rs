@@ -5,8 +5,13 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
+use std::collections::{HashMap, HashSet};
+
 use jungle_protocol::http::{self, NewTournament, Standing, TournamentCreated, TournamentStatus};
 use uuid::Uuid;
+
+use super::director::status_at;
+use super::table;
 
 use crate::accounts::api::{same_origin, AccountApiError};
 use crate::client_addr::ClientAddr;
@@ -80,6 +85,8 @@ pub async fn create(
         created_by: player.id,
     };
     state.store.create_tournament(&record).await?;
+    let loaded = super::director::load(&state.store, record.clone()).await?;
+    super::director::start(state.room_ctx.clone(), state.online.clone(), loaded);
     Ok((
         StatusCode::CREATED,
         Json(TournamentCreated {
@@ -89,14 +96,29 @@ pub async fn create(
     ))
 }
 
-fn status(t: &TournamentRecord, now: i64) -> TournamentStatus {
-    if now < t.starts_at {
-        TournamentStatus::Upcoming
-    } else if now < t.ends_at {
-        TournamentStatus::Running
-    } else {
-        TournamentStatus::Finished
+/// The standings of a tournament: as its director last sent them while it runs, else as
+/// stored.
+pub async fn standings(
+    state: &AppState,
+    t: &TournamentRecord,
+) -> Result<Vec<Standing>, crate::store::StoreError> {
+    if let Some(lines) = state.room_ctx.tournaments.standings(t.id) {
+        return Ok(lines.as_ref().clone());
     }
+    let mut paused = HashSet::new();
+    let entries = state
+        .store
+        .tournament_entries(t.id, t.rules)
+        .await?
+        .into_iter()
+        .map(|line| {
+            if line.withdrawn {
+                paused.insert(line.entry.player);
+            }
+            line.entry
+        });
+    let entries: Vec<_> = entries.collect();
+    Ok(table::lines(entries, &paused, &HashMap::new()))
 }
 
 async fn view(
@@ -104,23 +126,11 @@ async fn view(
     t: &TournamentRecord,
     with_standings: bool,
 ) -> Result<http::Tournament, AccountApiError> {
-    let mut entries = state.store.tournament_entries(t.id, t.rules).await?;
-    crate::tournaments::arena::standings(&mut entries);
-    let players = entries.len() as u32;
-    let standings = if with_standings {
-        entries
-            .into_iter()
-            .map(|e| Standing {
-                player: e.player,
-                name: e.name,
-                rating: e.rating,
-                points: e.points,
-                games: e.games,
-                streak: e.streak,
-            })
-            .collect()
+    let (players, standings) = if with_standings {
+        let lines = standings(state, t).await?;
+        (lines.len() as u32, lines)
     } else {
-        Vec::new()
+        (state.store.tournament_size(t.id).await? as u32, Vec::new())
     };
     Ok(http::Tournament {
         id: t.id,
@@ -129,7 +139,7 @@ async fn view(
         clock: t.clock,
         rated: t.rated,
         private: t.code.is_some(),
-        status: status(t, now_ms()),
+        status: status_at(t, now_ms()),
         starts_at: rfc3339(t.starts_at),
         ends_at: rfc3339(t.ends_at),
         players,

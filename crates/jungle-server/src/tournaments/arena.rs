@@ -2,7 +2,7 @@
 //! pairing of whoever is waiting. No runtime, no store (issue 15).
 //!
 //! - **Points**: a win 2, a draw 1, a loss 0. After two wins in a row each further win scores
-//!   double (4) until a game is not won; an aborted game scores nothing and keeps no streak.
+//!   double (4) until a game is not won; an aborted game scores nothing and leaves the streak as it was.
 //! - **Standings**: by points, then by performance rating (the opponents' average rating plus
 //!   400 × (wins − losses) / games), then by fewer games, then by name.
 //! - **Pairing**: the waiting players, sorted by standing, are cut into windows of
@@ -51,6 +51,8 @@ pub struct Entry {
     pub recent: VecDeque<Uuid>,
     /// The colours played, newest last (the last three are enough).
     pub colours: VecDeque<Side>,
+    /// Games played as Blue less games played as Red, over the whole tournament.
+    pub blue_surplus: i32,
 }
 
 impl Entry {
@@ -67,6 +69,7 @@ impl Entry {
             opponents_rating: 0,
             recent: VecDeque::new(),
             colours: VecDeque::new(),
+            blue_surplus: 0,
         }
     }
 
@@ -78,24 +81,24 @@ impl Entry {
         opponent_rating: i32,
         colour: Side,
     ) -> u32 {
-        let points = points_for(outcome, self.streak);
+        let (points, streak) = scored(outcome, self.streak);
+        self.streak = streak;
         match outcome {
-            Outcome::Win => {
-                self.streak += 1;
-                self.wins += 1;
-            }
-            Outcome::Loss => {
-                self.streak = 0;
-                self.losses += 1;
-            }
-            Outcome::Draw => self.streak = 0,
-            Outcome::Aborted => self.streak = 0,
+            Outcome::Win => self.wins += 1,
+            Outcome::Loss => self.losses += 1,
+            Outcome::Draw | Outcome::Aborted => {}
         }
         if outcome != Outcome::Aborted {
             self.games += 1;
             self.opponents_rating += i64::from(opponent_rating);
             self.points += points;
         }
+        self.paired(opponent, colour);
+        points
+    }
+
+    /// Remembers a pairing: the opponent (to avoid rematches) and the colour.
+    pub fn paired(&mut self, opponent: Uuid, colour: Side) {
         self.recent.push_back(opponent);
         if self.recent.len() > RECENT_OPPONENTS {
             self.recent.pop_front();
@@ -104,7 +107,25 @@ impl Entry {
         if self.colours.len() > 3 {
             self.colours.pop_front();
         }
-        points
+        self.blue_surplus += match colour {
+            Side::Blue => 1,
+            Side::Red => -1,
+        };
+    }
+
+    /// Takes the scores of `stored` (as the database has them after a game), keeping what
+    /// only the director remembers: the recent opponents and colours.
+    pub fn take_scores(&mut self, stored: &Entry) {
+        let (recent, colours) = (
+            std::mem::take(&mut self.recent),
+            std::mem::take(&mut self.colours),
+        );
+        *self = Entry {
+            recent,
+            colours,
+            blue_surplus: self.blue_surplus,
+            ..stored.clone()
+        };
     }
 
     /// Whether the last two games were both played as `colour`.
@@ -139,6 +160,17 @@ pub fn points_for(outcome: Outcome, streak: u32) -> u32 {
     }
 }
 
+/// A game's points and the streak after it, for a player whose streak stood at `streak`. An
+/// aborted game was never played: it leaves the streak as it was.
+pub fn scored(outcome: Outcome, streak: u32) -> (u32, u32) {
+    let after = match outcome {
+        Outcome::Win => streak + 1,
+        Outcome::Draw | Outcome::Loss => 0,
+        Outcome::Aborted => streak,
+    };
+    (points_for(outcome, streak), after)
+}
+
 /// The standings: best first.
 pub fn standings(entries: &mut [Entry]) {
     entries.sort_by(|a, b| {
@@ -171,15 +203,17 @@ pub fn pair_cost(a: &Entry, rank_a: usize, b: &Entry, rank_b: usize) -> u64 {
 }
 
 /// The colours for a pair: `(red, blue)`. Whoever played red twice running takes blue (and the
-/// other way round); else whoever played fewer reds of the last three takes red; else `coin`.
+/// other way round); else whoever has played Blue more often over the tournament takes red;
+/// else whoever played Blue last; else `coin`.
 pub fn colours(a: &Entry, b: &Entry, coin: bool) -> (Uuid, Uuid) {
-    let reds = |e: &Entry| e.colours.iter().filter(|c| **c == Side::Red).count();
     let a_red = if a.twice(Side::Red) || b.twice(Side::Blue) {
         false
     } else if a.twice(Side::Blue) || b.twice(Side::Red) {
         true
-    } else if reds(a) != reds(b) {
-        reds(a) < reds(b)
+    } else if a.blue_surplus != b.blue_surplus {
+        a.blue_surplus > b.blue_surplus
+    } else if a.colours.back() != b.colours.back() {
+        a.colours.back() == Some(&Side::Blue) || b.colours.back() == Some(&Side::Red)
     } else {
         coin
     };

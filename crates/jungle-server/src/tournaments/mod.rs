@@ -1,6 +1,18 @@
-//! Tournaments (issue 15, begun): [`arena`] holds the arena's pure arithmetic — points and
-//! streaks, standings, pairing; [`api`] creates and shows tournaments. The director that joins,
-//! pairs and scores players over the WebSocket is still to come.
+//! Tournaments (issue 15): arenas anyone can join, private ones among friends, and scheduled
+//! ones the operator configures.
+//!
+//! - [`arena`]: the arena's pure arithmetic — points and streaks, standings, pairing;
+//! - [`table`]: the standings as shown, and what changed between two tables;
+//! - [`director`]: one task per tournament being run — joins, pairings, game ends, live
+//!   standings; [`registry`]: the directors by tournament, and who plays where;
+//! - [`schedule`]: the operator's recurring arenas;
+//! - [`api`]: the HTTP API (create, list, show).
 
 pub mod api;
 pub mod arena;
+pub mod director;
+pub mod registry;
+pub mod schedule;
+pub mod table;
+
+pub use registry::Directors;

@@ -61,8 +61,19 @@ pub enum FrameError {
     AnalysisRunning,
     #[error("this player is banned: {0}")]
     Banned(String),
+    #[error("{0}")]
+    Tournament(crate::tournaments::director::JoinError),
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
+}
+
+impl From<crate::tournaments::director::JoinError> for FrameError {
+    fn from(e: crate::tournaments::director::JoinError) -> Self {
+        match e {
+            crate::tournaments::director::JoinError::Store(e) => FrameError::Store(e),
+            other => FrameError::Tournament(other),
+        }
+    }
 }
 
 impl From<crate::challenges::AcceptError> for FrameError {
@@ -114,6 +125,19 @@ impl FrameError {
                 }
             }
             FrameError::Banned(_) => ErrorCode::Banned,
+            FrameError::Tournament(e) => {
+                use crate::tournaments::director::JoinError as J;
+                match e {
+                    J::Over => ErrorCode::TournamentOver,
+                    J::Code => ErrorCode::TournamentCode,
+                    J::AccountRequired => ErrorCode::AccountRequired,
+                    J::AlreadyJoined => ErrorCode::AlreadyJoined,
+                    J::InOtherGame => ErrorCode::InTournamentGame,
+                    J::Full => ErrorCode::TournamentFull,
+                    J::Unknown => ErrorCode::UnknownTournament,
+                    J::Store(_) => ErrorCode::Internal,
+                }
+            }
             FrameError::BadPosition(_) => ErrorCode::BadPosition,
             FrameError::BadChat(_) => ErrorCode::BadChat,
             FrameError::GameInPlay(_) => ErrorCode::GameNotStarted,

@@ -151,6 +151,10 @@ impl Session {
                 self.state.challenges.cancel(id, conn)?;
                 Ok(None)
             }
+            ClientFrame::JoinTournament { id, code } => self.join_tournament(conn, id, code).await,
+            ClientFrame::Withdraw { id } => self.withdraw(conn, id).await,
+            ClientFrame::WatchTournament { id } => self.watch_tournament(conn, id).await,
+            ClientFrame::UnwatchTournament { id } => self.unwatch_tournament(conn, id).await,
         }
     }
 

@@ -2,7 +2,8 @@
 //! - [`transport`]: the socket itself: origin and per-address checks, size limits, the flood
 //!   limit, pings and lag, and the closing handshake;
 //! - [`session`]: one signed-in connection: sign-in, parsing, dispatch, and the rooms it follows;
-//! - [`handlers`]: one function per client frame; [`analysis`]: the `analyse` frame.
+//! - [`handlers`]: one function per client frame; [`analysis`]: the `analyse` frame;
+//!   [`tournaments`]: the tournament frames.
 //!
 //! Errors are one typed enum, [`FrameError`], mapped to a wire code in one place.
 
@@ -10,6 +11,7 @@ pub mod analysis;
 mod error;
 mod handlers;
 mod session;
+mod tournaments;
 mod transport;
 
 pub use error::FrameError;

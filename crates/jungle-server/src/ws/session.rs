@@ -41,6 +41,8 @@ pub struct Session {
     _online: Option<crate::online::OnlineEntry>,
     /// The engine analysis this connection waits for, if any (dropping it cancels it).
     pub analysis: Option<crate::engine_pool::SearchTicket>,
+    /// The tournament whose standings this connection follows.
+    pub watching: Option<Uuid>,
 }
 
 impl Session {
@@ -62,6 +64,7 @@ impl Session {
             _session: None,
             _online: None,
             analysis: None,
+            watching: None,
         }
     }
 
@@ -169,6 +172,10 @@ impl Session {
         if let Some(conn) = &self.conn {
             self.state.challenges.connection_gone(conn.id);
             self.state.lobby.cancel(conn.id, false).await;
+            if let Some(tournament) = self.watching.take() {
+                let directors = &self.state.room_ctx.tournaments;
+                directors.unwatch(tournament, conn.id).await;
+            }
             for (_, room) in self.joined.drain() {
                 room.send(RoomCommand::Leave { conn_id: conn.id }).await;
             }

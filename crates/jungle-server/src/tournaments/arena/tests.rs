@@ -26,13 +26,13 @@ fn wins_score_two_and_a_streak_doubles_them_until_a_game_is_not_won() {
     assert_eq!(scored, [2, 2, 4, 4, 1, 2, 2, 4, 0, 2]);
     assert_eq!(e.points, 23);
     assert_eq!((e.games, e.wins, e.losses), (10, 8, 1));
-    // An aborted game scores nothing, counts no game, and ends a streak.
+    // An aborted game scores nothing, counts no game, and leaves the streak (it was never played).
     let mut f = entry(3, 1500);
     f.score(Outcome::Win, other, 1500, Side::Red);
     f.score(Outcome::Win, other, 1500, Side::Blue);
     assert!(f.on_fire());
     assert_eq!(f.score(Outcome::Aborted, other, 1500, Side::Red), 0);
-    assert_eq!((f.points, f.games, f.on_fire()), (4, 2, false));
+    assert_eq!((f.points, f.games, f.on_fire()), (4, 2, true));
 }
 
 #[test]
@@ -94,6 +94,24 @@ fn nobody_plays_a_colour_three_times_running_when_it_can_be_avoided() {
     c.score(Outcome::Draw, x, 1500, Side::Red);
     c.score(Outcome::Draw, x, 1500, Side::Red);
     assert!(pair_cost(&a, 0, &c, 1) > pair_cost(&a, 0, &d, 3));
+    // Otherwise the colour played less often over the tournament comes next.
+    let (mut e, mut f) = (entry(5, 1500), entry(6, 1500));
+    for colour in [Side::Red, Side::Blue, Side::Red] {
+        e.paired(x, colour);
+    }
+    f.paired(x, Side::Red);
+    f.paired(x, Side::Blue);
+    assert_eq!(
+        colours(&e, &f, true),
+        (f.player, e.player),
+        "e had more reds"
+    );
+    assert_eq!(colours(&f, &e, false), (f.player, e.player));
+    // Even, the one who played blue last takes red.
+    let mut g = entry(7, 1500);
+    g.paired(x, Side::Blue);
+    g.paired(x, Side::Red);
+    assert_eq!(colours(&f, &g, false), (f.player, g.player));
 }
 
 fn sorted(mut pairs: Vec<(usize, usize)>) -> Vec<(usize, usize)> {

@@ -1,0 +1,532 @@
+//! One tournament's director: a task that takes players in and out, pairs whoever is waiting
+//! (once a second, from its start until the cut-off before its end), hears of each game's end,
+//! and sends the standings that changed to those who follow them. Points are not counted here:
+//! the transaction that ends a game scores it (`Store::score_pairing`), so a restart or a
+//! retried write cannot count a game twice; the director reads the scores back.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use jungle_protocol::http::{Standing, TournamentStatus};
+use jungle_protocol::{ClockSpec, GameStatus, ServerFrame};
+use jungle_rules::Side;
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use super::arena::{self, Entry};
+use super::table;
+use crate::online::Online;
+use crate::rooms::{frame_text, open, Connection, RoomContext, RoomSettings, SeatPlayer};
+use crate::store::{now_ms, StoreError, TournamentRecord};
+
+/// Most players one tournament takes.
+pub const MAX_PLAYERS: usize = 2_000;
+/// Most connections following one tournament's standings.
+pub const MAX_WATCHERS: usize = 10_000;
+/// How often waiting players are paired and changed standings sent.
+const TICK: Duration = Duration::from_secs(1);
+
+/// Why a player was not taken in.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    #[error("this tournament is over")]
+    Over,
+    #[error("this tournament is private: join it through its link, or with its code")]
+    Code,
+    #[error("rated tournaments are for accounts: keep this player with a username and a password, or join a casual one")]
+    AccountRequired,
+    #[error("you are already in this tournament")]
+    AlreadyJoined,
+    #[error("you are playing a game of another tournament; finish it first")]
+    InOtherGame,
+    #[error("this tournament has {MAX_PLAYERS} players, as many as it takes")]
+    Full,
+    #[error("no tournament has this id")]
+    Unknown,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+pub(super) enum Command {
+    Join {
+        conn: Connection,
+        code: Option<String>,
+        has_account: bool,
+        reply: oneshot::Sender<Result<(), JoinError>>,
+    },
+    Withdraw {
+        player: Uuid,
+    },
+    Watch {
+        conn: Connection,
+    },
+    Unwatch {
+        conn_id: u64,
+    },
+    GameEnded {
+        game: Uuid,
+        absent: Option<Uuid>,
+    },
+}
+
+/// No pairing once less than this is left: a quarter of a game's likely length (base time
+/// and 40 increments, or 40 turns of a per-move clock), from 10 s to 2 min.
+pub fn cut_off(clock: ClockSpec) -> Duration {
+    let game = match clock {
+        ClockSpec::Fischer { base_s, inc_s } => base_s + 40 * inc_s,
+        ClockSpec::PerMove { move_s, .. } => 40 * move_s,
+    };
+    Duration::from_secs(u64::from(game / 4).clamp(10, 120))
+}
+
+/// Where a tournament stands at `now` (ms since the epoch).
+pub fn status_at(t: &TournamentRecord, now: i64) -> TournamentStatus {
+    if now < t.starts_at {
+        TournamentStatus::Upcoming
+    } else if now < t.ends_at {
+        TournamentStatus::Running
+    } else {
+        TournamentStatus::Finished
+    }
+}
+
+/// Milliseconds until the next change of status: the start, then the end.
+pub fn ms_left(t: &TournamentRecord, now: i64) -> u64 {
+    match status_at(t, now) {
+        TournamentStatus::Upcoming => (t.starts_at - now) as u64,
+        TournamentStatus::Running => (t.ends_at - now) as u64,
+        TournamentStatus::Finished => 0,
+    }
+}
+
+/// A tournament as the database has it, ready to direct.
+pub struct Loaded {
+    record: TournamentRecord,
+    entries: HashMap<Uuid, Entry>,
+    paused: HashSet<Uuid>,
+    /// Games still being played: (red, blue).
+    games: HashMap<Uuid, (Uuid, Uuid)>,
+}
+
+/// Reads a tournament's entries and pairings (the recent opponents and colours are rebuilt
+/// from the pairings, oldest first).
+pub async fn load(
+    store: &crate::store::Store,
+    record: TournamentRecord,
+) -> Result<Loaded, StoreError> {
+    let mut entries = HashMap::new();
+    let mut paused = HashSet::new();
+    for line in store.tournament_entries(record.id, record.rules).await? {
+        if line.withdrawn {
+            paused.insert(line.entry.player);
+        }
+        entries.insert(line.entry.player, line.entry);
+    }
+    let mut games = HashMap::new();
+    for pairing in store.tournament_pairings(record.id).await? {
+        for (player, opponent, side) in [
+            (pairing.red, pairing.blue, Side::Red),
+            (pairing.blue, pairing.red, Side::Blue),
+        ] {
+            if let Some(entry) = entries.get_mut(&player) {
+                entry.paired(opponent, side);
+            }
+        }
+        if pairing.in_play {
+            games.insert(pairing.game, (pairing.red, pairing.blue));
+        }
+    }
+    Ok(Loaded {
+        record,
+        entries,
+        paused,
+        games,
+    })
+}
+
+/// Starts directing a loaded tournament.
+pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
+    let directors = ctx.tournaments.clone();
+    let id = loaded.record.id;
+    let (tx, rx) = mpsc::channel(1024);
+    directors.register(id, tx);
+    for player in loaded.entries.keys() {
+        if !loaded.paused.contains(player) {
+            directors.set_active(*player, id);
+        }
+    }
+    let mut playing = HashMap::new();
+    for (game, (red, blue)) in &loaded.games {
+        for player in [*red, *blue] {
+            playing.insert(player, *game);
+            directors.set_playing(player, Some(id));
+        }
+    }
+    let director = Director {
+        t: loaded.record,
+        ctx,
+        online,
+        entries: loaded.entries,
+        paused: loaded.paused,
+        playing,
+        games: loaded.games,
+        watchers: Vec::new(),
+        shown: Vec::new(),
+        status_shown: None,
+        seq: 0,
+        changed: true,
+    };
+    tokio::spawn(director.run(rx));
+}
+
+struct Director {
+    t: TournamentRecord,
+    ctx: Arc<RoomContext>,
+    online: Online,
+    entries: HashMap<Uuid, Entry>,
+    paused: HashSet<Uuid>,
+    /// Player → the game they are in.
+    playing: HashMap<Uuid, Uuid>,
+    /// Game → (red, blue).
+    games: HashMap<Uuid, (Uuid, Uuid)>,
+    watchers: Vec<Connection>,
+    /// The standings as last sent.
+    shown: Vec<Standing>,
+    status_shown: Option<TournamentStatus>,
+    seq: u64,
+    /// Something the standings show may have changed since they were last sent.
+    changed: bool,
+}
+
+impl Director {
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut shutdown = self.ctx.shutdown.clone();
+        loop {
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                _ = tick.tick() => {
+                    self.find_lost_games().await;
+                    let now = now_ms();
+                    if self.pairing_open(now) {
+                        self.pair().await;
+                    }
+                    self.flush(now);
+                    if now >= self.t.ends_at && self.games.is_empty() {
+                        break;
+                    }
+                }
+                _ = shutdown.changed() => break,
+            }
+        }
+        self.ctx.tournaments.remove(self.t.id);
+        // Whoever asks after this is told the tournament is over.
+        rx.close();
+        while let Some(command) = rx.recv().await {
+            if let Command::Join { reply, .. } = command {
+                let _ = reply.send(Err(JoinError::Over));
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                conn,
+                code,
+                has_account,
+                reply,
+            } => {
+                let joined = self.join(conn, code, has_account).await;
+                let _ = reply.send(joined);
+            }
+            Command::Withdraw { player } => self.pause(player).await,
+            Command::Watch { conn } => self.watch(conn),
+            Command::Unwatch { conn_id } => self.watchers.retain(|w| w.id != conn_id),
+            Command::GameEnded { game, absent } => self.game_ended(game, absent).await,
+        }
+    }
+
+    async fn join(
+        &mut self,
+        conn: Connection,
+        code: Option<String>,
+        has_account: bool,
+    ) -> Result<(), JoinError> {
+        let player = conn.player.id;
+        let directors = &self.ctx.tournaments;
+        if now_ms() >= self.t.ends_at {
+            return Err(JoinError::Over);
+        }
+        if let Some(expected) = &self.t.code {
+            let given = code.map(|c| c.trim().to_ascii_uppercase());
+            if given.as_deref() != Some(expected.as_str()) {
+                return Err(JoinError::Code);
+            }
+        }
+        if self.t.rated && !has_account {
+            return Err(JoinError::AccountRequired);
+        }
+        let known = self.entries.contains_key(&player);
+        if known && !self.paused.contains(&player) {
+            return Err(JoinError::AlreadyJoined);
+        }
+        if !known && self.entries.len() >= MAX_PLAYERS {
+            return Err(JoinError::Full);
+        }
+        if directors
+            .playing_in(player)
+            .is_some_and(|other| other != self.t.id)
+        {
+            return Err(JoinError::InOtherGame);
+        }
+        let store = &self.ctx.store;
+        store.join_tournament(self.t.id, player).await?;
+        if !known {
+            let line = store
+                .tournament_entry(self.t.id, self.t.rules, player)
+                .await?
+                .ok_or(JoinError::Unknown)?;
+            self.entries.insert(player, line.entry);
+        }
+        self.paused.remove(&player);
+        // One tournament at a time: joining this one pauses the other.
+        if let Some(before) = directors.set_active(player, self.t.id) {
+            let directors = directors.clone();
+            tokio::spawn(async move { directors.withdraw(before, player).await });
+        }
+        self.changed = true;
+        self.watch(conn);
+        self.tell(player, true);
+        Ok(())
+    }
+
+    /// Withdraws `player` (by their wish, or for a game they let be aborted).
+    async fn pause(&mut self, player: Uuid) {
+        if self.entries.contains_key(&player) && !self.paused.contains(&player) {
+            if let Err(e) = self
+                .ctx
+                .store
+                .withdraw_from_tournament(self.t.id, player)
+                .await
+            {
+                tracing::error!(tournament = %self.t.id, error = %e, "a withdrawal was not stored");
+            }
+            self.paused.insert(player);
+            self.ctx.tournaments.clear_active(player, self.t.id);
+            self.changed = true;
+        }
+        self.tell(player, false);
+    }
+
+    /// Tells every tab of `player` whether they are being paired.
+    fn tell(&self, player: Uuid, active: bool) {
+        let frame = frame_text(&ServerFrame::TournamentEntry {
+            id: self.t.id,
+            active,
+        });
+        self.online.send(player, &frame, None);
+    }
+
+    fn watch(&mut self, conn: Connection) {
+        let now = now_ms();
+        // Others first hear what changed, so that the full table matches their sequence.
+        self.flush(now);
+        let full = self.standings_frame(now, true, self.shown.clone());
+        conn.send_text(frame_text(&full));
+        self.watchers
+            .retain(|w| w.id != conn.id && !w.tx.is_closed());
+        if self.watchers.len() < MAX_WATCHERS {
+            self.watchers.push(conn);
+        }
+    }
+
+    async fn game_ended(&mut self, game: Uuid, absent: Option<Uuid>) {
+        let Some((red, blue)) = self.games.remove(&game) else {
+            return;
+        };
+        for player in [red, blue] {
+            self.playing.remove(&player);
+            self.ctx.tournaments.set_playing(player, None);
+            let stored = self
+                .ctx
+                .store
+                .tournament_entry(self.t.id, self.t.rules, player)
+                .await;
+            match (stored, self.entries.get_mut(&player)) {
+                (Ok(Some(line)), Some(entry)) => entry.take_scores(&line.entry),
+                (Err(e), _) => {
+                    tracing::error!(tournament = %self.t.id, error = %e, "scores not read back")
+                }
+                _ => {}
+            }
+        }
+        if let Some(player) = absent {
+            self.pause(player).await;
+        }
+        self.changed = true;
+    }
+
+    /// Games whose room is gone without a word (a room that could not be resumed after a
+    /// restart, say) are over if the database says so.
+    async fn find_lost_games(&mut self) {
+        let lost: Vec<Uuid> = self
+            .games
+            .keys()
+            .filter(|game| self.ctx.rooms.get(**game).is_none())
+            .copied()
+            .collect();
+        for game in lost {
+            match self.ctx.store.game(game).await {
+                Ok(Some(record)) if record.status == GameStatus::Active => {}
+                Ok(_) => self.game_ended(game, None).await,
+                Err(e) => tracing::error!(%game, error = %e, "a tournament game's state"),
+            }
+        }
+    }
+
+    fn pairing_open(&self, now: i64) -> bool {
+        let cut_off = cut_off(self.t.clock).as_millis() as i64;
+        now >= self.t.starts_at && now < self.t.ends_at - cut_off
+    }
+
+    /// Pairs the players waiting now: active, online, not in a game.
+    async fn pair(&mut self) {
+        let waiting: HashSet<Uuid> = self
+            .entries
+            .keys()
+            .filter(|p| !self.paused.contains(p) && !self.playing.contains_key(p))
+            .filter(|p| self.online.is_online(**p))
+            .copied()
+            .collect();
+        if waiting.len() < 2 {
+            return;
+        }
+        let mut order: Vec<Entry> = self.entries.values().cloned().collect();
+        arena::standings(&mut order);
+        let indexes: Vec<usize> = order
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| waiting.contains(&e.player))
+            .map(|(i, _)| i)
+            .collect();
+        let started = std::time::Instant::now();
+        let pairs = arena::pair(&order, &indexes);
+        metrics::histogram!("jungle_tournament_pairing_seconds")
+            .record(started.elapsed().as_secs_f64());
+        for (a, b) in pairs {
+            let coin = open::coin_flip() == Side::Red;
+            let (red, blue) = arena::colours(&order[a], &order[b], coin);
+            self.start_game(red, blue).await;
+        }
+    }
+
+    async fn start_game(&mut self, red: Uuid, blue: Uuid) {
+        let (Some(red_player), Some(blue_player)) =
+            (self.online.player(red), self.online.player(blue))
+        else {
+            return;
+        };
+        let store = &self.ctx.store;
+        let rules = self.t.rules;
+        let (red_rating, blue_rating) = match (
+            store.rating(red, rules).await,
+            store.rating(blue, rules).await,
+        ) {
+            (Ok(r), Ok(b)) => (r, b),
+            (Err(e), _) | (_, Err(e)) => {
+                tracing::error!(error = %e, "ratings for a tournament pairing");
+                return;
+            }
+        };
+        let settings = RoomSettings {
+            rules,
+            clock: self.t.clock,
+            rated: self.t.rated,
+        };
+        let room = open::tournament_game(
+            self.ctx.clone(),
+            settings,
+            SeatPlayer::human(red_player, red_rating),
+            SeatPlayer::human(blue_player, blue_rating),
+            self.t.id,
+        );
+        self.games.insert(room.id, (red, blue));
+        for (player, opponent, side) in [(red, blue, Side::Red), (blue, red, Side::Blue)] {
+            self.playing.insert(player, room.id);
+            self.ctx.tournaments.set_playing(player, Some(self.t.id));
+            if let Some(entry) = self.entries.get_mut(&player) {
+                entry.paired(opponent, side);
+            }
+            self.online.enter(player, &room);
+        }
+        self.changed = true;
+    }
+
+    fn standings_frame(&self, now: i64, full: bool, lines: Vec<Standing>) -> ServerFrame {
+        ServerFrame::TournamentStandings {
+            id: self.t.id,
+            seq: self.seq,
+            full,
+            status: status_at(&self.t, now),
+            ms_left: ms_left(&self.t, now),
+            players: self.shown.len() as u32,
+            lines,
+        }
+    }
+
+    /// Sends the lines that changed (and a change of status) to every follower.
+    fn flush(&mut self, now: i64) {
+        let status = status_at(&self.t, now);
+        if !self.changed && self.status_shown == Some(status) {
+            return;
+        }
+        self.changed = false;
+        let lines = table::lines(self.entries.values().cloned(), &self.paused, &self.playing);
+        let moved = table::changed(&self.shown, &lines);
+        if moved.is_empty() && self.status_shown == Some(status) {
+            return;
+        }
+        self.seq += 1;
+        self.status_shown = Some(status);
+        self.shown = lines;
+        self.ctx
+            .tournaments
+            .publish(self.t.id, Arc::new(self.shown.clone()));
+        let text = frame_text(&self.standings_frame(now, false, moved));
+        self.watchers.retain(|w| !w.tx.is_closed());
+        for watcher in &self.watchers {
+            if !watcher.send_text(text.clone()) {
+                metrics::counter!("jungle_frames_dropped_total").increment(1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_pairing_in_the_last_quarter_of_a_game() {
+        let blitz = ClockSpec::Fischer {
+            base_s: 180,
+            inc_s: 2,
+        };
+        assert_eq!(cut_off(blitz), Duration::from_secs(65));
+        let bullet = ClockSpec::Fischer {
+            base_s: 30,
+            inc_s: 0,
+        };
+        assert_eq!(cut_off(bullet), Duration::from_secs(10));
+        assert_eq!(
+            cut_off(ClockSpec::CLASSIC_PER_MOVE),
+            Duration::from_secs(120)
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! The tournament frames: join, withdraw, and following the standings. The director of the
+//! tournament decides; these check the limits and find it.
+
+use jungle_protocol::ServerFrame;
+use uuid::Uuid;
+
+use super::error::FrameError;
+use super::session::{Reply, Session};
+use crate::limits::Limited;
+use crate::rooms::{frame_text, Connection};
+use crate::tournaments::director::{ms_left, status_at, JoinError};
+
+impl Session {
+    pub(super) async fn join_tournament(
+        &mut self,
+        conn: &Connection,
+        id: Uuid,
+        code: Option<String>,
+    ) -> Reply {
+        self.limit(Limited::TournamentEntry, conn)?;
+        let has_account = self.state.store.has_account(conn.player.id).await?;
+        let directors = self.state.room_ctx.tournaments.clone();
+        match directors.join(id, conn.clone(), code, has_account).await {
+            Some(Ok(())) => {
+                self.follow_tournament(conn, id).await;
+                Ok(None)
+            }
+            Some(Err(JoinError::Code)) => {
+                // Guessing codes is what the lookup limit is for, as for private rooms.
+                self.state.limits.charge_miss(self.ip);
+                Err(JoinError::Code.into())
+            }
+            Some(Err(e)) => Err(e.into()),
+            None => Err(self.not_directed(id).await.into()),
+        }
+    }
+
+    pub(super) async fn withdraw(&mut self, conn: &Connection, id: Uuid) -> Reply {
+        self.limit(Limited::TournamentEntry, conn)?;
+        let directors = &self.state.room_ctx.tournaments;
+        if directors.is_directed(id) {
+            directors.withdraw(id, conn.player.id).await;
+            return Ok(None);
+        }
+        match self.not_directed(id).await {
+            JoinError::Over => Ok(Some(frame_text(&ServerFrame::TournamentEntry {
+                id,
+                active: false,
+            }))),
+            other => Err(other.into()),
+        }
+    }
+
+    pub(super) async fn watch_tournament(&mut self, conn: &Connection, id: Uuid) -> Reply {
+        self.limit(Limited::TournamentEntry, conn)?;
+        if self.state.room_ctx.tournaments.is_directed(id) {
+            self.follow_tournament(conn, id).await;
+            if self.watching == Some(id) {
+                return Ok(None);
+            }
+        }
+        // Over: the final standings, once.
+        let t = self
+            .state
+            .store
+            .tournament(id)
+            .await?
+            .ok_or(FrameError::from(JoinError::Unknown))?;
+        let lines = crate::tournaments::api::standings(&self.state, &t).await?;
+        let now = crate::store::now_ms();
+        Ok(Some(frame_text(&ServerFrame::TournamentStandings {
+            id,
+            seq: 0,
+            full: true,
+            status: status_at(&t, now),
+            ms_left: ms_left(&t, now),
+            players: lines.len() as u32,
+            lines,
+        })))
+    }
+
+    pub(super) async fn unwatch_tournament(&mut self, conn: &Connection, id: Uuid) -> Reply {
+        if self.watching == Some(id) {
+            self.watching = None;
+            self.state.room_ctx.tournaments.unwatch(id, conn.id).await;
+        }
+        Ok(None)
+    }
+
+    /// Follows `id`'s standings on this connection, leaving the one followed before.
+    async fn follow_tournament(&mut self, conn: &Connection, id: Uuid) {
+        let directors = self.state.room_ctx.tournaments.clone();
+        if let Some(before) = self.watching.filter(|before| *before != id) {
+            directors.unwatch(before, conn.id).await;
+        }
+        self.watching = directors.watch(id, conn.clone()).await.then_some(id);
+    }
+
+    /// Why a tournament no director runs cannot be joined: it is over, or it does not exist.
+    async fn not_directed(&self, id: Uuid) -> JoinError {
+        match self.state.store.tournament(id).await {
+            Ok(Some(_)) => JoinError::Over,
+            Ok(None) => JoinError::Unknown,
+            Err(e) => JoinError::Store(e),
+        }
+    }
+}
