@@ -62,7 +62,11 @@ function parseRoute() {
   if (path === '/settings') return { name: 'settings' };
   if (path === '/analysis') return { name: 'analysis' };
   if (path === '/editor') return { name: 'editor' };
-  if ((m = path.match(/^\/t\/([0-9a-f-]{36})$/i))) return { name: 'tournament', id: m[1].toLowerCase() };
+  if ((m = path.match(/^\/t\/([0-9a-f-]{36})$/i))) {
+    // A private tournament's link carries its join code.
+    const code = new URLSearchParams(location.search).get('code');
+    return { name: 'tournament', id: m[1].toLowerCase(), code: code ? code.toUpperCase().slice(0, 12) : undefined };
+  }
   if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
   if (path === '/' || path === '') return { name: 'home' };
   return { name: 'notfound' };
@@ -138,7 +142,7 @@ function route() {
       show(renderEditor(root, app));
       break;
     case 'tournament':
-      show(renderTournament(root, app.route.id));
+      show(renderTournament(root, app, app.route.id, app.route.code ?? null));
       break;
 
     case 'room':
@@ -214,6 +218,7 @@ function ensureSocket() {
     onOpen: () => {
       // After a reconnect the server re-sends our live games; a watched or joining page asks again.
       if (app.route?.name === 'game') app.send({ t: 'watch', game: app.route.id });
+      if (app.route?.name === 'tournament') app.send({ t: 'watch_tournament', id: app.route.id });
     },
   });
 }
@@ -260,6 +265,10 @@ function inSequence(frame) {
 function redraw() {
   if (app.redrawGame) app.redrawGame();
 }
+
+/** Refusals a tournament's page shows beside its buttons. */
+const TOURNAMENT_ERRORS = new Set(['unknown_tournament', 'tournament_over', 'tournament_code', 'already_joined',
+  'in_tournament_game', 'tournament_full', 'account_required', 'rate_limited']);
 
 /** @param {import('./types.js').Frame} frame */
 function onFrame(frame) {
@@ -384,8 +393,14 @@ function onFrame(frame) {
         redraw();
       }
       break;
+    case 'tournament_standings':
+    case 'tournament_entry':
+      app.onTournament?.(frame);
+      break;
     case 'error':
-      if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
+      if (app.onTournamentError && TOURNAMENT_ERRORS.has(frame.code)) {
+        app.onTournamentError(frame);
+      } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(errorText(frame.code, frame.message))}</p>`;
       } else if (frame.code === 'banned') {

@@ -15,7 +15,7 @@
  *   red: Seat | null, blue: Seat | null, you: Side | null, start: string, moves: string[],
  *   position: string, turn: Side, clocks: Clocks, captured: Captured, draw_offer: Side | null,
  *   status: GameStatus, result: GameResult | null, takeback_offer?: Side | null, red_away_ms: number | null,
- *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null,
+ *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null, tournament?: string | null,
  * }} GameState
  * @typedef {{ t: string, [field: string]: any }} Frame
  * @typedef {{ destroy: () => void }} View
@@ -46,6 +46,8 @@
  *   pastClocks?: { red_ms: number, blue_ms: number } | null,
  *   onAnalysis?: ((frame: any) => void) | null,
  *   onGameAnalysis?: ((frame: any) => void) | null,
+ *   onTournament?: ((frame: any) => void) | null,
+ *   onTournamentError?: ((frame: any) => void) | null,
  *   send: (frame: Frame) => void,
  *   navigate: (path: string, replace?: boolean) => void,
  *   identityChanged: () => void,

@@ -386,7 +386,7 @@ function drawEnd(el, app) {
   if (r.rating_change) {
     const fmt = (n) => `<span class="change ${n >= 0 ? 'up' : 'down'}">${n >= 0 ? '+' : '−'}${Math.abs(n)}</span>`;
     rating = t('ratingChange', { red: fmt(r.rating_change.red), blue: fmt(r.rating_change.blue) });
-  } else if (game.rated && r.reason !== 'aborted') {
+  } else if (game.rated && r.reason !== 'aborted' && !game.tournament) {
     // A rated game whose result changed no rating: the server's 10-move rule.
     rating = t('notRated');
   } else if (!game.rated) {
@@ -395,10 +395,12 @@ function drawEnd(el, app) {
   const player = game.you != null;
   el.innerHTML = `<section class="card end" id="end" aria-live="polite" tabindex="-1"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
     <div class="actions">
-      ${player ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
+      ${player && !game.tournament ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
+      ${game.tournament ? `<a href="/t/${game.tournament}" data-link class="button primary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToTournament')}</a>` : ''}
       <a href="/" data-link class="button secondary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToLobby')}</a>
     </div>
     ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}
+    ${game.tournament && player ? `<p class="muted">${t('nextPairing')}</p>` : ''}
     ${reportLinks(game)}</section>`;
   const rematch = el.querySelector('#rematch');
   if (rematch instanceof HTMLElement) {

@@ -1,10 +1,11 @@
-// Tournaments in the client (issue 15, begun): the lobby's list of upcoming, running and
-// finished arenas, a form to make one, and a tournament's page with its standings.
+// Tournaments in the client (issue 15): the lobby's list of upcoming, running and finished
+// arenas with their countdowns, a form to make one, and a tournament's page with live
+// standings, joining and withdrawing.
 
 import * as api from '../api.js';
-import { describeClock } from '../clock.js';
+import { describeClock, formatMs } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
-import { language, t } from '../i18n.js';
+import { errorText, language, t } from '../i18n.js';
 import { PRESETS, presetClock, escape } from './home.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
@@ -14,11 +15,22 @@ function when(iso) {
   return new Date(iso).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/**
+ * When a listed tournament starts or ends, counted down on the lobby.
+ * @param {any} tour
+ */
+function countdown(tour) {
+  const at = Date.parse(tour.status === 'upcoming' ? tour.starts_at : tour.ends_at);
+  if (tour.status === 'finished') return `${t('tournament.finished')} · ${when(tour.ends_at)}`;
+  const label = tour.status === 'upcoming' ? t('startsIn') : t('endsIn');
+  return `${label} <span class="countdown" data-at="${at}">${formatMs(Math.max(0, at - Date.now()))}</span>`;
+}
+
 /** @param {any} tour */
 function line(tour) {
   const rated = tour.rated ? t('rated') : t('casual');
   return `<li><span><a href="/t/${tour.id}" data-link>${escape(tour.name)}</a><br>
-    <span class="muted">${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${rated} · ${t('playersN', { n: tour.players })} · ${when(tour.starts_at)}</span></span></li>`;
+    <span class="muted">${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${rated} · ${t('playersN', { n: tour.players })} · ${countdown(tour)}</span></span></li>`;
 }
 
 /**
@@ -49,6 +61,11 @@ export function renderTournamentList(root, app) {
   };
   load();
   const timer = setInterval(load, 15000);
+  const ticker = setInterval(() => {
+    for (const el of list.querySelectorAll('.countdown')) {
+      el.textContent = formatMs(Math.max(0, Number(/** @type {HTMLElement} */ (el).dataset.at) - Date.now()));
+    }
+  }, 1000);
   $(root, '#tour-form').onsubmit = async (e) => {
     e.preventDefault();
     const rules = valueOf(root, '#tour-rules');
@@ -61,38 +78,141 @@ export function renderTournamentList(root, app) {
         rated: checkedOf(root, '#tour-rated'),
         private: checkedOf(root, '#tour-private'),
       });
-      app.navigate(`/t/${made.id}`);
+      app.navigate(made.code ? `/t/${made.id}?code=${made.code}` : `/t/${made.id}`);
     } catch (err) {
       $(root, '#tour-error').textContent = err.message;
     }
   };
-  return { destroy() { alive = false; clearInterval(timer); } };
+  return { destroy() { alive = false; clearInterval(timer); clearInterval(ticker); } };
+}
+
+/** @typedef {{ rank: number, player: string, name: string, rating: number, points: number, games: number, streak: number, game?: string | null, paused?: boolean }} Standing */
+
+/**
+ * One line of the standings.
+ * @param {Standing} s
+ * @param {string | undefined} me
+ */
+function standingRow(s, me) {
+  const streak = s.streak >= 2 ? ` <span class="streak" title="${t('onStreak')}" aria-label="${t('onStreak')}">🔥${s.streak}</span>` : '';
+  const paused = s.paused ? ` <span class="muted paused">${t('paused')}</span>` : '';
+  const watch = s.game ? `<a href="/g/${s.game}" data-link title="${t('watchGame')}" aria-label="${t('watchGame')}">▶</a>` : '';
+  return `<td>${s.rank}</td><td class="name${s.player === me ? ' me' : ''}"><a href="/p/${s.player}" data-link title="${escape(s.name)}">${escape(s.name)}</a>${paused}</td>
+    <td>${s.rating}</td><td>${s.points}${streak}</td><td>${s.games}</td><td class="watch">${watch}</td>`;
 }
 
 /**
- * A tournament's page: its settings, time and standings.
+ * A tournament's page: its settings, the time left, joining and withdrawing, and standings
+ * that follow the server's `tournament_standings` frames line by line (a page with 500 players
+ * redraws only the lines that changed).
  * @param {HTMLElement} root
+ * @param {import('../types.js').App} app
  * @param {string} id
+ * @param {string | null} code the join code of a private tournament, from its link
  * @returns {import('../types.js').View}
  */
-export function renderTournament(root, id) {
-  root.innerHTML = `<section class="card leaderboard"><h1 id="tour-title">…</h1><p class="muted" id="tour-facts"></p>
-    <table class="ranking"><thead><tr><th scope="col">#</th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('points')}</th></tr></thead>
-    <tbody id="tour-standings"></tbody></table></section>`;
+export function renderTournament(root, app, id, code) {
+  root.innerHTML = `<section class="card leaderboard tournament"><h1 id="tour-title">…</h1><p class="muted" id="tour-facts"></p>
+    <p class="tour-time"><strong id="tour-status"></strong> <span id="tour-left" class="clock-text"></span></p>
+    <p class="row" id="tour-actions"><button type="button" class="primary" id="tour-join" hidden>${t('joinTournament')}</button>
+    <button type="button" class="secondary" id="tour-withdraw" hidden>${t('withdraw')}</button></p>
+    <p class="notice" id="tour-share" hidden></p>
+    <p class="error" id="tour-error" role="alert"></p>
+    <table class="ranking standings"><thead><tr><th scope="col">#</th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('points')}</th><th scope="col">${t('gamesShort')}</th><th scope="col"><span class="sr-only">${t('watchGame')}</span></th></tr></thead>
+    <tbody id="tour-standings"><tr><td colspan="6" class="muted">${t('noEntries')}</td></tr></tbody></table></section>`;
+  const tbody = /** @type {HTMLTableSectionElement} */ ($(root, '#tour-standings'));
+  const joinButton = /** @type {HTMLButtonElement} */ ($(root, '#tour-join'));
+  const withdrawButton = /** @type {HTMLButtonElement} */ ($(root, '#tour-withdraw'));
+  const me = app.player?.id;
+  /** @type {Standing[]} */
+  const lines = [];
+  let seq = 0;
+  let status = '';
+  let endsAt = 0;
+  /** @type {boolean | null} whether we are being paired; null: not known yet */
+  let active = null;
   let alive = true;
-  const load = async () => {
-    const tour = await api.tournament(id).catch((err) => {
-      if (alive) $(root, '#tour-title').textContent = err.message;
-      return null;
-    });
-    if (!tour || !alive) return;
-    $(root, '#tour-title').textContent = tour.name;
-    $(root, '#tour-facts').textContent = `${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${tour.rated ? t('rated') : t('casual')} · ${t(`tournament.${tour.status}`)} · ${when(tour.starts_at)} – ${when(tour.ends_at)}`;
-    $(root, '#tour-standings').innerHTML = tour.standings.length
-      ? tour.standings.map((s, i) => `<tr><td>${i + 1}</td><td class="name"><a href="/p/${s.player}" data-link>${escape(s.name)}</a></td><td>${s.rating}</td><td>${s.points}${s.streak >= 2 ? ` <span class="streak" title="${t('onStreak')}">×2</span>` : ''}</td></tr>`).join('')
-      : `<tr><td colspan="4" class="muted">${t('noEntries')}</td></tr>`;
+
+  const drawActions = () => {
+    const open = status === 'upcoming' || status === 'running';
+    const mine = lines.find((l) => l.player === me);
+    if (active === null && mine) active = !mine.paused;
+    joinButton.hidden = !open || active === true;
+    joinButton.textContent = mine ? t('rejoinTournament') : t('joinTournament');
+    withdrawButton.hidden = !open || active !== true;
   };
-  load();
-  const timer = setInterval(load, 10000);
-  return { destroy() { alive = false; clearInterval(timer); } };
+  const drawTime = () => {
+    $(root, '#tour-status').textContent = status ? t(`tournament.${status}`) : '';
+    const left = Math.max(0, endsAt - performance.now());
+    $(root, '#tour-left').textContent = status === 'finished' || !status ? '' : `${status === 'upcoming' ? t('startsIn') : t('endsIn')} ${formatMs(left)}`;
+  };
+  /** @param {Standing} line */
+  const drawLine = (line) => {
+    let row = tbody.rows[line.rank - 1];
+    if (!row) {
+      while (tbody.rows.length < line.rank) tbody.insertRow();
+      row = tbody.rows[line.rank - 1];
+    }
+    row.innerHTML = standingRow(line, me);
+  };
+  /** @param {any} frame */
+  app.onTournament = (frame) => {
+    if (frame.id !== id) return;
+    if (frame.t === 'tournament_entry') {
+      active = frame.active;
+      $(root, '#tour-error').textContent = '';
+      drawActions();
+      return;
+    }
+    if (!frame.full && frame.seq !== seq + 1) {
+      // A gap: ask for the whole table again.
+      if (frame.seq > seq) app.send({ t: 'watch_tournament', id });
+      return;
+    }
+    seq = frame.seq;
+    status = frame.status;
+    endsAt = performance.now() + frame.ms_left;
+    if (frame.full) {
+      lines.length = 0;
+      tbody.innerHTML = '';
+    }
+    for (const line of frame.lines) {
+      lines[line.rank - 1] = line;
+      drawLine(line);
+    }
+    lines.length = frame.players;
+    while (tbody.rows.length > frame.players) tbody.deleteRow(-1);
+    if (!frame.players) tbody.innerHTML = `<tr><td colspan="6" class="muted">${t('noEntries')}</td></tr>`;
+    drawTime();
+    drawActions();
+  };
+  app.onTournamentError = (frame) => {
+    $(root, '#tour-error').textContent = errorText(frame.code, frame.message);
+  };
+  joinButton.onclick = () => app.send(code ? { t: 'join_tournament', id, code } : { t: 'join_tournament', id });
+  withdrawButton.onclick = () => app.send({ t: 'withdraw', id });
+  app.send({ t: 'watch_tournament', id });
+  api.tournament(id).then((tour) => {
+    if (!alive) return;
+    $(root, '#tour-title').textContent = tour.name;
+    document.title = `${tour.name} · Jungle Arena`;
+    $(root, '#tour-facts').textContent = `${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${tour.rated ? t('rated') : t('casual')} · ${when(tour.starts_at)} – ${when(tour.ends_at)}`;
+    if (tour.private && code) {
+      const share = $(root, '#tour-share');
+      share.hidden = false;
+      share.innerHTML = `${t('shareTournament')} <input type="text" readonly aria-label="${t('shareTournament')}" value="${escape(`${location.origin}/t/${id}?code=${code}`)}">`;
+    }
+  }).catch((err) => {
+    if (alive) $(root, '#tour-title').textContent = err.message;
+  });
+  const timer = setInterval(drawTime, 1000);
+  return {
+    destroy() {
+      alive = false;
+      clearInterval(timer);
+      app.onTournament = null;
+      app.onTournamentError = null;
+      app.send({ t: 'unwatch_tournament', id });
+    },
+  };
 }

@@ -26,6 +26,9 @@ pub const MAX_PLAYERS: usize = 2_000;
 pub const MAX_WATCHERS: usize = 10_000;
 /// How often waiting players are paired and changed standings sent.
 const TICK: Duration = Duration::from_secs(1);
+/// A player is not paired again until this long after their game ended: time to see the
+/// result before the next board opens.
+const REST: Duration = Duration::from_secs(4);
 
 /// Why a player was not taken in.
 #[derive(Debug, thiserror::Error)]
@@ -171,6 +174,7 @@ pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
         paused: loaded.paused,
         playing,
         games: loaded.games,
+        ended_at: HashMap::new(),
         watchers: Vec::new(),
         shown: Vec::new(),
         status_shown: None,
@@ -190,6 +194,8 @@ struct Director {
     playing: HashMap<Uuid, Uuid>,
     /// Game → (red, blue).
     games: HashMap<Uuid, (Uuid, Uuid)>,
+    /// When each player's last game ended (ms), for the rest before the next.
+    ended_at: HashMap<Uuid, i64>,
     watchers: Vec<Connection>,
     /// The standings as last sent.
     shown: Vec<Standing>,
@@ -352,6 +358,7 @@ impl Director {
         };
         for player in [red, blue] {
             self.playing.remove(&player);
+            self.ended_at.insert(player, now_ms());
             self.ctx.tournaments.set_playing(player, None);
             let stored = self
                 .ctx
@@ -395,12 +402,14 @@ impl Director {
         now >= self.t.starts_at && now < self.t.ends_at - cut_off
     }
 
-    /// Pairs the players waiting now: active, online, not in a game.
+    /// Pairs the players waiting now: active, online, not in a game, rested after the last.
     async fn pair(&mut self) {
+        let rested_since = now_ms() - REST.as_millis() as i64;
         let waiting: HashSet<Uuid> = self
             .entries
             .keys()
             .filter(|p| !self.paused.contains(p) && !self.playing.contains_key(p))
+            .filter(|p| self.ended_at.get(p).is_none_or(|at| *at <= rested_since))
             .filter(|p| self.online.is_online(**p))
             .copied()
             .collect();
