@@ -411,6 +411,54 @@ fn the_ten_move_rule_decides_whether_ratings_change() {
 }
 
 #[test]
+fn tournament_games_lift_the_ten_move_rule_and_allow_no_takeback_or_rematch() {
+    let t0 = Instant::now();
+    let tournament = Some(uuid::Uuid::from_u128(7));
+    // Rated: a resignation at ply 2 still rates.
+    let mut s = matched(RAPID, true, t0).in_tournament(tournament);
+    play(&mut s, Side::Red, DEN_WIN_AT_PLY_21[0], t0);
+    play(&mut s, Side::Blue, DEN_WIN_AT_PLY_21[1], t0);
+    let events = s.act(Side::Red, Action::Resign, t0).unwrap();
+    assert!(matches!(
+        events.as_slice(),
+        [Event::Ended {
+            apply_rating: true,
+            plies: 2,
+            ..
+        }]
+    ));
+    assert_eq!(
+        s.act(Side::Red, Action::Rematch, t0),
+        Err(Refusal::RematchTournament)
+    );
+    // Casual: still no rating; an aborted game never rates.
+    let mut s = matched(RAPID, false, t0).in_tournament(tournament);
+    play(&mut s, Side::Red, DEN_WIN_AT_PLY_21[0], t0);
+    assert_eq!(
+        s.act(Side::Red, Action::OfferTakeback, t0),
+        Err(Refusal::TakebackTournament)
+    );
+    let events = s.act(Side::Blue, Action::Resign, t0).unwrap();
+    assert!(matches!(
+        events.as_slice(),
+        [Event::Ended {
+            apply_rating: false,
+            ..
+        }]
+    ));
+    let mut s = matched(RAPID, true, t0).in_tournament(tournament);
+    let events = s.on_timer(t0 + timing().abort_after);
+    assert!(matches!(
+        events.as_slice(),
+        [Event::Ended {
+            reason: Reason::Aborted,
+            apply_rating: false,
+            ..
+        }]
+    ));
+}
+
+#[test]
 fn a_rematch_needs_both_players_once_and_swaps_colours() {
     let t0 = Instant::now();
     let mut s = matched(RAPID, true, t0);
