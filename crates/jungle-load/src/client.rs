@@ -13,6 +13,22 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
+/// The clock of the load's games: long enough that no flag falls during a run.
+pub const LOAD_CLOCK: ClockSpec = ClockSpec::Fischer {
+    base_s: 3 * 3600,
+    inc_s: 0,
+};
+
+/// How a simulated player finds its games.
+#[derive(Clone, Copy, Debug)]
+pub enum Mode {
+    /// Seek in the pool, and ask for a rematch after each game.
+    Seek,
+    /// Join this arena: the director pairs it. Like the browser, it follows the standings
+    /// between games and not while it plays.
+    Tournament(Uuid),
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum Pace {
     FlatOut,
@@ -124,8 +140,9 @@ pub async fn run(
     pace: Pace,
     stop_at: Instant,
     idle: bool,
+    mode: Mode,
 ) {
-    if let Err(e) = play(&url, &token, &shared, pace, stop_at, idle).await {
+    if let Err(e) = play(&url, &token, &shared, pace, stop_at, idle, mode).await {
         shared.errors.fetch_add(1, Ordering::Relaxed);
         eprintln!("client error: {e}");
     }
@@ -138,6 +155,7 @@ async fn play(
     pace: Pace,
     stop_at: Instant,
     idle: bool,
+    mode: Mode,
 ) -> Result<(), String> {
     // tungstenite zero-fills its whole read buffer on every read; at the default 128 KiB that
     // memset was over half of this generator's CPU, and frames here are a few hundred bytes.
@@ -153,12 +171,13 @@ async fn play(
     }))
     .await
     .map_err(|e| e.to_string())?;
-    if !idle {
+    if let (false, Mode::Tournament(id)) = (idle, mode) {
+        ws.send(send(&ClientFrame::JoinTournament { id, code: None }))
+            .await
+            .map_err(|e| e.to_string())?;
+    } else if !idle {
         let rules = shared.rules.parse().map_err(|e| format!("{e}"))?;
-        let clock = ClockSpec::Fischer {
-            base_s: 3 * 3600,
-            inc_s: 0,
-        };
+        let clock = LOAD_CLOCK;
         ws.send(send(&ClientFrame::Seek {
             rules,
             clock,
@@ -195,6 +214,10 @@ async fn play(
                     ServerFrame::Game(state) => {
                         if game.as_ref().map(|(id, _)| *id) != Some(state.game) {
                             shared.games_started.fetch_add(1, Ordering::Relaxed);
+                            if let Mode::Tournament(id) = mode {
+                                // The browser leaves the standings for the game's page.
+                                ws.send(send(&ClientFrame::UnwatchTournament { id })).await.map_err(|e| e.to_string())?;
+                            }
                         }
                         game = Some((state.game, shared.slot(state.game)));
                         pending = choose(&state.legal, &mut rng, pace);
@@ -214,7 +237,12 @@ async fn play(
                         shared.games_finished.fetch_add(1, Ordering::Relaxed);
                         pending = None;
                         if Instant::now() < stop_at {
-                            ws.send(send(&ClientFrame::Rematch { game: id })).await.map_err(|e| e.to_string())?;
+                            let next = match mode {
+                                Mode::Seek => ClientFrame::Rematch { game: id },
+                                // Back to the standings until the next pairing.
+                                Mode::Tournament(id) => ClientFrame::WatchTournament { id },
+                            };
+                            ws.send(send(&next)).await.map_err(|e| e.to_string())?;
                         }
                     }
                     ServerFrame::Error { code, message, .. } => {

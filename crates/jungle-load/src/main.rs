@@ -14,7 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use client::{Pace, Shared};
+use client::{Mode, Pace, Shared};
+use jungle_protocol::Uuid;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
@@ -65,6 +66,42 @@ pub struct Args {
     /// With `--computer-games`: connections asking for analyses back to back meanwhile.
     #[arg(long, default_value_t = 0)]
     analysts: usize,
+    /// Instead of seeking, all the players (`--games` × 2) join one arena made for the run
+    /// (casual, the games' clock, long enough for the run): the director pairs them.
+    #[arg(long)]
+    tournament: bool,
+}
+
+/// `--tournament`: makes the arena every player joins; its id.
+async fn create_arena(http: &str, token: &str, args: &Args) -> Result<Uuid, String> {
+    // Pairing stops before the end (two minutes for this clock): the run fits before that.
+    let minutes = (args.warmup + args.duration + 120).div_ceil(60) as u32 + 1;
+    let body = jungle_protocol::http::NewTournament {
+        name: "jungle-load arena".into(),
+        rules: args.rules.parse().map_err(|e| format!("{e}"))?,
+        clock: client::LOAD_CLOCK,
+        minutes,
+        starts_at: None,
+        rated: false,
+        private: false,
+    };
+    let response = reqwest::Client::new()
+        .post(format!("{http}/api/tournaments"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!(
+            "making the arena: {} {}",
+            response.status(),
+            response.text().await.unwrap_or_default()
+        ));
+    }
+    let made: jungle_protocol::http::TournamentCreated =
+        response.json().await.map_err(|e| e.to_string())?;
+    Ok(made.id)
 }
 
 /// `--computer-games`: the computer's replies and analyses timed, as one JSON line.
@@ -220,6 +257,10 @@ async fn run(args: Args) -> Result<(), String> {
     eprintln!("creating {} players…", args.games * 2 + args.idle_sockets);
     let tokens = create_players(&http, args.games * 2 + args.idle_sockets).await?;
     let shared = Arc::new(Shared::new(args.rules.clone()));
+    let mode = match args.tournament {
+        true => Mode::Tournament(create_arena(&http, &tokens[0], &args).await?),
+        false => Mode::Seek,
+    };
     let ws_url = format!("{}/ws", args.url.trim_end_matches('/'));
     let started = Instant::now();
     let stop_at = tokio::time::Instant::now() + Duration::from_secs(args.duration + args.warmup);
@@ -233,6 +274,7 @@ async fn run(args: Args) -> Result<(), String> {
             pace,
             stop_at,
             idle,
+            mode,
         )));
         if i % 200 == 199 {
             // Pace the connection storm a little.
@@ -279,6 +321,7 @@ async fn run(args: Args) -> Result<(), String> {
     let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1000.0;
     let report = json!({
         "games": args.games,
+        "tournament": args.tournament,
         "idle_sockets": args.idle_sockets,
         "pace": match pace { Pace::FlatOut => "flat-out".to_owned(), Pace::Every(d) => format!("{:.2} moves/s per game", 1.0 / d.as_secs_f64()) },
         "seconds": (elapsed * 10.0).round() / 10.0,

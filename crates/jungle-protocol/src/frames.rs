@@ -590,9 +590,12 @@ pub enum ServerFrame {
         id: Uuid,
         active: bool,
     },
-    /// A tournament's standings. `full`: `lines` is the whole table (in rank order); else only
-    /// the lines that changed since `seq - 1` (a client that sees a gap sends
-    /// `watch_tournament` again). `players` is the table's length.
+    /// A tournament's standings, as lines keyed by each player's number in the tournament
+    /// (`n`, fixed when they join) and the ranking as a list of those numbers. `full`: every
+    /// line and the ranking; else only the lines whose content changed since `seq - 1`, and
+    /// `order` only when the ranking changed (a client that sees a gap sends
+    /// `watch_tournament` again). A player moving up shifts others' ranks without resending
+    /// their lines.
     TournamentStandings {
         id: Uuid,
         seq: u64,
@@ -600,12 +603,36 @@ pub enum ServerFrame {
         status: crate::http::TournamentStatus,
         /// Milliseconds until it starts (upcoming) or ends (running); 0 once finished.
         ms_left: u64,
+        /// How many players the table has.
         players: u32,
-        lines: Vec<crate::http::Standing>,
+        lines: Vec<StandingLine>,
+        /// The players' numbers, best first.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        order: Option<Vec<u32>>,
     },
     Pong,
     /// The server is going down; reconnect after a moment (games resume).
     Shutdown,
+}
+
+/// A player's line in a live tournament table: `n` is their number in the tournament (their
+/// place in the `order` of a `tournament_standings` frame gives their rank).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StandingLine {
+    pub n: u32,
+    pub player: Uuid,
+    pub name: String,
+    pub rating: i32,
+    pub points: u32,
+    pub games: u32,
+    /// Wins in a row now: from two on, the next win scores double.
+    pub streak: u32,
+    /// The tournament game the player is in now, to watch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<Uuid>,
+    /// Withdrawn (paused): not paired until they join again.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// Stable error codes: clients branch on these, people read the message.

@@ -240,6 +240,57 @@ async fn simulated_player(mut client: Client, tournament: Uuid) -> Played {
     }
 }
 
+/// Applies `tournament_standings` frames (lines by number, the order when it changes) until the
+/// tournament is finished; the table as (player, points, games, streak), best first. Checks
+/// that the frames come in sequence.
+async fn follow_table(mut client: Client, tournament: Uuid) -> Vec<(Uuid, u32, u32, u32)> {
+    let mut lines: HashMap<u32, jungle_protocol::StandingLine> = HashMap::new();
+    let mut order: Vec<u32> = Vec::new();
+    let mut seq = None;
+    loop {
+        let frame = next_within(&mut client, Duration::from_secs(150))
+            .await
+            .expect("standings until the end");
+        let ServerFrame::TournamentStandings {
+            id,
+            seq: at,
+            full,
+            status,
+            lines: changed,
+            order: new_order,
+            players,
+            ..
+        } = frame
+        else {
+            continue;
+        };
+        assert_eq!(id, tournament);
+        if let (Some(before), false) = (seq, full) {
+            assert_eq!(at, before + 1, "no gap");
+        }
+        seq = Some(at);
+        if full {
+            lines.clear();
+        }
+        for line in changed {
+            lines.insert(line.n, line);
+        }
+        if let Some(new_order) = new_order {
+            order = new_order;
+        }
+        assert_eq!(order.len(), players as usize);
+        if status == http::TournamentStatus::Finished {
+            return order
+                .iter()
+                .map(|n| {
+                    let l = &lines[n];
+                    (l.player, l.points, l.games, l.streak)
+                })
+                .collect();
+        }
+    }
+}
+
 /// The points a sequence of results scores: 2 a win, 1 a draw, and 4 a win after two wins in
 /// a row.
 fn arena_points(results: &[Option<bool>]) -> u32 {
@@ -284,6 +335,10 @@ async fn an_arena_is_played_out_and_every_game_scored_once(db: Db) {
         ids.push(player.id);
         tasks.push(tokio::spawn(simulated_player(client, id)));
     }
+    // A spectator follows the table from its frames alone.
+    let mut spectator = server.client(&server.player("Spectator").await).await;
+    spectator.send(ClientFrame::WatchTournament { id }).await;
+    let follower = tokio::spawn(follow_table(spectator, id));
     let mut results: HashMap<Uuid, Played> = HashMap::new();
     for (player, task) in ids.iter().zip(tasks) {
         results.insert(*player, task.await.unwrap());
@@ -329,11 +384,19 @@ async fn an_arena_is_played_out_and_every_game_scored_once(db: Db) {
             line.name
         );
     }
-    // The standings are in rank order, by points.
+    // The standings are in rank order, by points; the spectator's table, rebuilt from the
+    // changes it was sent, is the same.
     assert!(shown
         .standings
         .windows(2)
         .all(|w| w[0].points >= w[1].points));
+    let rebuilt = follower.await.unwrap();
+    let expected: Vec<(Uuid, u32, u32, u32)> = shown
+        .standings
+        .iter()
+        .map(|l| (l.player, l.points, l.games, l.streak))
+        .collect();
+    assert_eq!(rebuilt, expected);
     assert_eq!(
         shown.standings.iter().map(|l| l.rank).collect::<Vec<_>>(),
         (1..=6).collect::<Vec<_>>()
@@ -565,7 +628,47 @@ async fn a_restart_mid_tournament_loses_nothing(db: Db) {
     server.shutdown().await;
 }
 
+async fn scheduled_arenas_are_listed_ahead_once(db: Db) {
+    let hourly = "every=hourly,rules=classic,clock=3+2,minutes=55,name=Hourly classic";
+    let mut server = TestServer::start_with(db, |c| {
+        c.schedules = vec![hourly.parse().unwrap()];
+    })
+    .await;
+    let listed = |list: &http::Tournaments| {
+        list.upcoming
+            .iter()
+            .chain(&list.running)
+            .filter(|t| t.name == "Hourly classic")
+            .count()
+    };
+    let until = tokio::time::Instant::now() + WAIT;
+    loop {
+        let list: http::Tournaments = server.get("/api/tournaments").await;
+        if listed(&list) == 1 {
+            let next = list.upcoming.iter().chain(&list.running).next().unwrap();
+            assert_eq!(
+                (next.rules, next.rated, next.private),
+                (Ruleset::Classic, true, false)
+            );
+            assert!(next.starts_at.ends_with(":00:00Z"), "{}", next.starts_at);
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "the scheduled arena was listed"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A restart looks again and finds it made.
+    server.restart().await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let list: http::Tournaments = server.get("/api/tournaments").await;
+    assert_eq!(listed(&list), 1);
+    server.shutdown().await;
+}
+
 both_stores!(
+    scheduled_arenas_are_listed_ahead_once,
     tournaments_are_made_listed_and_shown,
     an_arena_is_played_out_and_every_game_scored_once,
     joining_is_refused_with_a_code_of_its_own,

@@ -86,25 +86,27 @@ export function renderTournamentList(root, app) {
   return { destroy() { alive = false; clearInterval(timer); clearInterval(ticker); } };
 }
 
-/** @typedef {{ rank: number, player: string, name: string, rating: number, points: number, games: number, streak: number, game?: string | null, paused?: boolean }} Standing */
+/** @typedef {{ n: number, player: string, name: string, rating: number, points: number, games: number, streak: number, game?: string | null, paused?: boolean }} Line */
 
 /**
  * One line of the standings.
- * @param {Standing} s
+ * @param {number} rank
+ * @param {Line} s
  * @param {string | undefined} me
  */
-function standingRow(s, me) {
+function standingRow(rank, s, me) {
   const streak = s.streak >= 2 ? ` <span class="streak" title="${t('onStreak')}" aria-label="${t('onStreak')}">🔥${s.streak}</span>` : '';
   const paused = s.paused ? ` <span class="muted paused">${t('paused')}</span>` : '';
   const watch = s.game ? `<a href="/g/${s.game}" data-link title="${t('watchGame')}" aria-label="${t('watchGame')}">▶</a>` : '';
-  return `<td>${s.rank}</td><td class="name${s.player === me ? ' me' : ''}"><a href="/p/${s.player}" data-link title="${escape(s.name)}">${escape(s.name)}</a>${paused}</td>
+  return `<td>${rank}</td><td class="name${s.player === me ? ' me' : ''}"><a href="/p/${s.player}" data-link title="${escape(s.name)}">${escape(s.name)}</a>${paused}</td>
     <td>${s.rating}</td><td>${s.points}${streak}</td><td>${s.games}</td><td class="watch">${watch}</td>`;
 }
 
 /**
  * A tournament's page: its settings, the time left, joining and withdrawing, and standings
- * that follow the server's `tournament_standings` frames line by line (a page with 500 players
- * redraws only the lines that changed).
+ * that follow the server's `tournament_standings` frames: lines by player number and the
+ * ranking; a row is redrawn only when the player at its rank, or that player's line, changed
+ * (a page with 500 players redraws only what changed).
  * @param {HTMLElement} root
  * @param {import('../types.js').App} app
  * @param {string} id
@@ -124,9 +126,13 @@ export function renderTournament(root, app, id, code) {
   const joinButton = /** @type {HTMLButtonElement} */ ($(root, '#tour-join'));
   const withdrawButton = /** @type {HTMLButtonElement} */ ($(root, '#tour-withdraw'));
   const me = app.player?.id;
-  /** @type {Standing[]} */
-  const lines = [];
-  let seq = 0;
+  /** @type {Map<number, Line>} lines by player number */
+  const lines = new Map();
+  /** @type {number[]} player numbers, best first */
+  let order = [];
+  /** @type {Array<Line | undefined>} the line each row shows now */
+  let drawn = [];
+  let seq = -1;
   let status = '';
   let endsAt = 0;
   /** @type {boolean | null} whether we are being paired; null: not known yet */
@@ -135,7 +141,7 @@ export function renderTournament(root, app, id, code) {
 
   const drawActions = () => {
     const open = status === 'upcoming' || status === 'running';
-    const mine = lines.find((l) => l.player === me);
+    const mine = [...lines.values()].find((l) => l.player === me);
     if (active === null && mine) active = !mine.paused;
     joinButton.hidden = !open || active === true;
     joinButton.textContent = mine ? t('rejoinTournament') : t('joinTournament');
@@ -146,14 +152,22 @@ export function renderTournament(root, app, id, code) {
     const left = Math.max(0, endsAt - performance.now());
     $(root, '#tour-left').textContent = status === 'finished' || !status ? '' : `${status === 'upcoming' ? t('startsIn') : t('endsIn')} ${formatMs(left)}`;
   };
-  /** @param {Standing} line */
-  const drawLine = (line) => {
-    let row = tbody.rows[line.rank - 1];
-    if (!row) {
-      while (tbody.rows.length < line.rank) tbody.insertRow();
-      row = tbody.rows[line.rank - 1];
+  const drawTable = () => {
+    if (!order.length) {
+      tbody.innerHTML = `<tr><td colspan="6" class="muted">${t('noEntries')}</td></tr>`;
+      drawn = [];
+      return;
     }
-    row.innerHTML = standingRow(line, me);
+    if (!drawn.length) tbody.innerHTML = '';
+    order.forEach((n, i) => {
+      const line = lines.get(n);
+      if (!line || drawn[i] === line) return;
+      const row = tbody.rows[i] ?? tbody.insertRow();
+      row.innerHTML = standingRow(i + 1, line, me);
+      drawn[i] = line;
+    });
+    while (tbody.rows.length > order.length) tbody.deleteRow(-1);
+    drawn.length = order.length;
   };
   /** @param {any} frame */
   app.onTournament = (frame) => {
@@ -172,17 +186,10 @@ export function renderTournament(root, app, id, code) {
     seq = frame.seq;
     status = frame.status;
     endsAt = performance.now() + frame.ms_left;
-    if (frame.full) {
-      lines.length = 0;
-      tbody.innerHTML = '';
-    }
-    for (const line of frame.lines) {
-      lines[line.rank - 1] = line;
-      drawLine(line);
-    }
-    lines.length = frame.players;
-    while (tbody.rows.length > frame.players) tbody.deleteRow(-1);
-    if (!frame.players) tbody.innerHTML = `<tr><td colspan="6" class="muted">${t('noEntries')}</td></tr>`;
+    if (frame.full) lines.clear();
+    for (const line of frame.lines) lines.set(line.n, line);
+    if (frame.order) order = frame.order;
+    drawTable();
     drawTime();
     drawActions();
   };

@@ -168,7 +168,7 @@ impl Store {
                     e.opponents_rating, e.withdrawn, r.rating
              FROM tournament_entries e JOIN players p ON p.id = e.player_id
              LEFT JOIN ratings r ON r.player_id = e.player_id AND r.ruleset = $2
-             WHERE e.tournament_id = $1{one}"
+             WHERE e.tournament_id = $1{one} ORDER BY e.joined_at, e.player_id"
         );
         let mut query = sqlx::query(&sql)
             .bind(tournament.to_string())

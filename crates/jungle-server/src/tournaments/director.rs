@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use jungle_protocol::http::{Standing, TournamentStatus};
-use jungle_protocol::{ClockSpec, GameStatus, ServerFrame};
+use jungle_protocol::http::TournamentStatus;
+use jungle_protocol::{ClockSpec, GameStatus, ServerFrame, StandingLine};
 use jungle_rules::Side;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
@@ -26,6 +26,9 @@ pub const MAX_PLAYERS: usize = 2_000;
 pub const MAX_WATCHERS: usize = 10_000;
 /// How often waiting players are paired and changed standings sent.
 const TICK: Duration = Duration::from_secs(1);
+/// Tables up to this many players are sent every tick; larger ones every `players / this`
+/// ticks, so that a 1,000-player arena's followers get a table every 4 s.
+const PLAYERS_PER_TICK: usize = 250;
 /// A player is not paired again until this long after their game ended: time to see the
 /// result before the next board opens.
 const REST: Duration = Duration::from_secs(4);
@@ -107,6 +110,8 @@ pub fn ms_left(t: &TournamentRecord, now: i64) -> u64 {
 pub struct Loaded {
     record: TournamentRecord,
     entries: HashMap<Uuid, Entry>,
+    /// The players in the order they joined.
+    joined: Vec<Uuid>,
     paused: HashSet<Uuid>,
     /// Games still being played: (red, blue).
     games: HashMap<Uuid, (Uuid, Uuid)>,
@@ -120,10 +125,12 @@ pub async fn load(
 ) -> Result<Loaded, StoreError> {
     let mut entries = HashMap::new();
     let mut paused = HashSet::new();
+    let mut joined = Vec::new();
     for line in store.tournament_entries(record.id, record.rules).await? {
         if line.withdrawn {
             paused.insert(line.entry.player);
         }
+        joined.push(line.entry.player);
         entries.insert(line.entry.player, line.entry);
     }
     let mut games = HashMap::new();
@@ -143,6 +150,7 @@ pub async fn load(
     Ok(Loaded {
         record,
         entries,
+        joined,
         paused,
         games,
     })
@@ -176,9 +184,12 @@ pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
         games: loaded.games,
         ended_at: HashMap::new(),
         watchers: Vec::new(),
-        shown: Vec::new(),
+        numbers: numbered(&loaded.joined),
+        shown: table::Shown::default(),
+        full_text: None,
         status_shown: None,
         seq: 0,
+        ticks: 0,
         changed: true,
     };
     tokio::spawn(director.run(rx));
@@ -197,12 +208,26 @@ struct Director {
     /// When each player's last game ended (ms), for the rest before the next.
     ended_at: HashMap<Uuid, i64>,
     watchers: Vec<Connection>,
+    /// Each player's number in the tournament, in the order they joined.
+    numbers: HashMap<Uuid, u32>,
     /// The standings as last sent.
-    shown: Vec<Standing>,
+    shown: table::Shown,
+    /// The whole table as last sent, serialized once for every newcomer of that `seq`.
+    full_text: Option<(u64, axum::extract::ws::Utf8Bytes)>,
     status_shown: Option<TournamentStatus>,
     seq: u64,
+    ticks: u64,
     /// Something the standings show may have changed since they were last sent.
     changed: bool,
+}
+
+/// The order players joined in, for their numbers: as stored (by join time).
+fn numbered(order: &[Uuid]) -> HashMap<Uuid, u32> {
+    order
+        .iter()
+        .enumerate()
+        .map(|(n, p)| (*p, n as u32))
+        .collect()
 }
 
 impl Director {
@@ -222,7 +247,11 @@ impl Director {
                     if self.pairing_open(now) {
                         self.pair().await;
                     }
-                    self.flush(now);
+                    self.ticks += 1;
+                    let every = (self.entries.len() / PLAYERS_PER_TICK).max(1) as u64;
+                    if self.ticks.is_multiple_of(every) || self.status_shown != Some(status_at(&self.t, now)) {
+                        self.flush(now);
+                    }
                     if now >= self.t.ends_at && self.games.is_empty() {
                         break;
                     }
@@ -299,6 +328,8 @@ impl Director {
                 .await?
                 .ok_or(JoinError::Unknown)?;
             self.entries.insert(player, line.entry);
+            let n = self.numbers.len() as u32;
+            self.numbers.entry(player).or_insert(n);
         }
         self.paused.remove(&player);
         // One tournament at a time: joining this one pauses the other.
@@ -339,12 +370,25 @@ impl Director {
         self.online.send(player, &frame, None);
     }
 
+    /// Follows the standings on `conn`: the table as last sent, then what changes. (A player
+    /// who just joined shows in the next change, with everyone's.)
     fn watch(&mut self, conn: Connection) {
         let now = now_ms();
-        // Others first hear what changed, so that the full table matches their sequence.
-        self.flush(now);
-        let full = self.standings_frame(now, true, self.shown.clone());
-        conn.send_text(frame_text(&full));
+        let full = match &self.full_text {
+            Some((seq, text)) if *seq == self.seq => text.clone(),
+            _ => {
+                let frame = self.standings_frame(
+                    now,
+                    true,
+                    self.shown.lines.clone(),
+                    Some(self.shown.order.clone()),
+                );
+                let text = frame_text(&frame);
+                self.full_text = Some((self.seq, text.clone()));
+                text
+            }
+        };
+        conn.send_text(full);
         self.watchers
             .retain(|w| w.id != conn.id && !w.tx.is_closed());
         if self.watchers.len() < MAX_WATCHERS {
@@ -477,15 +521,23 @@ impl Director {
         self.changed = true;
     }
 
-    fn standings_frame(&self, now: i64, full: bool, lines: Vec<Standing>) -> ServerFrame {
+    fn standings_frame(
+        &self,
+        now: i64,
+        full: bool,
+        lines: Vec<StandingLine>,
+        order: Option<Vec<u32>>,
+    ) -> ServerFrame {
         ServerFrame::TournamentStandings {
             id: self.t.id,
             seq: self.seq,
             full,
-            status: status_at(&self.t, now),
+            // As of the table sent: a status change comes with its own frame.
+            status: self.status_shown.unwrap_or(status_at(&self.t, now)),
             ms_left: ms_left(&self.t, now),
-            players: self.shown.len() as u32,
+            players: self.shown.order.len() as u32,
             lines,
+            order,
         }
     }
 
@@ -496,18 +548,16 @@ impl Director {
             return;
         }
         self.changed = false;
-        let lines = table::lines(self.entries.values().cloned(), &self.paused, &self.playing);
-        let moved = table::changed(&self.shown, &lines);
-        if moved.is_empty() && self.status_shown == Some(status) {
+        let ranked = table::lines(self.entries.values().cloned(), &self.paused, &self.playing);
+        let change = self.shown.update(&ranked, &self.numbers);
+        if change.is_none() && self.status_shown == Some(status) {
             return;
         }
+        let (lines, order) = change.map_or((Vec::new(), None), |c| (c.lines, c.order));
         self.seq += 1;
         self.status_shown = Some(status);
-        self.shown = lines;
-        self.ctx
-            .tournaments
-            .publish(self.t.id, Arc::new(self.shown.clone()));
-        let text = frame_text(&self.standings_frame(now, false, moved));
+        self.ctx.tournaments.publish(self.t.id, Arc::new(ranked));
+        let text = frame_text(&self.standings_frame(now, false, lines, order));
         self.watchers.retain(|w| !w.tx.is_closed());
         for watcher in &self.watchers {
             if !watcher.send_text(text.clone()) {

@@ -1,9 +1,12 @@
-//! The standings as shown: lines in rank order, and what changed between two tables, so that a
-//! page with 500 players redraws only the lines that moved.
+//! The standings as shown: lines in rank order, and what changed between two tables. Live
+//! tables are sent as lines keyed by each player's number in the tournament plus the ranking
+//! as a list of numbers, so that a player moving up does not resend the lines it passes: a
+//! page with 500 players redraws only what changed, and a change costs the network little.
 
 use std::collections::{HashMap, HashSet};
 
 use jungle_protocol::http::Standing;
+use jungle_protocol::StandingLine;
 use uuid::Uuid;
 
 use super::arena::{self, Entry};
@@ -34,13 +37,67 @@ pub fn lines(
         .collect()
 }
 
-/// The lines of `new` that differ from the line of the same rank in `old` (or are new).
-pub fn changed(old: &[Standing], new: &[Standing]) -> Vec<Standing> {
-    new.iter()
-        .enumerate()
-        .filter(|(i, line)| old.get(*i) != Some(line))
-        .map(|(_, line)| line.clone())
-        .collect()
+/// A ranked line as a live line, under the player's number `n`.
+pub fn live_line(n: u32, s: &Standing) -> StandingLine {
+    StandingLine {
+        n,
+        player: s.player,
+        name: s.name.clone(),
+        rating: s.rating,
+        points: s.points,
+        games: s.games,
+        streak: s.streak,
+        game: s.game,
+        paused: s.paused,
+    }
+}
+
+/// What followers were last sent: every line by number, and the ranking.
+#[derive(Debug, Default)]
+pub struct Shown {
+    pub lines: Vec<StandingLine>,
+    pub order: Vec<u32>,
+}
+
+/// What changed: the lines whose content did, and the ranking if it did.
+#[derive(Debug, PartialEq)]
+pub struct Change {
+    pub lines: Vec<StandingLine>,
+    pub order: Option<Vec<u32>>,
+}
+
+impl Shown {
+    /// Takes the new table (`ranked`, best first, and each player's number) and returns what
+    /// changed, if anything.
+    pub fn update(&mut self, ranked: &[Standing], numbers: &HashMap<Uuid, u32>) -> Option<Change> {
+        let mut lines = vec![None; ranked.len()];
+        let mut order = Vec::with_capacity(ranked.len());
+        for s in ranked {
+            let n = numbers[&s.player];
+            order.push(n);
+            if let Some(slot) = lines.get_mut(n as usize) {
+                *slot = Some(live_line(n, s));
+            }
+        }
+        let lines: Vec<StandingLine> = lines.into_iter().flatten().collect();
+        let changed: Vec<StandingLine> = lines
+            .iter()
+            .filter(|line| self.lines.get(line.n as usize) != Some(line))
+            .cloned()
+            .collect();
+        let order = (order != self.order).then_some(order);
+        if changed.is_empty() && order.is_none() {
+            return None;
+        }
+        self.lines = lines;
+        if let Some(order) = &order {
+            self.order.clone_from(order);
+        }
+        Some(Change {
+            lines: changed,
+            order,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -54,9 +111,12 @@ mod tests {
     }
 
     #[test]
-    fn lines_are_ranked_and_only_moved_lines_change() {
+    fn lines_are_ranked_and_a_rise_resends_one_line_and_the_order() {
         let paused = HashSet::from([Uuid::from_u128(3)]);
         let playing = HashMap::from([(Uuid::from_u128(2), Uuid::from_u128(99))]);
+        let numbers: HashMap<Uuid, u32> = (1..=5)
+            .map(|i| (Uuid::from_u128(i), i as u32 - 1))
+            .collect();
         let before = lines(
             [entry(1, 4), entry(2, 2), entry(3, 0), entry(4, 0)],
             &paused,
@@ -71,25 +131,40 @@ mod tests {
         );
         assert_eq!(before[1].game, Some(Uuid::from_u128(99)));
         assert!(before[2].paused && !before[3].paused);
-        // p4 wins a game and passes p2: lines 2, 3 and 4 change, line 1 does not.
+        let mut shown = Shown::default();
+        let first = shown.update(&before, &numbers).unwrap();
+        assert_eq!(first.lines.len(), 4);
+        assert_eq!(first.order, Some(vec![0, 1, 2, 3]));
+        assert_eq!(shown.update(&before, &numbers), None, "nothing changed");
+        // p4 wins a game and passes p2 and p3: one line and the order change, not the lines
+        // passed.
         let after = lines(
             [entry(1, 4), entry(2, 2), entry(3, 0), entry(4, 3)],
             &paused,
             &playing,
         );
-        let moved = changed(&before, &after);
+        let change = shown.update(&after, &numbers).unwrap();
         assert_eq!(
-            moved
+            change
+                .lines
                 .iter()
-                .map(|l| (l.rank, l.name.as_str()))
+                .map(|l| (l.n, l.points))
                 .collect::<Vec<_>>(),
-            [(2, "p4"), (3, "p2"), (4, "p3")]
+            [(3, 3)]
         );
-        assert!(changed(&after, &after).is_empty());
-        // A newcomer is a changed line too.
+        assert_eq!(change.order, Some(vec![0, 3, 1, 2]));
+        // A point that changes no rank: one line, no order.
         let more = lines(
+            [entry(1, 5), entry(2, 2), entry(3, 0), entry(4, 3)],
+            &paused,
+            &playing,
+        );
+        let change = shown.update(&more, &numbers).unwrap();
+        assert_eq!((change.lines.len(), change.order), (1, None));
+        // A newcomer is a new line and a new order.
+        let joined = lines(
             [
-                entry(1, 4),
+                entry(1, 5),
                 entry(2, 2),
                 entry(3, 0),
                 entry(4, 3),
@@ -98,6 +173,8 @@ mod tests {
             &paused,
             &playing,
         );
-        assert_eq!(changed(&after, &more).len(), 1);
+        let change = shown.update(&joined, &numbers).unwrap();
+        assert_eq!(change.lines.iter().map(|l| l.n).collect::<Vec<_>>(), [4]);
+        assert_eq!(change.order.map(|o| o.len()), Some(5));
     }
 }

@@ -66,8 +66,13 @@ impl Session {
             .tournament(id)
             .await?
             .ok_or(FrameError::from(JoinError::Unknown))?;
-        let lines = crate::tournaments::api::standings(&self.state, &t).await?;
+        let ranked = crate::tournaments::api::standings(&self.state, &t).await?;
         let now = crate::store::now_ms();
+        // Numbered by rank: a table that no longer changes.
+        let lines: Vec<_> = (0u32..)
+            .zip(&ranked)
+            .map(|(n, s)| crate::tournaments::table::live_line(n, s))
+            .collect();
         Ok(Some(frame_text(&ServerFrame::TournamentStandings {
             id,
             seq: 0,
@@ -75,6 +80,7 @@ impl Session {
             status: status_at(&t, now),
             ms_left: ms_left(&t, now),
             players: lines.len() as u32,
+            order: Some((0..lines.len() as u32).collect()),
             lines,
         })))
     }
