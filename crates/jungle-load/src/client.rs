@@ -25,7 +25,9 @@ pub enum Mode {
     /// Seek in the pool, and ask for a rematch after each game.
     Seek,
     /// Join this arena: the director pairs it. Like the browser, it follows the standings
-    /// between games and not while it plays.
+    /// from the tournament's page until its first game opens; one player in four goes back
+    /// to the standings after each game (the others wait on the finished game's page for the
+    /// next one to open by itself).
     Tournament(Uuid),
 }
 
@@ -133,16 +135,24 @@ impl Xorshift {
     }
 }
 
+/// How one simulated player behaves.
+#[derive(Clone, Copy, Debug)]
+pub struct Behaviour {
+    pub pace: Pace,
+    pub mode: Mode,
+    /// Resign instead of moving once a game has this many turns (so that games end).
+    pub resign_at: Option<usize>,
+}
+
 pub async fn run(
     url: String,
     token: String,
     shared: Arc<Shared>,
-    pace: Pace,
+    behaviour: Behaviour,
     stop_at: Instant,
     idle: bool,
-    mode: Mode,
 ) {
-    if let Err(e) = play(&url, &token, &shared, pace, stop_at, idle, mode).await {
+    if let Err(e) = play(&url, &token, &shared, behaviour, stop_at, idle).await {
         shared.errors.fetch_add(1, Ordering::Relaxed);
         eprintln!("client error: {e}");
     }
@@ -152,11 +162,15 @@ async fn play(
     url: &str,
     token: &str,
     shared: &Shared,
-    pace: Pace,
+    behaviour: Behaviour,
     stop_at: Instant,
     idle: bool,
-    mode: Mode,
 ) -> Result<(), String> {
+    let Behaviour {
+        pace,
+        mode,
+        resign_at,
+    } = behaviour;
     // tungstenite zero-fills its whole read buffer on every read; at the default 128 KiB that
     // memset was over half of this generator's CPU, and frames here are a few hundred bytes.
     let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
@@ -193,6 +207,9 @@ async fn play(
         }) | 1,
     );
     let mut game: Option<(Uuid, Arc<AtomicU64>)> = None;
+    let goes_back = rng.next(4) == 0;
+    // Games end at different lengths, as they do: from `resign_at` to twice that.
+    let resign_at = resign_at.map(|at| at + rng.next(at.max(1)));
     let mut pending: Option<(Instant, String)> = None;
     loop {
         let wake = pending
@@ -222,14 +239,19 @@ async fn play(
                         game = Some((state.game, shared.slot(state.game)));
                         pending = choose(&state.legal, &mut rng, pace);
                     }
-                    ServerFrame::Moved { game: id, legal, .. } => {
+                    ServerFrame::Moved { game: id, legal, ply, .. } => {
                         if let Some((current, slot)) = &game {
                             if *current == id && !legal.is_empty() {
                                 let sent = slot.load(Ordering::Relaxed);
                                 let latency =
                                     (sent > 0).then(|| shared.now_us().saturating_sub(sent));
                                 shared.record_move(latency);
-                                pending = choose(&legal, &mut rng, pace);
+                                if resign_at.is_some_and(|at| ply >= at) {
+                                    ws.send(send(&ClientFrame::Resign { game: id })).await.map_err(|e| e.to_string())?;
+                                    pending = None;
+                                } else {
+                                    pending = choose(&legal, &mut rng, pace);
+                                }
                             }
                         }
                     }
@@ -238,11 +260,13 @@ async fn play(
                         pending = None;
                         if Instant::now() < stop_at {
                             let next = match mode {
-                                Mode::Seek => ClientFrame::Rematch { game: id },
+                                Mode::Seek => Some(ClientFrame::Rematch { game: id }),
                                 // Back to the standings until the next pairing.
-                                Mode::Tournament(id) => ClientFrame::WatchTournament { id },
+                                Mode::Tournament(id) => goes_back.then_some(ClientFrame::WatchTournament { id }),
                             };
-                            ws.send(send(&next)).await.map_err(|e| e.to_string())?;
+                            if let Some(next) = next {
+                                ws.send(send(&next)).await.map_err(|e| e.to_string())?;
+                            }
                         }
                     }
                     ServerFrame::Error { code, message, .. } => {

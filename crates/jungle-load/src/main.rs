@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use client::{Mode, Pace, Shared};
+use client::{Behaviour, Mode, Pace, Shared};
 use jungle_protocol::Uuid;
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -70,6 +70,10 @@ pub struct Args {
     /// (casual, the games' clock, long enough for the run): the director pairs them.
     #[arg(long)]
     tournament: bool,
+    /// Resign instead of moving once a game has this many turns, so that games end and new
+    /// ones start (rematches, or the arena's next pairings) during the run.
+    #[arg(long)]
+    resign_at: Option<usize>,
 }
 
 /// `--tournament`: makes the arena every player joins; its id.
@@ -271,10 +275,13 @@ async fn run(args: Args) -> Result<(), String> {
             ws_url.clone(),
             token,
             shared.clone(),
-            pace,
+            Behaviour {
+                pace,
+                mode,
+                resign_at: args.resign_at,
+            },
             stop_at,
             idle,
-            mode,
         )));
         if i % 200 == 199 {
             // Pace the connection storm a little.
@@ -322,6 +329,7 @@ async fn run(args: Args) -> Result<(), String> {
     let report = json!({
         "games": args.games,
         "tournament": args.tournament,
+        "resign_at": args.resign_at,
         "idle_sockets": args.idle_sockets,
         "pace": match pace { Pace::FlatOut => "flat-out".to_owned(), Pace::Every(d) => format!("{:.2} moves/s per game", 1.0 / d.as_secs_f64()) },
         "seconds": (elapsed * 10.0).round() / 10.0,
