@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { lowContrast } from './contrast.mjs';
 import { artifacts, DEN_WIN_AT_PLY_13, mySide, newPlayer, playMoves, serverAndBrowser } from './harness.mjs';
 
 const env = serverAndBrowser();
@@ -97,6 +98,13 @@ test('two players join a private tournament by its link, are paired, play, and s
   assert.ok(await guest.evaluate(() => document.documentElement.scrollWidth) <= 390);
   // Withdrawing paused the host: the line says so.
   await guest.waitForFunction(() => /已暂停/.test(document.querySelector('#tour-standings')?.textContent ?? ''));
+  // Every text on the page is readable, in both themes.
+  for (const page of [host, guest]) {
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await lowContrast(page), [], `tournament page, ${colorScheme}`);
+    }
+  }
   await host.context().close();
   await guest.context().close();
 });
