@@ -616,23 +616,13 @@ pub enum ServerFrame {
 }
 
 /// A player's line in a live tournament table: `n` is their number in the tournament (their
-/// place in the `order` of a `tournament_standings` frame gives their rank).
+/// place in the `order` of a `tournament_standings` frame gives their rank); `{n, player, name,
+/// …}` on the wire.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StandingLine {
     pub n: u32,
-    pub player: Uuid,
-    pub name: String,
-    pub rating: i32,
-    pub points: u32,
-    pub games: u32,
-    /// Wins in a row now: from two on, the next win scores double.
-    pub streak: u32,
-    /// The tournament game the player is in now, to watch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<Uuid>,
-    /// Withdrawn (paused): not paired until they join again.
-    #[serde(default)]
-    pub paused: bool,
+    #[serde(flatten)]
+    pub score: crate::http::PlayerScore,
 }
 
 /// Stable error codes: clients branch on these, people read the message.

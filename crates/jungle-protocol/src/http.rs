@@ -445,12 +445,9 @@ pub enum TournamentStatus {
     Finished,
 }
 
-/// A line of the standings, best first.
+/// What the standings say of one player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Standing {
-    /// 1 for the leader.
-    #[serde(default)]
-    pub rank: u32,
+pub struct PlayerScore {
     pub player: Uuid,
     pub name: String,
     pub rating: i32,
@@ -464,6 +461,16 @@ pub struct Standing {
     /// Withdrawn (paused): not paired until they join again.
     #[serde(default)]
     pub paused: bool,
+}
+
+/// A line of the standings, best first: `{rank, player, name, …}` on the wire.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    /// 1 for the leader.
+    #[serde(default)]
+    pub rank: u32,
+    #[serde(flatten)]
+    pub score: PlayerScore,
 }
 
 /// `GET /api/tournaments/{id}` (and each line of `GET /api/tournaments`, whose standings are

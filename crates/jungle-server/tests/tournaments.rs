@@ -284,7 +284,12 @@ async fn follow_table(mut client: Client, tournament: Uuid) -> Vec<(Uuid, u32, u
                 .iter()
                 .map(|n| {
                     let l = &lines[n];
-                    (l.player, l.points, l.games, l.streak)
+                    (
+                        l.score.player,
+                        l.score.points,
+                        l.score.games,
+                        l.score.streak,
+                    )
                 })
                 .collect();
         }
@@ -348,24 +353,30 @@ async fn an_arena_is_played_out_and_every_game_scored_once(db: Db) {
     assert_eq!(shown.standings.len(), 6);
     let mut games_seen = HashMap::new();
     for line in &shown.standings {
-        let played = &results[&line.player];
+        let played = &results[&line.score.player];
         let outcomes: Vec<Option<bool>> = played.games.iter().map(|g| g.3).collect();
         assert!(
             played.games.len() >= 3,
             "{}: {} games",
-            line.name,
+            line.score.name,
             played.games.len()
         );
-        assert_eq!(line.games as usize, played.games.len(), "{}", line.name);
         assert_eq!(
-            line.points,
+            line.score.games as usize,
+            played.games.len(),
+            "{}",
+            line.score.name
+        );
+        assert_eq!(
+            line.score.points,
             arena_points(&outcomes),
             "{}: {outcomes:?}",
-            line.name
+            line.score.name
         );
         for (game, side, opponent, _) in &played.games {
             // Both players saw each game, with opposite colours.
-            if let Some((other_side, other)) = games_seen.insert(*game, (*side, line.player)) {
+            if let Some((other_side, other)) = games_seen.insert(*game, (*side, line.score.player))
+            {
                 assert_eq!((other_side, other), (!*side, *opponent));
             }
         }
@@ -376,12 +387,12 @@ async fn an_arena_is_played_out_and_every_game_scored_once(db: Db) {
         assert!(
             (2 * reds - colours.len() as i64).abs() <= 2,
             "{}: {colours:?}",
-            line.name
+            line.score.name
         );
         assert!(
             !colours.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
             "{}: {colours:?}",
-            line.name
+            line.score.name
         );
     }
     // The standings are in rank order, by points; the spectator's table, rebuilt from the
@@ -389,12 +400,19 @@ async fn an_arena_is_played_out_and_every_game_scored_once(db: Db) {
     assert!(shown
         .standings
         .windows(2)
-        .all(|w| w[0].points >= w[1].points));
+        .all(|w| w[0].score.points >= w[1].score.points));
     let rebuilt = follower.await.unwrap();
     let expected: Vec<(Uuid, u32, u32, u32)> = shown
         .standings
         .iter()
-        .map(|l| (l.player, l.points, l.games, l.streak))
+        .map(|l| {
+            (
+                l.score.player,
+                l.score.points,
+                l.score.games,
+                l.score.streak,
+            )
+        })
         .collect();
     assert_eq!(rebuilt, expected);
     assert_eq!(
@@ -526,7 +544,9 @@ async fn an_aborted_game_scores_nothing_and_pauses_the_absent_player(db: Db) {
     // The standings (sent live, and shown by the API) mark Red paused.
     let lines = wait_for(&mut red_client, Duration::from_secs(5), |f| match f {
         ServerFrame::TournamentStandings { lines, .. }
-            if lines.iter().any(|l| l.player == red && l.paused) =>
+            if lines
+                .iter()
+                .any(|l| l.score.player == red && l.score.paused) =>
         {
             Some(lines.clone())
         }
@@ -536,8 +556,18 @@ async fn an_aborted_game_scores_nothing_and_pauses_the_absent_player(db: Db) {
     assert!(!lines.is_empty());
     let shown: http::Tournament = server.get(&format!("/api/tournaments/{id}")).await;
     for line in &shown.standings {
-        assert_eq!((line.points, line.games), (0, 0), "{}", line.name);
-        assert_eq!(line.paused, line.player == red, "{}", line.name);
+        assert_eq!(
+            (line.score.points, line.score.games),
+            (0, 0),
+            "{}",
+            line.score.name
+        );
+        assert_eq!(
+            line.score.paused,
+            line.score.player == red,
+            "{}",
+            line.score.name
+        );
     }
     // Coming back is a join.
     red_client.send(join(id, None)).await;
@@ -620,7 +650,7 @@ async fn a_restart_mid_tournament_loses_nothing(db: Db) {
     let points: HashMap<Uuid, (u32, u32)> = after
         .standings
         .iter()
-        .map(|l| (l.player, (l.points, l.games)))
+        .map(|l| (l.score.player, (l.score.points, l.score.games)))
         .collect();
     assert_eq!(points[&red_id], (2, 1));
     let blue_id = if red_id == pa.id { pb.id } else { pa.id };

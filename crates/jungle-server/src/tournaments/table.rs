@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use jungle_protocol::http::Standing;
+use jungle_protocol::http::{PlayerScore, Standing};
 use jungle_protocol::StandingLine;
 use uuid::Uuid;
 
@@ -25,14 +25,16 @@ pub fn lines(
         .enumerate()
         .map(|(i, e)| Standing {
             rank: i as u32 + 1,
-            game: playing.get(&e.player).copied(),
-            paused: paused.contains(&e.player),
-            player: e.player,
-            name: e.name,
-            rating: e.rating,
-            points: e.points,
-            games: e.games,
-            streak: e.streak,
+            score: PlayerScore {
+                game: playing.get(&e.player).copied(),
+                paused: paused.contains(&e.player),
+                player: e.player,
+                name: e.name,
+                rating: e.rating,
+                points: e.points,
+                games: e.games,
+                streak: e.streak,
+            },
         })
         .collect()
 }
@@ -41,14 +43,7 @@ pub fn lines(
 pub fn live_line(n: u32, s: &Standing) -> StandingLine {
     StandingLine {
         n,
-        player: s.player,
-        name: s.name.clone(),
-        rating: s.rating,
-        points: s.points,
-        games: s.games,
-        streak: s.streak,
-        game: s.game,
-        paused: s.paused,
+        score: s.score.clone(),
     }
 }
 
@@ -73,7 +68,7 @@ impl Shown {
         let mut lines = vec![None; ranked.len()];
         let mut order = Vec::with_capacity(ranked.len());
         for s in ranked {
-            let n = numbers[&s.player];
+            let n = numbers[&s.score.player];
             order.push(n);
             if let Some(slot) = lines.get_mut(n as usize) {
                 *slot = Some(live_line(n, s));
@@ -125,12 +120,12 @@ mod tests {
         assert_eq!(
             before
                 .iter()
-                .map(|l| (l.rank, l.name.as_str()))
+                .map(|l| (l.rank, l.score.name.as_str()))
                 .collect::<Vec<_>>(),
             [(1, "p1"), (2, "p2"), (3, "p3"), (4, "p4")]
         );
-        assert_eq!(before[1].game, Some(Uuid::from_u128(99)));
-        assert!(before[2].paused && !before[3].paused);
+        assert_eq!(before[1].score.game, Some(Uuid::from_u128(99)));
+        assert!(before[2].score.paused && !before[3].score.paused);
         let mut shown = Shown::default();
         let first = shown.update(&before, &numbers).unwrap();
         assert_eq!(first.lines.len(), 4);
@@ -148,7 +143,7 @@ mod tests {
             change
                 .lines
                 .iter()
-                .map(|l| (l.n, l.points))
+                .map(|l| (l.n, l.score.points))
                 .collect::<Vec<_>>(),
             [(3, 3)]
         );
