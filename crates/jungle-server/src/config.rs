@@ -109,6 +109,15 @@ pub struct Config {
     #[arg(long = "schedule", env = "JUNGLE_SCHEDULE", value_delimiter = ';')]
     pub schedules: Vec<crate::tournaments::schedule::Schedule>,
 
+    /// Several nodes: the Redis they coordinate through (e.g. redis://127.0.0.1:6379). Every
+    /// node shares one PostgreSQL; without this the server is a single node and needs no Redis.
+    #[arg(long, env = "JUNGLE_REDIS_URL")]
+    pub redis_url: Option<String>,
+
+    /// This node's name among several (default: a random one).
+    #[arg(long, env = "JUNGLE_NODE_ID")]
+    pub node_id: Option<String>,
+
     /// Log as JSON lines instead of human-readable text.
     #[arg(long, env = "JUNGLE_LOG_JSON")]
     pub log_json: bool,

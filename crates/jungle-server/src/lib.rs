@@ -10,6 +10,7 @@ pub mod assets;
 pub mod bots;
 pub mod challenges;
 pub mod client_addr;
+pub mod cluster;
 pub mod config;
 pub mod engine_pool;
 pub mod export;
@@ -51,6 +52,8 @@ use store::{Store, StoreError};
 pub enum ServerError {
     #[error("could not open the database: {0}")]
     Store(#[from] StoreError),
+    #[error("{0}")]
+    Cluster(#[from] cluster::ClusterError),
     #[error("could not listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -68,12 +71,21 @@ pub struct Server {
     metrics_addr: Option<SocketAddr>,
     writer: JoinHandle<()>,
     store: Store,
+    rooms: Rooms,
+    cluster: Option<cluster::Cluster>,
 }
 
 impl Server {
     /// Opens the database (running migrations), resumes unfinished games, and starts serving.
     pub async fn start(config: Config) -> Result<Server, ServerError> {
         let metrics = metrics::Metrics::install();
+        let cluster = match &config.redis_url {
+            Some(url) => Some(
+                cluster::Cluster::connect(url, config.node_id.clone(), &config.database_url)
+                    .await?,
+            ),
+            None => None,
+        };
         let store = Store::open(&config.database_url).await?;
         bots::ensure_bot_players(&store).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
@@ -101,18 +113,33 @@ impl Server {
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
             tournaments: tournaments::Directors::default(),
+            cluster: cluster.clone(),
         });
-        resume_games(&store, &room_ctx).await?;
-        restore_waiting_rooms(&store, &room_ctx).await?;
         let online = online::Online::default();
-        direct_tournaments(&store, &room_ctx, &online).await?;
         tournaments::schedule::ensure_organiser(&store).await?;
-        tokio::spawn(tournaments::schedule::run(
-            config.schedules.clone(),
-            room_ctx.clone(),
-            online.clone(),
-            shutdown_rx.clone(),
-        ));
+        match &cluster {
+            None => {
+                resume_games(&store, &room_ctx).await?;
+                restore_waiting_rooms(&store, &room_ctx).await?;
+                direct_tournaments(&store, &room_ctx, &online).await?;
+                tokio::spawn(tournaments::schedule::run(
+                    config.schedules.clone(),
+                    room_ctx.clone(),
+                    online.clone(),
+                    shutdown_rx.clone(),
+                ));
+            }
+            // Games in progress are adopted by whichever node finds them without a lease;
+            // waiting rooms and tournaments are not yet shared between nodes (issue 16).
+            Some(cluster) => {
+                tracing::info!(node = cluster.node(), "joining the cluster");
+                tokio::spawn(cluster::leases::keep(
+                    cluster.clone(),
+                    room_ctx.clone(),
+                    shutdown_rx.clone(),
+                ));
+            }
+        }
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
         let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
         tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
@@ -128,7 +155,7 @@ impl Server {
             online,
             limits,
             store: store.clone(),
-            rooms,
+            rooms: rooms.clone(),
             lobby,
             room_ctx,
             origins: Arc::new(Origins::new(&config.allowed_origins, &public_url)),
@@ -195,6 +222,8 @@ impl Server {
             metrics_addr: metrics_bound,
             writer,
             store,
+            rooms,
+            cluster,
         })
     }
 
@@ -210,6 +239,8 @@ impl Server {
     /// Stops accepting, tells every client, lets rooms finish their writes, and waits until
     /// everything acknowledged is in the database.
     pub async fn shutdown(self) {
+        // The games this node runs: once their writes are committed, another node adopts them.
+        let owned = self.rooms.live_ids();
         let _ = self.shutdown.send(true);
         if tokio::time::timeout(Duration::from_secs(10), self.serving)
             .await
@@ -225,6 +256,12 @@ impl Server {
             .is_err()
         {
             tracing::error!("the database writer did not drain within 30 s");
+        }
+        if let Some(cluster) = &self.cluster {
+            match cluster.release(&owned).await {
+                Ok(()) => tracing::info!(games = owned.len(), "drained: leases given up"),
+                Err(e) => tracing::warn!(error = %e, "leases not given up; they expire"),
+            }
         }
         self.store.close().await;
         tracing::info!("stopped");
@@ -323,25 +360,7 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
     let games = store.active_games().await?;
     let count = games.len();
     for record in games {
-        let mut seats = Vec::with_capacity(2);
-        for id in [record.red, record.blue] {
-            // The players' rows are kept by foreign keys; their absence would be corruption.
-            let player = store.player(id).await?.ok_or_else(|| {
-                StoreError::Corrupt(format!("game {}: no player {id}", record.id))
-            })?;
-            seats.push(SeatPlayer {
-                rating: store.rating(id, record.rules).await?,
-                player,
-                computer: bots::bot_level(id),
-            });
-        }
-        let (Some(blue), Some(red)) = (seats.pop(), seats.pop()) else {
-            unreachable!("two seats were read");
-        };
-        let id = record.id;
-        if let Err(e) = open::resumed(ctx.clone(), record, red, blue) {
-            tracing::error!(game = %id, error = %e, "could not resume a game");
-        }
+        open::resume_record(ctx, record).await?;
     }
     if count > 0 {
         tracing::info!(games = count, "resumed unfinished games");

@@ -104,6 +104,8 @@ pub enum RoomCommand {
         player: Uuid,
         level: jungle_engine::Level,
     },
+    /// Another node holds this game's lease now: stop here without ending the game.
+    Relinquish,
 }
 
 /// A cloneable handle to a room's task.

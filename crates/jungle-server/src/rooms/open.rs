@@ -241,6 +241,38 @@ pub fn restored_private(
     Room::spawn(ctx, saved.game, session, Vec::new(), Some(hold))
 }
 
+/// Resumes a stored game in progress with its players as stored (a restart, or a game adopted
+/// from a node that is gone). A game whose turns do not replay is logged and left.
+pub async fn resume_record(
+    ctx: &Arc<RoomContext>,
+    record: GameRecord,
+) -> Result<Option<RoomHandle>, crate::store::StoreError> {
+    let store = &ctx.store;
+    let mut seats = Vec::with_capacity(2);
+    for id in [record.red, record.blue] {
+        // The players' rows are kept by foreign keys; their absence would be corruption.
+        let player = store.player(id).await?.ok_or_else(|| {
+            crate::store::StoreError::Corrupt(format!("game {}: no player {id}", record.id))
+        })?;
+        seats.push(SeatPlayer {
+            rating: store.rating(id, record.rules).await?,
+            player,
+            computer: crate::bots::bot_level(id),
+        });
+    }
+    let (Some(blue), Some(red)) = (seats.pop(), seats.pop()) else {
+        unreachable!("two seats were read");
+    };
+    let id = record.id;
+    match resumed(ctx.clone(), record, red, blue) {
+        Ok(handle) => Ok(Some(handle)),
+        Err(e) => {
+            tracing::error!(game = %id, error = %e, "could not resume a game");
+            Ok(None)
+        }
+    }
+}
+
 /// A game found unfinished at start-up: replayed, with the clocks as saved after the last
 /// turn, and both players counted away from now (they reconnect within the grace period).
 pub fn resumed(

@@ -165,6 +165,17 @@ impl Rooms {
             .collect()
     }
 
+    /// The ids of every game in progress here (their leases are this node's to renew).
+    pub fn live_ids(&self) -> Vec<Uuid> {
+        let index = self.index.lock().expect("room index lock");
+        index
+            .rooms
+            .iter()
+            .filter(|(_, e)| e.live.is_some())
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
     pub fn live_count(&self) -> usize {
         let index = self.index.lock().expect("room index lock");
         index.rooms.values().filter(|e| e.live.is_some()).count()

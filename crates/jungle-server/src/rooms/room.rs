@@ -37,6 +37,8 @@ pub struct RoomContext {
     pub shutdown: watch::Receiver<bool>,
     /// The tournaments' directors, told when a tournament game ends.
     pub tournaments: crate::tournaments::Directors,
+    /// This node's place among several (`--redis-url`); `None` for a single node.
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 /// The time as the session sees it. Taken from tokio's clock, so that tests which pause and
@@ -63,6 +65,8 @@ pub struct Room {
     own_tx: mpsc::WeakSender<RoomCommand>,
     /// The latest chat lines, for those who join later (at most [`CHAT_KEPT`]).
     chat: Vec<(ChatChannel, Utf8Bytes)>,
+    /// Another node runs this game now; this room stops without ending it.
+    relinquished: bool,
 }
 
 /// Chat lines a room keeps in memory for latecomers (all are stored in the database).
@@ -93,6 +97,7 @@ impl Room {
             computer: None,
             live: false,
             own_tx: handle.tx.downgrade(),
+            relinquished: false,
         };
         tokio::spawn(room.run(rx, initial));
         handle
@@ -102,10 +107,13 @@ impl Room {
         metrics::gauge!("jungle_rooms").increment(1.0);
         if self.session.status() == GameStatus::Active {
             self.game_in_play();
+            self.take_lease().await;
         }
-        self.apply(initial).await;
+        if !self.relinquished {
+            self.apply(initial).await;
+        }
         let mut shutdown = self.ctx.shutdown.clone();
-        while !self.session.is_closed() {
+        while !self.session.is_closed() && !self.relinquished {
             if let Some(computer) = &mut self.computer {
                 computer.think_if_to_move(&self.session, now(), &self.ctx.engines, &self.own_tx);
             }
@@ -128,6 +136,23 @@ impl Room {
         self.set_live(false);
         metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);
+    }
+
+    /// With several nodes, a game in play here holds its lease from its first moment (before
+    /// its row is written), so that no other node mistakes it for an orphan.
+    async fn take_lease(&mut self) {
+        let Some(cluster) = &self.ctx.cluster else {
+            return;
+        };
+        match cluster.renew(&[self.id]).await {
+            Ok(lost) if lost.is_empty() => {}
+            Ok(_) => {
+                tracing::warn!(game = %self.id, "another node holds this game; not running it here");
+                self.relinquished = true;
+            }
+            // Redis is away: play on (the lease keeper takes it when Redis is back).
+            Err(e) => tracing::warn!(game = %self.id, error = %e, "game lease not taken"),
+        }
     }
 
     // ---- commands ------------------------------------------------------------------------
@@ -161,6 +186,7 @@ impl Room {
                 metrics::histogram!("jungle_room_command_seconds")
                     .record(received.elapsed().as_secs_f64());
             }
+            RoomCommand::Relinquish => self.relinquished = true,
             RoomCommand::Banned { player } => {
                 if let Some(side) = self.session.side_of(player) {
                     let events = self.session.ban(side, now());

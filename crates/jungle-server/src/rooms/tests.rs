@@ -58,6 +58,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,
         tournaments: Default::default(),
+        cluster: None,
     });
     (ctx, writes, shutdown_tx)
 }

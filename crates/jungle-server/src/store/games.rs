@@ -402,6 +402,15 @@ impl Store {
         Ok(games)
     }
 
+    /// The ids of every game in progress (what the nodes of a cluster look through for
+    /// orphans).
+    pub async fn active_game_ids_all(&self) -> Result<Vec<Uuid>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'active'")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| get_uuid(r, "id")).collect()
+    }
+
     /// The ids of a player's games in progress.
     pub async fn active_game_ids(&self, player: Uuid) -> Result<Vec<Uuid>, StoreError> {
         // Two indexed lookups: with `OR`, SQLite chose the status index and read every game

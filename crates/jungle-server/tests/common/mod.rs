@@ -336,6 +336,16 @@ impl ServerProcess {
         kib * 1024
     }
 
+    /// SIGTERM: the server's graceful shutdown (a drain, with several nodes); waits for it.
+    pub fn terminate(mut self) {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill -TERM");
+        assert!(status.success());
+        self.child.wait().expect("reaped");
+    }
+
     /// SIGKILL: no shutdown, no flushing, nothing.
     pub fn kill(mut self) {
         self.child.kill().expect("kill -9");
@@ -448,6 +458,13 @@ impl Client {
             mv: mv.into(),
         })
         .await;
+    }
+
+    /// Asks for the game's state again; its clocks (red, blue) in milliseconds.
+    pub async fn expect_game_state_clocks(&mut self, game: Uuid) -> (u64, u64) {
+        self.send(ClientFrame::Watch { game }).await;
+        let state = self.expect_game().await;
+        (state.clocks.red_ms, state.clocks.blue_ms)
     }
 
     pub fn player_id(&self) -> Uuid {

@@ -1,0 +1,110 @@
+//! The lease keeper: every beat it renews this node's game leases and adopts the games in
+//! progress that no node holds.
+//!
+//! A game counts as an orphan only when it is seen without a lease at two beats in a row: a
+//! game's owner takes its lease as its room starts and renews it every beat, so a live owner
+//! (or one whose Redis just came back empty) always renews before anyone adopts.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use tokio::sync::watch;
+use uuid::Uuid;
+
+use super::{Cluster, BEAT};
+use crate::rooms::{open, RoomCommand, RoomContext};
+
+pub async fn keep(cluster: Cluster, ctx: Arc<RoomContext>, mut shutdown: watch::Receiver<bool>) {
+    let mut beat = tokio::time::interval(BEAT);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut seen_free = HashSet::new();
+    loop {
+        tokio::select! {
+            _ = beat.tick() => {}
+            _ = shutdown.changed() => return,
+        }
+        let ours = ctx.rooms.live_ids();
+        metrics::gauge!("jungle_games_owned").set(ours.len() as f64);
+        match cluster.renew(&ours).await {
+            Ok(lost) => {
+                for game in lost {
+                    tracing::warn!(%game, "another node took this game's lease; stopping here");
+                    if let Some(room) = ctx.rooms.get(game) {
+                        room.send(RoomCommand::Relinquish).await;
+                    }
+                }
+            }
+            Err(e) => {
+                // Games go on (their moves are in PostgreSQL); nothing is adopted meanwhile.
+                metrics::counter!("jungle_cluster_errors_total").increment(1);
+                tracing::warn!(error = %e, "Redis unreachable: leases not renewed");
+                seen_free.clear();
+                continue;
+            }
+        }
+        seen_free = match orphans(&cluster, &ctx).await {
+            Ok(free) => {
+                for &game in free.intersection(&seen_free) {
+                    adopt(&cluster, &ctx, game).await;
+                }
+                free
+            }
+            Err(e) => {
+                metrics::counter!("jungle_cluster_errors_total").increment(1);
+                tracing::warn!(error = %e, "looking for orphaned games");
+                HashSet::new()
+            }
+        };
+    }
+}
+
+/// Games in progress in the database that no node holds and that are not running here.
+async fn orphans(cluster: &Cluster, ctx: &RoomContext) -> Result<HashSet<Uuid>, String> {
+    let active = ctx
+        .store
+        .active_game_ids_all()
+        .await
+        .map_err(|e| e.to_string())?;
+    let elsewhere: Vec<Uuid> = active
+        .into_iter()
+        .filter(|game| ctx.rooms.get(*game).is_none())
+        .collect();
+    let free = cluster
+        .unowned(&elsewhere)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(free.into_iter().collect())
+}
+
+/// Takes an orphaned game's lease and resumes it here from the database.
+async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
+    match cluster.claim(game).await {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => {
+            tracing::warn!(%game, error = %e, "claiming an orphaned game");
+            return;
+        }
+    }
+    let record = match ctx.store.game(game).await {
+        Ok(Some(record)) if record.status == jungle_protocol::GameStatus::Active => record,
+        Ok(_) => {
+            // It ended meanwhile: nothing to run.
+            let _ = cluster.release(&[game]).await;
+            return;
+        }
+        Err(e) => {
+            tracing::error!(%game, error = %e, "reading an orphaned game");
+            let _ = cluster.release(&[game]).await;
+            return;
+        }
+    };
+    match open::resume_record(ctx, record).await {
+        Ok(Some(_)) => {
+            metrics::counter!("jungle_games_adopted_total").increment(1);
+            tracing::info!(%game, node = cluster.node(), "adopted a game");
+        }
+        Ok(None) => {}
+        Err(e) => tracing::error!(%game, error = %e, "resuming an orphaned game"),
+    }
+}

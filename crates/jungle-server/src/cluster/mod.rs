@@ -1,0 +1,173 @@
+//! Several nodes over Redis (issue 16, begun). With `--redis-url`, nodes that share one
+//! PostgreSQL coordinate through Redis; without it nothing here runs and no Redis is needed.
+//!
+//! Built so far:
+//! - **Game leases** ([`leases`]): each game's room runs on exactly one node, which holds the
+//!   key `…:game:{id}` (its node id, a few seconds to live) and renews it every second.
+//! - **Adoption**: a node that finds a game in progress without a lease (its owner died, or was
+//!   drained) twice in a row takes the lease and resumes the game from the database, as a
+//!   restarted server does: every acknowledged move is there, and the clocks restart from the
+//!   last stored turn, so the outage is charged to nobody.
+//! - **Draining**: a node that shuts down stops its rooms, waits until every write is
+//!   committed, then gives up its leases; other nodes adopt the games.
+//!
+//! Not built yet: the bus between nodes (a player whose socket is on another node than the
+//! game), matchmaking, room codes and tournaments across nodes.
+
+pub mod leases;
+
+use std::time::Duration;
+
+use uuid::Uuid;
+
+/// How long a lease lives without renewal.
+pub const LEASE: Duration = Duration::from_millis(3_000);
+/// How often a node renews its leases and looks for games to adopt.
+pub const BEAT: Duration = Duration::from_millis(1_000);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("several nodes share one PostgreSQL: --redis-url needs a postgres:// --database-url (SQLite is one node only)")]
+    NeedsPostgres,
+    #[error("Redis: {0}")]
+    Redis(#[from] redis::RedisError),
+}
+
+/// This node's place in the cluster: its id and its Redis connection.
+#[derive(Clone)]
+pub struct Cluster {
+    node: std::sync::Arc<str>,
+    prefix: std::sync::Arc<str>,
+    redis: redis::aio::ConnectionManager,
+}
+
+impl Cluster {
+    /// Connects to Redis. Nodes of one cluster share `database_url`; its hash prefixes every
+    /// key, so that separate clusters (and tests) may share one Redis.
+    pub async fn connect(
+        redis_url: &str,
+        node: Option<String>,
+        database_url: &str,
+    ) -> Result<Cluster, ClusterError> {
+        if !database_url.starts_with("postgres") {
+            return Err(ClusterError::NeedsPostgres);
+        }
+        let client = redis::Client::open(redis_url)?;
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(Duration::from_secs(2))
+            .set_response_timeout(Duration::from_secs(2))
+            .set_number_of_retries(2);
+        let redis = redis::aio::ConnectionManager::new_with_config(client, config).await?;
+        let node = node.unwrap_or_else(|| Uuid::new_v4().simple().to_string()[..12].to_owned());
+        let digest = {
+            use sha2::Digest;
+            let hash = sha2::Sha256::digest(database_url.as_bytes());
+            hash[..6]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        Ok(Cluster {
+            node: node.into(),
+            prefix: format!("jungle:{digest}:").into(),
+            redis,
+        })
+    }
+
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn game_key(&self, game: Uuid) -> String {
+        format!("{}game:{game}", self.prefix)
+    }
+
+    /// Renews this node's leases on `games`, taking those nobody holds; returns the games
+    /// another node holds now (they are no longer ours to run).
+    pub async fn renew(&self, games: &[Uuid]) -> Result<Vec<Uuid>, ClusterError> {
+        if games.is_empty() {
+            return Ok(Vec::new());
+        }
+        // One round trip for every lease: set when free or ours, else report it.
+        let script = redis::Script::new(
+            r"local lost = {}
+              for i, key in ipairs(KEYS) do
+                local owner = redis.call('GET', key)
+                if owner == false or owner == ARGV[1] then
+                  redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+                else
+                  table.insert(lost, i)
+                end
+              end
+              return lost",
+        );
+        let mut invocation = script.prepare_invoke();
+        for game in games {
+            invocation.key(self.game_key(*game));
+        }
+        invocation.arg(&*self.node).arg(LEASE.as_millis() as u64);
+        let lost: Vec<usize> = invocation.invoke_async(&mut self.redis.clone()).await?;
+        Ok(lost.into_iter().map(|i| games[i - 1]).collect())
+    }
+
+    /// Takes the lease of a game nobody holds; false if someone does.
+    pub async fn claim(&self, game: Uuid) -> Result<bool, ClusterError> {
+        let set: Option<String> = redis::cmd("SET")
+            .arg(self.game_key(game))
+            .arg(&*self.node)
+            .arg("NX")
+            .arg("PX")
+            .arg(LEASE.as_millis() as u64)
+            .query_async(&mut self.redis.clone())
+            .await?;
+        Ok(set.is_some())
+    }
+
+    /// Which of `games` no node holds.
+    pub async fn unowned(&self, games: &[Uuid]) -> Result<Vec<Uuid>, ClusterError> {
+        let mut free = Vec::new();
+        for chunk in games.chunks(1_000) {
+            let keys: Vec<String> = chunk.iter().map(|g| self.game_key(*g)).collect();
+            let owners: Vec<Option<String>> = redis::cmd("MGET")
+                .arg(&keys)
+                .query_async(&mut self.redis.clone())
+                .await?;
+            free.extend(
+                chunk
+                    .iter()
+                    .zip(owners)
+                    .filter(|(_, owner)| owner.is_none())
+                    .map(|(game, _)| *game),
+            );
+        }
+        Ok(free)
+    }
+
+    /// The node holding `game`'s lease, if any.
+    pub async fn owner(&self, game: Uuid) -> Result<Option<String>, ClusterError> {
+        Ok(redis::cmd("GET")
+            .arg(self.game_key(game))
+            .query_async(&mut self.redis.clone())
+            .await?)
+    }
+
+    /// Gives up this node's leases on `games` (a drained node's last act).
+    pub async fn release(&self, games: &[Uuid]) -> Result<(), ClusterError> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        let script = redis::Script::new(
+            r"for _, key in ipairs(KEYS) do
+                if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+              end
+              return 0",
+        );
+        let mut invocation = script.prepare_invoke();
+        for game in games {
+            invocation.key(self.game_key(*game));
+        }
+        invocation.arg(&*self.node);
+        let _: i64 = invocation.invoke_async(&mut self.redis.clone()).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,216 @@
+//! Several nodes over Redis (issue 16, begun): two server processes on one PostgreSQL and the
+//! Redis at 127.0.0.1:6379. A node that is killed or drained hands its games to the other,
+//! with every acknowledged move and fair clocks.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+
+const REDIS: &str = "redis://127.0.0.1:6379";
+
+fn node(url: &str, name: &str) -> ServerProcess {
+    ServerProcess::start_with_args(url, &["--redis-url", REDIS, "--node-id", name])
+}
+
+/// Signs `player` in at `addr` and waits until the game is live there (a `game` frame that
+/// seats them): the node has adopted it. Returns the state and how long it took.
+async fn back_in_game(
+    addr: std::net::SocketAddr,
+    player: &Player,
+    game: Uuid,
+) -> (Client, GameState) {
+    let mut client = signed_in_client(addr, player).await;
+    let until = Instant::now() + Duration::from_secs(15);
+    loop {
+        assert!(Instant::now() < until, "the game was adopted in time");
+        client.send(ClientFrame::Watch { game }).await;
+        let frame = tokio::time::timeout(Duration::from_millis(700), client.next()).await;
+        if let Ok(Some(ServerFrame::Game(state))) = frame {
+            // A game no node runs yet answers as stored, seating nobody.
+            if state.game == game && state.you.is_some() {
+                return (client, *state);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_with_redis_is_refused() {
+    let mut config = jungle_server::Config::for_tests("sqlite::memory:");
+    config.redis_url = Some(REDIS.into());
+    let refused = jungle_server::Server::start(config).await;
+    let error = refused.err().expect("refused").to_string();
+    assert!(error.contains("PostgreSQL"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_game_is_adopted_with_every_acknowledged_move() {
+    let url = fresh_database(Db::Postgres).await;
+    let a = node(&url, "a");
+    let b = node(&url, "b");
+    let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6", "g4g5", "a6a5"]).await;
+    let (red_player, blue_player) = (red.player.clone().unwrap(), blue.player.clone().unwrap());
+    let before = red.expect_game_state_clocks(game).await;
+    drop((red, blue));
+    a.kill();
+    let killed = Instant::now();
+    let (mut red, state) = back_in_game(b.addr, &red_player, game).await;
+    let adopted = killed.elapsed();
+    assert!(
+        adopted < Duration::from_secs(8),
+        "adopted after {adopted:?}"
+    );
+    assert_eq!(state.moves, ["g3g4", "a7a6", "g4g5", "a6a5"]);
+    // The outage is charged to nobody: the clocks are as stored after the last turn.
+    for (now, then) in [
+        (state.clocks.red_ms, before.0),
+        (state.clocks.blue_ms, before.1),
+    ] {
+        assert!(
+            now + 1_500 >= then,
+            "clock {now} ms against {then} ms before the kill"
+        );
+    }
+    let (mut blue, _) = back_in_game(b.addr, &blue_player, game).await;
+    play(&mut red, &mut blue, game, &["g5g6"]).await;
+    assert_eq!(
+        adopted_count(b.addr).await,
+        1,
+        "/metrics counts the adoption"
+    );
+    eprintln!("adopted after {adopted:?}");
+    drop(b);
+    drop_database(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draining_a_node_moves_its_game_without_ending_it() {
+    let url = fresh_database(Db::Postgres).await;
+    let a = node(&url, "a");
+    let b = node(&url, "b");
+    let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    let (red_player, blue_player) = (red.player.clone().unwrap(), blue.player.clone().unwrap());
+    // SIGTERM: the clients are told to reconnect, the game is left to the other node.
+    a.terminate();
+    assert!(matches!(
+        red.next().await,
+        Some(ServerFrame::Shutdown) | None
+    ));
+    let drained = Instant::now();
+    let (mut red, state) = back_in_game(b.addr, &red_player, game).await;
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.moves, ["g3g4", "a7a6"]);
+    let (mut blue, _) = back_in_game(b.addr, &blue_player, game).await;
+    eprintln!("moved after {:?}", drained.elapsed());
+    play(&mut red, &mut blue, game, &["g4g5", "a6a5"]).await;
+    drop(b);
+    drop_database(&url).await;
+}
+
+/// A Redis of the test's own on a free port, that it can stop and start again.
+struct PrivateRedis {
+    port: u16,
+    child: Option<std::process::Child>,
+}
+
+impl PrivateRedis {
+    fn start() -> PrivateRedis {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut redis = PrivateRedis { port, child: None };
+        redis.restart();
+        redis
+    }
+
+    fn restart(&mut self) {
+        let child = std::process::Command::new("redis-server")
+            .args([
+                "--port",
+                &self.port.to_string(),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server starts (the Redis package is a test prerequisite)");
+        self.child = Some(child);
+        let until = Instant::now() + Duration::from_secs(5);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < until, "redis-server answers");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+async fn adopted_count(addr: std::net::SocketAddr) -> u64 {
+    let text = reqwest::get(format!("http://{addr}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find(|l| l.starts_with("jungle_games_adopted_total"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map_or(0, |n| n.parse::<f64>().unwrap() as u64)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_restart_during_play_loses_nothing() {
+    let url = fresh_database(Db::Postgres).await;
+    let mut redis = PrivateRedis::start();
+    let redis_url = redis.url();
+    let a = ServerProcess::start_with_args(&url, &["--redis-url", &redis_url, "--node-id", "a"]);
+    let b = ServerProcess::start_with_args(&url, &["--redis-url", &redis_url, "--node-id", "b"]);
+    let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    // Redis goes away (and comes back empty): the game goes on, its moves in PostgreSQL.
+    redis.stop();
+    play(&mut red, &mut blue, game, &["g4g5", "a6a5"]).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    redis.restart();
+    // The owner takes its lease again before the other node could call the game an orphan.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    play(&mut red, &mut blue, game, &["g5g6"]).await;
+    assert_eq!(
+        adopted_count(b.addr).await,
+        0,
+        "nobody adopted a game its owner runs"
+    );
+    let record: http::GameRecord = reqwest::get(format!("http://{}/api/games/{game}", a.addr))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(record.moves.len(), 5);
+    drop((a, b));
+    drop_database(&url).await;
+}
