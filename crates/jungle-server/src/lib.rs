@@ -149,7 +149,11 @@ impl Server {
             online.clone(),
             shutdown_rx.clone(),
         ));
+        let bus = cluster
+            .clone()
+            .map(|c| cluster::bus::Bus::start(c, rooms.clone(), shutdown_rx.clone()));
         let state = AppState {
+            bus,
             challenges: challenges::Challenges::new(online.clone()),
             game_analyses: Default::default(),
             online,

@@ -49,6 +49,19 @@ pub struct AppState {
     pub challenges: crate::challenges::Challenges,
     /// Whole-game analyses running, one per player and per game.
     pub game_analyses: crate::game_analysis::Running,
+    /// With several nodes, the way to games run by other nodes.
+    pub bus: Option<crate::cluster::bus::Bus>,
+}
+
+impl AppState {
+    /// The room of a game in progress: here, or (with several nodes) a proxy to the node that
+    /// runs it.
+    pub async fn room(&self, game: uuid::Uuid) -> Option<crate::rooms::RoomHandle> {
+        match &self.bus {
+            Some(bus) => bus.room(game).await,
+            None => self.rooms.get(game),
+        }
+    }
 }
 
 /// The origins a browser may connect from.

@@ -38,6 +38,62 @@ async fn back_in_game(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_a_spectator_on_three_nodes_play_one_game_to_its_end() {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b, c) = (node(&url, "a"), node(&url, "b"), node(&url, "c"));
+    let (red, blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    let blue_player = blue.player.clone().unwrap();
+    drop(blue);
+    // Blue comes back through node B: the game (run by A) reaches it over the bus.
+    let mut blue = signed_in_client(b.addr, &blue_player).await;
+    let state = blue.expect_game().await;
+    assert_eq!((state.game, state.you), (game, Some(Side::Blue)));
+    // A spectator on node C.
+    let mut fan = signed_in_client(c.addr, &create_player(c.addr, "Fan").await).await;
+    fan.send(ClientFrame::Watch { game }).await;
+    let seen = fan.expect_game().await;
+    assert_eq!((seen.game, seen.you), (game, None));
+    let mut red = red;
+    for (i, mv) in DEN_WIN_AT_PLY_21.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut red, &mut blue)
+        } else {
+            (&mut blue, &mut red)
+        };
+        mover.mv(game, mv).await;
+        let echo = expect_move(mover, game).await;
+        assert_eq!(echo, (mv.to_string(), i + 1));
+        assert_eq!(expect_move(other, game).await, (mv.to_string(), i + 1));
+        assert_eq!(
+            expect_move(&mut fan, game).await,
+            (mv.to_string(), i + 1),
+            "the spectator sees every move"
+        );
+    }
+    for client in [&mut red, &mut blue, &mut fan] {
+        let over = client.expect_over().await;
+        assert_eq!((over.winner, over.reason), (Some(Side::Red), Reason::Den));
+    }
+    drop((a, b, c));
+    drop_database(&url).await;
+}
+
+/// The next `moved` of `game`, skipping presence changes: (move, turns played).
+async fn expect_move(client: &mut Client, game: Uuid) -> (String, usize) {
+    loop {
+        match client.next().await {
+            Some(ServerFrame::Moved {
+                game: g, mv, ply, ..
+            }) if g == game => return (mv, ply),
+            Some(
+                ServerFrame::Moved { .. } | ServerFrame::Presence { .. } | ServerFrame::Game(_),
+            ) => {}
+            other => panic!("expected a move, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_with_redis_is_refused() {
     let mut config = jungle_server::Config::for_tests("sqlite::memory:");
     config.redis_url = Some(REDIS.into());

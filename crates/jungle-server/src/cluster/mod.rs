@@ -11,9 +11,12 @@
 //! - **Draining**: a node that shuts down stops its rooms, waits until every write is
 //!   committed, then gives up its leases; other nodes adopt the games.
 //!
-//! Not built yet: the bus between nodes (a player whose socket is on another node than the
-//! game), matchmaking, room codes and tournaments across nodes.
+//! - **The bus** ([`bus`]): a connection on one node follows and plays a game run by another
+//!   through Redis pub/sub.
+//!
+//! Not built yet: matchmaking, room codes, challenges and tournaments across nodes.
 
+pub mod bus;
 pub mod leases;
 
 use std::time::Duration;
@@ -39,6 +42,8 @@ pub struct Cluster {
     node: std::sync::Arc<str>,
     prefix: std::sync::Arc<str>,
     redis: redis::aio::ConnectionManager,
+    /// For the bus's subscription, a connection of its own.
+    client: redis::Client,
 }
 
 impl Cluster {
@@ -57,7 +62,7 @@ impl Cluster {
             .set_connection_timeout(Duration::from_secs(2))
             .set_response_timeout(Duration::from_secs(2))
             .set_number_of_retries(2);
-        let redis = redis::aio::ConnectionManager::new_with_config(client, config).await?;
+        let redis = redis::aio::ConnectionManager::new_with_config(client.clone(), config).await?;
         let node = node.unwrap_or_else(|| Uuid::new_v4().simple().to_string()[..12].to_owned());
         let digest = {
             use sha2::Digest;
@@ -71,6 +76,7 @@ impl Cluster {
             node: node.into(),
             prefix: format!("jungle:{digest}:").into(),
             redis,
+            client,
         })
     }
 

@@ -116,6 +116,11 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
+    /// A handle on a task that takes room commands (a room, or a proxy to one elsewhere).
+    pub fn new(id: Uuid, tx: mpsc::Sender<RoomCommand>) -> RoomHandle {
+        RoomHandle { id, tx }
+    }
+
     /// Sends a command, waiting if the room is busy. False if the room has closed.
     pub async fn send(&self, command: RoomCommand) -> bool {
         self.tx.send(command).await.is_ok()

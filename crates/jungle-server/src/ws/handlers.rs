@@ -362,7 +362,7 @@ impl Session {
 
     /// Follows a live game, or answers with the final state of a finished one.
     async fn watch(&mut self, game: Uuid) -> Reply {
-        if let Some(room) = self.state.rooms.get(game) {
+        if let Some(room) = self.state.room(game).await {
             self.room_to_follow(room.id)?;
             self.enter(room, JoinIntent::Watch).await;
             return Ok(None);

@@ -16,7 +16,16 @@ use crate::api::hash_token;
 use crate::rooms::{frame_text, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
 
-static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
+/// Connection ids, unique across nodes too: a random high half per process, then a count.
+fn next_connection_id() -> u64 {
+    static NEXT: std::sync::OnceLock<AtomicU64> = std::sync::OnceLock::new();
+    NEXT.get_or_init(|| {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).expect("system randomness");
+        AtomicU64::new(u64::from(u32::from_le_bytes(bytes)) << 32 | 1)
+    })
+    .fetch_add(1, Ordering::Relaxed)
+}
 
 /// What a handler answers at once, ahead of anything rooms send later.
 pub type Reply = Result<Option<Utf8Bytes>, FrameError>;
@@ -127,7 +136,7 @@ impl Session {
         }
         let games = store.active_game_ids(player.id).await?;
         let conn = Connection {
-            id: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
+            id: next_connection_id(),
             player: player.clone(),
             tx: self.out_tx.clone(),
             too_slow: self.too_slow.clone(),
@@ -144,7 +153,7 @@ impl Session {
         }
         // Back into every unfinished game: each answers with its full state, after the welcome.
         for &game in &games {
-            if let Some(room) = self.state.rooms.get(game) {
+            if let Some(room) = self.state.room(game).await {
                 self.enter(room, JoinIntent::Watch).await;
             }
         }

@@ -1,0 +1,446 @@
+//! The bus between nodes: Redis pub/sub, one channel per node. A connection on one node that
+//! follows a game run by another talks to it through a proxy room here; the owner sees it as a
+//! member like any other, whose frames a forwarder publishes back to the connection's node.
+//! The owner still commits before it sends (the room is unchanged), and every game frame
+//! carries its sequence number, so a follower that misses one asks for the state again.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, watch, Notify};
+use uuid::Uuid;
+
+use super::{Cluster, BEAT};
+use crate::rooms::{Action, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle, Rooms};
+use crate::store::PlayerRecord;
+
+/// What one node tells another.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+enum Message {
+    /// To a game's owner: a connection on `node` follows the game (and takes a seat if asked).
+    Join {
+        game: Uuid,
+        node: String,
+        conn: u64,
+        player: RemotePlayer,
+        take_seat: bool,
+    },
+    Leave {
+        game: Uuid,
+        conn: u64,
+    },
+    Act {
+        game: Uuid,
+        conn: u64,
+        player: Uuid,
+        act: RemoteAct,
+    },
+    Chat {
+        game: Uuid,
+        conn: u64,
+        preset: Option<String>,
+        text: Option<String>,
+    },
+    /// To a connection's node: a frame for it.
+    Frame {
+        conn: u64,
+        text: String,
+    },
+    /// To a connection's node: it should enter this game (a rematch started on the owner).
+    Enter {
+        conn: u64,
+        game: Uuid,
+    },
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct RemotePlayer {
+    id: Uuid,
+    name: String,
+    disconnects: i64,
+}
+
+/// A player's action, as it crosses the bus.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "a", rename_all = "snake_case")]
+enum RemoteAct {
+    Move { text: String, lag_ms: u64 },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Rematch,
+    OfferTakeback,
+    AcceptTakeback,
+    DeclineTakeback,
+    AddComputer { level: u8 },
+}
+
+impl RemoteAct {
+    fn from_action(action: &Action) -> Option<RemoteAct> {
+        Some(match action {
+            Action::Move { text, lag } => RemoteAct::Move {
+                text: text.clone(),
+                lag_ms: lag.as_millis() as u64,
+            },
+            Action::Resign => RemoteAct::Resign,
+            Action::OfferDraw => RemoteAct::OfferDraw,
+            Action::AcceptDraw => RemoteAct::AcceptDraw,
+            Action::DeclineDraw => RemoteAct::DeclineDraw,
+            Action::Rematch => RemoteAct::Rematch,
+            Action::OfferTakeback => RemoteAct::OfferTakeback,
+            Action::AcceptTakeback => RemoteAct::AcceptTakeback,
+            Action::DeclineTakeback => RemoteAct::DeclineTakeback,
+            // Seating the computer crosses as its own command, with a level.
+            Action::AddComputer(_) => return None,
+        })
+    }
+
+    fn into_command(self, conn_id: u64, player: Uuid) -> Option<RoomCommand> {
+        let action = match self {
+            RemoteAct::Move { text, lag_ms } => Action::Move {
+                text,
+                lag: Duration::from_millis(lag_ms.min(1_000)),
+            },
+            RemoteAct::Resign => Action::Resign,
+            RemoteAct::OfferDraw => Action::OfferDraw,
+            RemoteAct::AcceptDraw => Action::AcceptDraw,
+            RemoteAct::DeclineDraw => Action::DeclineDraw,
+            RemoteAct::Rematch => Action::Rematch,
+            RemoteAct::OfferTakeback => Action::OfferTakeback,
+            RemoteAct::AcceptTakeback => Action::AcceptTakeback,
+            RemoteAct::DeclineTakeback => Action::DeclineTakeback,
+            RemoteAct::AddComputer { level } => {
+                return Some(RoomCommand::AddComputer {
+                    conn_id,
+                    player,
+                    level: jungle_engine::Level::new(level)?,
+                })
+            }
+        };
+        Some(RoomCommand::Act {
+            conn_id,
+            player,
+            action,
+        })
+    }
+}
+
+/// This node's end of the bus.
+#[derive(Clone)]
+pub struct Bus {
+    cluster: Cluster,
+    rooms: Rooms,
+    /// Connections here that follow games run elsewhere, by connection id.
+    followers: Arc<Mutex<HashMap<u64, Connection>>>,
+}
+
+impl Bus {
+    /// Starts listening on this node's channel.
+    pub fn start(cluster: Cluster, rooms: Rooms, shutdown: watch::Receiver<bool>) -> Bus {
+        let bus = Bus {
+            cluster,
+            rooms,
+            followers: Arc::default(),
+        };
+        tokio::spawn(bus.clone().listen(shutdown));
+        bus
+    }
+
+    fn channel(&self, node: &str) -> String {
+        format!("{}node:{node}", self.cluster.prefix)
+    }
+
+    async fn publish(&self, node: &str, message: &Message) {
+        let payload = serde_json::to_string(message).expect("bus messages serialize");
+        let sent: Result<i64, _> = redis::cmd("PUBLISH")
+            .arg(self.channel(node))
+            .arg(payload)
+            .query_async(&mut self.cluster.redis.clone())
+            .await;
+        match sent {
+            Ok(_) => metrics::counter!("jungle_bus_messages_total", "way" => "out").increment(1),
+            Err(e) => {
+                metrics::counter!("jungle_cluster_errors_total").increment(1);
+                tracing::warn!(error = %e, "a bus message was not sent");
+            }
+        }
+    }
+
+    /// Subscribes to this node's channel, and again after any break.
+    async fn listen(self, mut shutdown: watch::Receiver<bool>) {
+        let channel = self.channel(self.cluster.node());
+        loop {
+            let subscribed = async {
+                let mut pubsub = self.cluster.client.get_async_pubsub().await?;
+                pubsub.subscribe(&channel).await?;
+                Ok::<_, redis::RedisError>(pubsub)
+            };
+            let mut pubsub = match subscribed.await {
+                Ok(pubsub) => pubsub,
+                Err(e) => {
+                    tracing::warn!(error = %e, "bus: cannot subscribe; trying again");
+                    tokio::select! {
+                        _ = tokio::time::sleep(BEAT) => continue,
+                        _ = shutdown.changed() => return,
+                    }
+                }
+            };
+            let mut messages = pubsub.on_message();
+            loop {
+                tokio::select! {
+                    message = messages.next() => match message {
+                        Some(message) => {
+                            metrics::counter!("jungle_bus_messages_total", "way" => "in").increment(1);
+                            match message.get_payload::<String>().ok().and_then(|p| serde_json::from_str(&p).ok()) {
+                                Some(message) => self.receive(message).await,
+                                None => tracing::warn!("bus: a message that does not read"),
+                            }
+                        }
+                        None => break,
+                    },
+                    _ = shutdown.changed() => return,
+                }
+            }
+        }
+    }
+
+    async fn receive(&self, message: Message) {
+        match message {
+            Message::Join {
+                game,
+                node,
+                conn,
+                player,
+                take_seat,
+            } => {
+                let Some(room) = self.rooms.get(game) else {
+                    return;
+                };
+                let connection = self.remote_connection(node, conn, player);
+                let intent = if take_seat {
+                    JoinIntent::TakeSeat
+                } else {
+                    JoinIntent::Watch
+                };
+                room.send(RoomCommand::Join {
+                    conn: connection,
+                    intent,
+                })
+                .await;
+            }
+            Message::Leave { game, conn } => {
+                if let Some(room) = self.rooms.get(game) {
+                    room.send(RoomCommand::Leave { conn_id: conn }).await;
+                }
+            }
+            Message::Act {
+                game,
+                conn,
+                player,
+                act,
+            } => {
+                if let (Some(room), Some(command)) =
+                    (self.rooms.get(game), act.into_command(conn, player))
+                {
+                    room.send(command).await;
+                }
+            }
+            Message::Chat {
+                game,
+                conn,
+                preset,
+                text,
+            } => {
+                if let Some(room) = self.rooms.get(game) {
+                    let command = RoomCommand::Chat {
+                        conn_id: conn,
+                        preset,
+                        text,
+                    };
+                    room.send(command).await;
+                }
+            }
+            Message::Frame { conn, text } => {
+                let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();
+                if let Some(follower) = follower {
+                    follower.send_text(text.into());
+                }
+            }
+            Message::Enter { conn, game } => {
+                let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();
+                if let Some(follower) = follower {
+                    if let Some(room) = self.room(game).await {
+                        let _ = follower.tx.try_send(Outbound::Enter(room));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A member of a room here whose socket is on `node`: what the room sends it is published
+    /// there, in order.
+    fn remote_connection(&self, node: String, conn: u64, player: RemotePlayer) -> Connection {
+        let (tx, mut rx) = mpsc::channel::<Outbound>(256);
+        let bus = self.clone();
+        tokio::spawn(async move {
+            while let Some(out) = rx.recv().await {
+                let message = match out {
+                    Outbound::Text(text) => Message::Frame {
+                        conn,
+                        text: text.to_string(),
+                    },
+                    Outbound::Enter(room) => Message::Enter {
+                        conn,
+                        game: room.id,
+                    },
+                };
+                bus.publish(&node, &message).await;
+            }
+        });
+        Connection {
+            id: conn,
+            player: PlayerRecord {
+                id: player.id,
+                name: player.name,
+                disconnects: player.disconnects,
+            },
+            tx,
+            too_slow: Arc::new(Notify::new()),
+        }
+    }
+
+    /// The room of `game`: here if this node runs it, else a proxy to the node that does.
+    pub async fn room(&self, game: Uuid) -> Option<RoomHandle> {
+        if let Some(room) = self.rooms.get(game) {
+            return Some(room);
+        }
+        let owner = self.cluster.owner(game).await.ok()??;
+        if owner == self.cluster.node() {
+            return None;
+        }
+        Some(self.proxy(game, owner))
+    }
+
+    /// A room handle whose commands go to `owner` over the bus. Every beat it checks who runs
+    /// the game: after a move to another node, its connections join there again (and get the
+    /// whole state).
+    fn proxy(&self, game: Uuid, owner: String) -> RoomHandle {
+        let (tx, mut rx) = mpsc::channel::<RoomCommand>(64);
+        let bus = self.clone();
+        tokio::spawn(async move {
+            let mut owner = owner;
+            let mut members: Vec<(Connection, bool)> = Vec::new();
+            let mut beat = tokio::time::interval(BEAT);
+            beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    command = rx.recv() => match command {
+                        Some(command) => bus.forward(game, &owner, command, &mut members).await,
+                        None => break,
+                    },
+                    _ = beat.tick() => {
+                        if let Ok(Some(now)) = bus.cluster.owner(game).await {
+                            if now != owner && now != bus.cluster.node() {
+                                owner = now;
+                                for (conn, take_seat) in &members {
+                                    bus.publish(&owner, &bus.join_message(game, conn, *take_seat)).await;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let mut followers = bus.followers.lock().expect("bus lock");
+            for (conn, _) in members {
+                followers.remove(&conn.id);
+            }
+        });
+        RoomHandle::new(game, tx)
+    }
+
+    fn join_message(&self, game: Uuid, conn: &Connection, take_seat: bool) -> Message {
+        Message::Join {
+            game,
+            node: self.cluster.node().to_owned(),
+            conn: conn.id,
+            player: RemotePlayer {
+                id: conn.player.id,
+                name: conn.player.name.clone(),
+                disconnects: conn.player.disconnects,
+            },
+            take_seat,
+        }
+    }
+
+    async fn forward(
+        &self,
+        game: Uuid,
+        owner: &str,
+        command: RoomCommand,
+        members: &mut Vec<(Connection, bool)>,
+    ) {
+        let message = match command {
+            RoomCommand::Join { conn, intent } => {
+                let take_seat = intent == JoinIntent::TakeSeat;
+                self.followers
+                    .lock()
+                    .expect("bus lock")
+                    .insert(conn.id, conn.clone());
+                let message = self.join_message(game, &conn, take_seat);
+                members.push((conn, take_seat));
+                message
+            }
+            RoomCommand::Leave { conn_id } => {
+                members.retain(|(c, _)| c.id != conn_id);
+                self.followers.lock().expect("bus lock").remove(&conn_id);
+                Message::Leave {
+                    game,
+                    conn: conn_id,
+                }
+            }
+            RoomCommand::Act {
+                conn_id,
+                player,
+                action,
+            } => match RemoteAct::from_action(&action) {
+                Some(act) => Message::Act {
+                    game,
+                    conn: conn_id,
+                    player,
+                    act,
+                },
+                None => return,
+            },
+            RoomCommand::AddComputer {
+                conn_id,
+                player,
+                level,
+            } => Message::Act {
+                game,
+                conn: conn_id,
+                player,
+                act: RemoteAct::AddComputer { level: level.get() },
+            },
+            RoomCommand::Chat {
+                conn_id,
+                preset,
+                text,
+            } => Message::Chat {
+                game,
+                conn: conn_id,
+                preset,
+                text,
+            },
+            // The owner's own business.
+            RoomCommand::ComputerMove { .. }
+            | RoomCommand::Banned { .. }
+            | RoomCommand::Relinquish => return,
+        };
+        self.publish(owner, &message).await;
+    }
+}
