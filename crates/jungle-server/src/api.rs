@@ -355,7 +355,7 @@ pub async fn leaderboard(
 
 /// `GET /api/seeks`: the seeks waiting in the lobby, longest-waiting first.
 pub async fn open_seeks(State(state): State<AppState>) -> Json<Vec<http::OpenSeek>> {
-    Json(state.lobby.list().await)
+    Json(state.open_seeks().await)
 }
 
 pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {

@@ -149,9 +149,15 @@ impl Server {
             online.clone(),
             shutdown_rx.clone(),
         ));
-        let bus = cluster
-            .clone()
-            .map(|c| cluster::bus::Bus::start(c, rooms.clone(), shutdown_rx.clone()));
+        let bus = cluster.clone().map(|c| {
+            cluster::bus::Bus::start(
+                c,
+                rooms.clone(),
+                lobby.clone(),
+                store.clone(),
+                shutdown_rx.clone(),
+            )
+        });
         let state = AppState {
             bus,
             challenges: challenges::Challenges::new(online.clone()),

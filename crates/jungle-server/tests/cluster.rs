@@ -38,16 +38,48 @@ async fn back_in_game(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn players_and_a_spectator_on_three_nodes_play_one_game_to_its_end() {
+async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_move() {
     let url = fresh_database(Db::Postgres).await;
     let (a, b, c) = (node(&url, "a"), node(&url, "b"), node(&url, "c"));
-    let (red, blue, game) = matched_pair_at(a.addr, classic_seek()).await;
-    let blue_player = blue.player.clone().unwrap();
-    drop(blue);
-    // Blue comes back through node B: the game (run by A) reaches it over the bus.
-    let mut blue = signed_in_client(b.addr, &blue_player).await;
-    let state = blue.expect_game().await;
-    assert_eq!((state.game, state.you), (game, Some(Side::Blue)));
+    // Let the nodes settle who matches (the first beat).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let alice = create_account(a.addr, "Alice").await;
+    let bob = create_account(b.addr, "Bob").await;
+    let mut on_a = signed_in_client(a.addr, &alice).await;
+    let mut on_b = signed_in_client(b.addr, &bob).await;
+    on_a.send(classic_seek()).await;
+    wait_seeking(&mut on_a).await;
+    // One seek per player holds across nodes: Alice seeking again from node B is refused.
+    let mut alice_on_b = signed_in_client(b.addr, &alice).await;
+    alice_on_b.send(classic_seek()).await;
+    alice_on_b.expect_error(ErrorCode::AlreadySeeking).await;
+    drop(alice_on_b);
+    // The seek list is the matcher's on every node (published each beat).
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let listed: Vec<http::OpenSeek> = reqwest::get(format!("http://{}/api/seeks", c.addr))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if listed.len() == 1 {
+            break;
+        }
+        assert!(Instant::now() < until, "the seek is listed on node C: {listed:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    on_b.send(classic_seek()).await;
+    let ga = on_a.expect_game().await;
+    let gb = on_b.expect_game().await;
+    assert_eq!(ga.game, gb.game);
+    let game = ga.game;
+    let (red, mut blue) = if ga.you == Some(Side::Red) {
+        (on_a, on_b)
+    } else {
+        (on_b, on_a)
+    };
+    let _ = &mut blue;
     // A spectator on node C.
     let mut fan = signed_in_client(c.addr, &create_player(c.addr, "Fan").await).await;
     fan.send(ClientFrame::Watch { game }).await;
@@ -76,6 +108,17 @@ async fn players_and_a_spectator_on_three_nodes_play_one_game_to_its_end() {
     }
     drop((a, b, c));
     drop_database(&url).await;
+}
+
+/// Waits for the `seeking` answer (a seek accepted into a pool, on whichever node matches).
+async fn wait_seeking(client: &mut Client) {
+    loop {
+        match client.next().await {
+            Some(ServerFrame::Seeking { .. }) => return,
+            Some(ServerFrame::Error { code, message, .. }) => panic!("{code:?}: {message}"),
+            _ => {}
+        }
+    }
 }
 
 /// The next `moved` of `game`, skipping presence changes: (move, turns played).

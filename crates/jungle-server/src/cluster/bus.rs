@@ -14,8 +14,17 @@ use tokio::sync::{mpsc, watch, Notify};
 use uuid::Uuid;
 
 use super::{Cluster, BEAT};
+use crate::lobby::Lobby;
 use crate::rooms::{Action, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle, Rooms};
 use crate::store::PlayerRecord;
+
+fn remote_player(conn: &Connection) -> RemotePlayer {
+    RemotePlayer {
+        id: conn.player.id,
+        name: conn.player.name.clone(),
+        disconnects: conn.player.disconnects,
+    }
+}
 
 /// What one node tells another.
 #[derive(Debug, Serialize, Deserialize)]
@@ -45,6 +54,23 @@ enum Message {
         preset: Option<String>,
         text: Option<String>,
     },
+    /// To the matcher: a connection on `node` seeks a game (its rating is read there).
+    Seek {
+        node: String,
+        conn: u64,
+        player: RemotePlayer,
+        seek: SeekSpec,
+    },
+    /// To the matcher: the connection's seek is withdrawn (`answer`: tell it).
+    Cancel { conn: u64, answer: bool },
+    /// To the matcher: a connection on `node` takes a listed seek.
+    Accept {
+        node: String,
+        conn: u64,
+        player: RemotePlayer,
+        seek: Uuid,
+        has_account: bool,
+    },
     /// To a connection's node: a frame for it.
     Frame {
         conn: u64,
@@ -57,7 +83,16 @@ enum Message {
     },
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+/// A seek's settings, as it crosses the bus.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct SeekSpec {
+    rules: jungle_rules::Ruleset,
+    clock: jungle_protocol::ClockSpec,
+    rated: bool,
+    computer_after_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct RemotePlayer {
     id: Uuid,
     name: String,
@@ -135,20 +170,174 @@ impl RemoteAct {
 pub struct Bus {
     cluster: Cluster,
     rooms: Rooms,
-    /// Connections here that follow games run elsewhere, by connection id.
+    /// This node's matchmaking task: the cluster's while this node is the matcher.
+    lobby: Lobby,
+    store: crate::store::Store,
+    /// Connections here that follow games run elsewhere, or seek at the matcher, by id.
     followers: Arc<Mutex<HashMap<u64, Connection>>>,
+    /// Seeks of connections here waiting at another node's matcher: sent again if the matcher
+    /// changes (its pools die with it).
+    seeking: Arc<Mutex<HashMap<u64, (Connection, SeekSpec)>>>,
+    /// The matcher as last seen.
+    matcher: Arc<Mutex<Option<String>>>,
 }
 
 impl Bus {
-    /// Starts listening on this node's channel.
-    pub fn start(cluster: Cluster, rooms: Rooms, shutdown: watch::Receiver<bool>) -> Bus {
+    /// Starts listening on this node's channel, and contending for the matcher's lock.
+    pub fn start(
+        cluster: Cluster,
+        rooms: Rooms,
+        lobby: Lobby,
+        store: crate::store::Store,
+        shutdown: watch::Receiver<bool>,
+    ) -> Bus {
         let bus = Bus {
             cluster,
             rooms,
+            lobby,
+            store,
             followers: Arc::default(),
+            seeking: Arc::default(),
+            matcher: Arc::default(),
         };
-        tokio::spawn(bus.clone().listen(shutdown));
+        tokio::spawn(bus.clone().listen(shutdown.clone()));
+        tokio::spawn(bus.clone().keep_matcher(shutdown));
         bus
+    }
+
+    /// Every beat: hold (or take) the matcher's lock; the matcher publishes its seek list.
+    /// When another node becomes the matcher, this node's waiting seeks go to it.
+    async fn keep_matcher(self, mut shutdown: watch::Receiver<bool>) {
+        let mut beat = tokio::time::interval(BEAT);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = beat.tick() => {}
+                _ = shutdown.changed() => return,
+            }
+            let matcher = match self.cluster.hold_matcher().await {
+                Ok(matcher) => matcher,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the matcher's lock");
+                    continue;
+                }
+            };
+            if matcher == self.cluster.node() {
+                let list = self.lobby.list().await;
+                if let Err(e) = self.cluster.publish_seeks(&list).await {
+                    tracing::warn!(error = %e, "publishing the seek list");
+                }
+            }
+            let changed = {
+                let mut seen = self.matcher.lock().expect("bus lock");
+                let changed = seen.as_deref().is_some_and(|before| before != matcher);
+                *seen = Some(matcher.clone());
+                changed
+            };
+            if changed {
+                tracing::info!(%matcher, "a new matcher: waiting seeks go to it");
+                let waiting: Vec<(Connection, SeekSpec)> =
+                    self.seeking.lock().expect("bus lock").values().cloned().collect();
+                for (conn, spec) in waiting {
+                    self.send_seek(&matcher, &conn, spec).await;
+                }
+            }
+        }
+    }
+
+    /// A connection here seeks: in this node's lobby if it is the matcher, else at the
+    /// matcher's, over the bus.
+    pub async fn seek(
+        &self,
+        conn: Connection,
+        settings: crate::rooms::RoomSettings,
+        rating: crate::store::RatingRecord,
+        computer_after: Option<Duration>,
+    ) {
+        let matcher = self.current_matcher().await;
+        if matcher.as_deref().is_none_or(|m| m == self.cluster.node()) {
+            self.lobby
+                .seek(conn, settings, rating, computer_after)
+                .await;
+            return;
+        }
+        let spec = SeekSpec {
+            rules: settings.rules,
+            clock: settings.clock,
+            rated: settings.rated,
+            computer_after_ms: computer_after.map(|d| d.as_millis() as u64),
+        };
+        self.followers
+            .lock()
+            .expect("bus lock")
+            .insert(conn.id, conn.clone());
+        self.seeking
+            .lock()
+            .expect("bus lock")
+            .insert(conn.id, (conn.clone(), spec.clone()));
+        self.send_seek(matcher.as_deref().unwrap_or_default(), &conn, spec)
+            .await;
+    }
+
+    async fn send_seek(&self, matcher: &str, conn: &Connection, seek: SeekSpec) {
+        let message = Message::Seek {
+            node: self.cluster.node().to_owned(),
+            conn: conn.id,
+            player: remote_player(conn),
+            seek,
+        };
+        self.publish(matcher, &message).await;
+    }
+
+    /// A connection here withdraws its seek (wherever it waits).
+    pub async fn cancel(&self, conn_id: u64, answer: bool) {
+        self.lobby.cancel(conn_id, answer).await;
+        let remote = self.seeking.lock().expect("bus lock").remove(&conn_id);
+        if remote.is_some() {
+            if let Some(matcher) = self.current_matcher().await {
+                self.publish(&matcher, &Message::Cancel { conn: conn_id, answer })
+                    .await;
+            }
+        }
+    }
+
+    /// A connection here takes a listed seek (the list is the matcher's).
+    pub async fn accept(&self, conn: Connection, seek: Uuid, has_account: bool) {
+        let matcher = self.current_matcher().await;
+        if matcher.as_deref().is_none_or(|m| m == self.cluster.node()) {
+            self.lobby.accept(conn, seek, has_account).await;
+            return;
+        }
+        self.followers
+            .lock()
+            .expect("bus lock")
+            .insert(conn.id, conn.clone());
+        let message = Message::Accept {
+            node: self.cluster.node().to_owned(),
+            conn: conn.id,
+            player: remote_player(&conn),
+            seek,
+            has_account,
+        };
+        self.publish(matcher.as_deref().unwrap_or_default(), &message)
+            .await;
+    }
+
+    /// The seeks waiting at the matcher.
+    pub async fn seeks(&self) -> Vec<jungle_protocol::http::OpenSeek> {
+        match self.current_matcher().await {
+            Some(m) if m != self.cluster.node() => {
+                self.cluster.published_seeks().await.unwrap_or_default()
+            }
+            _ => self.lobby.list().await,
+        }
+    }
+
+    async fn current_matcher(&self) -> Option<String> {
+        match self.cluster.matcher().await {
+            Ok(Some(matcher)) => Some(matcher),
+            _ => self.matcher.lock().expect("bus lock").clone(),
+        }
     }
 
     fn channel(&self, node: &str) -> String {
@@ -265,6 +454,39 @@ impl Bus {
                     room.send(command).await;
                 }
             }
+            Message::Seek {
+                node,
+                conn,
+                player,
+                seek,
+            } => {
+                let settings = crate::rooms::RoomSettings {
+                    rules: seek.rules,
+                    clock: seek.clock,
+                    rated: seek.rated,
+                };
+                let rating = match self.store.rating(player.id, seek.rules).await {
+                    Ok(rating) => rating,
+                    Err(e) => {
+                        tracing::error!(error = %e, "a remote seeker's rating");
+                        return;
+                    }
+                };
+                let connection = self.remote_connection(node, conn, player);
+                let after = seek.computer_after_ms.map(Duration::from_millis);
+                self.lobby.seek(connection, settings, rating, after).await;
+            }
+            Message::Cancel { conn, answer } => self.lobby.cancel(conn, answer).await,
+            Message::Accept {
+                node,
+                conn,
+                player,
+                seek,
+                has_account,
+            } => {
+                let connection = self.remote_connection(node, conn, player);
+                self.lobby.accept(connection, seek, has_account).await;
+            }
             Message::Frame { conn, text } => {
                 let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();
                 if let Some(follower) = follower {
@@ -272,6 +494,8 @@ impl Bus {
                 }
             }
             Message::Enter { conn, game } => {
+                // A seek matched (or a rematch began): no longer waiting at the matcher.
+                self.seeking.lock().expect("bus lock").remove(&conn);
                 let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();
                 if let Some(follower) = follower {
                     if let Some(room) = self.room(game).await {
@@ -368,11 +592,7 @@ impl Bus {
             game,
             node: self.cluster.node().to_owned(),
             conn: conn.id,
-            player: RemotePlayer {
-                id: conn.player.id,
-                name: conn.player.name.clone(),
-                disconnects: conn.player.disconnects,
-            },
+            player: remote_player(conn),
             take_seat,
         }
     }

@@ -157,6 +157,59 @@ impl Cluster {
             .await?)
     }
 
+    /// Holds the matcher's lock if this node has it or nobody does; returns the matcher.
+    pub async fn hold_matcher(&self) -> Result<String, ClusterError> {
+        let script = redis::Script::new(
+            r"local owner = redis.call('GET', KEYS[1])
+              if owner == false or owner == ARGV[1] then
+                redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+                return ARGV[1]
+              end
+              return owner",
+        );
+        Ok(script
+            .key(format!("{}matcher", self.prefix))
+            .arg(&*self.node)
+            .arg(LEASE.as_millis() as u64)
+            .invoke_async(&mut self.redis.clone())
+            .await?)
+    }
+
+    /// The node that runs matchmaking now, if any.
+    pub async fn matcher(&self) -> Result<Option<String>, ClusterError> {
+        Ok(redis::cmd("GET")
+            .arg(format!("{}matcher", self.prefix))
+            .query_async(&mut self.redis.clone())
+            .await?)
+    }
+
+    /// The matcher's seek list, for the other nodes' `GET /api/seeks`.
+    pub async fn publish_seeks(
+        &self,
+        seeks: &[jungle_protocol::http::OpenSeek],
+    ) -> Result<(), ClusterError> {
+        let _: () = redis::cmd("SET")
+            .arg(format!("{}seeks", self.prefix))
+            .arg(serde_json::to_string(seeks).expect("seeks serialize"))
+            .arg("PX")
+            .arg(LEASE.as_millis() as u64)
+            .query_async(&mut self.redis.clone())
+            .await?;
+        Ok(())
+    }
+
+    pub async fn published_seeks(
+        &self,
+    ) -> Result<Vec<jungle_protocol::http::OpenSeek>, ClusterError> {
+        let text: Option<String> = redis::cmd("GET")
+            .arg(format!("{}seeks", self.prefix))
+            .query_async(&mut self.redis.clone())
+            .await?;
+        Ok(text
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default())
+    }
+
     /// Gives up this node's leases on `games` (a drained node's last act).
     pub async fn release(&self, games: &[Uuid]) -> Result<(), ClusterError> {
         if games.is_empty() {

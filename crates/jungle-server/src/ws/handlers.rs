@@ -64,13 +64,12 @@ impl Session {
                 self.limit(Limited::Seek, conn)?;
                 let has_account = self.state.store.has_account(conn.player.id).await?;
                 self.state
-                    .lobby
-                    .accept(conn.clone(), seek, has_account)
+                    .accept_seek(conn.clone(), seek, has_account)
                     .await;
                 Ok(None)
             }
             ClientFrame::CancelSeek => {
-                self.state.lobby.cancel(conn.id, true).await;
+                self.state.cancel_seek(conn.id, true).await;
                 Ok(None)
             }
             ClientFrame::CreateRoom {
@@ -205,7 +204,6 @@ impl Session {
         };
         let computer_after = computer_after_s.map(|s| Duration::from_secs(s.into()));
         self.state
-            .lobby
             .seek(conn.clone(), settings, seat.rating, computer_after)
             .await;
         Ok(None)

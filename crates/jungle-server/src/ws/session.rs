@@ -180,7 +180,7 @@ impl Session {
     pub async fn leave_all(&mut self) {
         if let Some(conn) = &self.conn {
             self.state.challenges.connection_gone(conn.id);
-            self.state.lobby.cancel(conn.id, false).await;
+            self.state.cancel_seek(conn.id, false).await;
             if let Some(tournament) = self.watching.take() {
                 let directors = &self.state.room_ctx.tournaments;
                 directors.unwatch(tournament, conn.id).await;
