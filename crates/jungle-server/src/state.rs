@@ -54,6 +54,14 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The room a code names: here, or (with several nodes) wherever it was opened.
+    pub async fn room_by_code(&self, code: &str) -> Option<crate::rooms::RoomHandle> {
+        match &self.bus {
+            Some(bus) => bus.room_by_code(code).await,
+            None => self.rooms.by_code(code),
+        }
+    }
+
     /// A connection seeks a game: in this node's lobby, or the cluster's matcher's.
     pub async fn seek(
         &self,
@@ -64,7 +72,11 @@ impl AppState {
     ) {
         match &self.bus {
             Some(bus) => bus.seek(conn, settings, rating, computer_after).await,
-            None => self.lobby.seek(conn, settings, rating, computer_after).await,
+            None => {
+                self.lobby
+                    .seek(conn, settings, rating, computer_after)
+                    .await
+            }
         }
     }
 

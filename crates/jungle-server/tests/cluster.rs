@@ -66,7 +66,10 @@ async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_
         if listed.len() == 1 {
             break;
         }
-        assert!(Instant::now() < until, "the seek is listed on node C: {listed:?}");
+        assert!(
+            Instant::now() < until,
+            "the seek is listed on node C: {listed:?}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     on_b.send(classic_seek()).await;
@@ -107,6 +110,47 @@ async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_
         assert_eq!((over.winner, over.reason), (Some(Side::Red), Reason::Den));
     }
     drop((a, b, c));
+    drop_database(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_room_opened_on_one_node_is_joined_by_its_code_on_another() {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b) = (node(&url, "a"), node(&url, "b"));
+    let mut host = signed_in_client(a.addr, &create_player(a.addr, "Host").await).await;
+    host.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 2),
+        rated: false,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    let (code, game) = expect_frame!(host, ServerFrame::Room { code, game, .. } => (code, game));
+    let waiting = host.expect_game().await;
+    assert_eq!(waiting.status, GameStatus::Waiting);
+    let mut guest = signed_in_client(b.addr, &create_player(b.addr, "Guest").await).await;
+    // A wrong code finds nothing on any node.
+    guest
+        .send(ClientFrame::JoinRoom {
+            code: "ZZZZZZZZ".into(),
+        })
+        .await;
+    guest.expect_error(ErrorCode::RoomNotFound).await;
+    guest
+        .send(ClientFrame::JoinRoom {
+            code: code.to_lowercase(),
+        })
+        .await;
+    let seen = guest.expect_game().await;
+    assert_eq!(
+        (seen.game, seen.you, seen.status),
+        (game, Some(Side::Blue), GameStatus::Active)
+    );
+    let started = host.expect_game().await;
+    assert_eq!((started.game, started.status), (game, GameStatus::Active));
+    play(&mut host, &mut guest, game, &["g3g4", "a7a6"]).await;
+    drop((a, b));
     drop_database(&url).await;
 }
 

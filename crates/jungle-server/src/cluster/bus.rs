@@ -62,7 +62,10 @@ enum Message {
         seek: SeekSpec,
     },
     /// To the matcher: the connection's seek is withdrawn (`answer`: tell it).
-    Cancel { conn: u64, answer: bool },
+    Cancel {
+        conn: u64,
+        answer: bool,
+    },
     /// To the matcher: a connection on `node` takes a listed seek.
     Accept {
         node: String,
@@ -236,8 +239,13 @@ impl Bus {
             };
             if changed {
                 tracing::info!(%matcher, "a new matcher: waiting seeks go to it");
-                let waiting: Vec<(Connection, SeekSpec)> =
-                    self.seeking.lock().expect("bus lock").values().cloned().collect();
+                let waiting: Vec<(Connection, SeekSpec)> = self
+                    .seeking
+                    .lock()
+                    .expect("bus lock")
+                    .values()
+                    .cloned()
+                    .collect();
                 for (conn, spec) in waiting {
                     self.send_seek(&matcher, &conn, spec).await;
                 }
@@ -295,8 +303,14 @@ impl Bus {
         let remote = self.seeking.lock().expect("bus lock").remove(&conn_id);
         if remote.is_some() {
             if let Some(matcher) = self.current_matcher().await {
-                self.publish(&matcher, &Message::Cancel { conn: conn_id, answer })
-                    .await;
+                self.publish(
+                    &matcher,
+                    &Message::Cancel {
+                        conn: conn_id,
+                        answer,
+                    },
+                )
+                .await;
             }
         }
     }
@@ -547,6 +561,23 @@ impl Bus {
         if owner == self.cluster.node() {
             return None;
         }
+        Some(self.proxy(game, owner))
+    }
+
+    /// The room a code names: here, or a proxy to the node it was opened on.
+    pub async fn room_by_code(&self, code: &str) -> Option<RoomHandle> {
+        if let Some(room) = self.rooms.by_code(code) {
+            return Some(room);
+        }
+        let (game, node) = self.cluster.code(code).await.ok()??;
+        if node == self.cluster.node() {
+            return None;
+        }
+        // A game that moved since is found by its lease; a waiting room has none.
+        let owner = match self.cluster.owner(game).await {
+            Ok(Some(owner)) => owner,
+            _ => node,
+        };
         Some(self.proxy(game, owner))
     }
 

@@ -157,6 +157,45 @@ impl Cluster {
             .await?)
     }
 
+    /// A room code here names `game` on this node, for joins through other nodes. Kept a day
+    /// at most (a node that dies leaves its codes; they then find no room).
+    pub async fn set_code(&self, code: &str, game: Uuid) -> Result<(), ClusterError> {
+        let _: () = redis::cmd("SET")
+            .arg(format!("{}code:{code}", self.prefix))
+            .arg(format!("{game}@{}", self.node))
+            .arg("EX")
+            .arg(86_400)
+            .query_async(&mut self.redis.clone())
+            .await?;
+        Ok(())
+    }
+
+    /// The game a room code names, and the node whose room it was opened on.
+    pub async fn code(&self, code: &str) -> Result<Option<(Uuid, String)>, ClusterError> {
+        let value: Option<String> = redis::cmd("GET")
+            .arg(format!("{}code:{code}", self.prefix))
+            .query_async(&mut self.redis.clone())
+            .await?;
+        Ok(value.and_then(|v| {
+            let (game, node) = v.split_once('@')?;
+            Some((game.parse().ok()?, node.to_owned()))
+        }))
+    }
+
+    /// Forgets a room code of this node's (its room closed).
+    pub async fn forget_code(&self, code: &str, game: Uuid) -> Result<(), ClusterError> {
+        let script = redis::Script::new(
+            r"if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+              return 0",
+        );
+        let _: i64 = script
+            .key(format!("{}code:{code}", self.prefix))
+            .arg(format!("{game}@{}", self.node))
+            .invoke_async(&mut self.redis.clone())
+            .await?;
+        Ok(())
+    }
+
     /// Holds the matcher's lock if this node has it or nobody does; returns the matcher.
     pub async fn hold_matcher(&self) -> Result<String, ClusterError> {
         let script = redis::Script::new(

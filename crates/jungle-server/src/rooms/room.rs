@@ -105,6 +105,7 @@ impl Room {
 
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>, initial: Vec<Event>) {
         metrics::gauge!("jungle_rooms").increment(1.0);
+        self.share_code(true).await;
         if self.session.status() == GameStatus::Active {
             self.game_in_play();
             self.take_lease().await;
@@ -134,8 +135,23 @@ impl Room {
             }
         }
         self.set_live(false);
+        self.share_code(false).await;
         metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);
+    }
+
+    /// With several nodes, a room's code is findable from every node while the room lives.
+    async fn share_code(&self, open: bool) {
+        let (Some(cluster), Some(code)) = (&self.ctx.cluster, self.session.code()) else {
+            return;
+        };
+        let shared = match open {
+            true => cluster.set_code(code, self.id).await,
+            false => cluster.forget_code(code, self.id).await,
+        };
+        if let Err(e) = shared {
+            tracing::warn!(game = %self.id, error = %e, "room code not shared");
+        }
     }
 
     /// With several nodes, a game in play here holds its lease from its first moment (before

@@ -348,7 +348,7 @@ impl Session {
 
     async fn join_room(&mut self, code: &str) -> Reply {
         let code = code.trim().to_ascii_uppercase();
-        let Some(room) = self.state.rooms.by_code(&code) else {
+        let Some(room) = self.state.room_by_code(&code).await else {
             // Guessing codes is what this limit is for: a miss costs more than a find.
             self.state.limits.charge_miss(self.ip);
             return Err(FrameError::RoomNotFound(code));
