@@ -689,6 +689,9 @@ pub enum ErrorCode {
     InTournamentGame,
     /// The tournament has as many players as it takes.
     TournamentFull,
+    /// Matchmaking is out of reach for a moment (several nodes, and their Redis is away);
+    /// games in progress go on. Try again shortly.
+    Unavailable,
     /// Something went wrong on our side; details are in the server's log.
     Internal,
 }

@@ -69,13 +69,14 @@ impl AppState {
         settings: crate::rooms::RoomSettings,
         rating: crate::store::RatingRecord,
         computer_after: Option<std::time::Duration>,
-    ) {
+    ) -> Result<(), crate::cluster::ClusterError> {
         match &self.bus {
             Some(bus) => bus.seek(conn, settings, rating, computer_after).await,
             None => {
                 self.lobby
                     .seek(conn, settings, rating, computer_after)
-                    .await
+                    .await;
+                Ok(())
             }
         }
     }

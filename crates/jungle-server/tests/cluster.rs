@@ -89,6 +89,24 @@ async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_
     let seen = fan.expect_game().await;
     assert_eq!((seen.game, seen.you), (game, None));
     let mut red = red;
+    // Every node lists the game in progress (each publishes its own every beat).
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let live: Vec<http::LiveGame> = reqwest::get(format!("http://{}/api/games/live", c.addr))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if live.iter().any(|g| g.id == game) {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "node C lists the game run by another node"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     for (i, mv) in DEN_WIN_AT_PLY_21.iter().enumerate() {
         let (mover, other) = if i % 2 == 0 {
             (&mut red, &mut blue)
@@ -334,9 +352,15 @@ async fn a_redis_restart_during_play_loses_nothing() {
     let b = ServerProcess::start_with_args(&url, &["--redis-url", &redis_url, "--node-id", "b"]);
     let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
     play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
-    // Redis goes away (and comes back empty): the game goes on, its moves in PostgreSQL.
+    // Redis goes away (and comes back empty): the game goes on, its moves in PostgreSQL;
+    // a new seek is refused with a clear error meanwhile.
     redis.stop();
     play(&mut red, &mut blue, game, &["g4g5", "a6a5"]).await;
+    let mut seeker = signed_in_client(b.addr, &create_player(b.addr, "Seeker").await).await;
+    seeker
+        .send(seek(Ruleset::Classic, fischer(300, 3), false))
+        .await;
+    seeker.expect_error(ErrorCode::Unavailable).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     redis.restart();
     // The owner takes its lease again before the other node could call the game an orphan.

@@ -254,20 +254,21 @@ impl Bus {
     }
 
     /// A connection here seeks: in this node's lobby if it is the matcher, else at the
-    /// matcher's, over the bus.
+    /// matcher's, over the bus. Refused while Redis is out of reach: the seek could meet
+    /// nobody (or meet someone twice).
     pub async fn seek(
         &self,
         conn: Connection,
         settings: crate::rooms::RoomSettings,
         rating: crate::store::RatingRecord,
         computer_after: Option<Duration>,
-    ) {
-        let matcher = self.current_matcher().await;
+    ) -> Result<(), super::ClusterError> {
+        let matcher = self.cluster.matcher().await?;
         if matcher.as_deref().is_none_or(|m| m == self.cluster.node()) {
             self.lobby
                 .seek(conn, settings, rating, computer_after)
                 .await;
-            return;
+            return Ok(());
         }
         let spec = SeekSpec {
             rules: settings.rules,
@@ -285,6 +286,7 @@ impl Bus {
             .insert(conn.id, (conn.clone(), spec.clone()));
         self.send_seek(matcher.as_deref().unwrap_or_default(), &conn, spec)
             .await;
+        Ok(())
     }
 
     async fn send_seek(&self, matcher: &str, conn: &Connection, seek: SeekSpec) {

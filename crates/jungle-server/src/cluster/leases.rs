@@ -25,6 +25,9 @@ pub async fn keep(cluster: Cluster, ctx: Arc<RoomContext>, mut shutdown: watch::
         }
         let ours = ctx.rooms.live_ids();
         metrics::gauge!("jungle_games_owned").set(ours.len() as f64);
+        if let Err(e) = cluster.publish_live(&ctx.rooms.live_games()).await {
+            tracing::warn!(error = %e, "publishing the games in progress");
+        }
         match cluster.renew(&ours).await {
             Ok(lost) => {
                 for game in lost {

@@ -196,6 +196,64 @@ impl Cluster {
         Ok(())
     }
 
+    /// This node's games in progress, for every node's list; kept a beat or two.
+    pub async fn publish_live(
+        &self,
+        games: &[jungle_protocol::http::LiveGame],
+    ) -> Result<(), ClusterError> {
+        let key = format!("{}live:{}", self.prefix, self.node);
+        let _: () = redis::pipe()
+            .cmd("SET")
+            .arg(&key)
+            .arg(serde_json::to_string(games).expect("live games serialize"))
+            .arg("PX")
+            .arg(LEASE.as_millis() as u64)
+            .ignore()
+            .cmd("SADD")
+            .arg(format!("{}nodes", self.prefix))
+            .arg(&*self.node)
+            .ignore()
+            .query_async(&mut self.redis.clone())
+            .await?;
+        Ok(())
+    }
+
+    /// Every node's games in progress, as they last published them.
+    pub async fn live_games(&self) -> Result<Vec<jungle_protocol::http::LiveGame>, ClusterError> {
+        let nodes: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(format!("{}nodes", self.prefix))
+            .query_async(&mut self.redis.clone())
+            .await?;
+        if nodes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<String> = nodes
+            .iter()
+            .map(|n| format!("{}live:{n}", self.prefix))
+            .collect();
+        let lists: Vec<Option<String>> = redis::cmd("MGET")
+            .arg(&keys)
+            .query_async(&mut self.redis.clone())
+            .await?;
+        let mut games = Vec::new();
+        for (node, list) in nodes.iter().zip(lists) {
+            match list
+                .and_then(|l| serde_json::from_str::<Vec<jungle_protocol::http::LiveGame>>(&l).ok())
+            {
+                Some(list) => games.extend(list),
+                // A node gone: it leaves the set.
+                None => {
+                    let _: Result<i64, _> = redis::cmd("SREM")
+                        .arg(format!("{}nodes", self.prefix))
+                        .arg(node)
+                        .query_async(&mut self.redis.clone())
+                        .await;
+                }
+            }
+        }
+        Ok(games)
+    }
+
     /// Holds the matcher's lock if this node has it or nobody does; returns the matcher.
     pub async fn hold_matcher(&self) -> Result<String, ClusterError> {
         let script = redis::Script::new(

@@ -63,6 +63,8 @@ pub enum FrameError {
     Banned(String),
     #[error("{0}")]
     Tournament(crate::tournaments::director::JoinError),
+    #[error("matchmaking is unavailable for a moment; games in progress go on; try again shortly")]
+    Unavailable(crate::cluster::ClusterError),
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
 }
@@ -125,6 +127,7 @@ impl FrameError {
                 }
             }
             FrameError::Banned(_) => ErrorCode::Banned,
+            FrameError::Unavailable(_) => ErrorCode::Unavailable,
             FrameError::Tournament(e) => {
                 use crate::tournaments::director::JoinError as J;
                 match e {
@@ -163,6 +166,9 @@ impl FrameError {
     pub fn to_frame(&self) -> Utf8Bytes {
         if let FrameError::Store(e) = self {
             tracing::error!(error = %e, "request failed");
+        }
+        if let FrameError::Unavailable(e) = self {
+            tracing::warn!(error = %e, "a seek refused: Redis out of reach");
         }
         error_text(self.code(), &self.to_string(), self.game())
     }

@@ -205,7 +205,8 @@ impl Session {
         let computer_after = computer_after_s.map(|s| Duration::from_secs(s.into()));
         self.state
             .seek(conn.clone(), settings, seat.rating, computer_after)
-            .await;
+            .await
+            .map_err(FrameError::Unavailable)?;
         Ok(None)
     }
 
