@@ -28,6 +28,10 @@ pub struct Args {
     /// WebSocket URL of the server, e.g. ws://127.0.0.1:8080 (loopback addresses only).
     #[arg(long, default_value = "ws://127.0.0.1:8080")]
     url: String,
+    /// More nodes of the same cluster: players are spread over `--url` and these in turn
+    /// (one player on each, so that most games span two nodes).
+    #[arg(long = "also-url")]
+    also_urls: Vec<String>,
     /// Concurrent games (two sockets each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -265,14 +269,18 @@ async fn run(args: Args) -> Result<(), String> {
         true => Mode::Tournament(create_arena(&http, &tokens[0], &args).await?),
         false => Mode::Seek,
     };
-    let ws_url = format!("{}/ws", args.url.trim_end_matches('/'));
+    let mut ws_urls = vec![format!("{}/ws", args.url.trim_end_matches('/'))];
+    for url in &args.also_urls {
+        http_base(url)?;
+        ws_urls.push(format!("{}/ws", url.trim_end_matches('/')));
+    }
     let started = Instant::now();
     let stop_at = tokio::time::Instant::now() + Duration::from_secs(args.duration + args.warmup);
     let mut tasks = Vec::new();
     for (i, token) in tokens.into_iter().enumerate() {
         let idle = i >= args.games * 2;
         tasks.push(tokio::spawn(client::run(
-            ws_url.clone(),
+            ws_urls[i % ws_urls.len()].clone(),
             token,
             shared.clone(),
             Behaviour {
@@ -329,6 +337,7 @@ async fn run(args: Args) -> Result<(), String> {
     let report = json!({
         "games": args.games,
         "tournament": args.tournament,
+        "nodes": 1 + args.also_urls.len(),
         "resign_at": args.resign_at,
         "idle_sockets": args.idle_sockets,
         "pace": match pace { Pace::FlatOut => "flat-out".to_owned(), Pace::Every(d) => format!("{:.2} moves/s per game", 1.0 / d.as_secs_f64()) },

@@ -1,4 +1,4 @@
-//! Several nodes over Redis (issue 16, begun). With `--redis-url`, nodes that share one
+//! Several nodes over Redis (issue 16). With `--redis-url`, nodes that share one
 //! PostgreSQL coordinate through Redis; without it nothing here runs and no Redis is needed.
 //!
 //! Built so far:
@@ -12,9 +12,10 @@
 //!   committed, then gives up its leases; other nodes adopt the games.
 //!
 //! - **The bus** ([`bus`]): a connection on one node follows and plays a game run by another
-//!   through Redis pub/sub.
+//!   through Redis pub/sub; one node (holding a lock) runs matchmaking for all; room codes,
+//!   the seek list and the games in progress are shared through Redis.
 //!
-//! Not built yet: matchmaking, room codes, challenges and tournaments across nodes.
+//! Not built yet: challenges, "who is online" and tournaments across nodes.
 
 pub mod bus;
 pub mod leases;

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A benchmark of issue 16 on this machine (loopback only, bounded): see docs/benchmarks.md.
+# Needs the release build (cargo build --release -p jungle-server -p jungle-load), PostgreSQL
+# at 127.0.0.1:5432 (role postgres) and Redis at 127.0.0.1:6379. Uses the database jbench.
+# usage: bench.sh NODES GAMES DURATION
+set -u
+NODES=$1; GAMES=$2; DUR=$3
+B="$(cd "$(dirname "$0")/../.." && pwd)/target/release"
+psql -h 127.0.0.1 -U postgres -q -c "DROP DATABASE IF EXISTS jbench" -c "CREATE DATABASE jbench" test >/dev/null
+DB=postgres://postgres@127.0.0.1:5432/jbench
+PIDS=(); URLS=()
+for n in $(seq 1 $NODES); do
+  port=$((8100+n))
+  extra=()
+  [ "$NODES" -gt 1 ] && extra=(--redis-url redis://127.0.0.1:6379 --node-id n$n)
+  $B/jungle-server --addr 127.0.0.1:$port --database-url $DB --max-connections-per-ip 100000 --no-rate-limits "${extra[@]}" > /tmp/node$n.log 2>&1 &
+  PIDS+=($!); URLS+=(ws://127.0.0.1:$port)
+  sleep 1.5
+done
+sleep 2
+cpu() { local t=0; for p in "${PIDS[@]}"; do read -r -a f < /proc/$p/stat; t=$((t + f[13] + f[14])); done; echo $t; }
+bus() { local t=0; for n in $(seq 1 $NODES); do v=$(curl -s http://127.0.0.1:$((8100+n))/metrics | awk '/^jungle_bus_messages_total/ {s+=$2} END {print s+0}'); t=$(echo "$t + $v" | bc); done; echo $t; }
+also=(); for u in "${URLS[@]:1}"; do also+=(--also-url $u); done
+$B/jungle-load --url ${URLS[0]} "${also[@]}" --games $GAMES --moves-per-s 1 --duration $DUR > /tmp/load.json 2>/tmp/load.err &
+LOAD=$!
+sleep 10   # the warm-up
+c0=$(cpu); b0=$(bus)
+wait $LOAD
+c1=$(cpu); b1=$(bus)
+cat /tmp/load.json
+moves=$(python3 -c "import json;print(json.load(open('/tmp/load.json'))['moves'])")
+echo "server cpu ticks: $((c1-c0)) over the measured window; cpu ms per move: $(echo "scale=3; ($c1-$c0)*10/$moves" | bc); bus messages per move: $(echo "scale=2; ($b1-$b0)/$moves" | bc)"
+for p in "${PIDS[@]}"; do kill $p; done
+wait 2>/dev/null
