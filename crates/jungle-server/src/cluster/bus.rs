@@ -276,10 +276,7 @@ impl Bus {
             rated: settings.rated,
             computer_after_ms: computer_after.map(|d| d.as_millis() as u64),
         };
-        self.followers
-            .lock()
-            .expect("bus lock")
-            .insert(conn.id, conn.clone());
+        self.follow(&conn);
         self.seeking
             .lock()
             .expect("bus lock")
@@ -299,9 +296,28 @@ impl Bus {
         self.publish(matcher, &message).await;
     }
 
+    /// Frames for `conn` from other nodes are delivered to it from now on.
+    fn follow(&self, conn: &Connection) {
+        let mut followers = self.followers.lock().expect("bus lock");
+        followers.insert(conn.id, conn.clone());
+        metrics::gauge!("jungle_bus_followers").set(followers.len() as f64);
+    }
+
+    fn unfollow(&self, conns: &[u64]) {
+        let mut followers = self.followers.lock().expect("bus lock");
+        for conn in conns {
+            followers.remove(conn);
+        }
+        metrics::gauge!("jungle_bus_followers").set(followers.len() as f64);
+    }
+
     /// A connection here withdraws its seek (wherever it waits).
+    /// `answer: false` means the connection is closing: it is forgotten here too.
     pub async fn cancel(&self, conn_id: u64, answer: bool) {
         self.lobby.cancel(conn_id, answer).await;
+        if !answer {
+            self.unfollow(&[conn_id]);
+        }
         let remote = self.seeking.lock().expect("bus lock").remove(&conn_id);
         if remote.is_some() {
             if let Some(matcher) = self.current_matcher().await {
@@ -324,10 +340,7 @@ impl Bus {
             self.lobby.accept(conn, seek, has_account).await;
             return;
         }
-        self.followers
-            .lock()
-            .expect("bus lock")
-            .insert(conn.id, conn.clone());
+        self.follow(&conn);
         let message = Message::Accept {
             node: self.cluster.node().to_owned(),
             conn: conn.id,
@@ -612,10 +625,8 @@ impl Bus {
                     }
                 }
             }
-            let mut followers = bus.followers.lock().expect("bus lock");
-            for (conn, _) in members {
-                followers.remove(&conn.id);
-            }
+            let gone: Vec<u64> = members.iter().map(|(conn, _)| conn.id).collect();
+            bus.unfollow(&gone);
         });
         RoomHandle::new(game, tx)
     }
@@ -640,17 +651,14 @@ impl Bus {
         let message = match command {
             RoomCommand::Join { conn, intent } => {
                 let take_seat = intent == JoinIntent::TakeSeat;
-                self.followers
-                    .lock()
-                    .expect("bus lock")
-                    .insert(conn.id, conn.clone());
+                self.follow(&conn);
                 let message = self.join_message(game, &conn, take_seat);
                 members.push((conn, take_seat));
                 message
             }
             RoomCommand::Leave { conn_id } => {
                 members.retain(|(c, _)| c.id != conn_id);
-                self.followers.lock().expect("bus lock").remove(&conn_id);
+                self.unfollow(&[conn_id]);
                 Message::Leave {
                     game,
                     conn: conn_id,
