@@ -62,11 +62,14 @@ struct Book {
     declined: HashMap<(Uuid, Uuid), Instant>,
 }
 
-/// The pending challenges, shared by every connection.
+/// The pending challenges, shared by every connection. With several nodes the matcher's
+/// node holds them all (the others forward challenge frames to it), and the bus reaches the
+/// players wherever they are connected.
 #[derive(Clone)]
 pub struct Challenges {
     book: Arc<Mutex<Book>>,
     online: Online,
+    bus: Arc<std::sync::OnceLock<crate::cluster::bus::Bus>>,
 }
 
 impl Challenges {
@@ -74,6 +77,28 @@ impl Challenges {
         Challenges {
             book: Arc::default(),
             online,
+            bus: Arc::default(),
+        }
+    }
+
+    /// With several nodes: players are reached on every node.
+    pub fn across(&self, bus: crate::cluster::bus::Bus) {
+        let _ = self.bus.set(bus);
+    }
+
+    fn is_online(&self, player: Uuid) -> bool {
+        match self.bus.get() {
+            Some(bus) => bus.is_online(player),
+            None => self.online.is_online(player),
+        }
+    }
+
+    fn send(&self, player: Uuid, text: &axum::extract::ws::Utf8Bytes, except: Option<u64>) {
+        match self.bus.get() {
+            Some(bus) => bus.send_to_player(player, text, except),
+            None => {
+                self.online.send(player, text, except);
+            }
         }
     }
 
@@ -89,7 +114,7 @@ impl Challenges {
         if to.id == challenger {
             return Err(ChallengeError::Yourself);
         }
-        if !self.online.is_online(to.id) {
+        if !self.is_online(to.id) {
             return Err(ChallengeError::Offline);
         }
         let now = Instant::now();
@@ -143,7 +168,7 @@ impl Challenges {
         let notice = frame_text(&ServerFrame::Challenged {
             challenge: info.clone(),
         });
-        self.online.send(info.to.id, &notice, None);
+        self.send(info.to.id, &notice, None);
         let challenges = self.clone();
         let id = info.id;
         tokio::spawn(async move {
@@ -279,7 +304,7 @@ impl Challenges {
             id: pending.info.id,
             reason: how,
         });
-        self.online.send(pending.info.to.id, &text, except);
+        self.send(pending.info.to.id, &text, except);
         if Some(pending.from.id) != except {
             pending.from.send_text(text);
         }

@@ -149,18 +149,20 @@ impl Server {
             online.clone(),
             shutdown_rx.clone(),
         ));
+        let challenges = challenges::Challenges::new(online.clone());
         let bus = cluster.clone().map(|c| {
-            cluster::bus::Bus::start(
-                c,
-                rooms.clone(),
-                lobby.clone(),
-                store.clone(),
-                shutdown_rx.clone(),
-            )
+            let node = cluster::bus::Node {
+                rooms: rooms.clone(),
+                lobby: lobby.clone(),
+                online: online.clone(),
+                challenges: challenges.clone(),
+                ctx: room_ctx.clone(),
+            };
+            cluster::bus::Bus::start(c, node, shutdown_rx.clone())
         });
         let state = AppState {
             bus,
-            challenges: challenges::Challenges::new(online.clone()),
+            challenges,
             game_analyses: Default::default(),
             online,
             limits,

@@ -101,6 +101,16 @@ impl Online {
         }
     }
 
+    /// Every player with a connection here (for the other nodes' view of who is online).
+    pub fn player_ids(&self) -> Vec<Uuid> {
+        self.players
+            .lock()
+            .expect("online lock")
+            .keys()
+            .copied()
+            .collect()
+    }
+
     /// Players online (for tests and metrics).
     pub fn players(&self) -> usize {
         self.players.lock().expect("online lock").len()

@@ -172,6 +172,53 @@ async fn a_private_room_opened_on_one_node_is_joined_by_its_code_on_another() {
     drop_database(&url).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_reaches_a_player_on_another_node_who_accepts_it() {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b) = (node(&url, "a"), node(&url, "b"));
+    let challenger = create_player(a.addr, "Challenger").await;
+    let target = create_player(b.addr, "Target").await;
+    let mut from = signed_in_client(a.addr, &challenger).await;
+    let mut to = signed_in_client(b.addr, &target).await;
+    let challenge = |rated| ClientFrame::Challenge {
+        to: target.id,
+        rules: Ruleset::Classic,
+        clock: fischer(300, 2),
+        rated,
+        color: ColorChoice::Red,
+    };
+    // Who is online on the other node is known within a beat or two.
+    let until = Instant::now() + Duration::from_secs(6);
+    let sent = loop {
+        from.send(challenge(false)).await;
+        match from.next().await {
+            Some(ServerFrame::ChallengeSent { challenge }) => break challenge,
+            Some(ServerFrame::Error {
+                code: ErrorCode::PlayerOffline,
+                ..
+            }) => {
+                assert!(Instant::now() < until, "the target is seen online");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    let received = expect_frame!(to, ServerFrame::Challenged { challenge } => challenge);
+    assert_eq!((received.id, received.from.id), (sent.id, challenger.id));
+    // A second tab of the target, on node A, hears of it too.
+    let mut second_tab = signed_in_client(a.addr, &target).await;
+    let seen = expect_frame!(second_tab, ServerFrame::Challenged { challenge } => challenge);
+    assert_eq!(seen.id, sent.id);
+    to.send(ClientFrame::AcceptChallenge { id: sent.id }).await;
+    let on_b = to.expect_game().await;
+    let on_a = from.expect_game().await;
+    assert_eq!(on_a.game, on_b.game);
+    assert_eq!((on_a.you, on_b.you), (Some(Side::Red), Some(Side::Blue)));
+    play(&mut from, &mut to, on_a.game, &["g3g4", "a7a6"]).await;
+    drop((a, b));
+    drop_database(&url).await;
+}
+
 /// Waits for the `seeking` answer (a seek accepted into a pool, on whichever node matches).
 async fn wait_seeking(client: &mut Client) {
     loop {

@@ -74,6 +74,30 @@ enum Message {
         seek: Uuid,
         has_account: bool,
     },
+    /// To the matcher (which holds every challenge): a challenge frame of a connection on
+    /// `node`, already past that node's limits.
+    ChallengeFrame {
+        node: String,
+        conn: u64,
+        player: RemotePlayer,
+        frame: jungle_protocol::ClientFrame,
+    },
+    /// To the matcher: that connection closed (its challenges are cancelled).
+    ChallengerGone {
+        conn: u64,
+    },
+    /// To the matcher: a tab of `player` opened on `node`; the challenges waiting for them.
+    Incoming {
+        node: String,
+        conn: u64,
+        player: RemotePlayer,
+    },
+    /// To a node where `player` is connected: a frame for every tab there (but `except`).
+    PlayerFrame {
+        player: Uuid,
+        text: String,
+        except: Option<u64>,
+    },
     /// To a connection's node: a frame for it.
     Frame {
         conn: u64,
@@ -183,26 +207,39 @@ pub struct Bus {
     seeking: Arc<Mutex<HashMap<u64, (Connection, SeekSpec)>>>,
     /// The matcher as last seen.
     matcher: Arc<Mutex<Option<String>>>,
+    /// Who is connected here, and (refreshed each beat) on which other nodes.
+    online: crate::online::Online,
+    elsewhere: Arc<Mutex<HashMap<Uuid, Vec<String>>>>,
+    challenges: crate::challenges::Challenges,
+    ctx: Arc<crate::rooms::RoomContext>,
+}
+
+/// What a bus needs of its node.
+pub struct Node {
+    pub rooms: Rooms,
+    pub lobby: Lobby,
+    pub online: crate::online::Online,
+    pub challenges: crate::challenges::Challenges,
+    pub ctx: Arc<crate::rooms::RoomContext>,
 }
 
 impl Bus {
     /// Starts listening on this node's channel, and contending for the matcher's lock.
-    pub fn start(
-        cluster: Cluster,
-        rooms: Rooms,
-        lobby: Lobby,
-        store: crate::store::Store,
-        shutdown: watch::Receiver<bool>,
-    ) -> Bus {
+    pub fn start(cluster: Cluster, node: Node, shutdown: watch::Receiver<bool>) -> Bus {
         let bus = Bus {
             cluster,
-            rooms,
-            lobby,
-            store,
+            rooms: node.rooms,
+            lobby: node.lobby,
+            store: node.ctx.store.clone(),
             followers: Arc::default(),
             seeking: Arc::default(),
             matcher: Arc::default(),
+            online: node.online,
+            elsewhere: Arc::default(),
+            challenges: node.challenges.clone(),
+            ctx: node.ctx,
         };
+        node.challenges.across(bus.clone());
         tokio::spawn(bus.clone().listen(shutdown.clone()));
         tokio::spawn(bus.clone().keep_matcher(shutdown));
         bus
@@ -225,6 +262,17 @@ impl Bus {
                     continue;
                 }
             };
+            // Who is online where: this node's players for the others, theirs for us.
+            if let Err(e) = self
+                .cluster
+                .publish_players(&self.online.player_ids())
+                .await
+            {
+                tracing::warn!(error = %e, "publishing who is online here");
+            }
+            if let Ok(elsewhere) = self.cluster.players_elsewhere().await {
+                *self.elsewhere.lock().expect("bus lock") = elsewhere;
+            }
             if matcher == self.cluster.node() {
                 let list = self.lobby.list().await;
                 if let Err(e) = self.cluster.publish_seeks(&list).await {
@@ -309,6 +357,89 @@ impl Bus {
             followers.remove(conn);
         }
         metrics::gauge!("jungle_bus_followers").set(followers.len() as f64);
+    }
+
+    /// Whether `player` has a connection on any node (other nodes as of the last beat).
+    pub fn is_online(&self, player: Uuid) -> bool {
+        self.online.is_online(player)
+            || self
+                .elsewhere
+                .lock()
+                .expect("bus lock")
+                .contains_key(&player)
+    }
+
+    /// Sends `text` to every tab of `player`, on every node (but the connection `except`).
+    pub fn send_to_player(
+        &self,
+        player: Uuid,
+        text: &axum::extract::ws::Utf8Bytes,
+        except: Option<u64>,
+    ) {
+        self.online.send(player, text, except);
+        let nodes = self
+            .elsewhere
+            .lock()
+            .expect("bus lock")
+            .get(&player)
+            .cloned()
+            .unwrap_or_default();
+        for node in nodes {
+            let bus = self.clone();
+            let message = Message::PlayerFrame {
+                player,
+                text: text.to_string(),
+                except,
+            };
+            tokio::spawn(async move { bus.publish(&node, &message).await });
+        }
+    }
+
+    /// A challenge frame of a connection here: handled here if this node is the matcher
+    /// (false), else sent to the matcher (true), whose answers come back as frames.
+    pub async fn forward_challenge(
+        &self,
+        conn: &Connection,
+        frame: jungle_protocol::ClientFrame,
+    ) -> Result<bool, super::ClusterError> {
+        let matcher = self.cluster.matcher().await?;
+        let Some(matcher) = matcher.filter(|m| m != self.cluster.node()) else {
+            return Ok(false);
+        };
+        self.follow(conn);
+        let message = Message::ChallengeFrame {
+            node: self.cluster.node().to_owned(),
+            conn: conn.id,
+            player: remote_player(conn),
+            frame,
+        };
+        self.publish(&matcher, &message).await;
+        Ok(true)
+    }
+
+    /// A connection here closed: the matcher cancels its challenges.
+    pub async fn challenger_gone(&self, conn_id: u64) {
+        if let Ok(Some(matcher)) = self.cluster.matcher().await {
+            if matcher != self.cluster.node() {
+                self.publish(&matcher, &Message::ChallengerGone { conn: conn_id })
+                    .await;
+            }
+        }
+    }
+
+    /// A tab opened here: the challenges waiting for its player at the matcher.
+    pub async fn ask_incoming(&self, conn: &Connection) {
+        if let Ok(Some(matcher)) = self.cluster.matcher().await {
+            if matcher != self.cluster.node() {
+                self.follow(conn);
+                let message = Message::Incoming {
+                    node: self.cluster.node().to_owned(),
+                    conn: conn.id,
+                    player: remote_player(conn),
+                };
+                self.publish(&matcher, &message).await;
+            }
+        }
     }
 
     /// A connection here withdraws its seek (wherever it waits).
@@ -515,6 +646,47 @@ impl Bus {
             } => {
                 let connection = self.remote_connection(node, conn, player);
                 self.lobby.accept(connection, seek, has_account).await;
+            }
+            Message::ChallengeFrame {
+                node,
+                conn,
+                player,
+                frame,
+            } => {
+                let connection = self.remote_connection(node, conn, player);
+                let answer = crate::ws::challenge_frame(
+                    &self.store,
+                    &self.challenges,
+                    &self.ctx,
+                    &connection,
+                    frame,
+                )
+                .await;
+                match answer {
+                    Ok(Some(text)) => {
+                        connection.send_text(text);
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        connection.send_text(e.to_frame());
+                    }
+                }
+            }
+            Message::ChallengerGone { conn } => self.challenges.connection_gone(conn),
+            Message::Incoming { node, conn, player } => {
+                let player_id = player.id;
+                let connection = self.remote_connection(node, conn, player);
+                for challenge in self.challenges.incoming(player_id) {
+                    let frame = jungle_protocol::ServerFrame::Challenged { challenge };
+                    connection.send_text(crate::rooms::frame_text(&frame));
+                }
+            }
+            Message::PlayerFrame {
+                player,
+                text,
+                except,
+            } => {
+                self.online.send(player, &text.into(), except);
             }
             Message::Frame { conn, text } => {
                 let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();

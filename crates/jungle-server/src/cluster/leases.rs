@@ -3,7 +3,9 @@
 //!
 //! A game counts as an orphan only when it is seen without a lease at two beats in a row: a
 //! game's owner takes its lease as its room starts and renews it every beat, so a live owner
-//! (or one whose Redis just came back empty) always renews before anyone adopts.
+//! always renews before anyone adopts. And a node adopts nothing until Redis has answered it
+//! for [`SETTLED_BEATS`] beats: after an outage (Redis back, and empty) every owner has had
+//! time to reconnect and take its leases again.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -14,10 +16,14 @@ use uuid::Uuid;
 use super::{Cluster, BEAT};
 use crate::rooms::{open, RoomCommand, RoomContext};
 
+/// Beats Redis must have answered in a row before this node adopts anything.
+pub const SETTLED_BEATS: u32 = 4;
+
 pub async fn keep(cluster: Cluster, ctx: Arc<RoomContext>, mut shutdown: watch::Receiver<bool>) {
     let mut beat = tokio::time::interval(BEAT);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut seen_free = HashSet::new();
+    let mut answered = 0u32;
     loop {
         tokio::select! {
             _ = beat.tick() => {}
@@ -42,8 +48,13 @@ pub async fn keep(cluster: Cluster, ctx: Arc<RoomContext>, mut shutdown: watch::
                 metrics::counter!("jungle_cluster_errors_total").increment(1);
                 tracing::warn!(error = %e, "Redis unreachable: leases not renewed");
                 seen_free.clear();
+                answered = 0;
                 continue;
             }
+        }
+        answered = answered.saturating_add(1);
+        if answered < SETTLED_BEATS {
+            continue;
         }
         seen_free = match orphans(&cluster, &ctx).await {
             Ok(free) => {

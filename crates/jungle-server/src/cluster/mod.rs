@@ -15,7 +15,10 @@
 //!   through Redis pub/sub; one node (holding a lock) runs matchmaking for all; room codes,
 //!   the seek list and the games in progress are shared through Redis.
 //!
-//! Not built yet: challenges, "who is online" and tournaments across nodes.
+//! - **Presence and challenges**: who is online is shared each beat; challenges live on the
+//!   matcher's node.
+//!
+//! Not built yet: tournaments across nodes.
 
 pub mod bus;
 pub mod leases;
@@ -35,6 +38,8 @@ pub enum ClusterError {
     NeedsPostgres,
     #[error("Redis: {0}")]
     Redis(#[from] redis::RedisError),
+    #[error("Redis did not answer at the last beat")]
+    Unreachable,
 }
 
 /// This node's place in the cluster: its id and its Redis connection.
@@ -45,6 +50,9 @@ pub struct Cluster {
     redis: redis::aio::ConnectionManager,
     /// For the bus's subscription, a connection of its own.
     client: redis::Client,
+    /// Whether Redis answered at the last beat: while it did not, requests fail at once
+    /// instead of each waiting for a timeout (a seek is refused, a game elsewhere waits).
+    healthy: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Cluster {
@@ -60,9 +68,10 @@ impl Cluster {
         }
         let client = redis::Client::open(redis_url)?;
         let config = redis::aio::ConnectionManagerConfig::new()
-            .set_connection_timeout(Duration::from_secs(2))
-            .set_response_timeout(Duration::from_secs(2))
-            .set_number_of_retries(2);
+            .set_connection_timeout(Duration::from_millis(500))
+            .set_response_timeout(Duration::from_millis(500))
+            .set_number_of_retries(1)
+            .set_max_delay(500);
         let redis = redis::aio::ConnectionManager::new_with_config(client.clone(), config).await?;
         let node = node.unwrap_or_else(|| Uuid::new_v4().simple().to_string()[..12].to_owned());
         let digest = {
@@ -78,11 +87,21 @@ impl Cluster {
             prefix: format!("jungle:{digest}:").into(),
             redis,
             client,
+            healthy: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
         })
     }
 
     pub fn node(&self) -> &str {
         &self.node
+    }
+
+    /// The connection for a request, unless Redis was found away at the last beat.
+    fn conn(&self) -> Result<redis::aio::ConnectionManager, ClusterError> {
+        if self.healthy.load(std::sync::atomic::Ordering::Relaxed) {
+            Ok(self.redis.clone())
+        } else {
+            Err(ClusterError::Unreachable)
+        }
     }
 
     fn game_key(&self, game: Uuid) -> String {
@@ -92,9 +111,6 @@ impl Cluster {
     /// Renews this node's leases on `games`, taking those nobody holds; returns the games
     /// another node holds now (they are no longer ours to run).
     pub async fn renew(&self, games: &[Uuid]) -> Result<Vec<Uuid>, ClusterError> {
-        if games.is_empty() {
-            return Ok(Vec::new());
-        }
         // One round trip for every lease: set when free or ours, else report it.
         let script = redis::Script::new(
             r"local lost = {}
@@ -113,8 +129,10 @@ impl Cluster {
             invocation.key(self.game_key(*game));
         }
         invocation.arg(&*self.node).arg(LEASE.as_millis() as u64);
-        let lost: Vec<usize> = invocation.invoke_async(&mut self.redis.clone()).await?;
-        Ok(lost.into_iter().map(|i| games[i - 1]).collect())
+        let lost: Result<Vec<usize>, _> = invocation.invoke_async(&mut self.redis.clone()).await;
+        self.healthy
+            .store(lost.is_ok(), std::sync::atomic::Ordering::Relaxed);
+        Ok(lost?.into_iter().map(|i| games[i - 1]).collect())
     }
 
     /// Takes the lease of a game nobody holds; false if someone does.
@@ -125,7 +143,7 @@ impl Cluster {
             .arg("NX")
             .arg("PX")
             .arg(LEASE.as_millis() as u64)
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         Ok(set.is_some())
     }
@@ -137,7 +155,7 @@ impl Cluster {
             let keys: Vec<String> = chunk.iter().map(|g| self.game_key(*g)).collect();
             let owners: Vec<Option<String>> = redis::cmd("MGET")
                 .arg(&keys)
-                .query_async(&mut self.redis.clone())
+                .query_async(&mut self.conn()?)
                 .await?;
             free.extend(
                 chunk
@@ -154,7 +172,7 @@ impl Cluster {
     pub async fn owner(&self, game: Uuid) -> Result<Option<String>, ClusterError> {
         Ok(redis::cmd("GET")
             .arg(self.game_key(game))
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?)
     }
 
@@ -166,7 +184,7 @@ impl Cluster {
             .arg(format!("{game}@{}", self.node))
             .arg("EX")
             .arg(86_400)
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         Ok(())
     }
@@ -175,7 +193,7 @@ impl Cluster {
     pub async fn code(&self, code: &str) -> Result<Option<(Uuid, String)>, ClusterError> {
         let value: Option<String> = redis::cmd("GET")
             .arg(format!("{}code:{code}", self.prefix))
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         Ok(value.and_then(|v| {
             let (game, node) = v.split_once('@')?;
@@ -192,7 +210,7 @@ impl Cluster {
         let _: i64 = script
             .key(format!("{}code:{code}", self.prefix))
             .arg(format!("{game}@{}", self.node))
-            .invoke_async(&mut self.redis.clone())
+            .invoke_async(&mut self.conn()?)
             .await?;
         Ok(())
     }
@@ -214,16 +232,54 @@ impl Cluster {
             .arg(format!("{}nodes", self.prefix))
             .arg(&*self.node)
             .ignore()
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         Ok(())
+    }
+
+    /// The players with a connection on this node, for the others (kept a beat or two).
+    pub async fn publish_players(&self, players: &[Uuid]) -> Result<(), ClusterError> {
+        let key = format!("{}players:{}", self.prefix, self.node);
+        let mut pipe = redis::pipe();
+        pipe.atomic().cmd("DEL").arg(&key).ignore();
+        for chunk in players.chunks(1_000) {
+            let ids: Vec<String> = chunk.iter().map(Uuid::to_string).collect();
+            pipe.cmd("SADD").arg(&key).arg(ids).ignore();
+        }
+        pipe.cmd("PEXPIRE")
+            .arg(&key)
+            .arg(LEASE.as_millis() as u64)
+            .ignore();
+        let _: () = pipe.query_async(&mut self.conn()?).await?;
+        Ok(())
+    }
+
+    /// Who is online on the other nodes: player → their nodes.
+    pub async fn players_elsewhere(
+        &self,
+    ) -> Result<std::collections::HashMap<Uuid, Vec<String>>, ClusterError> {
+        let nodes: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(format!("{}nodes", self.prefix))
+            .query_async(&mut self.conn()?)
+            .await?;
+        let mut everywhere: std::collections::HashMap<Uuid, Vec<String>> = Default::default();
+        for node in nodes.into_iter().filter(|n| **n != *self.node) {
+            let players: Vec<String> = redis::cmd("SMEMBERS")
+                .arg(format!("{}players:{node}", self.prefix))
+                .query_async(&mut self.conn()?)
+                .await?;
+            for player in players.iter().filter_map(|p| p.parse().ok()) {
+                everywhere.entry(player).or_default().push(node.clone());
+            }
+        }
+        Ok(everywhere)
     }
 
     /// Every node's games in progress, as they last published them.
     pub async fn live_games(&self) -> Result<Vec<jungle_protocol::http::LiveGame>, ClusterError> {
         let nodes: Vec<String> = redis::cmd("SMEMBERS")
             .arg(format!("{}nodes", self.prefix))
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         if nodes.is_empty() {
             return Ok(Vec::new());
@@ -234,7 +290,7 @@ impl Cluster {
             .collect();
         let lists: Vec<Option<String>> = redis::cmd("MGET")
             .arg(&keys)
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         let mut games = Vec::new();
         for (node, list) in nodes.iter().zip(lists) {
@@ -247,7 +303,7 @@ impl Cluster {
                     let _: Result<i64, _> = redis::cmd("SREM")
                         .arg(format!("{}nodes", self.prefix))
                         .arg(node)
-                        .query_async(&mut self.redis.clone())
+                        .query_async(&mut self.conn()?)
                         .await;
                 }
             }
@@ -269,7 +325,7 @@ impl Cluster {
             .key(format!("{}matcher", self.prefix))
             .arg(&*self.node)
             .arg(LEASE.as_millis() as u64)
-            .invoke_async(&mut self.redis.clone())
+            .invoke_async(&mut self.conn()?)
             .await?)
     }
 
@@ -277,7 +333,7 @@ impl Cluster {
     pub async fn matcher(&self) -> Result<Option<String>, ClusterError> {
         Ok(redis::cmd("GET")
             .arg(format!("{}matcher", self.prefix))
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?)
     }
 
@@ -291,7 +347,7 @@ impl Cluster {
             .arg(serde_json::to_string(seeks).expect("seeks serialize"))
             .arg("PX")
             .arg(LEASE.as_millis() as u64)
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         Ok(())
     }
@@ -301,7 +357,7 @@ impl Cluster {
     ) -> Result<Vec<jungle_protocol::http::OpenSeek>, ClusterError> {
         let text: Option<String> = redis::cmd("GET")
             .arg(format!("{}seeks", self.prefix))
-            .query_async(&mut self.redis.clone())
+            .query_async(&mut self.conn()?)
             .await?;
         Ok(text
             .and_then(|t| serde_json::from_str(&t).ok())
@@ -324,7 +380,7 @@ impl Cluster {
             invocation.key(self.game_key(*game));
         }
         invocation.arg(&*self.node);
-        let _: i64 = invocation.invoke_async(&mut self.redis.clone()).await?;
+        let _: i64 = invocation.invoke_async(&mut self.conn()?).await?;
         Ok(())
     }
 }

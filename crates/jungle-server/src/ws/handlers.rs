@@ -45,6 +45,63 @@ fn set_up_start(
     Ok(start)
 }
 
+/// The challenge frames, on the node that holds the challenges (a connection of another node
+/// arrives here over the bus): the answer for the connection, if any. An accepted challenge's
+/// game is entered through the connection's queue.
+pub async fn challenge_frame(
+    store: &crate::store::Store,
+    challenges: &crate::challenges::Challenges,
+    ctx: &std::sync::Arc<crate::rooms::RoomContext>,
+    conn: &Connection,
+    frame: ClientFrame,
+) -> Result<Option<axum::extract::ws::Utf8Bytes>, FrameError> {
+    match frame {
+        ClientFrame::Challenge {
+            to,
+            rules,
+            clock,
+            rated,
+            color,
+        } => {
+            clock.validate()?;
+            if rated && !store.has_account(conn.player.id).await? {
+                return Err(FrameError::AccountRequired);
+            }
+            let Some(target) = store.player(to).await? else {
+                return Err(crate::challenges::ChallengeError::Offline.into());
+            };
+            if rated && !store.has_account(to).await? {
+                return Err(FrameError::OpponentNeedsAccount);
+            }
+            let settings = RoomSettings {
+                rules,
+                clock,
+                rated,
+            };
+            let to = jungle_protocol::PlayerInfo {
+                id: target.id,
+                name: target.name,
+            };
+            let challenge = challenges.issue(conn, to, settings, color)?;
+            Ok(Some(frame_text(&ServerFrame::ChallengeSent { challenge })))
+        }
+        ClientFrame::AcceptChallenge { id } => {
+            let room = challenges.accept(ctx.clone(), id, conn).await?;
+            let _ = conn.tx.try_send(crate::rooms::Outbound::Enter(room));
+            Ok(None)
+        }
+        ClientFrame::DeclineChallenge { id } => {
+            challenges.decline(id, conn)?;
+            Ok(None)
+        }
+        ClientFrame::CancelChallenge { id } => {
+            challenges.cancel(id, conn)?;
+            Ok(None)
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Most games one connection follows at once (its own, and those it watches).
 pub const MAX_FOLLOWED: usize = 32;
 
@@ -129,26 +186,29 @@ impl Session {
                 moves,
             } => self.analyse(conn, rules, position, moves),
             ClientFrame::AnalyseGame { game } => self.analyse_game(conn, game).await,
-            ClientFrame::Challenge {
-                to,
-                rules,
-                clock,
-                rated,
-                color,
-            } => self.challenge(conn, to, rules, clock, rated, color).await,
-            ClientFrame::AcceptChallenge { id } => {
-                let ctx = self.state.room_ctx.clone();
-                let room = self.state.challenges.accept(ctx, id, conn).await?;
-                self.enter(room, JoinIntent::Watch).await;
-                Ok(None)
-            }
-            ClientFrame::DeclineChallenge { id } => {
-                self.state.challenges.decline(id, conn)?;
-                Ok(None)
-            }
-            ClientFrame::CancelChallenge { id } => {
-                self.state.challenges.cancel(id, conn)?;
-                Ok(None)
+            frame @ (ClientFrame::Challenge { .. }
+            | ClientFrame::AcceptChallenge { .. }
+            | ClientFrame::DeclineChallenge { .. }
+            | ClientFrame::CancelChallenge { .. }) => {
+                if matches!(frame, ClientFrame::Challenge { .. }) {
+                    self.limit(Limited::Challenge, conn)?;
+                }
+                // With several nodes, the matcher's node holds every challenge.
+                if let Some(bus) = &self.state.bus {
+                    let forwarded = bus.forward_challenge(conn, frame.clone()).await;
+                    if forwarded.map_err(FrameError::Unavailable)? {
+                        return Ok(None);
+                    }
+                }
+                let state = &self.state;
+                challenge_frame(
+                    &state.store,
+                    &state.challenges,
+                    &state.room_ctx,
+                    conn,
+                    frame,
+                )
+                .await
             }
             ClientFrame::JoinTournament { id, code } => self.join_tournament(conn, id, code).await,
             ClientFrame::Withdraw { id } => self.withdraw(conn, id).await,
@@ -249,38 +309,6 @@ impl Session {
             text,
         };
         self.send_to_followed(game, command).await
-    }
-
-    async fn challenge(
-        &mut self,
-        conn: &Connection,
-        to: Uuid,
-        rules: Ruleset,
-        clock: ClockSpec,
-        rated: bool,
-        color: ColorChoice,
-    ) -> Reply {
-        self.limit(Limited::Challenge, conn)?;
-        clock.validate()?;
-        self.rated_needs_account(conn, rated).await?;
-        let store = &self.state.store;
-        let Some(target) = store.player(to).await? else {
-            return Err(crate::challenges::ChallengeError::Offline.into());
-        };
-        if rated && !store.has_account(to).await? {
-            return Err(FrameError::OpponentNeedsAccount);
-        }
-        let settings = RoomSettings {
-            rules,
-            clock,
-            rated,
-        };
-        let to = jungle_protocol::PlayerInfo {
-            id: target.id,
-            name: target.name,
-        };
-        let challenge = self.state.challenges.issue(conn, to, settings, color)?;
-        Ok(Some(frame_text(&ServerFrame::ChallengeSent { challenge })))
     }
 
     async fn create_room(

@@ -15,4 +15,5 @@ mod tournaments;
 mod transport;
 
 pub use error::FrameError;
+pub use handlers::challenge_frame;
 pub use transport::upgrade;

@@ -143,7 +143,13 @@ impl Session {
         };
         self._online = Some(self.state.online.register(&conn, self.signed_out.clone()));
         self.conn = Some(conn);
-        // Challenges sent before this tab opened, after the welcome.
+        // Challenges sent before this tab opened, after the welcome (with several nodes, the
+        // matcher's node holds them and answers over the bus).
+        if let Some(bus) = &self.state.bus {
+            if let Some(conn) = &self.conn {
+                bus.ask_incoming(conn).await;
+            }
+        }
         for challenge in self.state.challenges.incoming(player.id) {
             let _ = self
                 .out_tx
@@ -180,6 +186,9 @@ impl Session {
     pub async fn leave_all(&mut self) {
         if let Some(conn) = &self.conn {
             self.state.challenges.connection_gone(conn.id);
+            if let Some(bus) = &self.state.bus {
+                bus.challenger_gone(conn.id).await;
+            }
             self.state.cancel_seek(conn.id, false).await;
             if let Some(tournament) = self.watching.take() {
                 let directors = &self.state.room_ctx.tournaments;
