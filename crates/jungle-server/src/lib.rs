@@ -129,13 +129,21 @@ impl Server {
                     shutdown_rx.clone(),
                 ));
             }
-            // Games in progress are adopted by whichever node finds them without a lease;
-            // waiting rooms and tournaments are not yet shared between nodes (issue 16).
+            // Games in progress and tournaments are taken on by whichever node finds them
+            // without a lease; waiting private rooms are not restored in this mode.
             Some(cluster) => {
                 tracing::info!(node = cluster.node(), "joining the cluster");
                 tokio::spawn(cluster::leases::keep(
                     cluster.clone(),
                     room_ctx.clone(),
+                    online.clone(),
+                    shutdown_rx.clone(),
+                ));
+                // Every node looks; the first to store an arena directs it.
+                tokio::spawn(tournaments::schedule::run(
+                    config.schedules.clone(),
+                    room_ctx.clone(),
+                    online.clone(),
                     shutdown_rx.clone(),
                 ));
             }
@@ -158,7 +166,9 @@ impl Server {
                 challenges: challenges.clone(),
                 ctx: room_ctx.clone(),
             };
-            cluster::bus::Bus::start(c, node, shutdown_rx.clone())
+            let bus = cluster::bus::Bus::start(c, node, shutdown_rx.clone());
+            room_ctx.tournaments.across(bus.clone());
+            bus
         });
         let state = AppState {
             bus,

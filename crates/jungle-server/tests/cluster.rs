@@ -219,6 +219,95 @@ async fn a_challenge_reaches_a_player_on_another_node_who_accepts_it() {
     drop_database(&url).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_other_nodes_join_a_tournament_are_paired_and_scored() {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b, c) = (node(&url, "a"), node(&url, "b"), node(&url, "c"));
+    let host = create_player(a.addr, "Host").await;
+    let made: http::TournamentCreated = reqwest::Client::new()
+        .post(format!("http://{}/api/tournaments", a.addr))
+        .bearer_auth(&host.token)
+        .json(
+            &serde_json::json!({ "name": "Three-node arena", "rules": "classic",
+            "clock": { "kind": "fischer", "base_s": 300, "inc_s": 2 }, "minutes": 30 }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made.id;
+    let (p1, p2) = (
+        create_player(b.addr, "On B").await,
+        create_player(c.addr, "On C").await,
+    );
+    let mut on_b = signed_in_client(b.addr, &p1).await;
+    let mut on_c = signed_in_client(c.addr, &p2).await;
+    // Who is online on the other nodes is known within a beat or two.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    for client in [&mut on_b, &mut on_c] {
+        client
+            .send(ClientFrame::JoinTournament { id, code: None })
+            .await;
+    }
+    let mut states = Vec::new();
+    for client in [&mut on_b, &mut on_c] {
+        let state = loop {
+            match client.next().await {
+                Some(ServerFrame::Game(state)) if state.tournament == Some(id) => break state,
+                Some(ServerFrame::Error { code, message, .. }) => panic!("{code:?}: {message}"),
+                Some(_) => {}
+                None => panic!("closed"),
+            }
+        };
+        states.push(state);
+    }
+    let game = states[0].game;
+    assert_eq!(
+        states[1].game, game,
+        "paired together, the game run by node A"
+    );
+    let (mut red, mut blue, red_id) = if states[0].you == Some(Side::Red) {
+        (on_b, on_c, p1.id)
+    } else {
+        (on_c, on_b, p2.id)
+    };
+    for (i, mv) in DEN_WIN_AT_PLY_13.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut red, &mut blue)
+        } else {
+            (&mut blue, &mut red)
+        };
+        mover.mv(game, mv).await;
+        assert_eq!(expect_move(mover, game).await.0, *mv);
+        assert_eq!(expect_move(other, game).await.0, *mv);
+    }
+    // Scored once on the director's node, seen from any node.
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let shown: http::Tournament =
+            reqwest::get(format!("http://{}/api/tournaments/{id}", c.addr))
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+        let winner = shown.standings.iter().find(|l| l.score.player == red_id);
+        if winner.is_some_and(|l| l.score.points == 2) {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "the win is scored: {:?}",
+            shown.standings
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop((a, b, c));
+    drop_database(&url).await;
+}
+
 /// Waits for the `seeking` answer (a seek accepted into a pool, on whichever node matches).
 async fn wait_seeking(client: &mut Client) {
     loop {

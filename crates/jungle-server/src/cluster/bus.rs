@@ -98,6 +98,19 @@ enum Message {
         text: String,
         except: Option<u64>,
     },
+    /// To a node where `player` is connected: their tabs there enter `game` (a pairing).
+    PlayerEnter {
+        player: Uuid,
+        game: Uuid,
+    },
+    /// To a tournament's director node: a tournament frame of a connection on `node`.
+    TournamentFrame {
+        node: String,
+        conn: u64,
+        player: RemotePlayer,
+        has_account: bool,
+        frame: jungle_protocol::ClientFrame,
+    },
     /// To a connection's node: a frame for it.
     Frame {
         conn: u64,
@@ -395,6 +408,51 @@ impl Bus {
         }
     }
 
+    /// Sends every tab of `player` on other nodes into `game` (run here or elsewhere).
+    pub fn enter_player(&self, player: Uuid, game: Uuid) {
+        let nodes = self
+            .elsewhere
+            .lock()
+            .expect("bus lock")
+            .get(&player)
+            .cloned()
+            .unwrap_or_default();
+        for node in nodes {
+            let bus = self.clone();
+            tokio::spawn(async move {
+                bus.publish(&node, &Message::PlayerEnter { player, game })
+                    .await
+            });
+        }
+    }
+
+    /// A tournament frame of a connection here, for a tournament another node directs: sent
+    /// there (true); false when no node directs it (the caller answers).
+    pub async fn forward_tournament(
+        &self,
+        conn: &Connection,
+        id: Uuid,
+        has_account: bool,
+        frame: jungle_protocol::ClientFrame,
+    ) -> Result<bool, super::ClusterError> {
+        let Some(director) = self.cluster.director(id).await? else {
+            return Ok(false);
+        };
+        if director == self.cluster.node() {
+            return Ok(false);
+        }
+        self.follow(conn);
+        let message = Message::TournamentFrame {
+            node: self.cluster.node().to_owned(),
+            conn: conn.id,
+            player: remote_player(conn),
+            has_account,
+            frame,
+        };
+        self.publish(&director, &message).await;
+        Ok(true)
+    }
+
     /// A challenge frame of a connection here: handled here if this node is the matcher
     /// (false), else sent to the matcher (true), whose answers come back as frames.
     pub async fn forward_challenge(
@@ -679,6 +737,25 @@ impl Bus {
                 for challenge in self.challenges.incoming(player_id) {
                     let frame = jungle_protocol::ServerFrame::Challenged { challenge };
                     connection.send_text(crate::rooms::frame_text(&frame));
+                }
+            }
+            Message::PlayerEnter { player, game } => {
+                if let Some(room) = self.room(game).await {
+                    self.online.enter(player, &room);
+                }
+            }
+            Message::TournamentFrame {
+                node,
+                conn,
+                player,
+                has_account,
+                frame,
+            } => {
+                let connection = self.remote_connection(node, conn, player);
+                if let Some(text) =
+                    crate::ws::tournament_frame(&self.ctx, &connection, has_account, frame).await
+                {
+                    connection.send_text(text);
                 }
             }
             Message::PlayerFrame {

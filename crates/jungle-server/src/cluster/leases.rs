@@ -19,7 +19,12 @@ use crate::rooms::{open, RoomCommand, RoomContext};
 /// Beats Redis must have answered in a row before this node adopts anything.
 pub const SETTLED_BEATS: u32 = 4;
 
-pub async fn keep(cluster: Cluster, ctx: Arc<RoomContext>, mut shutdown: watch::Receiver<bool>) {
+pub async fn keep(
+    cluster: Cluster,
+    ctx: Arc<RoomContext>,
+    online: crate::online::Online,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let mut beat = tokio::time::interval(BEAT);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut seen_free = HashSet::new();
@@ -55,6 +60,9 @@ pub async fn keep(cluster: Cluster, ctx: Arc<RoomContext>, mut shutdown: watch::
         answered = answered.saturating_add(1);
         if answered < SETTLED_BEATS {
             continue;
+        }
+        if answered.is_multiple_of(3) {
+            direct_orphaned_tournaments(&cluster, &ctx, &online).await;
         }
         seen_free = match orphans(&cluster, &ctx).await {
             Ok(free) => {
@@ -120,5 +128,41 @@ async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
         }
         Ok(None) => {}
         Err(e) => tracing::error!(%game, error = %e, "resuming an orphaned game"),
+    }
+}
+
+/// Tournaments not over that no node directs (their node died, or none has started since a
+/// restart): this node takes them on.
+async fn direct_orphaned_tournaments(
+    cluster: &Cluster,
+    ctx: &Arc<RoomContext>,
+    online: &crate::online::Online,
+) {
+    let records = match ctx
+        .store
+        .tournaments_to_direct(crate::store::now_ms())
+        .await
+    {
+        Ok(records) => records,
+        Err(e) => {
+            tracing::error!(error = %e, "tournaments to direct");
+            return;
+        }
+    };
+    for record in records {
+        let id = record.id;
+        if ctx.tournaments.is_directed(id) || !matches!(cluster.director(id).await, Ok(None)) {
+            continue;
+        }
+        if !matches!(cluster.direct(id).await, Ok(true)) {
+            continue;
+        }
+        match crate::tournaments::director::load(&ctx.store, record).await {
+            Ok(loaded) => {
+                tracing::info!(tournament = %id, "directing a tournament no node directed");
+                crate::tournaments::director::start(ctx.clone(), online.clone(), loaded);
+            }
+            Err(e) => tracing::error!(tournament = %id, error = %e, "loading a tournament"),
+        }
     }
 }

@@ -15,10 +15,8 @@
 //!   through Redis pub/sub; one node (holding a lock) runs matchmaking for all; room codes,
 //!   the seek list and the games in progress are shared through Redis.
 //!
-//! - **Presence and challenges**: who is online is shared each beat; challenges live on the
-//!   matcher's node.
-//!
-//! Not built yet: tournaments across nodes.
+//! - **Presence, challenges, tournaments**: who is online is shared each beat; challenges live
+//!   on the matcher's node; one node directs each tournament, under a lease.
 
 pub mod bus;
 pub mod leases;
@@ -309,6 +307,33 @@ impl Cluster {
             }
         }
         Ok(games)
+    }
+
+    /// Takes or keeps the lease on directing a tournament: false if another node has it.
+    pub async fn direct(&self, tournament: Uuid) -> Result<bool, ClusterError> {
+        let script = redis::Script::new(
+            r"local owner = redis.call('GET', KEYS[1])
+              if owner == false or owner == ARGV[1] then
+                redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+                return 1
+              end
+              return 0",
+        );
+        let held: i64 = script
+            .key(format!("{}tournament:{tournament}", self.prefix))
+            .arg(&*self.node)
+            .arg(LEASE.as_millis() as u64)
+            .invoke_async(&mut self.conn()?)
+            .await?;
+        Ok(held == 1)
+    }
+
+    /// The node directing a tournament, if any.
+    pub async fn director(&self, tournament: Uuid) -> Result<Option<String>, ClusterError> {
+        Ok(redis::cmd("GET")
+            .arg(format!("{}tournament:{tournament}", self.prefix))
+            .query_async(&mut self.conn()?)
+            .await?)
     }
 
     /// Holds the matcher's lock if this node has it or nobody does; returns the matcher.

@@ -242,6 +242,14 @@ impl Director {
                     None => break,
                 },
                 _ = tick.tick() => {
+                    // With several nodes one directs each tournament: its lease is renewed
+                    // each tick, and a director whose lease another node took stops.
+                    if let Some(cluster) = &self.ctx.cluster {
+                        if let Ok(false) = cluster.direct(self.t.id).await {
+                            tracing::warn!(tournament = %self.t.id, "another node directs this tournament");
+                            break;
+                        }
+                    }
                     self.find_lost_games().await;
                     let now = now_ms();
                     if self.pairing_open(now) {
@@ -367,7 +375,12 @@ impl Director {
             id: self.t.id,
             active,
         });
-        self.online.send(player, &frame, None);
+        match self.ctx.tournaments.bus() {
+            Some(bus) => bus.send_to_player(player, &frame, None),
+            None => {
+                self.online.send(player, &frame, None);
+            }
+        }
     }
 
     /// Follows the standings on `conn`: the table as last sent, then what changes. (A player
@@ -454,7 +467,10 @@ impl Director {
             .keys()
             .filter(|p| !self.paused.contains(p) && !self.playing.contains_key(p))
             .filter(|p| self.ended_at.get(p).is_none_or(|at| *at <= rested_since))
-            .filter(|p| self.online.is_online(**p))
+            .filter(|p| match self.ctx.tournaments.bus() {
+                Some(bus) => bus.is_online(**p),
+                None => self.online.is_online(**p),
+            })
             .copied()
             .collect();
         if waiting.len() < 2 {
@@ -479,10 +495,19 @@ impl Director {
         }
     }
 
+    /// A player as connected here, or (several nodes) as stored.
+    async fn player_record(&self, player: Uuid) -> Option<crate::store::PlayerRecord> {
+        match self.online.player(player) {
+            Some(record) => Some(record),
+            None => self.ctx.store.player(player).await.ok().flatten(),
+        }
+    }
+
     async fn start_game(&mut self, red: Uuid, blue: Uuid) {
-        let (Some(red_player), Some(blue_player)) =
-            (self.online.player(red), self.online.player(blue))
-        else {
+        let (Some(red_player), Some(blue_player)) = (
+            self.player_record(red).await,
+            self.player_record(blue).await,
+        ) else {
             return;
         };
         let store = &self.ctx.store;
@@ -517,6 +542,9 @@ impl Director {
                 entry.paired(opponent, side);
             }
             self.online.enter(player, &room);
+            if let Some(bus) = self.ctx.tournaments.bus() {
+                bus.enter_player(player, room.id);
+            }
         }
         self.changed = true;
     }

@@ -1,5 +1,6 @@
 //! Tournaments (issue 15): arenas anyone can join, private ones among friends, and scheduled
-//! ones the operator configures.
+//! ones the operator configures. With several nodes, one node directs each (a lease) and the
+//! others forward its frames (`cluster::bus`).
 //!
 //! - [`arena`]: the arena's pure arithmetic — points and streaks, standings, pairing;
 //! - [`table`]: the standings as shown, and what changed between two tables;

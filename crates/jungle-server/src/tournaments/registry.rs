@@ -27,9 +27,20 @@ struct Inner {
 #[derive(Clone, Default)]
 pub struct Directors {
     inner: Arc<Mutex<Inner>>,
+    /// With several nodes: players are reached on every node.
+    bus: Arc<std::sync::OnceLock<crate::cluster::bus::Bus>>,
 }
 
 impl Directors {
+    /// With several nodes: the bus reaches players connected elsewhere.
+    pub fn across(&self, bus: crate::cluster::bus::Bus) {
+        let _ = self.bus.set(bus);
+    }
+
+    pub fn bus(&self) -> Option<&crate::cluster::bus::Bus> {
+        self.bus.get()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().expect("directors lock")
     }

@@ -16,4 +16,5 @@ mod transport;
 
 pub use error::FrameError;
 pub use handlers::challenge_frame;
+pub use tournaments::tournament_frame;
 pub use transport::upgrade;

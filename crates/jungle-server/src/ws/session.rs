@@ -184,16 +184,16 @@ impl Session {
 
     /// Tells the lobby and every followed room that this connection is gone.
     pub async fn leave_all(&mut self) {
-        if let Some(conn) = &self.conn {
+        if let Some(conn) = self.conn.clone() {
             self.state.challenges.connection_gone(conn.id);
             if let Some(bus) = &self.state.bus {
                 bus.challenger_gone(conn.id).await;
             }
-            self.state.cancel_seek(conn.id, false).await;
-            if let Some(tournament) = self.watching.take() {
-                let directors = &self.state.room_ctx.tournaments;
-                directors.unwatch(tournament, conn.id).await;
+            if let Some(tournament) = self.watching {
+                let _ = self.unwatch_tournament(&conn, tournament).await;
             }
+            // Last: with several nodes it also forgets the connection on the bus.
+            self.state.cancel_seek(conn.id, false).await;
             for (_, room) in self.joined.drain() {
                 room.send(RoomCommand::Leave { conn_id: conn.id }).await;
             }

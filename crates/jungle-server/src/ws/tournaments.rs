@@ -10,7 +10,63 @@ use crate::limits::Limited;
 use crate::rooms::{frame_text, Connection};
 use crate::tournaments::director::{ms_left, status_at, JoinError};
 
+/// A tournament frame from a connection of another node, on the node directing the
+/// tournament: what the connection is answered, if anything.
+pub async fn tournament_frame(
+    ctx: &std::sync::Arc<crate::rooms::RoomContext>,
+    conn: &Connection,
+    has_account: bool,
+    frame: jungle_protocol::ClientFrame,
+) -> Option<axum::extract::ws::Utf8Bytes> {
+    use jungle_protocol::ClientFrame;
+    let directors = &ctx.tournaments;
+    match frame {
+        ClientFrame::JoinTournament { id, code } => {
+            match directors.join(id, conn.clone(), code, has_account).await {
+                Some(Ok(())) => None,
+                Some(Err(e)) => Some(FrameError::from(e).to_frame()),
+                None => Some(FrameError::from(JoinError::Over).to_frame()),
+            }
+        }
+        ClientFrame::Withdraw { id } => {
+            directors.withdraw(id, conn.player.id).await;
+            None
+        }
+        ClientFrame::WatchTournament { id } => {
+            directors.watch(id, conn.clone()).await;
+            None
+        }
+        ClientFrame::UnwatchTournament { id } => {
+            directors.unwatch(id, conn.id).await;
+            None
+        }
+        _ => None,
+    }
+}
+
 impl Session {
+    /// With several nodes: a frame about a tournament another node directs goes there; true
+    /// if it went.
+    async fn forwarded(
+        &mut self,
+        conn: &Connection,
+        id: Uuid,
+        frame: jungle_protocol::ClientFrame,
+    ) -> Result<bool, FrameError> {
+        let Some(bus) = self.state.bus.clone() else {
+            return Ok(false);
+        };
+        if self.state.room_ctx.tournaments.is_directed(id) {
+            return Ok(false);
+        }
+        let has_account = self.state.store.has_account(conn.player.id).await?;
+        let went = bus
+            .forward_tournament(conn, id, has_account, frame)
+            .await
+            .map_err(FrameError::Unavailable)?;
+        Ok(went)
+    }
+
     pub(super) async fn join_tournament(
         &mut self,
         conn: &Connection,
@@ -18,6 +74,14 @@ impl Session {
         code: Option<String>,
     ) -> Reply {
         self.limit(Limited::TournamentEntry, conn)?;
+        let frame = jungle_protocol::ClientFrame::JoinTournament {
+            id,
+            code: code.clone(),
+        };
+        if self.forwarded(conn, id, frame).await? {
+            self.watching = Some(id);
+            return Ok(None);
+        }
         let has_account = self.state.store.has_account(conn.player.id).await?;
         let directors = self.state.room_ctx.tournaments.clone();
         match directors.join(id, conn.clone(), code, has_account).await {
@@ -37,6 +101,12 @@ impl Session {
 
     pub(super) async fn withdraw(&mut self, conn: &Connection, id: Uuid) -> Reply {
         self.limit(Limited::TournamentEntry, conn)?;
+        if self
+            .forwarded(conn, id, jungle_protocol::ClientFrame::Withdraw { id })
+            .await?
+        {
+            return Ok(None);
+        }
         let directors = &self.state.room_ctx.tournaments;
         if directors.is_directed(id) {
             directors.withdraw(id, conn.player.id).await;
@@ -53,6 +123,11 @@ impl Session {
 
     pub(super) async fn watch_tournament(&mut self, conn: &Connection, id: Uuid) -> Reply {
         self.limit(Limited::TournamentEntry, conn)?;
+        let frame = jungle_protocol::ClientFrame::WatchTournament { id };
+        if self.forwarded(conn, id, frame).await? {
+            self.watching = Some(id);
+            return Ok(None);
+        }
         if self.state.room_ctx.tournaments.is_directed(id) {
             self.follow_tournament(conn, id).await;
             if self.watching == Some(id) {
@@ -88,7 +163,10 @@ impl Session {
     pub(super) async fn unwatch_tournament(&mut self, conn: &Connection, id: Uuid) -> Reply {
         if self.watching == Some(id) {
             self.watching = None;
-            self.state.room_ctx.tournaments.unwatch(id, conn.id).await;
+            let frame = jungle_protocol::ClientFrame::UnwatchTournament { id };
+            if !self.forwarded(conn, id, frame).await.unwrap_or(false) {
+                self.state.room_ctx.tournaments.unwatch(id, conn.id).await;
+            }
         }
         Ok(None)
     }
