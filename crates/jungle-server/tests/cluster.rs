@@ -487,6 +487,10 @@ async fn a_redis_restart_during_play_loses_nothing() {
     let a = ServerProcess::start_with_args(&url, &["--redis-url", &redis_url, "--node-id", "a"]);
     let b = ServerProcess::start_with_args(&url, &["--redis-url", &redis_url, "--node-id", "b"]);
     let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    // A spectator on node B follows the game (run by A) over the bus.
+    let mut fan = signed_in_client(b.addr, &create_player(b.addr, "Fan").await).await;
+    fan.send(ClientFrame::Watch { game }).await;
+    assert_eq!(fan.expect_game().await.you, None);
     play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
     // Redis goes away (and comes back empty): the game goes on, its moves in PostgreSQL;
     // a new seek is refused with a clear error meanwhile.
@@ -502,6 +506,17 @@ async fn a_redis_restart_during_play_loses_nothing() {
     // The owner takes its lease again before the other node could call the game an orphan.
     tokio::time::sleep(Duration::from_secs(4)).await;
     play(&mut red, &mut blue, game, &["g5g6"]).await;
+    // The spectator missed the moves made while Redis was away; once it is back, the whole
+    // state comes again.
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, fan.next()).await {
+            Ok(Some(ServerFrame::Game(state))) if state.moves.len() >= 4 => break,
+            Ok(Some(_)) => {}
+            other => panic!("the spectator resynced: {other:?}"),
+        }
+    }
     assert_eq!(
         adopted_count(b.addr).await,
         0,

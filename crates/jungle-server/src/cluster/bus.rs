@@ -846,13 +846,14 @@ impl Bus {
     }
 
     /// A room handle whose commands go to `owner` over the bus. Every beat it checks who runs
-    /// the game: after a move to another node, its connections join there again (and get the
-    /// whole state).
+    /// the game: after a move to another node, or after Redis was away, its connections join
+    /// again (and get the whole state).
     fn proxy(&self, game: Uuid, owner: String) -> RoomHandle {
         let (tx, mut rx) = mpsc::channel::<RoomCommand>(64);
         let bus = self.clone();
         tokio::spawn(async move {
             let mut owner = owner;
+            let mut redis_was_away = false;
             let mut members: Vec<(Connection, bool)> = Vec::new();
             let mut beat = tokio::time::interval(BEAT);
             beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -862,15 +863,23 @@ impl Bus {
                         Some(command) => bus.forward(game, &owner, command, &mut members).await,
                         None => break,
                     },
-                    _ = beat.tick() => {
-                        if let Ok(Some(now)) = bus.cluster.owner(game).await {
-                            if now != owner && now != bus.cluster.node() {
+                    _ = beat.tick() => match bus.cluster.owner(game).await {
+                        // Joining again answers with the whole state: after the game moved,
+                        // or after Redis was away (frames may have been lost meanwhile).
+                        Ok(Some(now)) => {
+                            let moved = now != owner && now != bus.cluster.node();
+                            if moved {
                                 owner = now;
+                            }
+                            if moved || redis_was_away {
                                 for (conn, take_seat) in &members {
                                     bus.publish(&owner, &bus.join_message(game, conn, *take_seat)).await;
                                 }
                             }
+                            redis_was_away = false;
                         }
+                        Ok(None) => {}
+                        Err(_) => redis_was_away = true,
                     }
                 }
             }
