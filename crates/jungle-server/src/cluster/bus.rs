@@ -98,10 +98,12 @@ enum Message {
         text: String,
         except: Option<u64>,
     },
-    /// To a node where `player` is connected: their tabs there enter `game` (a pairing).
+    /// To a node where `player` is connected: their tabs there enter `game` (a pairing), run
+    /// by `owner` (named, since its lease may not be taken yet).
     PlayerEnter {
         player: Uuid,
         game: Uuid,
+        owner: String,
     },
     /// To a tournament's director node: a tournament frame of a connection on `node`.
     TournamentFrame {
@@ -116,10 +118,12 @@ enum Message {
         conn: u64,
         text: String,
     },
-    /// To a connection's node: it should enter this game (a rematch started on the owner).
+    /// To a connection's node: it should enter this game, run by `owner` (a match, an
+    /// accepted challenge, a rematch: just opened there, maybe before its lease is taken).
     Enter {
         conn: u64,
         game: Uuid,
+        owner: String,
     },
 }
 
@@ -420,8 +424,16 @@ impl Bus {
         for node in nodes {
             let bus = self.clone();
             tokio::spawn(async move {
-                bus.publish(&node, &Message::PlayerEnter { player, game })
-                    .await
+                let owner = bus.cluster.node().to_owned();
+                bus.publish(
+                    &node,
+                    &Message::PlayerEnter {
+                        player,
+                        game,
+                        owner,
+                    },
+                )
+                .await
             });
         }
     }
@@ -739,10 +751,13 @@ impl Bus {
                     connection.send_text(crate::rooms::frame_text(&frame));
                 }
             }
-            Message::PlayerEnter { player, game } => {
-                if let Some(room) = self.room(game).await {
-                    self.online.enter(player, &room);
-                }
+            Message::PlayerEnter {
+                player,
+                game,
+                owner,
+            } => {
+                let room = self.room_on(game, owner);
+                self.online.enter(player, &room);
             }
             Message::TournamentFrame {
                 node,
@@ -771,14 +786,13 @@ impl Bus {
                     follower.send_text(text.into());
                 }
             }
-            Message::Enter { conn, game } => {
+            Message::Enter { conn, game, owner } => {
                 // A seek matched (or a rematch began): no longer waiting at the matcher.
                 self.seeking.lock().expect("bus lock").remove(&conn);
                 let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();
                 if let Some(follower) = follower {
-                    if let Some(room) = self.room(game).await {
-                        let _ = follower.tx.try_send(Outbound::Enter(room));
-                    }
+                    let room = self.room_on(game, owner);
+                    let _ = follower.tx.try_send(Outbound::Enter(room));
                 }
             }
         }
@@ -796,9 +810,11 @@ impl Bus {
                         conn,
                         text: text.to_string(),
                     },
+                    // Rooms a remote member is sent into were opened here.
                     Outbound::Enter(room) => Message::Enter {
                         conn,
                         game: room.id,
+                        owner: bus.cluster.node().to_owned(),
                     },
                 };
                 bus.publish(&node, &message).await;
@@ -826,6 +842,14 @@ impl Bus {
             return None;
         }
         Some(self.proxy(game, owner))
+    }
+
+    /// The room of `game`, which `owner` runs: here, or a proxy to it.
+    fn room_on(&self, game: Uuid, owner: String) -> RoomHandle {
+        match self.rooms.get(game) {
+            Some(room) => room,
+            None => self.proxy(game, owner),
+        }
     }
 
     /// The room a code names: here, or a proxy to the node it was opened on.
