@@ -27,7 +27,7 @@ fn remote_player(conn: &Connection) -> RemotePlayer {
 }
 
 /// What one node tells another.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
 enum Message {
     /// To a game's owner: a connection on `node` follows the game (and takes a seat if asked).
@@ -144,7 +144,7 @@ struct RemotePlayer {
 }
 
 /// A player's action, as it crosses the bus.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "a", rename_all = "snake_case")]
 enum RemoteAct {
     Move { text: String, lag_ms: u64 },
@@ -394,26 +394,29 @@ impl Bus {
         except: Option<u64>,
     ) {
         self.online.send(player, text, except);
-        let nodes = self
-            .elsewhere
-            .lock()
-            .expect("bus lock")
-            .get(&player)
-            .cloned()
-            .unwrap_or_default();
-        for node in nodes {
-            let bus = self.clone();
-            let message = Message::PlayerFrame {
-                player,
-                text: text.to_string(),
-                except,
-            };
-            tokio::spawn(async move { bus.publish(&node, &message).await });
-        }
+        let message = Message::PlayerFrame {
+            player,
+            text: text.to_string(),
+            except,
+        };
+        self.publish_where(player, message);
     }
 
-    /// Sends every tab of `player` on other nodes into `game` (run here or elsewhere).
+    /// Sends every tab of `player` on other nodes into `game` (run here).
     pub fn enter_player(&self, player: Uuid, game: Uuid) {
+        let owner = self.cluster.node().to_owned();
+        self.publish_where(
+            player,
+            Message::PlayerEnter {
+                player,
+                game,
+                owner,
+            },
+        );
+    }
+
+    /// Publishes `message` to every other node where `player` is connected, without waiting.
+    fn publish_where(&self, player: Uuid, message: Message) {
         let nodes = self
             .elsewhere
             .lock()
@@ -422,19 +425,8 @@ impl Bus {
             .cloned()
             .unwrap_or_default();
         for node in nodes {
-            let bus = self.clone();
-            tokio::spawn(async move {
-                let owner = bus.cluster.node().to_owned();
-                bus.publish(
-                    &node,
-                    &Message::PlayerEnter {
-                        player,
-                        game,
-                        owner,
-                    },
-                )
-                .await
-            });
+            let (bus, message) = (self.clone(), message.clone());
+            tokio::spawn(async move { bus.publish(&node, &message).await });
         }
     }
 
