@@ -103,6 +103,21 @@ impl Game {
         self.history.iter().map(|t| t.turn)
     }
 
+    /// Every position of the game so far, the start first and the current one last (one more
+    /// than the turns played).
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let mut position = self.start;
+        std::iter::once(position).chain(self.history.iter().map(move |played| {
+            match played.turn {
+                Turn::Move(m) => {
+                    position.play_unchecked(m);
+                }
+                Turn::Pass => position.pass(),
+            }
+            position
+        }))
+    }
+
     /// Plies played since the start of this game.
     pub fn ply_count(&self) -> usize {
         self.history.len()

@@ -353,6 +353,51 @@ impl Position {
         self.hash
     }
 
+    /// The same position seen in the mirror of the d-file (a3 ↔ g3): every rule treats it
+    /// alike, so its best moves are the mirrored ones.
+    pub fn mirrored(&self) -> Position {
+        self.transformed(Square::mirrored, false)
+    }
+
+    /// The same position with the colours exchanged: the board turned over rank 5, every
+    /// Red animal Blue and every Blue one Red, and the other side to move. No rule favours a
+    /// colour, so it is the same game for the other player.
+    pub fn colours_swapped(&self) -> Position {
+        self.transformed(Square::flipped, true)
+    }
+
+    fn transformed(&self, square: impl Fn(Square) -> Square, swap: bool) -> Position {
+        let side_to_move = if swap {
+            !self.side_to_move
+        } else {
+            self.side_to_move
+        };
+        let mut turned = Position::empty(side_to_move);
+        for (sq, piece) in self.pieces() {
+            let side = if swap { !piece.side } else { piece.side };
+            turned.put(square(sq), Piece::new(side, piece.animal));
+        }
+        turned.plies_since_capture = self.plies_since_capture;
+        turned.move_number = self.move_number;
+        turned
+    }
+
+    /// One key for a position and its three equals under the board's symmetries (mirrored,
+    /// colours swapped, both): the least of their hashes. Two positions with the same key are
+    /// the same game, whichever way the board is turned.
+    pub fn symmetric_hash(&self) -> u64 {
+        let mirrored = self.mirrored();
+        [
+            self.hash,
+            mirrored.hash,
+            self.colours_swapped().hash,
+            mirrored.colours_swapped().hash,
+        ]
+        .into_iter()
+        .min()
+        .expect("four hashes")
+    }
+
     /// The game's end as the board alone shows it: an animal in the enemy den, or a side
     /// with no animals. ("No legal move" and the no-capture draw are for [`Game`](crate::Game).)
     pub fn board_outcome(&self) -> Option<Outcome> {

@@ -93,6 +93,18 @@ impl Square {
         }
     }
 
+    /// The square in the same rank on the other side of the d-file (a3 ↔ g3). The board
+    /// (water, traps, dens) looks the same in this mirror.
+    pub const fn mirrored(self) -> Square {
+        Square(self.rank() * Square::FILES + (Square::FILES - 1 - self.file()))
+    }
+
+    /// The square in the same file on the other side of rank 5 (a1 ↔ a9): in this mirror
+    /// Red's water, traps and den stand where Blue's were.
+    pub const fn flipped(self) -> Square {
+        Square((Square::RANKS - 1 - self.rank()) * Square::FILES + self.file())
+    }
+
     /// d1 for Red, d9 for Blue.
     pub const fn den(side: Side) -> Square {
         match side {

@@ -285,3 +285,18 @@ fn seventeen_five_needs_seventeen_moves_of_one_animal() {
     assert!(game.anti_chase_violation(mv("g1g2")).is_none());
     assert_eq!(game.play(turn("g1g2")), Ok(()));
 }
+
+#[test]
+fn positions_run_from_the_start_to_the_current_one() {
+    let mut game = Game::new(Rules::CLASSIC, Position::start());
+    play_all(&mut game, &["a3a4", "pass", "a4a5"]);
+    let positions: Vec<Position> = game.positions().collect();
+    assert_eq!(positions.len(), 4);
+    assert_eq!(positions[0], Position::start());
+    assert_eq!(positions[3], *game.position());
+    assert_eq!(positions[2].side_to_move(), Side::Red);
+    assert_eq!(
+        positions[1],
+        Position::start().play(&Rules::CLASSIC, mv("a3a4")).unwrap()
+    );
+}

@@ -93,3 +93,56 @@ proptest! {
         prop_assert_eq!(replayed, game);
     }
 }
+
+fn sorted_moves(
+    position: &Position,
+    rules: &jungle_rules::Rules,
+    square: impl Fn(jungle_rules::Square) -> jungle_rules::Square,
+) -> Vec<String> {
+    let mut moves: Vec<String> = position
+        .legal_moves(rules)
+        .iter()
+        .map(|m| format!("{}{}", square(m.from), square(m.to)))
+        .collect();
+    moves.sort();
+    moves
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The board's symmetries are the rules' too: a mirrored or colour-swapped position has
+    /// exactly the transformed moves, and all four share one symmetric hash.
+    #[test]
+    fn mirrored_and_colour_swapped_positions_play_alike(ruleset in any_ruleset(), choices in prop::collection::vec(any::<u8>(), 0..120)) {
+        let rules = ruleset.rules();
+        for position in walk(ruleset, &choices) {
+            let mirrored = position.mirrored();
+            let swapped = position.colours_swapped();
+            prop_assert_eq!(mirrored.mirrored(), position);
+            prop_assert_eq!(swapped.colours_swapped(), position);
+            prop_assert_eq!(swapped.side_to_move(), !position.side_to_move());
+            prop_assert_eq!(sorted_moves(&mirrored, &rules, |s| s), sorted_moves(&position, &rules, |s| s.mirrored()));
+            prop_assert_eq!(sorted_moves(&swapped, &rules, |s| s), sorted_moves(&position, &rules, |s| s.flipped()));
+            let key = position.symmetric_hash();
+            prop_assert_eq!(mirrored.symmetric_hash(), key);
+            prop_assert_eq!(swapped.symmetric_hash(), key);
+            prop_assert_eq!(mirrored.colours_swapped().symmetric_hash(), key);
+            prop_assert_eq!(position.board_outcome().map(|o| o.winner), mirrored.board_outcome().map(|o| o.winner));
+            prop_assert_eq!(position.board_outcome().map(|o| o.winner.map(|w| !w)), swapped.board_outcome().map(|o| o.winner));
+        }
+    }
+}
+
+#[test]
+fn the_start_turned_round_is_itself_with_blue_to_move() {
+    let start = Position::start();
+    let swapped = start.mirrored().colours_swapped();
+    assert_eq!(swapped.to_string(), start.to_string().replace(" r ", " b "));
+    assert_ne!(start.hash(), swapped.hash());
+    assert_eq!(start.symmetric_hash(), swapped.symmetric_hash());
+    let after: Position = start
+        .play(&Ruleset::Classic.rules(), "a3a4".parse().unwrap())
+        .unwrap();
+    assert_ne!(after.symmetric_hash(), start.symmetric_hash());
+}
