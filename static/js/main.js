@@ -398,6 +398,15 @@ function onFrame(frame) {
       app.onTournament?.(frame);
       break;
     case 'error':
+      // The engine's refusal (fair play) goes where its answer would have gone; the analysis
+      // board shows it in place, a game page on the status line too.
+      if (frame.code === 'analysis_unavailable') {
+        if (frame.game) app.onGameAnalysis?.(frame);
+        else app.onAnalysis?.(frame);
+      }
+      if (frame.code === 'analysis_unavailable' && !frame.game && app.onAnalysis) {
+        break;
+      }
       if (app.onTournamentError && TOURNAMENT_ERRORS.has(frame.code)) {
         app.onTournamentError(frame);
       } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {

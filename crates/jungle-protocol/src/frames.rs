@@ -566,9 +566,11 @@ pub enum ServerFrame {
     },
     /// Every position of a finished game evaluated: `evals[i]` after `i` turns, from Red's
     /// point of view; `marks[i]` judges turn `i + 1` (its mover's loss of winning chances).
+    /// An eval is `null` (and the marks beside it too) while its position stands in a game
+    /// in progress: the engine says nothing about those until they end.
     GameAnalysis {
         game: Uuid,
-        evals: Vec<EngineScore>,
+        evals: Vec<Option<EngineScore>>,
         marks: Vec<Option<Mark>>,
     },
     /// Your challenge was delivered (to every tab the player has open).
@@ -689,6 +691,9 @@ pub enum ErrorCode {
     InTournamentGame,
     /// The tournament has as many players as it takes.
     TournamentFull,
+    /// Our engine says nothing here: you are playing a game (no engine on any board until it
+    /// ends), the position stands in a game in progress, or that cannot be checked just now.
+    AnalysisUnavailable,
     /// Matchmaking is out of reach for a moment (several nodes, and their Redis is away);
     /// games in progress go on. Try again shortly.
     Unavailable,

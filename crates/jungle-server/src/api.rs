@@ -11,7 +11,7 @@ use jungle_protocol::http::{
     LiveGame, NewPlayer, PlayerProfile, GAMES_PER_PAGE,
 };
 use jungle_protocol::{Clocks, GameResult, GameState, Seat};
-use jungle_rules::{Game, Ruleset, Turn};
+use jungle_rules::Ruleset;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -385,22 +385,9 @@ pub async fn game(
     };
     // The replay: each turn's position and capture, played again here (the rules are fast; a
     // game of 300 turns takes well under a millisecond).
-    let start: jungle_rules::Position = record.start.parse().unwrap_or_default();
-    let mut replay = Game::new(record.rules.rules(), start);
-    let mut positions = Vec::with_capacity(record.moves.len());
-    let mut captures = Vec::with_capacity(record.moves.len());
-    for stored in &record.moves {
-        let played = stored
-            .mv
-            .parse::<Turn>()
-            .is_ok_and(|turn| replay.play(turn).is_ok());
-        if !played {
-            tracing::error!(game = %record.id, mv = %stored.mv, "a stored move does not replay");
-            break;
-        }
-        positions.push(replay.position().to_string());
-        captures.push(replay.history().last().and_then(|t| t.captured));
-    }
+    let replay = crate::replay::as_far_as_it_goes(&record);
+    let positions: Vec<String> = replay.positions().skip(1).map(|p| p.to_string()).collect();
+    let captures: Vec<_> = replay.history().iter().map(|t| t.captured).collect();
     let clocks = record
         .moves
         .iter()
@@ -468,14 +455,7 @@ fn resident_memory_bytes() -> Option<u64> {
 
 /// The state of a game no longer live, as a spectator sees it.
 pub fn archived_state(record: &GameRecord) -> GameState {
-    let turns: Vec<Turn> = record
-        .moves
-        .iter()
-        .filter_map(|m| m.mv.parse().ok())
-        .collect();
-    let start = record.start.parse().unwrap_or_default();
-    let game = Game::replay(record.rules.rules(), start, turns)
-        .unwrap_or_else(|_| Game::new(record.rules.rules(), start));
+    let game = crate::replay::as_far_as_it_goes(record);
     let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
     let seat = |id: Uuid, name: &str, rating: i32| Seat {
         id,

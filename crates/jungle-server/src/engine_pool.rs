@@ -71,7 +71,25 @@ impl SearchTicket {
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
     }
+
+    /// The flag this ticket raises, for a search submitted later ([`EnginePool::submit_with`]).
+    pub fn flag(&self) -> CancelFlag {
+        CancelFlag(self.cancelled.clone())
+    }
 }
+
+impl Default for SearchTicket {
+    /// A ticket for a search not submitted yet.
+    fn default() -> SearchTicket {
+        SearchTicket {
+            cancelled: Arc::default(),
+        }
+    }
+}
+
+/// The flag of a [`SearchTicket`] held elsewhere: raised when the ticket is dropped.
+#[derive(Clone, Debug)]
+pub struct CancelFlag(Arc<AtomicBool>);
 
 impl Drop for SearchTicket {
     fn drop(&mut self) {
@@ -181,10 +199,18 @@ impl EnginePool {
         &self,
         request: SearchRequest,
     ) -> (SearchTicket, oneshot::Receiver<SearchAnswer>) {
-        let cancelled = Arc::new(AtomicBool::new(false));
-        let ticket = SearchTicket {
-            cancelled: cancelled.clone(),
-        };
+        let ticket = SearchTicket::default();
+        let answer = self.submit_with(request, ticket.flag());
+        (ticket, answer)
+    }
+
+    /// Queues a search that the ticket owning `flag` cancels.
+    pub fn submit_with(
+        &self,
+        request: SearchRequest,
+        flag: CancelFlag,
+    ) -> oneshot::Receiver<SearchAnswer> {
+        let cancelled = flag.0;
         let (answer_tx, answer_rx) = oneshot::channel();
         let pool = self.clone();
         tokio::spawn(async move {
@@ -223,7 +249,7 @@ impl EnginePool {
                 }
             }
         });
-        (ticket, answer_rx)
+        answer_rx
     }
 
     /// A table for `request`: at once if one is free (or may be made) and nobody waits,

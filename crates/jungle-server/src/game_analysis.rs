@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use jungle_engine::{Level, Persona};
 use jungle_protocol::{EngineScore, Mark, ServerFrame};
-use jungle_rules::{Game, Position, Side, Turn};
+use jungle_rules::{Game, Position, Side};
 use uuid::Uuid;
 
 use crate::engine_pool::{EnginePool, Priority, SearchRequest};
+use crate::fair_play::FairPlay;
 use crate::rooms::{frame_text, Connection, Outbound};
 use crate::store::{GameRecord, Store};
 
@@ -98,23 +99,80 @@ impl Drop for Claim {
     }
 }
 
-/// The stored analysis of `game`, as a frame, if there is one.
+/// The stored analysis of `game`, as a frame, if there is one (positions that stand in a
+/// game in progress masked).
 pub async fn stored(
     store: &Store,
+    fair_play: &FairPlay,
     game: Uuid,
-) -> Result<Option<ServerFrame>, crate::store::StoreError> {
+) -> Result<Option<ServerFrame>, AnalysisError> {
     let Some(json) = store.game_evals(game).await? else {
         return Ok(None);
     };
     let evals: Vec<EngineScore> = serde_json::from_str(&json)
         .map_err(|e| crate::store::StoreError::Corrupt(format!("game_evals: {e}")))?;
-    let record = store.game(game).await?;
-    let movers = record.as_ref().map(movers).unwrap_or_default();
+    let Some(record) = store.game(game).await? else {
+        return Ok(None);
+    };
+    Ok(Some(frame(fair_play, &record, evals).await?))
+}
+
+/// Why a whole-game analysis is not sent.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Closed(#[from] crate::fair_play::EngineClosed),
+}
+
+/// The frame of a game's analysis, with the evaluations of positions that stand in a game in
+/// progress (and the marks of the turns beside them) left out.
+async fn frame(
+    fair_play: &FairPlay,
+    record: &GameRecord,
+    evals: Vec<EngineScore>,
+) -> Result<ServerFrame, crate::fair_play::EngineClosed> {
+    let positions: Vec<Position> = crate::replay::stored_game(record)
+        .map(|game| game.positions().collect())
+        .unwrap_or_default();
+    let keys: Vec<Option<u64>> = positions
+        .iter()
+        .take(evals.len())
+        .map(crate::fair_play::positions::key)
+        .collect();
+    let asked: Vec<u64> = keys.iter().flatten().copied().collect();
+    let mut live = fair_play
+        .live(&asked, crate::fair_play::Among::AllGames)
+        .await?
+        .into_iter();
+    let hidden: Vec<bool> = (0..evals.len())
+        .map(|i| match keys.get(i) {
+            Some(Some(_)) => live.next() == Some(true),
+            Some(None) => false,
+            // Past the positions that replay: nothing to show them against.
+            None => true,
+        })
+        .collect();
+    let movers = movers(record);
     let marks = marks(
         &evals,
         &movers[..movers.len().min(evals.len().saturating_sub(1))],
-    );
-    Ok(Some(ServerFrame::GameAnalysis { game, evals, marks }))
+    )
+    .into_iter()
+    .enumerate()
+    .map(|(i, mark)| mark.filter(|_| !hidden[i] && !hidden.get(i + 1).copied().unwrap_or(true)))
+    .collect();
+    let evals = evals
+        .into_iter()
+        .zip(&hidden)
+        .map(|(eval, hidden)| (!hidden).then_some(eval))
+        .collect();
+    Ok(ServerFrame::GameAnalysis {
+        game: record.id,
+        evals,
+        marks,
+    })
 }
 
 /// Who moved each turn of a stored game.
@@ -136,6 +194,7 @@ fn movers(record: &GameRecord) -> Vec<Side> {
 /// to `conn`. The claim is held until it is done.
 pub fn start(
     engines: EnginePool,
+    fair_play: FairPlay,
     store: Store,
     record: GameRecord,
     conn: Connection,
@@ -143,10 +202,13 @@ pub fn start(
 ) {
     tokio::spawn(async move {
         let _claim = claim;
-        let start: Position = record.start.parse().unwrap_or_default();
-        let mut game = Game::new(record.rules.rules(), start);
+        let Ok(replayed) = crate::replay::stored_game(&record) else {
+            tracing::error!(game = %record.id, "a finished game whose moves do not replay");
+            return;
+        };
         let mut evals = Vec::with_capacity(record.moves.len() + 1);
-        let mut turns = record.moves.iter().map(|m| m.mv.parse::<Turn>());
+        let mut game = Game::new(*replayed.rules(), *replayed.start());
+        let mut turns = replayed.turns();
         loop {
             let Some(score) = evaluate(&engines, conn.player.id, &game).await else {
                 return;
@@ -156,7 +218,7 @@ pub fn start(
                 break;
             }
             match turns.next() {
-                Some(Ok(turn)) if game.play(turn).is_ok() => {}
+                Some(turn) if game.play(turn).is_ok() => {}
                 _ => break,
             }
         }
@@ -164,14 +226,15 @@ pub fn start(
         if let Err(e) = store.save_game_evals(record.id, &json).await {
             tracing::error!(error = %e, game = %record.id, "could not store a game's analysis");
         }
-        let movers = movers(&record);
-        let marks = marks(&evals, &movers[..movers.len().min(evals.len() - 1)]);
-        let frame = ServerFrame::GameAnalysis {
-            game: record.id,
-            evals,
-            marks,
+        let text = match frame(&fair_play, &record, evals).await {
+            Ok(frame) => frame_text(&frame),
+            Err(closed) => crate::rooms::error_text(
+                jungle_protocol::ErrorCode::AnalysisUnavailable,
+                &closed.to_string(),
+                Some(record.id),
+            ),
         };
-        let _ = conn.tx.try_send(Outbound::Text(frame_text(&frame)));
+        let _ = conn.tx.try_send(Outbound::Text(text));
     });
 }
 

@@ -14,6 +14,7 @@ pub mod cluster;
 pub mod config;
 pub mod engine_pool;
 pub mod export;
+pub mod fair_play;
 pub mod game_analysis;
 pub mod http_server;
 pub mod limits;
@@ -23,6 +24,7 @@ pub mod moderation;
 pub mod online;
 pub mod persist;
 pub mod rating;
+pub mod replay;
 pub mod reports;
 pub mod review;
 pub mod rooms;
@@ -102,7 +104,12 @@ impl Server {
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (persister, writer) = Persister::start(store.clone());
         let rooms = Rooms::default();
+        let live_positions = fair_play::LivePositions::default();
+        let peers = cluster.clone().map(|c| {
+            cluster::positions::Peers::start(c, live_positions.clone(), shutdown_rx.clone())
+        });
         let room_ctx = Arc::new(RoomContext {
+            fair_play: fair_play::FairPlay::new(live_positions, store.clone(), peers),
             persister,
             // Engine searches share the machine with the server: at most one thread per core.
             engines: engine_pool::EnginePool::new(

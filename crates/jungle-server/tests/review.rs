@@ -261,9 +261,13 @@ async fn a_whole_game_is_evaluated_once_and_kept(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) =
         matched_pair(&server, seek(Ruleset::Classic, fischer(300, 2), false)).await;
-    // Not while it is in play.
+    // Not while it is in play: its players get no engine at all (fair play), anyone else is
+    // told it is not over.
     red.send(ClientFrame::AnalyseGame { game }).await;
-    red.expect_error(ErrorCode::GameNotStarted).await;
+    red.expect_error(ErrorCode::AnalysisUnavailable).await;
+    let mut watcher = server.client(&server.player("Watcher").await).await;
+    watcher.send(ClientFrame::AnalyseGame { game }).await;
+    watcher.expect_error(ErrorCode::GameNotStarted).await;
     play(&mut red, &mut blue, game, &DEN_WIN_AT_PLY_13).await;
     red.expect_over().await;
     red.send(ClientFrame::AnalyseGame { game }).await;
@@ -274,10 +278,10 @@ async fn a_whole_game_is_evaluated_once_and_kept(db: Db) {
     assert_eq!(evals.len(), 14, "the start and each of 13 turns");
     assert_eq!(marks.len(), 13);
     use jungle_protocol::EngineScore;
-    assert_eq!(evals[13], EngineScore::DenIn(1), "Red has won");
+    assert_eq!(evals[13], Some(EngineScore::DenIn(1)), "Red has won");
     assert_eq!(
         evals[12],
-        EngineScore::DenIn(1),
+        Some(EngineScore::DenIn(1)),
         "one step from the den, Red to move"
     );
     // Blue's last turns let Red walk in: at least one is marked.

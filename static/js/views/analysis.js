@@ -7,7 +7,7 @@ import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { lastMove, replayBar } from './game.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
@@ -75,6 +75,8 @@ export function renderAnalysis(root, app) {
   let analysis = null;
   let asked = '';
   let timer = 0;
+  /** The engine's refusal for the shown position (fair play), if any. */
+  let refused = '';
   /** @returns {'red' | 'blue'} */
   const orientation = () => 'red';
 
@@ -120,6 +122,13 @@ export function renderAnalysis(root, app) {
       $(root, '#pv').textContent = '';
       return;
     }
+    if (refused) {
+      // Fair play: the server says why the engine is silent here.
+      $(root, '#eval-text').textContent = refused;
+      $(root, '#eval-depth').textContent = '';
+      $(root, '#pv').textContent = '';
+      return;
+    }
     if (analysis?.position !== fen) {
       $(root, '#eval-text').textContent = '…';
       return;
@@ -141,7 +150,7 @@ export function renderAnalysis(root, app) {
   /** Asks the engine about the shown position, once the player stops on it. */
   function askEngine() {
     clearTimeout(timer);
-    if (!line || !checkedOf(root, '#engine-on')) return;
+    if (!line || liveGame || !checkedOf(root, '#engine-on')) return;
     const key = `${line.rules}|${line.start}|${line.moves.slice(0, ply).join(' ')}`;
     if (key === asked) return;
     timer = window.setTimeout(() => {
@@ -166,6 +175,7 @@ export function renderAnalysis(root, app) {
   function goTo(k) {
     if (!line) return;
     ply = Math.max(0, Math.min(line.moves.length, k));
+    refused = liveGame ? t('engineAfterGameWhy') : '';
     draw();
     askEngine();
     loadPrefixLegal();
@@ -238,17 +248,27 @@ export function renderAnalysis(root, app) {
     }
   };
 
-  // The engine's answers come over the socket.
+  // The engine's answers come over the socket; so do its refusals.
   app.onAnalysis = (frame) => {
-    analysis = frame;
+    if (frame.t === 'error') {
+      refused = errorText(frame.code, frame.message);
+    } else {
+      refused = '';
+      analysis = frame;
+    }
     draw();
   };
+  /** A game in progress was opened here: its moves, but no engine until it ends. */
+  let liveGame = false;
 
   const params = new URLSearchParams(location.search);
   const opening = Number(location.hash.match(/^#(\d+)$/)?.[1] ?? NaN);
   const gameId = params.get('game');
   const loading = gameId
-    ? api.game(gameId).then((record) => api.line(record.rules, record.start, record.moves))
+    ? api.game(gameId).then((record) => {
+      liveGame = record.status === 'active';
+      return api.line(record.rules, record.start, record.moves);
+    })
     : api.line(params.get('rules') || 'classic', params.get('position') || undefined, []);
   loading.then((loaded) => {
     if (alive) show(loaded, Number.isNaN(opening) ? loaded.moves.length : opening);

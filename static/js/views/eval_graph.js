@@ -21,21 +21,33 @@ export function evalGraph(analysis, shown) {
   const n = Math.max(1, analysis.evals.length - 1);
   const x = (i) => (i * WIDTH) / n;
   const y = (score) => HEIGHT - (redChances(score) * HEIGHT) / 100;
-  const line = analysis.evals.map((s, i) => `${x(i).toFixed(1)},${y(s).toFixed(1)}`).join(' ');
-  const area = `0,${HEIGHT} ${line} ${WIDTH},${HEIGHT}`;
+  // A `null` eval is a position of a game in progress (fair play): the curve breaks there.
+  /** @type {string[][]} */
+  const runs = [[]];
+  analysis.evals.forEach((s, i) => {
+    if (s) runs[runs.length - 1].push(`${x(i).toFixed(1)},${y(s).toFixed(1)}`);
+    else if (runs[runs.length - 1].length) runs.push([]);
+  });
+  const areas = runs.filter((run) => run.length).map((run) => {
+    const first = run[0].split(',')[0];
+    const last = run[run.length - 1].split(',')[0];
+    return `<polygon points="${first},${HEIGHT} ${run.join(' ')} ${last},${HEIGHT}" class="red-side"/>`;
+  }).join('');
+  const hidden = analysis.evals.some((s) => !s);
   const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
   const dots = analysis.marks.map((mark, i) => {
-    if (!mark) return '';
+    const at = analysis.evals[i + 1];
+    if (!mark || !at) return '';
     counts[mark] += 1;
-    return `<circle class="mark ${mark}" cx="${x(i + 1).toFixed(1)}" cy="${y(analysis.evals[i + 1]).toFixed(1)}" r="6"><title>${i + 1}: ${t(`mark.${mark}`)}</title></circle>`;
+    return `<circle class="mark ${mark}" cx="${x(i + 1).toFixed(1)}" cy="${y(at).toFixed(1)}" r="6"><title>${i + 1}: ${t(`mark.${mark}`)}</title></circle>`;
   }).join('');
   const summary = ['inaccuracy', 'mistake', 'blunder'].map((m) => `${t(`mark.${m}`)} ${counts[m]}`).join(' · ');
   return `<svg class="eval-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${t('evaluation')}: ${summary}">
     <rect width="${WIDTH}" height="${HEIGHT}" class="blue-side"/>
-    <polygon points="${area}" class="red-side"/>
+    ${areas}
     <line x1="0" x2="${WIDTH}" y1="${HEIGHT / 2}" y2="${HEIGHT / 2}" class="middle"/>
     <line x1="${x(shown)}" x2="${x(shown)}" y1="0" y2="${HEIGHT}" class="now"/>
-    ${dots}</svg><p class="muted">${summary}</p>`;
+    ${dots}</svg><p class="muted">${summary}</p>${hidden ? `<p class="muted">${t('evalHidden')}</p>` : ''}`;
 }
 
 /**

@@ -39,7 +39,7 @@ export function renderGame(root, app) {
       <div class="card" id="turn-info" role="status"></div>
       <div class="card actions" id="actions"></div>
       <div class="card"><h3 class="row" style="justify-content:space-between">${t('moves')}
-        <span><a href="/analysis?game=${app.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a> ·
+        <span><a href="/analysis?game=${app.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a><span class="muted" id="analyse-later" title="${t('engineAfterGameWhy')}">${t('engineAfterGame')}</span> ·
         <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
         <div class="moves" id="moves"></div></div>
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
@@ -129,7 +129,12 @@ export function renderGame(root, app) {
   app.redrawChat();
   app.onGameAnalysis = (frame) => {
     if (frame.game !== app.game?.game) return;
-    replay.analysis = frame;
+    if (frame.t === 'error') {
+      // Refused (analysis_unavailable): the reason is shown by the status line.
+      replay.analysing = false;
+    } else {
+      replay.analysis = frame;
+    }
     update();
   };
   $(root, '#eval-graph').onclick = (e) => {
@@ -255,6 +260,9 @@ function updateGame(root, app, board, replay) {
   drawActions($(root, '#actions'), app);
   drawMoves($(root, '#moves'), game, shown, replay.analysis?.marks);
   const over = game.status === 'finished' || game.status === 'aborted';
+  // Fair play: no engine on a game in progress, for its players or its spectators.
+  $(root, '#analyse-game').hidden = !over;
+  $(root, '#analyse-later').hidden = over;
   $(root, '#eval-graph').innerHTML = replay.analysis
     ? evalGraph(replay.analysis, shown)
     : over && game.moves.length

@@ -20,6 +20,7 @@
 
 pub mod bus;
 pub mod leases;
+pub mod positions;
 
 use std::time::Duration;
 
@@ -307,6 +308,30 @@ impl Cluster {
             }
         }
         Ok(games)
+    }
+
+    /// The nodes that published their games in progress within the last lease (this one
+    /// included, once it has).
+    pub async fn live_nodes(&self) -> Result<Vec<String>, ClusterError> {
+        let nodes: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(format!("{}nodes", self.prefix))
+            .query_async(&mut self.conn()?)
+            .await?;
+        if nodes.is_empty() {
+            return Ok(nodes);
+        }
+        // EXISTS, not GET: the lists themselves may be long.
+        let mut pipe = redis::pipe();
+        for node in &nodes {
+            pipe.cmd("EXISTS")
+                .arg(format!("{}live:{node}", self.prefix));
+        }
+        let exists: Vec<bool> = pipe.query_async(&mut self.conn()?).await?;
+        Ok(nodes
+            .into_iter()
+            .zip(exists)
+            .filter_map(|(node, live)| live.then_some(node))
+            .collect())
     }
 
     /// Takes or keeps the lease on directing a tournament: false if another node has it.

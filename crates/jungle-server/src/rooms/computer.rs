@@ -12,6 +12,7 @@ use uuid::Uuid;
 use super::session::GameSession;
 use super::RoomCommand;
 use crate::engine_pool::{EnginePool, Priority, SearchRequest, SearchTicket};
+use crate::fair_play::FairPlay;
 
 /// The computer takes a draw only in a long game (at least this many turns played)…
 pub const DRAW_AFTER_PLIES: usize = 40;
@@ -47,11 +48,16 @@ impl ComputerPlayer {
 
     /// Queues a search when it is the computer's turn and none is under way. The answer is
     /// sent to `reply` (the room's own queue, held weakly so the room can still close).
+    ///
+    /// When the position stands in a game between people (here or on another node), the
+    /// computer plays a legal move at random instead of searching: a game against it must not
+    /// be an oracle for theirs (see [`crate::fair_play`]).
     pub fn think_if_to_move(
         &mut self,
         session: &GameSession,
         now: std::time::Instant,
         pool: &EnginePool,
+        fair_play: &FairPlay,
         reply: &mpsc::WeakSender<RoomCommand>,
     ) {
         let Some((side, _)) = session.computer_to_move() else {
@@ -68,23 +74,31 @@ impl ComputerPlayer {
             game: session.game().clone(),
             budget,
         };
-        let (ticket, answer) = pool.submit(request);
+        let ticket = SearchTicket::default();
+        let cancelled = ticket.flag();
         self.searches += 1;
         let search = self.searches;
         self.pending = Some((search, ticket));
-        let reply = reply.clone();
+        let (pool, fair_play, reply) = (pool.clone(), fair_play.clone(), reply.clone());
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
-            let Ok(answer) = answer.await else {
-                return; // cancelled: the game is over
+            let persona = request.persona.clone();
+            let (choice, persona) = if fair_play.in_peoples_game(request.game.position()).await {
+                metrics::counter!("jungle_fair_play_masked_moves_total").increment(1);
+                (random_move(&request.game, search), persona)
+            } else {
+                let Ok(answer) = pool.submit_with(request, cancelled).await else {
+                    return; // cancelled: the game is over
+                };
+                (answer.choice, answer.persona)
             };
             tokio::time::sleep_until(started + LEAST_THINKING).await;
             if let Some(tx) = reply.upgrade() {
                 let _ = tx
                     .send(RoomCommand::ComputerMove {
                         search,
-                        choice: answer.choice,
-                        persona: answer.persona,
+                        choice,
+                        persona,
                     })
                     .await;
             }
@@ -108,6 +122,17 @@ impl ComputerPlayer {
     pub fn cancel(&mut self) {
         self.pending = None;
     }
+}
+
+/// A legal move chosen without the engine (varied by `salt`, so that it is no fixed answer
+/// either).
+fn random_move(game: &jungle_rules::Game, salt: u64) -> Option<jungle_rules::Move> {
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let seed = Uuid::new_v4().as_u128() as u64 ^ salt;
+    Some(moves[(seed % moves.len() as u64) as usize])
 }
 
 /// Whose turn waits on the computer: the player across the board (the computer itself if,

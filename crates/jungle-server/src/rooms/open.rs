@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use jungle_engine::Level;
 use jungle_protocol::ColorChoice;
-use jungle_rules::{Game, Position, Side, Turn};
+use jungle_rules::{Position, Side};
 use uuid::Uuid;
 
 use super::clock::GameClock;
@@ -286,20 +286,7 @@ pub fn resumed(
         clock: record.clock,
         rated: record.rated,
     };
-    let start: Position = record
-        .start
-        .parse()
-        .map_err(|e| format!("start position: {e}"))?;
-    let turns = record
-        .moves
-        .iter()
-        .map(|m| {
-            m.mv.parse::<Turn>()
-                .map_err(|e| format!("ply {}: {e}", m.ply))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let game = Game::replay(settings.rules.rules(), start, turns)
-        .map_err(|(i, e)| format!("ply {i}: {e}"))?;
+    let game = crate::replay::stored_game(&record).map_err(|stopped| stopped.to_string())?;
     // A resumed game against the computer counts against its player again, as it did.
     let human = match (red.computer, blue.computer) {
         (Some(_), None) => Some(blue.player.id),

@@ -39,6 +39,8 @@ pub struct RoomContext {
     pub tournaments: crate::tournaments::Directors,
     /// This node's place among several (`--redis-url`); `None` for a single node.
     pub cluster: Option<crate::cluster::Cluster>,
+    /// The check in front of the engine, and the registry of live positions rooms fill.
+    pub fair_play: crate::fair_play::FairPlay,
 }
 
 /// The time as the session sees it. Taken from tokio's clock, so that tests which pause and
@@ -67,6 +69,9 @@ pub struct Room {
     chat: Vec<(ChatChannel, Utf8Bytes)>,
     /// Another node runs this game now; this room stops without ending it.
     relinquished: bool,
+    /// This game's positions in the fair-play registry while it is in play: no engine path
+    /// speaks of them until it ends.
+    positions: Option<crate::fair_play::GamePositions>,
 }
 
 /// Chat lines a room keeps in memory for latecomers (all are stored in the database).
@@ -98,6 +103,7 @@ impl Room {
             live: false,
             own_tx: handle.tx.downgrade(),
             relinquished: false,
+            positions: None,
         };
         tokio::spawn(room.run(rx, initial));
         handle
@@ -116,7 +122,13 @@ impl Room {
         let mut shutdown = self.ctx.shutdown.clone();
         while !self.session.is_closed() && !self.relinquished {
             if let Some(computer) = &mut self.computer {
-                computer.think_if_to_move(&self.session, now(), &self.ctx.engines, &self.own_tx);
+                computer.think_if_to_move(
+                    &self.session,
+                    now(),
+                    &self.ctx.engines,
+                    &self.ctx.fair_play,
+                    &self.own_tx,
+                );
             }
             let deadline = self
                 .session
@@ -507,6 +519,10 @@ impl Room {
                 ..
             } => {
                 self.seq += 1;
+                // Registered before anyone sees it.
+                if let Some(positions) = &mut self.positions {
+                    positions.follow(self.session.game());
+                }
                 self.session.turn_visible(now());
                 metrics::counter!("jungle_moves_total").increment(1);
                 self.broadcast_moved(turn, ply, captured);
@@ -528,6 +544,9 @@ impl Room {
             }
             Event::TakenBack { .. } => {
                 self.seq += 1;
+                if let Some(positions) = &mut self.positions {
+                    positions.refollow(self.session.game());
+                }
                 // The computer's search was for a position that is gone.
                 if let Some(computer) = &mut self.computer {
                     computer.cancel();
@@ -547,6 +566,8 @@ impl Room {
             Event::Ended { reason, .. } => {
                 self.seq += 1;
                 self.set_live(false);
+                // Over: the engine may speak of it again.
+                self.positions = None;
                 if let Some(computer) = &mut self.computer {
                     computer.cancel();
                 }
@@ -572,9 +593,18 @@ impl Room {
         }
     }
 
-    /// The game is in play: listed, counted, and the computer seated at its engine.
+    /// The game is in play: listed, counted, its positions closed to the engine, and the
+    /// computer seated at its engine.
     fn game_in_play(&mut self) {
         self.set_live(true);
+        let positions = self.positions.get_or_insert_with(|| {
+            let seats = match self.session.computer_level() {
+                Some(_) => crate::fair_play::Seats::WithComputer,
+                None => crate::fair_play::Seats::People,
+            };
+            crate::fair_play::GamePositions::new(self.ctx.fair_play.positions().clone(), seats)
+        });
+        positions.follow(self.session.game());
         if self.computer.is_none() {
             if let Some(level) = self.session.computer_level().and_then(Level::new) {
                 self.computer = Some(ComputerPlayer::new(level));

@@ -54,6 +54,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         persister,
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
+        fair_play: crate::fair_play::FairPlay::new(Default::default(), store.clone(), None),
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,

@@ -427,6 +427,23 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
+    /// Whether `player` sits in a game in progress against anyone but our computer (whose
+    /// players are marked by their engine level).
+    pub async fn plays_someone(&self, player: Uuid) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM games g JOIN players o ON o.id = g.blue_id
+             WHERE g.red_id = $1 AND g.status = 'active' AND o.bot_level IS NULL
+             UNION ALL
+             SELECT 1 AS one FROM games g JOIN players o ON o.id = g.red_id
+             WHERE g.blue_id = $1 AND g.status = 'active' AND o.bot_level IS NULL
+             LIMIT 1",
+        )
+        .bind(player.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
     pub async fn insert_chat_line(
         &self,
         tx: &mut Transaction<'_, Any>,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use jungle_engine::{Level, Persona};
 use jungle_protocol::{Ruleset, ServerFrame};
-use jungle_rules::{Game, Position, Turn};
+use jungle_rules::{Game, Position};
 
 use super::error::FrameError;
 use super::session::{Reply, Session};
@@ -28,19 +28,14 @@ pub fn position_after(
             .map_err(|e| FrameError::BadPosition(format!("position: {e}")))?,
         None => Position::default(),
     };
-    let mut game = Game::new(rules.rules(), start);
-    for (index, text) in moves.iter().enumerate() {
-        let turn: Turn = text
-            .parse()
-            .map_err(|e| FrameError::BadPosition(format!("move {} ({text:?}): {e}", index + 1)))?;
-        game.play(turn)
-            .map_err(|e| FrameError::BadPosition(format!("move {} ({text:?}): {e}", index + 1)))?;
-    }
-    Ok(game)
+    crate::replay::play_texts(rules, start, moves.iter().map(String::as_str))
+        .map_err(|stopped| FrameError::BadPosition(stopped.to_string()))
 }
 
 impl Session {
-    pub(super) fn analyse(
+    /// `analyse`: refused while the asker plays a game, or when the position stands in a game
+    /// in progress; the engine's line is cut where it would enter one.
+    pub(super) async fn analyse(
         &mut self,
         conn: &Connection,
         rules: Ruleset,
@@ -59,41 +54,58 @@ impl Session {
                 depth: 0,
             })));
         }
+        let fair_play = self.state.room_ctx.fair_play.clone();
+        fair_play
+            .may_show(conn.player.id, [game.position()])
+            .await?;
         let request = SearchRequest {
             owner: conn.player.id,
             priority: Priority::Analysis,
             // Analyses run at full strength; the persona only fills the request.
             persona: Persona::new(Level::MAX, 1),
-            game,
+            game: game.clone(),
             budget: ANALYSIS_BUDGET,
         };
         let (ticket, answer) = self.state.room_ctx.engines.submit(request);
         // The one waiting before is dropped, which takes it off the queue or stops it.
         self.analysis = Some(ticket);
         let tx = conn.tx.clone();
+        let asker = conn.player.id;
         tokio::spawn(async move {
             let Ok(answer) = answer.await else { return };
             let Some(analysis) = answer.analysis else {
                 return;
             };
-            let frame = ServerFrame::Analysis {
-                position: fen,
-                best: Some(analysis.best.to_string()),
-                score: Some(crate::engine_pool::wire_score(analysis.score)),
-                pv: analysis.pv.iter().map(ToString::to_string).collect(),
-                depth: analysis.depth,
+            // Games move on while the engine thinks: asked again at the answer.
+            let shown = match fair_play.may_show(asker, [game.position()]).await {
+                Ok(()) => fair_play.visible_line(&game, &analysis.pv).await,
+                Err(closed) => Err(closed),
             };
-            let _ = tx.try_send(Outbound::Text(frame_text(&frame)));
+            let text = match shown {
+                Ok(shown) => frame_text(&ServerFrame::Analysis {
+                    position: fen,
+                    best: Some(analysis.best.to_string()),
+                    score: Some(crate::engine_pool::wire_score(analysis.score)),
+                    pv: analysis.pv[..shown]
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
+                    depth: analysis.depth,
+                }),
+                Err(closed) => FrameError::from(closed).to_frame(),
+            };
+            let _ = tx.try_send(Outbound::Text(text));
         });
         Ok(None)
     }
-}
 
-impl Session {
-    /// `analyse_game`: the stored evaluation of a finished game, or a new one started.
+    /// `analyse_game`: the stored evaluation of a finished game, or a new one started; not
+    /// while the asker plays, and without the positions that stand in a game in progress.
     pub(super) async fn analyse_game(&mut self, conn: &Connection, game: uuid::Uuid) -> Reply {
         let store = &self.state.store;
-        if let Some(frame) = crate::game_analysis::stored(store, game).await? {
+        let fair_play = &self.state.room_ctx.fair_play;
+        fair_play.not_playing(conn.player.id).await?;
+        if let Some(frame) = crate::game_analysis::stored(store, fair_play, game).await? {
             return Ok(Some(frame_text(&frame)));
         }
         let record = store
@@ -113,6 +125,7 @@ impl Session {
             .ok_or(FrameError::AnalysisRunning)?;
         crate::game_analysis::start(
             self.state.room_ctx.engines.clone(),
+            fair_play.clone(),
             store.clone(),
             record,
             conn.clone(),

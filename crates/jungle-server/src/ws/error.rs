@@ -63,6 +63,8 @@ pub enum FrameError {
     Banned(String),
     #[error("{0}")]
     Tournament(crate::tournaments::director::JoinError),
+    #[error(transparent)]
+    EngineClosed(#[from] crate::fair_play::EngineClosed),
     #[error("matchmaking is unavailable for a moment; games in progress go on; try again shortly")]
     Unavailable(crate::cluster::ClusterError),
     #[error("something went wrong on our side; please try again")]
@@ -74,6 +76,15 @@ impl From<crate::tournaments::director::JoinError> for FrameError {
         match e {
             crate::tournaments::director::JoinError::Store(e) => FrameError::Store(e),
             other => FrameError::Tournament(other),
+        }
+    }
+}
+
+impl From<crate::game_analysis::AnalysisError> for FrameError {
+    fn from(e: crate::game_analysis::AnalysisError) -> Self {
+        match e {
+            crate::game_analysis::AnalysisError::Store(e) => e.into(),
+            crate::game_analysis::AnalysisError::Closed(e) => e.into(),
         }
     }
 }
@@ -128,6 +139,7 @@ impl FrameError {
             }
             FrameError::Banned(_) => ErrorCode::Banned,
             FrameError::Unavailable(_) => ErrorCode::Unavailable,
+            FrameError::EngineClosed(_) => ErrorCode::AnalysisUnavailable,
             FrameError::Tournament(e) => {
                 use crate::tournaments::director::JoinError as J;
                 match e {

@@ -184,7 +184,7 @@ impl Session {
                 rules,
                 position,
                 moves,
-            } => self.analyse(conn, rules, position, moves),
+            } => self.analyse(conn, rules, position, moves).await,
             ClientFrame::AnalyseGame { game } => self.analyse_game(conn, game).await,
             frame @ (ClientFrame::Challenge { .. }
             | ClientFrame::AcceptChallenge { .. }
@@ -351,6 +351,13 @@ impl Session {
     ) -> Reply {
         let level = Level::new(level).ok_or(FrameError::BadLevel(None))?;
         self.limit(Limited::PlayComputer, conn)?;
+        // The computer is our engine: no game against it while one against a person is on,
+        // and none from a position of a game in progress.
+        self.state
+            .room_ctx
+            .fair_play
+            .may_show(conn.player.id, [&start])
+            .await?;
         let human = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
             rules,
@@ -367,6 +374,12 @@ impl Session {
 
     async fn add_computer(&mut self, conn: &Connection, game: Uuid, level: u8) -> Reply {
         let level = Level::new(level).ok_or(FrameError::BadLevel(Some(game)))?;
+        self.limit(Limited::PlayComputer, conn)?;
+        self.state
+            .room_ctx
+            .fair_play
+            .not_playing(conn.player.id)
+            .await?;
         let command = RoomCommand::AddComputer {
             conn_id: conn.id,
             player: conn.player.id,

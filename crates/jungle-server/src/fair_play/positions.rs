@@ -1,0 +1,238 @@
+//! The positions of the games in play on this node, so that no engine path tells anyone about
+//! them while they last. Positions are keyed by [`Position::symmetric_hash`]: the same board
+//! pasted, reached by another move order, mirrored or with the colours swapped has the same
+//! key. The history rules (7-3, 17-5, cycles) and counters are not part of the key: the
+//! engine's advice on a position is advice on it whatever led there.
+//!
+//! Each room holds a [`GamePositions`]: what it registered, taken out again when the game
+//! ends, the room closes or the task is dropped by any path.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use jungle_rules::{Game, Position};
+
+/// Which games a position is looked up among.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Among {
+    /// Every game in play, against the computer too.
+    AllGames,
+    /// Games between two players who are not our computer (people, and later bots run by
+    /// people): what the computer's own moves must not reveal.
+    PeoplesGames,
+}
+
+/// Whether a game's seats are both taken by others than our computer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seats {
+    People,
+    WithComputer,
+}
+
+/// The key of a position, or `None` for the standard start: it stands at the start of
+/// nearly every game, its engine line is the same for everybody, and closing the engine on
+/// it whenever any game is about to begin would close the analysis board's first page.
+pub fn key(position: &Position) -> Option<u64> {
+    let key = position.symmetric_hash();
+    (key != start_key()).then_some(key)
+}
+
+fn start_key() -> u64 {
+    static START: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *START.get_or_init(|| Position::start().symmetric_hash())
+}
+
+/// Counts of live positions by key, apart for games between people and games with the
+/// computer. Cloning shares.
+#[derive(Clone, Default)]
+pub struct LivePositions {
+    inner: Arc<Mutex<Counts>>,
+}
+
+#[derive(Default)]
+struct Counts {
+    people: HashMap<u64, u32>,
+    with_computer: HashMap<u64, u32>,
+}
+
+impl Counts {
+    fn map(&mut self, seats: Seats) -> &mut HashMap<u64, u32> {
+        match seats {
+            Seats::People => &mut self.people,
+            Seats::WithComputer => &mut self.with_computer,
+        }
+    }
+}
+
+impl LivePositions {
+    /// Whether any of `keys` stands in a game in play here, among `among`.
+    pub fn holds_any(&self, keys: &[u64], among: Among) -> bool {
+        let counts = self.inner.lock().expect("live positions lock");
+        keys.iter().any(|key| {
+            counts.people.contains_key(key)
+                || (among == Among::AllGames && counts.with_computer.contains_key(key))
+        })
+    }
+
+    /// Keys held, for metrics and tests.
+    pub fn len(&self) -> usize {
+        let counts = self.inner.lock().expect("live positions lock");
+        counts.people.len() + counts.with_computer.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn add(&self, seats: Seats, keys: &[u64]) {
+        let mut counts = self.inner.lock().expect("live positions lock");
+        let map = counts.map(seats);
+        for key in keys {
+            *map.entry(*key).or_default() += 1;
+        }
+    }
+
+    fn remove(&self, seats: Seats, keys: &[u64]) {
+        let mut counts = self.inner.lock().expect("live positions lock");
+        let map = counts.map(seats);
+        for key in keys {
+            if let Some(count) = map.get_mut(key) {
+                *count -= 1;
+                if *count == 0 {
+                    map.remove(key);
+                }
+            }
+        }
+    }
+}
+
+/// One game's positions in the registry (each ply's key; the start's when it is not the
+/// standard one). Dropping it takes them all out.
+pub struct GamePositions {
+    registry: LivePositions,
+    seats: Seats,
+    /// The key of each position of the game in order (`None`: not registered), one more than
+    /// the plies played.
+    keys: Vec<Option<u64>>,
+}
+
+impl GamePositions {
+    pub fn new(registry: LivePositions, seats: Seats) -> GamePositions {
+        GamePositions {
+            registry,
+            seats,
+            keys: Vec::new(),
+        }
+    }
+
+    /// Registers every position of `game` not registered yet; after a takeback (the game
+    /// shorter than what was registered) the undone ones are taken out first.
+    pub fn follow(&mut self, game: &Game) {
+        let positions = game.ply_count() + 1;
+        if positions < self.keys.len() {
+            let undone: Vec<u64> = self.keys.drain(positions..).flatten().collect();
+            self.registry.remove(self.seats, &undone);
+        }
+        if positions == self.keys.len() {
+            return;
+        }
+        let known = self.keys.len();
+        let new: Vec<Option<u64>> = if positions == known + 1 {
+            vec![key(game.position())]
+        } else {
+            game.positions().skip(known).map(|p| key(&p)).collect()
+        };
+        let registered: Vec<u64> = new.iter().flatten().copied().collect();
+        self.registry.add(self.seats, &registered);
+        self.keys.extend(new);
+    }
+
+    /// Registers again from scratch (a takeback replaced positions).
+    pub fn refollow(&mut self, game: &Game) {
+        self.clear();
+        self.follow(game);
+    }
+
+    /// Takes every position out: the game is over.
+    pub fn clear(&mut self) {
+        let all: Vec<u64> = self.keys.drain(..).flatten().collect();
+        self.registry.remove(self.seats, &all);
+    }
+}
+
+impl Drop for GamePositions {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jungle_rules::{Rules, Turn};
+
+    fn game(moves: &[&str]) -> Game {
+        let mut game = Game::new(Rules::CLASSIC, Position::start());
+        for m in moves {
+            game.play(m.parse::<Turn>().unwrap()).unwrap();
+        }
+        game
+    }
+
+    fn key_after(moves: &[&str]) -> u64 {
+        key(game(moves).position()).unwrap()
+    }
+
+    #[test]
+    fn a_game_registers_each_position_and_gives_them_back() {
+        let live = LivePositions::default();
+        let mut positions = GamePositions::new(live.clone(), Seats::People);
+        let mut played = game(&["a3a4"]);
+        positions.follow(&played);
+        assert!(live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames));
+        played.play("g7g6".parse().unwrap()).unwrap();
+        positions.follow(&played);
+        assert_eq!(live.len(), 2, "the start is never registered");
+        let later = key_after(&["a3a4", "g7g6"]);
+        assert!(live.holds_any(&[later], Among::AllGames));
+        drop(positions);
+        assert!(live.is_empty());
+    }
+
+    #[test]
+    fn a_takeback_takes_its_positions_out() {
+        let live = LivePositions::default();
+        let mut positions = GamePositions::new(live.clone(), Seats::WithComputer);
+        positions.follow(&game(&["a3a4", "g7g6", "a4a5"]));
+        assert_eq!(live.len(), 3);
+        positions.follow(&game(&["a3a4"]));
+        assert_eq!(live.len(), 1);
+        assert!(!live.holds_any(&[key_after(&["a3a4", "g7g6"])], Among::AllGames));
+        assert!(
+            !live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames),
+            "games with the computer are looked up only among all games"
+        );
+        assert!(live.holds_any(&[key_after(&["a3a4"])], Among::AllGames));
+    }
+
+    #[test]
+    fn two_games_through_one_position_keep_it_until_both_end() {
+        let live = LivePositions::default();
+        let mut first = GamePositions::new(live.clone(), Seats::People);
+        let mut second = GamePositions::new(live.clone(), Seats::People);
+        first.follow(&game(&["a3a4"]));
+        second.follow(&game(&["a3a4"]));
+        first.clear();
+        assert!(live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames));
+        second.clear();
+        assert!(live.is_empty());
+    }
+
+    #[test]
+    fn a_mirrored_or_colour_swapped_board_has_the_same_key() {
+        let position = *game(&["a3a4", "g7g6"]).position();
+        assert_eq!(key(&position.mirrored()), key(&position));
+        assert_eq!(key(&position.colours_swapped()), key(&position));
+        assert_eq!(key(&Position::start()), None);
+    }
+}

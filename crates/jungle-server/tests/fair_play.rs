@@ -1,0 +1,298 @@
+//! Fair play (issue 23): while a game is in progress, neither its players nor anyone watching
+//! gets our engine's output about its positions, by any path: the `analyse` frame with the
+//! game's moves or a pasted, mirrored or colour-swapped position, a computer game from it, the
+//! computer's own moves, whole-game analysis of another game through the same positions. A
+//! player gets no engine at all while they play. Afterwards everything opens again.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use jungle_rules::{Game, Position};
+
+/// What the engine answered: the analysis, or the refusal's code.
+async fn ask(
+    client: &mut Client,
+    position: Option<String>,
+    moves: &[&str],
+) -> Result<(), ErrorCode> {
+    client
+        .send(ClientFrame::Analyse {
+            rules: Ruleset::Classic,
+            position,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        })
+        .await;
+    loop {
+        match tokio::time::timeout(WAIT, client.next())
+            .await
+            .expect("an answer in time")
+        {
+            Some(ServerFrame::Analysis { .. }) => return Ok(()),
+            Some(ServerFrame::Error {
+                code, game: None, ..
+            }) => return Err(code),
+            Some(_) => continue,
+            None => panic!("closed while waiting for the engine"),
+        }
+    }
+}
+
+fn after(moves: &[&str]) -> Position {
+    let mut game = Game::new(Ruleset::Classic.rules(), Position::start());
+    for m in moves {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    *game.position()
+}
+
+/// A position far from any game here: a lone lion each, Red to move.
+const QUIET: &str = "6l/7/7/7/7/7/7/7/L6 r 0 20";
+
+const OPENING: [&str; 4] = ["e3d3", "a9b9", "d3d4", "g9f9"];
+
+async fn the_engine_says_nothing_about_a_rated_game_in_progress(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    play(&mut red, &mut blue, game, &OPENING).await;
+    let live = after(&OPENING);
+
+    // The players: nothing about their game, and nothing at all while they play.
+    assert_eq!(
+        ask(&mut red, None, &OPENING).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    assert_eq!(
+        ask(&mut blue, Some(live.to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    assert_eq!(
+        ask(&mut red, Some(QUIET.into()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable),
+        "no engine on any board while playing"
+    );
+    red.send(ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level: 8,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    red.expect_error(ErrorCode::AnalysisUnavailable).await;
+
+    // A spectator (who could pass it on): the position by moves, pasted, mirrored, with the
+    // colours swapped, and an earlier one of the game; and no computer game from it.
+    let mut spectator = server.client(&server.player("Watcher").await).await;
+    spectator.send(ClientFrame::Watch { game }).await;
+    spectator.expect_game().await;
+    for (what, position, moves) in [
+        ("moves", None, &OPENING[..]),
+        ("pasted", Some(live.to_string()), &[][..]),
+        ("mirrored", Some(live.mirrored().to_string()), &[][..]),
+        (
+            "colours swapped",
+            Some(live.colours_swapped().to_string()),
+            &[][..],
+        ),
+        ("an earlier position", None, &OPENING[..2]),
+    ] {
+        assert_eq!(
+            ask(&mut spectator, position, moves).await,
+            Err(ErrorCode::AnalysisUnavailable),
+            "{what}"
+        );
+    }
+    spectator
+        .send(ClientFrame::PlayComputer {
+            rules: Ruleset::Classic,
+            clock: fischer(300, 0),
+            level: 8,
+            color: ColorChoice::Blue,
+            position: Some(live.to_string()),
+        })
+        .await;
+    spectator.expect_error(ErrorCode::AnalysisUnavailable).await;
+    // Someone who is not watching is refused the same: it is the position that is closed.
+    let mut stranger = server.client(&server.player("Stranger").await).await;
+    assert_eq!(
+        ask(&mut stranger, Some(live.to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    // Any other position, and the standard start, are open to them.
+    assert_eq!(ask(&mut stranger, Some(QUIET.into()), &[]).await, Ok(()));
+    assert_eq!(ask(&mut stranger, None, &[]).await, Ok(()));
+
+    // Over: everything opens, to players and spectators.
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    blue.expect_over().await;
+    assert_eq!(ask(&mut red, None, &OPENING).await, Ok(()));
+    assert_eq!(
+        ask(&mut spectator, Some(live.to_string()), &[]).await,
+        Ok(())
+    );
+    assert_eq!(ask(&mut blue, Some(QUIET.into()), &[]).await, Ok(()));
+    server.shutdown().await;
+}
+
+/// Whole-game analysis of a finished game leaves out the positions another game is passing
+/// through now; and a player in a game gets none at all.
+async fn whole_game_analysis_leaves_out_live_positions(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    // A finished casual game through the opening.
+    let (mut red, mut blue, finished) =
+        matched_pair(&server, seek(Ruleset::Classic, fischer(300, 3), false)).await;
+    play(&mut red, &mut blue, finished, &OPENING).await;
+    red.send(ClientFrame::Resign { game: finished }).await;
+    red.expect_over().await;
+    blue.expect_over().await;
+    // Another game now stands two plies into the same opening.
+    let (mut red2, mut blue2, live) = matched_pair(&server, classic_seek()).await;
+    play(&mut red2, &mut blue2, live, &OPENING[..2]).await;
+
+    let mut reader = server.client(&server.player("Reader").await).await;
+    reader
+        .send(ClientFrame::AnalyseGame { game: finished })
+        .await;
+    let (evals, marks) = expect_frame!(reader, ServerFrame::GameAnalysis { game: g, evals, marks } if g == finished => (evals, marks));
+    assert_eq!(evals.len(), OPENING.len() + 1);
+    assert!(evals[0].is_some(), "the standard start is everybody's");
+    assert!(evals[1].is_none() && evals[2].is_none(), "{evals:?}");
+    assert!(evals[3].is_some() && evals[4].is_some(), "{evals:?}");
+    assert!(marks[0].is_none() && marks[1].is_none() && marks[2].is_none());
+    // A player of the live game gets no analysis of any game meanwhile.
+    red2.send(ClientFrame::AnalyseGame { game: finished }).await;
+    red2.expect_error(ErrorCode::AnalysisUnavailable).await;
+    // Once it ends, the stored analysis is whole again.
+    blue2.send(ClientFrame::Resign { game: live }).await;
+    blue2.expect_over().await;
+    red2.send(ClientFrame::AnalyseGame { game: finished }).await;
+    let evals = expect_frame!(red2, ServerFrame::GameAnalysis { game: g, evals, .. } if g == finished => evals);
+    assert!(evals.iter().all(Option::is_some), "{evals:?}");
+    server.shutdown().await;
+}
+
+/// The computer is our engine too: in a position of a game between people it plays a random
+/// legal move rather than its best, so a game against it is no oracle.
+async fn the_computer_does_not_play_the_best_move_in_a_live_position(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    play(&mut red, &mut blue, game, &OPENING).await;
+    // A position the game never passed through (Blue's tiger on e9 instead of g9), from which
+    // the spectator's e9f9 against the computer reaches the live position, Red to move.
+    let game_before = after(&OPENING[..3]).to_string();
+    assert!(game_before.starts_with("1l4t/"), "{game_before}");
+    let before: Position = game_before.replacen("1l4t/", "1l2t2/", 1).parse().unwrap();
+    assert_eq!(
+        before
+            .play(&Ruleset::Classic.rules(), "e9f9".parse().unwrap())
+            .unwrap()
+            .symmetric_hash(),
+        after(&OPENING).symmetric_hash()
+    );
+    let mut spectator = server.client(&server.player("Oracle seeker").await).await;
+    spectator
+        .send(ClientFrame::PlayComputer {
+            rules: Ruleset::Classic,
+            clock: fischer(300, 0),
+            level: 8,
+            color: ColorChoice::Blue,
+            position: Some(before.to_string()),
+        })
+        .await;
+    let state = spectator.expect_game().await;
+    assert_eq!(state.you, Some(Side::Blue));
+    spectator.mv(state.game, "e9f9").await;
+    let masked = async {
+        loop {
+            let metrics = reqwest::get(server.url("/metrics"))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            if metrics
+                .lines()
+                .any(|l| l.starts_with("jungle_fair_play_masked_moves_total") && !l.ends_with(" 0"))
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    tokio::time::timeout(WAIT, masked)
+        .await
+        .expect("the computer's move in the live position was masked");
+    // And it did move.
+    expect_frame!(spectator, ServerFrame::Moved { ply: 2, .. });
+    server.shutdown().await;
+}
+
+/// A tournament game is closed to the engine in the same way, for its players and spectators.
+async fn a_tournament_game_is_closed_to_the_engine(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let host = create_account(server.addr, "Host").await;
+    let made: serde_json::Value = reqwest::Client::new()
+        .post(server.url("/api/tournaments"))
+        .bearer_auth(&host.token)
+        .json(
+            &serde_json::json!({ "name": "Fair arena", "rules": "classic",
+            "clock": { "kind": "fischer", "base_s": 180, "inc_s": 2 }, "minutes": 30 }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id: Uuid = made["id"].as_str().expect("made").parse().unwrap();
+    let mut a = server
+        .client(&create_account(server.addr, "Ann").await)
+        .await;
+    let mut b = server
+        .client(&create_account(server.addr, "Ben").await)
+        .await;
+    for client in [&mut a, &mut b] {
+        client
+            .send(ClientFrame::JoinTournament { id, code: None })
+            .await;
+    }
+    let state =
+        expect_frame!(a, ServerFrame::Game(state) if state.tournament == Some(id) => *state);
+    expect_frame!(b, ServerFrame::Game(state) if state.tournament == Some(id));
+    let game = state.game;
+    let (mut red, mut blue) = if state.you == Some(Side::Red) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    play(&mut red, &mut blue, game, &OPENING[..2]).await;
+    let live = after(&OPENING[..2]);
+    assert_eq!(
+        ask(&mut blue, None, &OPENING[..2]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    let mut spectator = server.client(&server.player("Rail bird").await).await;
+    spectator.send(ClientFrame::Watch { game }).await;
+    spectator.expect_game().await;
+    assert_eq!(
+        ask(&mut spectator, Some(live.to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    assert_eq!(
+        ask(&mut spectator, Some(live.to_string()), &[]).await,
+        Ok(())
+    );
+    server.shutdown().await;
+}
+
+both_stores!(
+    a_tournament_game_is_closed_to_the_engine,
+    the_engine_says_nothing_about_a_rated_game_in_progress,
+    whole_game_analysis_leaves_out_live_positions,
+    the_computer_does_not_play_the_best_move_in_a_live_position,
+);
