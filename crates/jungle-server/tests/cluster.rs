@@ -532,3 +532,49 @@ async fn a_redis_restart_during_play_loses_nothing() {
     drop((a, b));
     drop_database(&url).await;
 }
+
+/// Fair play across nodes: a position of a game run by node A is closed to the engine for
+/// someone asking on node B (who need not follow the game at all); other positions are open,
+/// and so is the game's once it ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_on_one_node_says_nothing_about_a_game_run_by_another() {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b) = (node(&url, "a"), node(&url, "b"));
+    // Both nodes publish themselves, and each sees the other.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let (mut red, mut blue, game) =
+        matched_pair_at(a.addr, seek(Ruleset::Classic, fischer(300, 3), false)).await;
+    play(&mut red, &mut blue, game, &["e3d3", "a9b9"]).await;
+    let record: http::GameRecord = reqwest::get(format!("http://{}/api/games/{game}", b.addr))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let live = record.positions.last().unwrap().clone();
+    let mut stranger = signed_in_client(b.addr, &create_player(b.addr, "Stranger").await).await;
+    let mut ask = async |position: &str| {
+        stranger
+            .send(ClientFrame::Analyse {
+                rules: Ruleset::Classic,
+                position: Some(position.to_owned()),
+                moves: Vec::new(),
+            })
+            .await;
+        loop {
+            match stranger.next().await {
+                Some(ServerFrame::Analysis { .. }) => return None,
+                Some(ServerFrame::Error { code, .. }) => return Some(code),
+                Some(_) => {}
+                None => panic!("closed"),
+            }
+        }
+    };
+    assert_eq!(ask(&live).await, Some(ErrorCode::AnalysisUnavailable));
+    assert_eq!(ask("6l/7/7/7/7/7/7/7/L6 r 0 20").await, None);
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    assert_eq!(ask(&live).await, None);
+    drop((a, b));
+    drop_database(&url).await;
+}
