@@ -1,5 +1,6 @@
 // Boots the client: identity, the socket, the router, and the frames that change app state.
 
+import { markMove } from './focus.js';
 import * as api from './api.js';
 import { errorText, language, setLanguage, t, translatePage } from './i18n.js';
 import { connect } from './socket.js';
@@ -39,7 +40,7 @@ const app = {
   redrawSeek: null,
   redrawGame: null,
   send(frame) {
-    app.socket?.send(frame);
+    app.socket?.send(markMove(frame));
   },
   identityChanged: () => identityChanged(),
   navigate(path, replace = false) {

@@ -283,7 +283,7 @@ async fn play(
                 }
                 if let (Some((id, slot)), Some((_, mv))) = (&game, pending.take()) {
                     slot.store(shared.now_us(), Ordering::Relaxed);
-                    ws.send(send(&ClientFrame::Move { game: *id, mv })).await.map_err(|e| e.to_string())?;
+                    ws.send(send(&ClientFrame::Move { game: *id, mv, blur: false })).await.map_err(|e| e.to_string())?;
                 }
             }
         }

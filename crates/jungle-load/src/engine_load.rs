@@ -167,7 +167,15 @@ async fn play_computer(
         tokio::time::sleep(think).await;
         pick = pick.wrapping_mul(31).wrapping_add(7);
         let mv = legal[pick % legal.len()].clone();
-        send(&mut ws, &ClientFrame::Move { game, mv }).await?;
+        send(
+            &mut ws,
+            &ClientFrame::Move {
+                game,
+                mv,
+                blur: false,
+            },
+        )
+        .await?;
     }
     Ok(())
 }

@@ -75,10 +75,13 @@ pub enum ClientFrame {
     Unwatch {
         game: Uuid,
     },
-    /// Play a move such as `a3a4`.
+    /// Play a move such as `a3a4`. `blur`: the tab lost focus since this player's previous
+    /// move (a fair-play signal; absent means no).
     Move {
         game: Uuid,
         mv: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        blur: bool,
     },
     Resign {
         game: Uuid,

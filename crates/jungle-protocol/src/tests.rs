@@ -32,7 +32,16 @@ fn client_frames_read_as_documented() {
         client(json!({"t": "move", "game": game, "mv": "a3a4"})).unwrap(),
         ClientFrame::Move {
             game,
-            mv: "a3a4".into()
+            mv: "a3a4".into(),
+            blur: false
+        }
+    );
+    assert_eq!(
+        client(json!({"t": "move", "game": game, "mv": "a3a4", "blur": true})).unwrap(),
+        ClientFrame::Move {
+            game,
+            mv: "a3a4".into(),
+            blur: true
         }
     );
     for t in ["cancel_seek", "ping"] {

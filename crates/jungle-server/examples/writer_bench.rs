@@ -56,6 +56,8 @@ async fn main() {
                     ply: ply as i64,
                     mv: "a3a4".into(),
                     clock: StoredClock::default(),
+                    blurred: false,
+                    played_at: 0,
                 };
                 persister.write(Write::Turn(id, record)).await.unwrap();
             }

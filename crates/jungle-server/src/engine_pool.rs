@@ -38,6 +38,10 @@ pub enum Priority {
     /// Someone asked for an analysis; it waits behind every live move. The search runs at full
     /// strength whatever the persona, and its answer carries the [`Analysis`].
     Analysis,
+    /// Work nobody waits for (the fair-play assessment of a finished game): every legal move
+    /// scored at this fixed depth, not by time, so a busy machine judges as deeply as an idle
+    /// one. It waits behind every live move and analysis, and never takes the last free table.
+    Background { depth: u32 },
 }
 
 /// One search to run.
@@ -58,6 +62,8 @@ pub struct SearchAnswer {
     pub turn: u64,
     /// For an analysis: the score, line and depth (`None` when the game is over).
     pub analysis: Option<Analysis>,
+    /// For background work: every legal move with its score for the side to move.
+    pub scores: Vec<(Move, i32)>,
 }
 
 /// Held by whoever wants the answer; dropping it (or calling [`cancel`](Self::cancel)) drops
@@ -113,6 +119,9 @@ struct State {
     idle: Vec<Searcher>,
     live: FairQueue,
     analysis: FairQueue,
+    background: FairQueue,
+    /// Background searches running: at most [`State::background_cap`].
+    background_running: usize,
     /// Searches running, by owner (owners with none are absent).
     running: HashMap<Uuid, usize>,
 }
@@ -188,6 +197,8 @@ impl EnginePool {
                 idle: Vec::with_capacity(tables),
                 live: FairQueue::default(),
                 analysis: FairQueue::default(),
+                background: FairQueue::default(),
+                background_running: 0,
                 running: HashMap::new(),
             })),
         }
@@ -228,12 +239,13 @@ impl EnginePool {
                 state.started - 1
             };
             let owner = request.owner;
+            let background = matches!(request.priority, Priority::Background { .. });
             let blocking_pool = pool.clone();
             let search = tokio::task::spawn_blocking(move || {
                 let mut searcher = searcher.unwrap_or_else(new_table);
                 let answer = search(&mut searcher, request, &cancelled, turn);
                 // Handed on from this thread, so a table is never lost whatever the caller does.
-                blocking_pool.release(searcher, owner);
+                blocking_pool.release(searcher, owner, background);
                 answer
             });
             match search.await {
@@ -245,7 +257,7 @@ impl EnginePool {
                 // the pool never shrinks. The game gets no answer (its room logs nothing more).
                 Err(e) => {
                     tracing::error!(error = %e, "an engine search panicked");
-                    pool.release(new_table(), owner);
+                    pool.release(new_table(), owner, background);
                 }
             }
         });
@@ -261,16 +273,19 @@ impl EnginePool {
         cancelled: &Arc<AtomicBool>,
     ) -> Option<Option<Searcher>> {
         let (grant_tx, grant_rx) = oneshot::channel();
+        let background = matches!(request.priority, Priority::Background { .. });
         {
             let mut state = self.shared.lock().expect("engine pool lock");
+            let may_start = !background || state.background_running < state.background_cap();
             // A free table means nobody waits: a release hands its table on before resting it.
-            if let Some(searcher) = state.idle.pop() {
-                *state.running.entry(request.owner).or_default() += 1;
-                return Some(Some(searcher));
+            if may_start && !state.idle.is_empty() {
+                let searcher = state.idle.pop();
+                state.started_one(request.owner, background);
+                return Some(searcher);
             }
-            if state.unmade > 0 {
+            if may_start && state.unmade > 0 {
                 state.unmade -= 1;
-                *state.running.entry(request.owner).or_default() += 1;
+                state.started_one(request.owner, background);
                 return Some(None);
             }
             let waiter = Waiter {
@@ -280,6 +295,7 @@ impl EnginePool {
             match request.priority {
                 Priority::Live => state.live.push(request.owner, waiter),
                 Priority::Analysis => state.analysis.push(request.owner, waiter),
+                Priority::Background { .. } => state.background.push(request.owner, waiter),
             }
             metrics::gauge!("jungle_engine_queue").set(state.waiting() as f64);
         }
@@ -289,21 +305,31 @@ impl EnginePool {
     /// A search by `owner` is done with `searcher`: it goes to the next in line, or rests.
     /// The next is chosen while `owner`'s search still counts as running, so an owner whose
     /// search just ended goes behind one who has had none.
-    fn release(&self, mut searcher: Searcher, owner: Uuid) {
+    fn release(&self, mut searcher: Searcher, owner: Uuid, background: bool) {
         let mut state = self.shared.lock().expect("engine pool lock");
         let state = &mut *state;
+        if background {
+            state.background_running -= 1;
+        }
         loop {
+            let mut next_is_background = false;
             let next = state
                 .live
                 .pop(&state.running)
-                .or_else(|| state.analysis.pop(&state.running));
+                .or_else(|| state.analysis.pop(&state.running))
+                .or_else(|| {
+                    (state.background_running < state.background_cap())
+                        .then(|| state.background.pop(&state.running))
+                        .flatten()
+                        .inspect(|_| next_is_background = true)
+                });
             let Some((next, waiter)) = next else {
                 state.idle.push(searcher);
                 break;
             };
             match waiter.grant.send(searcher) {
                 Ok(()) => {
-                    *state.running.entry(next).or_default() += 1;
+                    state.started_one(next, next_is_background);
                     break;
                 }
                 // It stopped waiting in the meantime: the next one.
@@ -321,8 +347,22 @@ impl EnginePool {
 }
 
 impl State {
+    /// Searches waiting that someone waits for (background work is not counted: it never
+    /// shortens anyone's budget).
     fn waiting(&self) -> usize {
         self.live.len() + self.analysis.len()
+    }
+
+    /// Background work leaves one table free for live moves (when there are two or more).
+    fn background_cap(&self) -> usize {
+        self.tables.saturating_sub(1).max(1)
+    }
+
+    fn started_one(&mut self, owner: Uuid, background: bool) {
+        *self.running.entry(owner).or_default() += 1;
+        if background {
+            self.background_running += 1;
+        }
     }
 }
 
@@ -367,11 +407,21 @@ fn search(
     } = request;
     let started = Instant::now();
     searcher.set_stop_flag(Some(cancelled.clone()));
+    let mut scores = Vec::new();
     let (choice, analysis) = match priority {
         Priority::Live => (persona.think(searcher, &game, budget, |_| {}), None),
         Priority::Analysis => {
             let analysis = jungle_engine::analyse(searcher, &game, budget);
             (analysis.as_ref().map(|a| a.best), analysis)
+        }
+        Priority::Background { depth } => {
+            searcher.set_rules(*game.rules());
+            scores = searcher.score_root_moves(&game, depth);
+            let best = scores
+                .iter()
+                .max_by_key(|(_, score)| *score)
+                .map(|(m, _)| *m);
+            (best, None)
         }
     };
     searcher.set_stop_flag(None);
@@ -381,6 +431,7 @@ fn search(
         choice,
         turn,
         analysis,
+        scores,
     })
 }
 

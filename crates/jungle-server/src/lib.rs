@@ -108,13 +108,19 @@ impl Server {
         let peers = cluster.clone().map(|c| {
             cluster::positions::Peers::start(c, live_positions.clone(), shutdown_rx.clone())
         });
+        // Engine searches share the machine with the server: at most one thread per core.
+        let engines = engine_pool::EnginePool::new(
+            std::thread::available_parallelism().map_or(2, |n| n.get()),
+        );
         let room_ctx = Arc::new(RoomContext {
             fair_play: fair_play::FairPlay::new(live_positions, store.clone(), peers),
-            persister,
-            // Engine searches share the machine with the server: at most one thread per core.
-            engines: engine_pool::EnginePool::new(
-                std::thread::available_parallelism().map_or(2, |n| n.get()),
+            assessor: fair_play::assessor::Assessor::start(
+                engines.clone(),
+                store.clone(),
+                shutdown_rx.clone(),
             ),
+            persister,
+            engines,
             rooms: rooms.clone(),
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),

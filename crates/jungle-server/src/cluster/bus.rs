@@ -147,7 +147,12 @@ struct RemotePlayer {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "a", rename_all = "snake_case")]
 enum RemoteAct {
-    Move { text: String, lag_ms: u64 },
+    Move {
+        text: String,
+        lag_ms: u64,
+        #[serde(default)]
+        blurred: bool,
+    },
     Resign,
     OfferDraw,
     AcceptDraw,
@@ -156,15 +161,18 @@ enum RemoteAct {
     OfferTakeback,
     AcceptTakeback,
     DeclineTakeback,
-    AddComputer { level: u8 },
+    AddComputer {
+        level: u8,
+    },
 }
 
 impl RemoteAct {
     fn from_action(action: &Action) -> Option<RemoteAct> {
         Some(match action {
-            Action::Move { text, lag } => RemoteAct::Move {
+            Action::Move { text, lag, blurred } => RemoteAct::Move {
                 text: text.clone(),
                 lag_ms: lag.as_millis() as u64,
+                blurred: *blurred,
             },
             Action::Resign => RemoteAct::Resign,
             Action::OfferDraw => RemoteAct::OfferDraw,
@@ -181,9 +189,14 @@ impl RemoteAct {
 
     fn into_command(self, conn_id: u64, player: Uuid) -> Option<RoomCommand> {
         let action = match self {
-            RemoteAct::Move { text, lag_ms } => Action::Move {
+            RemoteAct::Move {
+                text,
+                lag_ms,
+                blurred,
+            } => Action::Move {
                 text,
                 lag: Duration::from_millis(lag_ms.min(1_000)),
+                blurred,
             },
             RemoteAct::Resign => Action::Resign,
             RemoteAct::OfferDraw => Action::OfferDraw,

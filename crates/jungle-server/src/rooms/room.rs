@@ -41,6 +41,8 @@ pub struct RoomContext {
     pub cluster: Option<crate::cluster::Cluster>,
     /// The check in front of the engine, and the registry of live positions rooms fill.
     pub fair_play: crate::fair_play::FairPlay,
+    /// Told of every rated game that ends, to assess it in the background.
+    pub assessor: crate::fair_play::assessor::Assessor,
 }
 
 /// The time as the session sees it. Taken from tokio's clock, so that tests which pause and
@@ -252,6 +254,7 @@ impl Room {
                 let action = Action::Move {
                     text: choice.to_string(),
                     lag: Duration::ZERO,
+                    blurred: false,
                 };
                 match self.session.act(side, action, now()) {
                     Ok(events) => self.apply(events).await,
@@ -454,13 +457,19 @@ impl Room {
         let write = match event {
             Event::Started => Write::StartGame(self.new_game()),
             Event::Moved {
-                turn, ply, clock, ..
+                turn,
+                ply,
+                clock,
+                blurred,
+                ..
             } => Write::Turn(
                 self.id,
                 MoveRecord {
                     ply: *ply as i64,
                     mv: turn.to_string(),
                     clock: *clock,
+                    blurred: *blurred,
+                    played_at: 0,
                 },
             ),
             Event::Ended {
@@ -563,11 +572,14 @@ impl Room {
                 self.seq += 1;
                 self.broadcast(&self.view().presence(side));
             }
-            Event::Ended { reason, .. } => {
+            Event::Ended { reason, status, .. } => {
                 self.seq += 1;
                 self.set_live(false);
                 // Over: the engine may speak of it again.
                 self.positions = None;
+                if self.session.settings().rated && status == GameStatus::Finished {
+                    self.ctx.assessor.game_ended(self.id);
+                }
                 if let Some(computer) = &mut self.computer {
                     computer.cancel();
                 }

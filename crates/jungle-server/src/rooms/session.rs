@@ -80,10 +80,13 @@ impl Timing {
 /// What a seated player (or the computer, for its seat) asks of the game.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// A move in text (`a3a4`); `lag` is the connection's one-way lag, credited to the clock.
+    /// A move in text (`a3a4`); `lag` is the connection's one-way lag, credited to the clock;
+    /// `blurred`: the player's tab lost focus since their previous move (a fair-play signal,
+    /// stored with the move).
     Move {
         text: String,
         lag: Duration,
+        blurred: bool,
     },
     Resign,
     OfferDraw,
@@ -111,6 +114,8 @@ pub enum Event {
         /// The enemy animal it captured.
         captured: Option<Animal>,
         clock: StoredClock,
+        /// The mover's tab had lost focus since their previous move.
+        blurred: bool,
     },
     DrawOffered {
         by: Side,
@@ -614,7 +619,7 @@ impl GameSession {
     /// The player on `side` acts. Changes nothing when refused.
     pub fn act(&mut self, side: Side, action: Action, now: Instant) -> Result<Vec<Event>, Refusal> {
         match action {
-            Action::Move { text, lag } => self.play(side, &text, lag, now),
+            Action::Move { text, lag, blurred } => self.play(side, &text, lag, blurred, now),
             Action::Resign => {
                 self.require_active()?;
                 Ok(self.end(Some(!side), Reason::Resign, now))
@@ -681,6 +686,7 @@ impl GameSession {
         side: Side,
         text: &str,
         lag: Duration,
+        blurred: bool,
         now: Instant,
     ) -> Result<Vec<Event>, Refusal> {
         self.require_active()?;
@@ -697,11 +703,11 @@ impl GameSession {
             // The flag fell before the move arrived.
             return Ok(self.end(Some(!side), Reason::Timeout, now));
         }
-        Ok(self.apply_turn(turn, now))
+        Ok(self.apply_turn(turn, blurred, now))
     }
 
     /// Plays a turn already checked: a move, or the server's pass.
-    fn apply_turn(&mut self, turn: Turn, now: Instant) -> Vec<Event> {
+    fn apply_turn(&mut self, turn: Turn, blurred: bool, now: Instant) -> Vec<Event> {
         let mover = self.game.position().side_to_move();
         let ply = self.game.ply_count();
         self.game.play(turn).expect("checked before playing");
@@ -724,6 +730,7 @@ impl GameSession {
             ply,
             captured,
             clock: self.clock.stored(),
+            blurred,
         }];
         if let Some(outcome) = self.game.outcome() {
             events.extend(self.end(outcome.winner, outcome.reason.into(), now));
@@ -962,7 +969,7 @@ impl GameSession {
                 if self.clock.record_timeout(to_move, at) {
                     self.end(Some(!to_move), Reason::Timeout, at)
                 } else {
-                    self.apply_turn(Turn::Pass, at)
+                    self.apply_turn(Turn::Pass, false, at)
                 }
             }
             Timer::Abandon(side) => self.end(Some(!side), Reason::Abandoned, at),

@@ -55,6 +55,11 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
         fair_play: crate::fair_play::FairPlay::new(Default::default(), store.clone(), None),
+        assessor: crate::fair_play::assessor::Assessor::start(
+            crate::engine_pool::EnginePool::new(1),
+            store.clone(),
+            shutdown.clone(),
+        ),
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,
@@ -129,6 +134,7 @@ async fn play(s: &mut Setup, conn: u64, mv: &str) {
             action: Action::Move {
                 text: mv.into(),
                 lag: Duration::ZERO,
+                blurred: false,
             },
         })
         .await;

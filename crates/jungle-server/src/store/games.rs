@@ -32,6 +32,10 @@ pub struct MoveRecord {
     pub ply: i64,
     pub mv: String,
     pub clock: StoredClock,
+    /// The mover's tab had lost focus since their previous move (a fair-play signal).
+    pub blurred: bool,
+    /// When it was stored, Unix milliseconds (set by the store; 0 before).
+    pub played_at: i64,
 }
 
 /// Clock state saved with each turn, so a restart resumes with fair clocks.
@@ -218,13 +222,13 @@ impl Store {
         // Many rows per statement: one round trip for a whole batch of games' moves.
         for chunk in moves.chunks(512) {
             let mut sql = String::from(
-                "INSERT INTO moves (game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at) VALUES ",
+                "INSERT INTO moves (game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred) VALUES ",
             );
             for i in 0..chunk.len() {
                 if i > 0 {
                     sql.push(',');
                 }
-                self.push_row_placeholders(&mut sql, i * 8, 8);
+                self.push_row_placeholders(&mut sql, i * 9, 9);
             }
             sql.push_str(" ON CONFLICT (game_id, ply) DO NOTHING");
             let mut query = sqlx::query(&sql);
@@ -238,7 +242,8 @@ impl Store {
                     .bind(m.clock.blue_ms)
                     .bind(m.clock.red_timeouts)
                     .bind(m.clock.blue_timeouts)
-                    .bind(now);
+                    .bind(now)
+                    .bind(i64::from(m.blurred));
             }
             query.execute(&mut **tx).await?;
         }
@@ -313,6 +318,18 @@ impl Store {
         if !finish.apply_rating || finish.status != GameStatus::Finished {
             return Ok(None);
         }
+        // A game with a player marked as an engine user moves nobody's rating (from the mark
+        // on: what was rated before stays).
+        let marked = sqlx::query(
+            "SELECT 1 AS one FROM players WHERE id IN ($1, $2) AND engine_marked_at IS NOT NULL",
+        )
+        .bind(&red_id)
+        .bind(&blue_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+        if marked.is_some() {
+            return Ok(None);
+        }
         let (red_old, red_games) = rating_in_tx(tx, &red_id, &ruleset).await?;
         let (blue_old, blue_games) = rating_in_tx(tx, &blue_id, &ruleset).await?;
         let (red_new, blue_new) = rating::rate(red_old, blue_old, finish.winner);
@@ -366,8 +383,8 @@ impl Store {
 
     async fn moves(&self, id: Uuid) -> Result<Vec<MoveRecord>, StoreError> {
         let rows = sqlx::query(
-            "SELECT ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts FROM moves
-             WHERE game_id = $1 ORDER BY ply",
+            "SELECT ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred
+             FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id.to_string())
         .fetch_all(&self.pool)
@@ -383,6 +400,8 @@ impl Store {
                         red_timeouts: r.try_get("red_timeouts")?,
                         blue_timeouts: r.try_get("blue_timeouts")?,
                     },
+                    blurred: r.try_get::<i64, _>("blurred")? != 0,
+                    played_at: r.try_get("played_at")?,
                 })
             })
             .collect()

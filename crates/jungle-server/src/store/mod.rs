@@ -2,6 +2,7 @@
 //! runtime queries in portable SQL so that no live database is needed to build.
 
 mod accounts;
+mod fair_play;
 mod games;
 mod moderation;
 mod players;
@@ -17,6 +18,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
+pub use fair_play::{GameAssessment, QueueLine};
 pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
@@ -309,6 +311,8 @@ mod tests {
                         ply,
                         mv: "a3a4".into(),
                         clock: StoredClock::default(),
+                        blurred: false,
+                        played_at: 0,
                     };
                     (*game, record)
                 })

@@ -376,7 +376,8 @@ impl Store {
     }
 }
 
-async fn audit(
+/// Writes one line of the audit log in the caller's transaction.
+pub(super) async fn audit(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     operator: &str,
     action: &str,

@@ -203,6 +203,7 @@ impl Store {
             "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
              WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL AND p.banned_at IS NULL
+               AND p.engine_marked_at IS NULL
                AND r.deviation < $3
              ORDER BY r.rating DESC LIMIT $2",
         )

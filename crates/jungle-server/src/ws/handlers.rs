@@ -163,9 +163,14 @@ impl Session {
                 }
                 Ok(None)
             }
-            ClientFrame::Move { game, mv } => {
+            ClientFrame::Move { game, mv, blur } => {
                 let lag = self.lag();
-                self.act(conn, game, Action::Move { text: mv, lag }).await
+                let action = Action::Move {
+                    text: mv,
+                    lag,
+                    blurred: blur,
+                };
+                self.act(conn, game, action).await
             }
             ClientFrame::Resign { game } => self.act(conn, game, Action::Resign).await,
             ClientFrame::OfferDraw { game } => self.act(conn, game, Action::OfferDraw).await,

@@ -456,6 +456,7 @@ impl Client {
         self.send(ClientFrame::Move {
             game,
             mv: mv.into(),
+            blur: false,
         })
         .await;
     }

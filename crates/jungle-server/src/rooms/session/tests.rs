@@ -65,6 +65,7 @@ fn mv(text: &str) -> Action {
     Action::Move {
         text: text.into(),
         lag: Duration::ZERO,
+        blurred: false,
     }
 }
 
@@ -694,6 +695,7 @@ fn action(s: &GameSession, kind: u8, pick: u16) -> Action {
             Action::Move {
                 text,
                 lag: Duration::from_millis(u64::from(pick % 700)),
+                blurred: pick.is_multiple_of(3),
             }
         }
         3 => Action::Resign,

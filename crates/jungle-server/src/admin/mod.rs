@@ -53,7 +53,32 @@ pub enum AdminAction {
         #[arg(long, default_value_t = 50)]
         limit: i64,
     },
+    /// Fair play: the players whose games or record look like engine play, strongest first.
+    Queue {
+        /// Cleared lines too.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Fair play: a player's assessment in each of their latest rated games, and their record.
+    Assessment {
+        name: String,
+        #[arg(long, default_value_t = 30)]
+        games: i64,
+    },
+    /// Mark a player as an engine user: from now on their rated games change nobody's rating,
+    /// and they leave the leaderboards. Their queue line is closed.
+    Mark {
+        name: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Lift an engine mark.
+    Unmark { name: String },
+    /// Take a player off the fair-play queue: looked at, nothing found.
+    Clear { name: String },
 }
+
+mod fair_play;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AdminError {
@@ -212,6 +237,47 @@ pub async fn run(
                 return Err(AdminError::Refused(format!("no open report {id}")));
             }
             let _ = writeln!(out, "report {id} resolved");
+        }
+        AdminAction::Queue { all } => fair_play::queue(store, all, &mut out).await?,
+        AdminAction::Assessment { name, games } => {
+            let player = find(store, &name).await?;
+            fair_play::assessment(store, &player, games, &mut out).await?;
+        }
+        AdminAction::Mark { name, reason } => {
+            let reason = reason.trim();
+            if reason.is_empty() || reason.chars().count() > 200 {
+                return Err(AdminError::Refused(
+                    "give a reason of 1 to 200 characters".into(),
+                ));
+            }
+            let player = find(store, &name).await?;
+            store.mark_engine(player.id, reason, &operator).await?;
+            let _ = writeln!(
+                out,
+                "marked {} ({}): their rated games from now on move nobody's rating; they leave the leaderboards",
+                player.name, player.id
+            );
+        }
+        AdminAction::Unmark { name } => {
+            let player = find(store, &name).await?;
+            if store.engine_marked_at(player.id).await?.is_none() {
+                return Err(AdminError::Refused(format!(
+                    "{} is not marked",
+                    player.name
+                )));
+            }
+            store.unmark_engine(player.id, &operator).await?;
+            let _ = writeln!(out, "unmarked {} ({})", player.name, player.id);
+        }
+        AdminAction::Clear { name } => {
+            let player = find(store, &name).await?;
+            if !store.clear_review(player.id, &operator).await? {
+                return Err(AdminError::Refused(format!(
+                    "{} is not in the fair-play queue",
+                    player.name
+                )));
+            }
+            let _ = writeln!(out, "cleared {} from the fair-play queue", player.name);
         }
         AdminAction::Audit { limit } => {
             for a in store.audit_log(limit.clamp(1, 10_000)).await? {
