@@ -340,6 +340,7 @@ mod tests {
             },
             tx,
             too_slow: Arc::new(Notify::new()),
+            addr: std::net::Ipv4Addr::LOCALHOST.into(),
         };
         (conn, rx)
     }

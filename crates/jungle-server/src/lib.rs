@@ -112,8 +112,10 @@ impl Server {
         let engines = engine_pool::EnginePool::new(
             std::thread::available_parallelism().map_or(2, |n| n.get()),
         );
+        let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
         let room_ctx = Arc::new(RoomContext {
             fair_play: fair_play::FairPlay::new(live_positions, store.clone(), peers),
+            limits: limits.clone(),
             assessor: fair_play::assessor::Assessor::start(
                 engines.clone(),
                 store.clone(),
@@ -162,7 +164,6 @@ impl Server {
             }
         }
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
-        let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
         tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
         tokio::spawn(moderation::apply_bans(
             store.clone(),

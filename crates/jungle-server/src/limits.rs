@@ -11,45 +11,163 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use uuid::Uuid;
 
-/// What a client asks for that is limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a client asks for that is limited. Each has its rules in [`RULES`], and its line in
+/// docs/security.md's table of rates, under [`Limited::name`] (a test holds the two equal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limited {
-    /// `POST /api/players`, per address.
+    /// `POST /api/players`, and a guest's `POST /api/players/me/name`.
     NewGuest,
-    /// `create_room`, per player and per address.
+    /// `create_room`.
     CreateRoom,
-    /// `play_computer`, per player and per address.
+    /// `play_computer`, `add_computer`, and a rematch against the computer.
     PlayComputer,
-    /// `seek`, per player and per address.
+    /// `seek` and `accept_seek`.
     Seek,
-    /// `join_room` lookups, per address; a code that finds no room costs `MISS_COST` more.
+    /// `join_room` lookups; a code that finds no room costs `MISS_COST` more.
     JoinRoom,
-    /// `POST /api/account` (a new account or a claimed guest: a password hash each), per address.
+    /// `POST /api/account` (a new account or a claimed guest: a password hash each).
     NewAccount,
-    /// `POST /api/session` attempts, per address (failures per account are slowed apart).
+    /// `POST /api/session` attempts (failures are slowed apart, per address and account).
     SignIn,
-    /// `GET /api/account/export`, per player (it reads every game).
+    /// A password asked again: `POST /api/account/password`, `DELETE /api/account`.
+    PasswordConfirm,
+    /// `GET /api/account/export` (it reads every game).
     Export,
-    /// `challenge`, per player and per address.
+    /// `PUT /api/account/settings`.
+    Settings,
+    /// `PUT` and `DELETE /api/account/blocks/{player}`.
+    Blocks,
+    /// `challenge`.
     Challenge,
-    /// `POST /api/reports`, per player and per address.
+    /// `POST /api/reports`.
     Report,
-    /// `GET /api/players/{id}/games.jgn` (it reads every game of a player), per address.
+    /// `GET /api/players/{id}/games.jgn` (it reads every game of a player).
     GamesExport,
-    /// `analyse` (up to a second of an engine thread each), per player and per address.
+    /// `analyse` (up to a second of an engine thread each).
     Analysis,
-    /// `POST /api/lines` and `POST /api/games/import`, per address.
+    /// `POST /api/lines` and `POST /api/games/import`.
     Lines,
-    /// `chat`, per player and per address.
+    /// `chat`.
     Chat,
-    /// `POST /api/tournaments`, per player and per address.
+    /// `takeback` (asking; answering is free).
+    Takeback,
+    /// `rematch` between people (against the computer it counts as `play_computer`).
+    Rematch,
+    /// `POST /api/tournaments`.
     NewTournament,
-    /// `join_tournament`, `withdraw` and `watch_tournament`, per player and per address.
+    /// `join_tournament`, `withdraw` and `watch_tournament`.
     TournamentEntry,
-    /// `analyse_game` that starts an analysis (a minute of engine time at most), per player
-    /// and per address.
+    /// `analyse_game` that starts an analysis (a minute of engine time at most).
     GameAnalysis,
 }
+
+impl Limited {
+    /// Its name in docs/security.md's table of rates.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Limited::NewGuest => "guest creation",
+            Limited::CreateRoom => "create_room",
+            Limited::PlayComputer => "play_computer",
+            Limited::Seek => "seek",
+            Limited::JoinRoom => "join_room lookups",
+            Limited::NewAccount => "account creation",
+            Limited::SignIn => "sign-in attempts",
+            Limited::PasswordConfirm => "password asked again",
+            Limited::Export => "data export",
+            Limited::Settings => "settings",
+            Limited::Blocks => "blocks",
+            Limited::Challenge => "challenge",
+            Limited::Report => "reports",
+            Limited::GamesExport => "games.jgn",
+            Limited::Analysis => "analyse",
+            Limited::Lines => "lines and imports",
+            Limited::Chat => "chat",
+            Limited::Takeback => "takeback",
+            Limited::Rematch => "rematch",
+            Limited::NewTournament => "new tournament",
+            Limited::TournamentEntry => "tournament entry",
+            Limited::GameAnalysis => "analyse_game",
+        }
+    }
+}
+
+/// Whom a rule counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Per {
+    Player,
+    Address,
+}
+
+impl Per {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Per::Player => "player",
+            Per::Address => "address",
+        }
+    }
+}
+
+/// One limit: a burst of `burst`, then one more every `every`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    pub what: Limited,
+    pub per: Per,
+    pub burst: u32,
+    pub every: Duration,
+}
+
+const fn rule(what: Limited, per: Per, burst: u32, every_ms: u64) -> Rule {
+    Rule {
+        what,
+        per,
+        burst,
+        every: Duration::from_millis(every_ms),
+    }
+}
+
+const S: u64 = 1_000;
+const MIN: u64 = 60_000;
+
+/// Every rate limit. docs/security.md lists the same, line for line.
+pub const RULES: &[Rule] = &[
+    rule(Limited::NewGuest, Per::Address, 30, MIN),
+    rule(Limited::CreateRoom, Per::Player, 10, 10 * S),
+    rule(Limited::CreateRoom, Per::Address, 30, 2 * S),
+    rule(Limited::PlayComputer, Per::Player, 10, 10 * S),
+    rule(Limited::PlayComputer, Per::Address, 30, 2 * S),
+    rule(Limited::Seek, Per::Player, 20, 3 * S),
+    rule(Limited::Seek, Per::Address, 60, 500),
+    rule(Limited::JoinRoom, Per::Address, 20, S),
+    rule(Limited::NewAccount, Per::Address, 20, 30 * S),
+    rule(Limited::SignIn, Per::Address, 20, 10 * S),
+    rule(Limited::PasswordConfirm, Per::Player, 5, MIN),
+    rule(Limited::PasswordConfirm, Per::Address, 20, 10 * S),
+    rule(Limited::Export, Per::Player, 3, 10 * MIN),
+    rule(Limited::Settings, Per::Player, 30, 2 * S),
+    rule(Limited::Settings, Per::Address, 60, S),
+    rule(Limited::Blocks, Per::Player, 30, 2 * S),
+    rule(Limited::Blocks, Per::Address, 60, S),
+    rule(Limited::Challenge, Per::Player, 10, 15 * S),
+    rule(Limited::Challenge, Per::Address, 30, 5 * S),
+    rule(Limited::Report, Per::Player, 5, 12 * MIN),
+    rule(Limited::Report, Per::Address, 20, 3 * MIN),
+    rule(Limited::GamesExport, Per::Address, 5, MIN),
+    rule(Limited::Analysis, Per::Player, 20, 2 * S),
+    rule(Limited::Analysis, Per::Address, 40, S),
+    rule(Limited::Lines, Per::Address, 60, 250),
+    rule(Limited::Chat, Per::Player, 5, 2 * S),
+    rule(Limited::Chat, Per::Address, 30, 500),
+    rule(Limited::Takeback, Per::Player, 10, 5 * S),
+    rule(Limited::Takeback, Per::Address, 30, 2 * S),
+    rule(Limited::Rematch, Per::Player, 10, 10 * S),
+    rule(Limited::Rematch, Per::Address, 30, 2 * S),
+    rule(Limited::NewTournament, Per::Player, 5, 12 * MIN),
+    rule(Limited::NewTournament, Per::Address, 20, 3 * MIN),
+    rule(Limited::TournamentEntry, Per::Player, 20, 3 * S),
+    rule(Limited::TournamentEntry, Per::Address, 60, S),
+    rule(Limited::GameAnalysis, Per::Player, 5, 10 * MIN),
+    rule(Limited::GameAnalysis, Per::Address, 10, 5 * MIN),
+];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
 const MISS_COST: u32 = 4;
@@ -68,35 +186,15 @@ fn quota(burst: u32, every: Duration) -> Quota {
         .allow_burst(NonZeroU32::new(burst).expect("a positive burst"))
 }
 
+enum Keyed {
+    Player(DefaultKeyedRateLimiter<Uuid>),
+    Address(DefaultKeyedRateLimiter<IpAddr>),
+}
+
 pub struct Limits {
     enabled: bool,
-    guests_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    rooms_per_player: DefaultKeyedRateLimiter<Uuid>,
-    rooms_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    computer_per_player: DefaultKeyedRateLimiter<Uuid>,
-    computer_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    seeks_per_player: DefaultKeyedRateLimiter<Uuid>,
-    seeks_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    lookups_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    accounts_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    sign_ins_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    exports_per_player: DefaultKeyedRateLimiter<Uuid>,
-    challenges_per_player: DefaultKeyedRateLimiter<Uuid>,
-    challenges_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    reports_per_player: DefaultKeyedRateLimiter<Uuid>,
-    reports_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    game_exports_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    analyses_per_player: DefaultKeyedRateLimiter<Uuid>,
-    analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    lines_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    game_analyses_per_player: DefaultKeyedRateLimiter<Uuid>,
-    game_analyses_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    chat_per_player: DefaultKeyedRateLimiter<Uuid>,
-    chat_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    tournaments_per_player: DefaultKeyedRateLimiter<Uuid>,
-    tournaments_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    entries_per_player: DefaultKeyedRateLimiter<Uuid>,
-    entries_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    /// One limiter per rule, in [`RULES`]' order.
+    limiters: Vec<(Rule, Keyed)>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64.
@@ -120,43 +218,25 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
 }
 
 impl Limits {
-    /// The limits of docs/security.md; `enabled: false` (`--no-rate-limits`) lets everything
+    /// The limits of [`RULES`]; `enabled: false` (`--no-rate-limits`) lets everything
     /// through, for load tests from one address.
     pub fn new(enabled: bool) -> Limits {
-        let secs = Duration::from_secs;
-        Limits {
-            enabled,
-            guests_per_address: RateLimiter::dashmap(quota(30, secs(60))),
-            rooms_per_player: RateLimiter::dashmap(quota(10, secs(10))),
-            rooms_per_address: RateLimiter::dashmap(quota(30, secs(2))),
-            computer_per_player: RateLimiter::dashmap(quota(10, secs(10))),
-            computer_per_address: RateLimiter::dashmap(quota(30, secs(2))),
-            seeks_per_player: RateLimiter::dashmap(quota(20, secs(3))),
-            seeks_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(500))),
-            lookups_per_address: RateLimiter::dashmap(quota(20, secs(1))),
-            accounts_per_address: RateLimiter::dashmap(quota(20, secs(30))),
-            sign_ins_per_address: RateLimiter::dashmap(quota(20, secs(10))),
-            exports_per_player: RateLimiter::dashmap(quota(3, secs(600))),
-            challenges_per_player: RateLimiter::dashmap(quota(10, secs(15))),
-            challenges_per_address: RateLimiter::dashmap(quota(30, secs(5))),
-            reports_per_player: RateLimiter::dashmap(quota(5, secs(720))),
-            reports_per_address: RateLimiter::dashmap(quota(20, secs(180))),
-            game_exports_per_address: RateLimiter::dashmap(quota(5, secs(60))),
-            analyses_per_player: RateLimiter::dashmap(quota(20, secs(2))),
-            analyses_per_address: RateLimiter::dashmap(quota(40, secs(1))),
-            lines_per_address: RateLimiter::dashmap(quota(60, Duration::from_millis(250))),
-            game_analyses_per_player: RateLimiter::dashmap(quota(5, secs(600))),
-            game_analyses_per_address: RateLimiter::dashmap(quota(10, secs(300))),
-            chat_per_player: RateLimiter::dashmap(quota(5, secs(2))),
-            chat_per_address: RateLimiter::dashmap(quota(30, Duration::from_millis(500))),
-            tournaments_per_player: RateLimiter::dashmap(quota(5, secs(720))),
-            tournaments_per_address: RateLimiter::dashmap(quota(20, secs(180))),
-            entries_per_player: RateLimiter::dashmap(quota(20, secs(3))),
-            entries_per_address: RateLimiter::dashmap(quota(60, secs(1))),
-        }
+        let limiters = RULES
+            .iter()
+            .map(|&rule| {
+                let quota = quota(rule.burst, rule.every);
+                let keyed = match rule.per {
+                    Per::Player => Keyed::Player(RateLimiter::dashmap(quota)),
+                    Per::Address => Keyed::Address(RateLimiter::dashmap(quota)),
+                };
+                (rule, keyed)
+            })
+            .collect();
+        Limits { enabled, limiters }
     }
 
-    /// Counts one request of `what` from `player` (when signed in) at address `ip`.
+    /// Counts one request of `what` from `player` (when signed in) at address `ip`: per
+    /// player first, then per address.
     pub fn check(
         &self,
         what: Limited,
@@ -167,156 +247,54 @@ impl Limits {
             return Ok(());
         }
         let address = address_key(ip);
-        let by_player = |limiter: &DefaultKeyedRateLimiter<Uuid>| match player {
-            Some(player) => check(limiter, &player),
-            None => Ok(()),
-        };
-        match what {
-            Limited::NewGuest => check(&self.guests_per_address, &address),
-            Limited::CreateRoom => {
-                by_player(&self.rooms_per_player)?;
-                check(&self.rooms_per_address, &address)
-            }
-            Limited::PlayComputer => {
-                by_player(&self.computer_per_player)?;
-                check(&self.computer_per_address, &address)
-            }
-            Limited::Seek => {
-                by_player(&self.seeks_per_player)?;
-                check(&self.seeks_per_address, &address)
-            }
-            Limited::JoinRoom => check(&self.lookups_per_address, &address),
-            Limited::NewAccount => check(&self.accounts_per_address, &address),
-            Limited::SignIn => check(&self.sign_ins_per_address, &address),
-            Limited::Export => by_player(&self.exports_per_player),
-            Limited::Challenge => {
-                by_player(&self.challenges_per_player)?;
-                check(&self.challenges_per_address, &address)
-            }
-            Limited::GamesExport => check(&self.game_exports_per_address, &address),
-            Limited::Lines => check(&self.lines_per_address, &address),
-            Limited::NewTournament => {
-                by_player(&self.tournaments_per_player)?;
-                check(&self.tournaments_per_address, &address)
-            }
-            Limited::TournamentEntry => {
-                by_player(&self.entries_per_player)?;
-                check(&self.entries_per_address, &address)
-            }
-            Limited::Chat => {
-                by_player(&self.chat_per_player)?;
-                check(&self.chat_per_address, &address)
-            }
-            Limited::GameAnalysis => {
-                by_player(&self.game_analyses_per_player)?;
-                check(&self.game_analyses_per_address, &address)
-            }
-            Limited::Analysis => {
-                by_player(&self.analyses_per_player)?;
-                check(&self.analyses_per_address, &address)
-            }
-            Limited::Report => {
-                by_player(&self.reports_per_player)?;
-                check(&self.reports_per_address, &address)
+        for (_, keyed) in self.limiters.iter().filter(|(r, _)| r.what == what) {
+            match (keyed, player) {
+                (Keyed::Player(limiter), Some(player)) => check(limiter, &player)?,
+                (Keyed::Player(_), None) => {}
+                (Keyed::Address(limiter), _) => check(limiter, &address)?,
             }
         }
+        Ok(())
     }
 
     /// A `join_room` code found no room: the guess costs more.
     pub fn charge_miss(&self, ip: IpAddr) {
-        if self.enabled {
-            let cost = NonZeroU32::new(MISS_COST).expect("positive");
-            let _ = self.lookups_per_address.check_key_n(&address_key(ip), cost);
+        if !self.enabled {
+            return;
+        }
+        let cost = NonZeroU32::new(MISS_COST).expect("positive");
+        for (rule, keyed) in &self.limiters {
+            if let (Limited::JoinRoom, Keyed::Address(limiter)) = (rule.what, keyed) {
+                let _ = limiter.check_key_n(&address_key(ip), cost);
+            }
         }
     }
 
     /// Forgets keys whose buckets are full again (nothing to remember about them).
     pub fn sweep(&self) {
-        self.guests_per_address.retain_recent();
-        self.rooms_per_player.retain_recent();
-        self.rooms_per_address.retain_recent();
-        self.computer_per_player.retain_recent();
-        self.computer_per_address.retain_recent();
-        self.seeks_per_player.retain_recent();
-        self.seeks_per_address.retain_recent();
-        self.lookups_per_address.retain_recent();
-        self.accounts_per_address.retain_recent();
-        self.sign_ins_per_address.retain_recent();
-        self.exports_per_player.retain_recent();
-        self.challenges_per_player.retain_recent();
-        self.challenges_per_address.retain_recent();
-        self.reports_per_player.retain_recent();
-        self.reports_per_address.retain_recent();
-        self.game_exports_per_address.retain_recent();
-        self.analyses_per_player.retain_recent();
-        self.analyses_per_address.retain_recent();
-        self.lines_per_address.retain_recent();
-        self.game_analyses_per_player.retain_recent();
-        self.game_analyses_per_address.retain_recent();
-        self.chat_per_player.retain_recent();
-        self.chat_per_address.retain_recent();
-        self.tournaments_per_player.retain_recent();
-        self.tournaments_per_address.retain_recent();
-        self.entries_per_player.retain_recent();
-        self.entries_per_address.retain_recent();
-        self.guests_per_address.shrink_to_fit();
-        self.rooms_per_player.shrink_to_fit();
-        self.rooms_per_address.shrink_to_fit();
-        self.computer_per_player.shrink_to_fit();
-        self.computer_per_address.shrink_to_fit();
-        self.seeks_per_player.shrink_to_fit();
-        self.seeks_per_address.shrink_to_fit();
-        self.lookups_per_address.shrink_to_fit();
-        self.accounts_per_address.shrink_to_fit();
-        self.sign_ins_per_address.shrink_to_fit();
-        self.exports_per_player.shrink_to_fit();
-        self.challenges_per_player.shrink_to_fit();
-        self.challenges_per_address.shrink_to_fit();
-        self.reports_per_player.shrink_to_fit();
-        self.reports_per_address.shrink_to_fit();
-        self.game_exports_per_address.shrink_to_fit();
-        self.analyses_per_player.shrink_to_fit();
-        self.analyses_per_address.shrink_to_fit();
-        self.lines_per_address.shrink_to_fit();
-        self.game_analyses_per_player.shrink_to_fit();
-        self.game_analyses_per_address.shrink_to_fit();
-        self.chat_per_player.shrink_to_fit();
-        self.chat_per_address.shrink_to_fit();
-        self.tournaments_per_player.shrink_to_fit();
-        self.tournaments_per_address.shrink_to_fit();
-        self.entries_per_player.shrink_to_fit();
-        self.entries_per_address.shrink_to_fit();
+        for (_, keyed) in &self.limiters {
+            match keyed {
+                Keyed::Player(limiter) => {
+                    limiter.retain_recent();
+                    limiter.shrink_to_fit();
+                }
+                Keyed::Address(limiter) => {
+                    limiter.retain_recent();
+                    limiter.shrink_to_fit();
+                }
+            }
+        }
     }
 
     /// How many keys all limits remember (for tests and metrics).
     pub fn tracked_keys(&self) -> usize {
-        self.guests_per_address.len()
-            + self.rooms_per_player.len()
-            + self.rooms_per_address.len()
-            + self.computer_per_player.len()
-            + self.computer_per_address.len()
-            + self.seeks_per_player.len()
-            + self.seeks_per_address.len()
-            + self.lookups_per_address.len()
-            + self.accounts_per_address.len()
-            + self.sign_ins_per_address.len()
-            + self.exports_per_player.len()
-            + self.challenges_per_player.len()
-            + self.challenges_per_address.len()
-            + self.reports_per_player.len()
-            + self.reports_per_address.len()
-            + self.game_exports_per_address.len()
-            + self.analyses_per_player.len()
-            + self.analyses_per_address.len()
-            + self.lines_per_address.len()
-            + self.game_analyses_per_player.len()
-            + self.game_analyses_per_address.len()
-            + self.chat_per_player.len()
-            + self.chat_per_address.len()
-            + self.tournaments_per_player.len()
-            + self.tournaments_per_address.len()
-            + self.entries_per_player.len()
-            + self.entries_per_address.len()
+        self.limiters
+            .iter()
+            .map(|(_, keyed)| match keyed {
+                Keyed::Player(limiter) => limiter.len(),
+                Keyed::Address(limiter) => limiter.len(),
+            })
+            .sum()
     }
 }
 

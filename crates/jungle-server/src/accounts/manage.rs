@@ -47,11 +47,18 @@ async fn end_sessions(
 /// something that cannot be undone.
 async fn confirmed(
     state: &AppState,
+    client: std::net::IpAddr,
     headers: &HeaderMap,
     password: &str,
 ) -> Result<(Uuid, PlayerRecord), AccountApiError> {
     same_origin(state, headers)?;
     let (session, player) = signed_in(state, headers).await?;
+    // Each check hashes (19 MiB, tens of milliseconds): limited per player and address.
+    state.limits.check(
+        crate::limits::Limited::PasswordConfirm,
+        Some(player.id),
+        client,
+    )?;
     let stored = state.store.password_hash(player.id).await?;
     if state.hasher.verify(password, stored.as_deref()).await? {
         Ok((session, player))
@@ -155,11 +162,12 @@ pub async fn sign_out_others(
 /// `POST /api/account/password`: a new password; every other session is signed out.
 pub async fn change_password(
     State(state): State<AppState>,
+    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::PasswordChange>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
     let change = json(body)?;
-    let (current, player) = confirmed(&state, &headers, &change.current).await?;
+    let (current, player) = confirmed(&state, client, &headers, &change.current).await?;
     check_password(&change.new, &player.name)?;
     let hash = state.hasher.hash(&change.new).await?;
     state.store.set_password_hash(player.id, &hash).await?;
@@ -171,11 +179,12 @@ pub async fn change_password(
 /// username, password and every session are erased.
 pub async fn delete_account(
     State(state): State<AppState>,
+    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::AccountDeletion>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
     let deletion = json(body)?;
-    let (_, player) = confirmed(&state, &headers, &deletion.password).await?;
+    let (_, player) = confirmed(&state, client, &headers, &deletion.password).await?;
     for session in state.store.delete_account(player.id).await? {
         state.open_sessions.sign_out(session);
     }
@@ -199,6 +208,7 @@ pub async fn settings(
 /// `PUT /api/account/settings`: saves the display settings, so every device shows the same.
 pub async fn save_settings(
     State(state): State<AppState>,
+    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::DisplaySettings>, JsonRejection>,
 ) -> Result<Json<http::DisplaySettings>, AccountApiError> {
@@ -226,6 +236,9 @@ pub async fn save_settings(
         }
     }
     let (_, player) = signed_in(&state, &headers).await?;
+    state
+        .limits
+        .check(crate::limits::Limited::Settings, Some(player.id), client)?;
     let text = serde_json::to_string(&settings).expect("settings serialize");
     state.store.set_settings(player.id, &text).await?;
     Ok(Json(settings))

@@ -23,6 +23,7 @@ fn remote_player(conn: &Connection) -> RemotePlayer {
         id: conn.player.id,
         name: conn.player.name.clone(),
         disconnects: conn.player.disconnects,
+        addr: Some(conn.addr),
     }
 }
 
@@ -141,6 +142,9 @@ struct RemotePlayer {
     id: Uuid,
     name: String,
     disconnects: i64,
+    /// The client's address, for the limits the owner counts.
+    #[serde(default)]
+    addr: Option<std::net::IpAddr>,
 }
 
 /// A player's action, as it crosses the bus.
@@ -834,6 +838,9 @@ impl Bus {
             },
             tx,
             too_slow: Arc::new(Notify::new()),
+            addr: player
+                .addr
+                .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into()),
         }
     }
 

@@ -48,6 +48,9 @@ pub struct Connection {
     pub tx: mpsc::Sender<Outbound>,
     /// Rung when a room finds this connection's queue full: the connection closes itself.
     pub too_slow: Arc<Notify>,
+    /// The client's address, as its limits count it (a room limits what only it can tell
+    /// apart, such as a rematch against the computer).
+    pub addr: std::net::IpAddr,
 }
 
 impl Connection {

@@ -43,6 +43,9 @@ pub struct RoomContext {
     pub fair_play: crate::fair_play::FairPlay,
     /// Told of every rated game that ends, to assess it in the background.
     pub assessor: crate::fair_play::assessor::Assessor,
+    /// The rate limits, for what only a room can tell apart (a rematch against the computer
+    /// is a new computer game).
+    pub limits: Arc<crate::limits::Limits>,
 }
 
 /// The time as the session sees it. Taken from tokio's clock, so that tests which pause and
@@ -69,6 +72,8 @@ pub struct Room {
     own_tx: mpsc::WeakSender<RoomCommand>,
     /// The latest chat lines, for those who join later (at most [`CHAT_KEPT`]).
     chat: Vec<(ChatChannel, Utf8Bytes)>,
+    /// Lines stored so far by each player who spoke here.
+    said: std::collections::HashMap<Uuid, u32>,
     /// Another node runs this game now; this room stops without ending it.
     relinquished: bool,
     /// This game's positions in the fair-play registry while it is in play: no engine path
@@ -78,6 +83,9 @@ pub struct Room {
 
 /// Chat lines a room keeps in memory for latecomers (all are stored in the database).
 const CHAT_KEPT: usize = 50;
+/// Chat lines one player may store in one game: the rate limit bounds a minute, this a game
+/// however long it lasts.
+pub const CHAT_LINES_PER_PLAYER: u32 = 200;
 
 impl Room {
     /// Starts a room's task around `session`, after which `initial` events (a game that starts
@@ -100,6 +108,7 @@ impl Room {
             session,
             members: Vec::new(),
             chat: Vec::new(),
+            said: Default::default(),
             seq: 0,
             computer: None,
             live: false,
@@ -206,6 +215,9 @@ impl Room {
                 let received = tokio::time::Instant::now();
                 let is_move = matches!(action, Action::Move { .. });
                 if let Some(side) = self.seated_member(conn_id, player) {
+                    if action == Action::Rematch && !self.rematch_within_limits(conn_id, player) {
+                        return;
+                    }
                     self.act(conn_id, side, action).await;
                 }
                 if is_move {
@@ -279,6 +291,31 @@ impl Room {
             self.refuse(conn_id, &Refusal::NotYourGame);
         }
         side
+    }
+
+    /// A rematch starts a new stored game: against the computer it counts as a
+    /// `play_computer`, between people as a `rematch`, per player and per address, so that a
+    /// resign-and-rematch loop meets the same limits as any other way to a new game.
+    fn rematch_within_limits(&self, conn_id: u64, player: Uuid) -> bool {
+        let Some(member) = self.members.iter().find(|m| m.conn.id == conn_id) else {
+            return false;
+        };
+        let what = match self.session.computer_level() {
+            Some(_) => crate::limits::Limited::PlayComputer,
+            None => crate::limits::Limited::Rematch,
+        };
+        match self.ctx.limits.check(what, Some(player), member.conn.addr) {
+            Ok(()) => true,
+            Err(limited) => {
+                let text = error_text(
+                    jungle_protocol::ErrorCode::RateLimited,
+                    &limited.to_string(),
+                    Some(self.id),
+                );
+                self.deliver(&member.conn, text);
+                false
+            }
+        }
     }
 
     async fn act(&mut self, conn_id: u64, side: Side, action: Action) {
@@ -383,6 +420,17 @@ impl Room {
             return;
         };
         let from = member.conn.player.clone();
+        let said = self.said.entry(from.id).or_default();
+        if *said >= CHAT_LINES_PER_PLAYER {
+            let text = error_text(
+                jungle_protocol::ErrorCode::LimitReached,
+                &format!("at most {CHAT_LINES_PER_PLAYER} chat lines a game"),
+                Some(self.id),
+            );
+            self.deliver(&member.conn, text);
+            return;
+        }
+        *said += 1;
         let channel = self.channel_of(&member.conn);
         let record = crate::store::ChatRecord {
             game: self.id,

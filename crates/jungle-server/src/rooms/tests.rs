@@ -34,6 +34,7 @@ fn connection(id: u64, name: &str) -> (Connection, mpsc::Receiver<Outbound>) {
         },
         tx,
         too_slow: Arc::new(Notify::new()),
+        addr: std::net::Ipv4Addr::LOCALHOST.into(),
     };
     (conn, rx)
 }
@@ -55,6 +56,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
         fair_play: crate::fair_play::FairPlay::new(Default::default(), store.clone(), None),
+        limits: Arc::new(crate::limits::Limits::new(true)),
         assessor: crate::fair_play::assessor::Assessor::start(
             crate::engine_pool::EnginePool::new(1),
             store.clone(),
@@ -351,4 +353,52 @@ async fn a_restored_room_keeps_the_time_it_already_waited() {
         "closed ten minutes on"
     );
     assert!(forgot(&writes, "HALF22"));
+}
+
+#[tokio::test]
+async fn a_player_stores_at_most_so_many_chat_lines_a_game() {
+    let mut s = setup(ClockSpec::Fischer {
+        base_s: 600,
+        inc_s: 0,
+    })
+    .await;
+    for n in 0..super::room::CHAT_LINES_PER_PLAYER {
+        s.room
+            .send(RoomCommand::Chat {
+                conn_id: s.red.0.id,
+                preset: None,
+                text: Some(format!("line {n}")),
+            })
+            .await;
+        assert!(matches!(
+            next(&mut s.red.1).await,
+            ServerFrame::ChatLine { .. }
+        ));
+    }
+    s.room
+        .send(RoomCommand::Chat {
+            conn_id: s.red.0.id,
+            preset: None,
+            text: Some("one too many".into()),
+        })
+        .await;
+    assert!(matches!(
+        next(&mut s.red.1).await,
+        ServerFrame::Error {
+            code: jungle_protocol::ErrorCode::LimitReached,
+            ..
+        }
+    ));
+    // The other player still speaks.
+    s.room
+        .send(RoomCommand::Chat {
+            conn_id: s.blue.0.id,
+            preset: Some("hello".into()),
+            text: None,
+        })
+        .await;
+    assert!(matches!(
+        next(&mut s.red.1).await,
+        ServerFrame::ChatLine { .. }
+    ));
 }

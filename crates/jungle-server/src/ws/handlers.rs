@@ -178,7 +178,11 @@ impl Session {
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
             ClientFrame::Chat { game, preset, text } => self.chat(conn, game, preset, text).await,
-            ClientFrame::Takeback { game } => self.act(conn, game, Action::OfferTakeback).await,
+            ClientFrame::Takeback { game } => {
+                // Each accepted takeback rewrites stored turns: a loop of them is limited.
+                self.limit(Limited::Takeback, conn)?;
+                self.act(conn, game, Action::OfferTakeback).await
+            }
             ClientFrame::AcceptTakeback { game } => {
                 self.act(conn, game, Action::AcceptTakeback).await
             }

@@ -140,6 +140,7 @@ impl Session {
             player: player.clone(),
             tx: self.out_tx.clone(),
             too_slow: self.too_slow.clone(),
+            addr: self.ip,
         };
         self._online = Some(self.state.online.register(&conn, self.signed_out.clone()));
         self.conn = Some(conn);

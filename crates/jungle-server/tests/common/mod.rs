@@ -415,6 +415,17 @@ impl Client {
         expect_frame!(self, ServerFrame::Game(state) => *state)
     }
 
+    /// The next full game state, or the next refusal's code, whichever comes first.
+    pub async fn next_game_or_error(&mut self) -> Result<GameState, ErrorCode> {
+        loop {
+            match self.next().await.expect("a game or an error") {
+                ServerFrame::Game(state) => return Ok(*state),
+                ServerFrame::Error { code, .. } => return Err(code),
+                _ => {}
+            }
+        }
+    }
+
     /// The next turn played: its move text and the number of turns played since.
     pub async fn expect_moved(&mut self) -> (String, usize) {
         expect_frame!(self, ServerFrame::Moved { mv, ply, .. } => (mv, ply))
