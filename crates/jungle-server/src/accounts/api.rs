@@ -13,6 +13,7 @@ use jungle_protocol::http;
 
 use super::names::{name_keys, validate_username};
 use super::passwords::check_password;
+use super::throttle::Origin;
 use super::AccountError;
 use crate::api::{hash_token, new_token};
 use crate::client_addr::ClientAddr;
@@ -22,6 +23,11 @@ use crate::store::{AccountStoreError, NewAccount, NewSession, StoreError};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "jungle_session";
+/// A browser's own cookie, set at its first sign-in and kept: a device that signed in to an
+/// account before is never slowed by others' failed sign-ins (its SHA-256 is stored).
+pub const DEVICE_COOKIE: &str = "jungle_device";
+/// How long the device cookie lasts (400 days, the most browsers keep one).
+const DEVICE_COOKIE_S: u64 = 400 * 24 * 3600;
 
 /// Everything an account request can answer besides success.
 #[derive(Debug, thiserror::Error)]
@@ -138,13 +144,18 @@ pub fn presented_token(headers: &HeaderMap) -> Option<String> {
     if let Some(token) = bearer {
         return Some(token.to_owned());
     }
+    cookie(headers, SESSION_COOKIE)
+}
+
+/// The value of the cookie `name`, if the request carries it.
+fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(cookie, value)| *cookie == name && !value.is_empty())
         .map(|(_, value)| value.to_owned())
 }
 
@@ -187,7 +198,7 @@ pub async fn create_account(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
-) -> Result<(StatusCode, Json<http::CreatedAccount>), AccountApiError> {
+) -> Result<Response, AccountApiError> {
     same_origin(&state, &headers)?;
     let credentials = body(request)?;
     let username = validate_username(&credentials.username)?;
@@ -226,10 +237,19 @@ pub async fn create_account(
         }
         None => state.store.create_account(&account).await?,
     };
+    // The device and address that made the account count as its owner's from the start.
+    let device_token = cookie(&headers, DEVICE_COOKIE).unwrap_or_else(new_token);
+    let address = crate::limits::address_key(client).to_string();
+    state
+        .store
+        .remember_origins(id, &hash_token(&device_token), &address)
+        .await?;
     Ok((
         StatusCode::CREATED,
+        [(header::SET_COOKIE, device_cookie(&state, &device_token))],
         Json(http::CreatedAccount { id, username }),
-    ))
+    )
+        .into_response())
 }
 
 /// `POST /api/session`: signs in, with a new session for this device. The same answer for an
@@ -245,21 +265,45 @@ pub async fn sign_in(
     let credentials = body(request)?;
     let keys = name_keys(credentials.username.trim());
     let now = Instant::now();
-    if let Some(wait) = state.failed_sign_ins.wait(&keys.folded, now) {
+    let account = state.store.credentials(&keys).await?;
+    let device = cookie(&headers, DEVICE_COOKIE).map(|d| hash_token(&d));
+    let address = crate::limits::address_key(client).to_string();
+    let origin = match &account {
+        Some(account)
+            if state
+                .store
+                .is_known_origin(account.id, device.as_deref(), &address)
+                .await? =>
+        {
+            Origin::Known
+        }
+        _ => Origin::Unknown,
+    };
+    if let Some(wait) = state
+        .failed_sign_ins
+        .wait(client, &keys.folded, origin, now)
+    {
         return Err(RateLimited { retry_after: wait }.into());
     }
-    let account = state.store.credentials(&keys).await?;
     let stored = account.as_ref().map(|a| a.password_hash.as_str());
     let matches = state.hasher.verify(&credentials.password, stored).await?;
     let Some(account) = account.filter(|_| matches) else {
-        state.failed_sign_ins.failed(&keys.folded, now);
+        state
+            .failed_sign_ins
+            .failed(client, &keys.folded, origin, now);
         return Err(AccountError::BadCredentials.into());
     };
-    state.failed_sign_ins.succeeded(&keys.folded);
+    state.failed_sign_ins.succeeded(client, &keys.folded);
     // Told only to whoever knows the password.
     if let Some(reason) = state.store.ban_reason(account.id).await? {
         return Err(AccountError::Banned(reason).into());
     }
+    // This device and address are the owner's from now on.
+    let device_token = cookie(&headers, DEVICE_COOKIE).unwrap_or_else(new_token);
+    state
+        .store
+        .remember_origins(account.id, &hash_token(&device_token), &address)
+        .await?;
     let token = new_token();
     let session = NewSession {
         token_hash: &hash_token(&token),
@@ -270,12 +314,8 @@ pub async fn sign_in(
     for old in ended {
         state.open_sessions.sign_out(old);
     }
-    let secure = if state.public_url.starts_with("https://") {
-        "; Secure"
-    } else {
-        ""
-    };
-    let cookie = format!(
+    let secure = secure(&state);
+    let session_cookie = format!(
         "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
         super::SESSION_IDLE_MS / 1000
     );
@@ -284,7 +324,32 @@ pub async fn sign_in(
         name: account.name,
         token,
     };
-    Ok(([(header::SET_COOKIE, cookie)], Json(answer)).into_response())
+    Ok((
+        axum::response::AppendHeaders([
+            (header::SET_COOKIE, session_cookie),
+            (header::SET_COOKIE, device_cookie(&state, &device_token)),
+        ]),
+        Json(answer),
+    )
+        .into_response())
+}
+
+/// Cookies are `Secure` behind https.
+fn secure(state: &AppState) -> &'static str {
+    if state.public_url.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    }
+}
+
+/// The device cookie: sent back only to sign-in (and account creation), never readable by
+/// scripts.
+fn device_cookie(state: &AppState, token: &str) -> String {
+    format!(
+        "{DEVICE_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/api; Max-Age={DEVICE_COOKIE_S}{}",
+        secure(state)
+    )
 }
 
 /// `DELETE /api/session`: signs this session out (the token presented, by header or cookie).

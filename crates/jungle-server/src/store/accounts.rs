@@ -8,6 +8,8 @@ use crate::accounts::names::NameKeys;
 
 /// Sessions one account may hold; signing in again ends the least recently used beyond it.
 pub const MAX_SESSIONS: usize = 20;
+/// Devices, and addresses, remembered per account for sign-in (the latest of each).
+pub const MAX_ORIGINS: i64 = 20;
 
 /// A new account's credentials, checked and hashed.
 pub struct NewAccount<'a> {
@@ -297,6 +299,10 @@ impl Store {
     /// sessions are erased and it leaves the leaderboards. Returns the sessions deleted.
     pub async fn delete_account(&self, player: Uuid) -> Result<Vec<Uuid>, StoreError> {
         let sessions = self.delete_sessions(player, None, None).await?;
+        sqlx::query("DELETE FROM sign_in_origins WHERE player_id = $1")
+            .bind(player.to_string())
+            .execute(&self.pool)
+            .await?;
         sqlx::query(
             "UPDATE players SET name = 'Deleted player', username = NULL, username_folded = NULL,
                  username_skeleton = NULL, password_hash = NULL, token_hash = $1, deleted_at = $2
@@ -308,6 +314,65 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(sessions)
+    }
+
+    /// Whether this device (the SHA-256 of its cookie) or this address has signed in to
+    /// `player` before.
+    pub async fn is_known_origin(
+        &self,
+        player: Uuid,
+        device: Option<&str>,
+        address: &str,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM sign_in_origins
+             WHERE player_id = $1 AND ((kind = 'device' AND origin = $2)
+                                    OR (kind = 'address' AND origin = $3))
+             LIMIT 1",
+        )
+        .bind(player.to_string())
+        .bind(device.unwrap_or(""))
+        .bind(address)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Remembers a successful sign-in's device and address, keeping the latest
+    /// [`MAX_ORIGINS`] of each kind.
+    pub async fn remember_origins(
+        &self,
+        player: Uuid,
+        device: &str,
+        address: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let now = now_ms();
+        for (kind, origin) in [("device", device), ("address", address)] {
+            sqlx::query(
+                "INSERT INTO sign_in_origins (player_id, kind, origin, last_at)
+                 VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (player_id, kind, origin) DO UPDATE SET last_at = excluded.last_at",
+            )
+            .bind(player.to_string())
+            .bind(kind)
+            .bind(origin)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "DELETE FROM sign_in_origins WHERE player_id = $1 AND kind = $2 AND origin NOT IN
+                     (SELECT origin FROM sign_in_origins WHERE player_id = $1 AND kind = $2
+                      ORDER BY last_at DESC LIMIT $3)",
+            )
+            .bind(player.to_string())
+            .bind(kind)
+            .bind(MAX_ORIGINS)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Whether `player` has an account (a username), as opposed to a guest or the computer.
