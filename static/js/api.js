@@ -117,6 +117,6 @@ export async function deleteAccount(password) {
   forgetPlayer();
 }
 
-export const tournaments = () => request('GET', '/api/tournaments');
+export const tournaments = (page = 1) => request('GET', `/api/tournaments?page=${page}`);
 export const tournament = (id) => request('GET', `/api/tournaments/${id}`);
 export const createTournament = (settings) => mine('POST', '/api/tournaments', settings);

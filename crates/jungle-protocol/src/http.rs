@@ -489,13 +489,27 @@ pub struct Tournament {
     pub ends_at: String,
     pub players: u32,
     pub standings: Vec<Standing>,
+    /// One of the operator's scheduled arenas (listed first).
+    #[serde(default)]
+    pub official: bool,
 }
 
-/// `GET /api/tournaments`.
+/// `GET /api/tournaments?page=N`: the operator's scheduled arenas first (every one, on every
+/// page), then the players' public ones by players and start time, [`TOURNAMENTS_PAGE`] a
+/// page; `total` counts the players' ones to come or running, so nothing is cut unseen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tournaments {
     pub upcoming: Vec<Tournament>,
     pub running: Vec<Tournament>,
-    /// The most recent 20.
+    /// The most recent 20 (first page only).
     pub finished: Vec<Tournament>,
+    #[serde(default)]
+    pub page: u32,
+    #[serde(default)]
+    pub pages: u32,
+    #[serde(default)]
+    pub total: u32,
 }
+
+/// Players' tournaments listed a page.
+pub const TOURNAMENTS_PAGE: u32 = 50;

@@ -223,7 +223,7 @@ async fn a_challenge_reaches_a_player_on_another_node_who_accepts_it() {
 async fn players_on_other_nodes_join_a_tournament_are_paired_and_scored() {
     let url = fresh_database(Db::Postgres).await;
     let (a, b, c) = (node(&url, "a"), node(&url, "b"), node(&url, "c"));
-    let host = create_player(a.addr, "Host").await;
+    let host = create_account(a.addr, "Host").await;
     let made: http::TournamentCreated = reqwest::Client::new()
         .post(format!("http://{}/api/tournaments", a.addr))
         .bearer_auth(&host.token)

@@ -32,7 +32,20 @@ fn arena(name: &str) -> Value {
 
 async fn tournaments_are_made_listed_and_shown(db: Db) {
     let server = TestServer::start(db).await;
-    let host = server.player("Organiser").await;
+    let host = server.account("Evening host").await;
+    // The public list is for accounts; a guest may hold a private arena.
+    let guest = server.player("Guest host").await;
+    let (status, answer) = create(&server, Some(&guest.token), arena("Guest arena")).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (403, Some("account_required"))
+    );
+    let mut guest_private = arena("Guests' club");
+    guest_private["private"] = json!(true);
+    assert_eq!(
+        create(&server, Some(&guest.token), guest_private).await.0,
+        201
+    );
     let (status, made) = create(&server, Some(&host.token), arena("Evening arena")).await;
     assert_eq!(status, 201, "{made}");
     assert_eq!(made["code"], Value::Null, "public");
@@ -70,7 +83,6 @@ async fn tournaments_are_made_listed_and_shown(db: Db) {
         ("minutes", json!(721)),
         ("name", json!("   ")),
         ("starts_at", json!("tomorrow")),
-        ("rated", json!(true)),
         (
             "clock",
             json!({ "kind": "fischer", "base_s": 0, "inc_s": 0 }),
@@ -519,7 +531,7 @@ async fn an_aborted_game_scores_nothing_and_pauses_the_absent_player(db: Db) {
         c.abort_s = 2;
     })
     .await;
-    let host = server.player("Host").await;
+    let host = server.account("Host").await;
     let (id, _) = create_id(&server, &host.token, arena("Sleepy arena")).await;
     let mut a = server.client(&server.player("Awake").await).await;
     let mut b = server.client(&server.player("Asleep").await).await;
@@ -584,7 +596,7 @@ async fn an_aborted_game_scores_nothing_and_pauses_the_absent_player(db: Db) {
 
 async fn a_restart_mid_tournament_loses_nothing(db: Db) {
     let mut server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
-    let host = server.player("Host").await;
+    let host = server.account("Host").await;
     let (id, _) = create_id(&server, &host.token, arena("Restarted arena")).await;
     let before: http::Tournament = server.get(&format!("/api/tournaments/{id}")).await;
     let (pa, pb) = (server.player("First").await, server.player("Second").await);
@@ -697,7 +709,161 @@ async fn scheduled_arenas_are_listed_ahead_once(db: Db) {
     server.shutdown().await;
 }
 
+/// An account made through the trusted proxy as `address`.
+async fn account_from(server: &TestServer, name: &str, address: &str) -> Player {
+    let guest: http::CreatedPlayer = reqwest::Client::new()
+        .post(server.url("/api/players"))
+        .header("X-Forwarded-For", address)
+        .json(&json!({ "name": name }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let made = reqwest::Client::new()
+        .post(server.url("/api/account"))
+        .header("X-Forwarded-For", address)
+        .bearer_auth(&guest.token)
+        .json(&json!({ "username": name, "password": "correct horse battery" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status().as_u16(), 201);
+    Player {
+        id: guest.id,
+        token: guest.token,
+    }
+}
+
+async fn create_from(server: &TestServer, token: &str, address: &str, body: Value) -> u16 {
+    reqwest::Client::new()
+        .post(server.url("/api/tournaments"))
+        .header("X-Forwarded-For", address)
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// Spam cannot bury the list: public arenas need an account, each account and each address
+/// has few open at once, the operator's scheduled arenas come first on every page, arenas
+/// people joined come before empty ones, and every arena is on some page.
+async fn the_tournament_list_stays_useful_under_spam(db: Db) {
+    let hourly = "every=hourly,rules=classic,clock=3+2,minutes=55,name=Hourly classic";
+    let server = TestServer::start_with(db, |c| {
+        c.schedules = vec![hourly.parse().unwrap()];
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.no_rate_limits = true;
+    })
+    .await;
+    // 19 addresses, 4 accounts each trying 3 arenas: 10 an address at most.
+    let mut made = 0;
+    for a in 0..19 {
+        let address = format!("10.2.0.{}", a + 1);
+        let mut refused = 0;
+        for k in 0..4 {
+            let spammer = account_from(&server, &format!("Spam{a}x{k}"), &address).await;
+            for n in 0..3 {
+                match create_from(
+                    &server,
+                    &spammer.token,
+                    &address,
+                    arena(&format!("Spam {a}.{k}.{n}")),
+                )
+                .await
+                {
+                    201 => made += 1,
+                    400 => refused += 1,
+                    other => panic!("{other}"),
+                }
+            }
+        }
+        assert_eq!(refused, 2, "an address holds 10 open public arenas at most");
+    }
+    assert_eq!(made, 190);
+    // A real arena that people join.
+    let host = account_from(&server, "RealHost", "192.0.2.10").await;
+    assert_eq!(
+        create_from(&server, &host.token, "192.0.2.10", arena("Friday arena")).await,
+        201
+    );
+    let list: http::Tournaments = server.get("/api/tournaments").await;
+    let friday = list
+        .running
+        .iter()
+        .find(|t| t.name == "Friday arena")
+        .map(|t| t.id);
+    let friday = match friday {
+        Some(id) => id,
+        None => {
+            // Not on the first page yet (nobody joined): find it on the others.
+            let mut found = None;
+            for page in 2..=list.pages {
+                let more: http::Tournaments =
+                    server.get(&format!("/api/tournaments?page={page}")).await;
+                found = found.or(more
+                    .running
+                    .iter()
+                    .find(|t| t.name == "Friday arena")
+                    .map(|t| t.id));
+            }
+            found.expect("every arena is on some page")
+        }
+    };
+    for name in ["Lia", "Max"] {
+        let mut player = server.client(&server.account(name).await).await;
+        player
+            .send(ClientFrame::JoinTournament {
+                id: friday,
+                code: None,
+            })
+            .await;
+        expect_frame!(player, ServerFrame::TournamentEntry { active: true, .. });
+    }
+    // The scheduled arena (made within a moment of the start) and then the joined one lead.
+    let until = tokio::time::Instant::now() + WAIT;
+    let first = loop {
+        let list: http::Tournaments = server.get("/api/tournaments").await;
+        if list
+            .upcoming
+            .iter()
+            .chain(&list.running)
+            .any(|t| t.official)
+        {
+            break list;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "the scheduled arena is listed"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!((first.total, first.pages, first.page), (191, 4, 1));
+    let page_one: Vec<&http::Tournament> = first.upcoming.iter().chain(&first.running).collect();
+    assert!(page_one[0].official, "{:?}", page_one[0].name);
+    let players_first = first.running.iter().find(|t| !t.official).unwrap();
+    assert_eq!(players_first.name, "Friday arena");
+    assert_eq!(players_first.players, 2);
+    // Every page repeats the scheduled arena first; together the pages hold every arena once.
+    let mut seen = std::collections::HashSet::new();
+    for page in 1..=first.pages {
+        let list: http::Tournaments = server.get(&format!("/api/tournaments?page={page}")).await;
+        let all: Vec<&http::Tournament> = list.upcoming.iter().chain(&list.running).collect();
+        assert!(all.iter().any(|t| t.official), "page {page}");
+        for t in all.into_iter().filter(|t| !t.official) {
+            assert!(seen.insert(t.id), "{} twice", t.name);
+        }
+    }
+    assert_eq!(seen.len(), 191);
+    server.shutdown().await;
+}
+
 both_stores!(
+    the_tournament_list_stays_useful_under_spam,
     scheduled_arenas_are_listed_ahead_once,
     tournaments_are_made_listed_and_shown,
     an_arena_is_played_out_and_every_game_scored_once,

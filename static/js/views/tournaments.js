@@ -29,7 +29,8 @@ function countdown(tour) {
 /** @param {any} tour */
 function line(tour) {
   const rated = tour.rated ? t('rated') : t('casual');
-  return `<li><span><a href="/t/${tour.id}" data-link>${escape(tour.name)}</a><br>
+  const official = tour.official ? ` <span class="badge official" title="${t('officialTournament')}">★ ${t('officialShort')}</span>` : '';
+  return `<li><span><a href="/t/${tour.id}" data-link>${escape(tour.name)}</a>${official}<br>
     <span class="muted">${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${rated} · ${t('playersN', { n: tour.players })} · ${countdown(tour)}</span></span></li>`;
 }
 
@@ -47,17 +48,37 @@ export function renderTournamentList(root, app) {
         <label>${t('ruleset')} <select id="tour-rules">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select></label>
         <label>${t('clock')} <select id="tour-clock">${PRESETS.map((p) => `<option value="${p.id}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</option>`).join('')}</select></label>
         <label>${t('minutes')} <select id="tour-minutes">${[20, 30, 45, 60, 90, 120].map((m) => `<option value="${m}" ${m === 30 ? 'selected' : ''}>${m}</option>`).join('')}</select></label>
-        <label class="row"><input type="checkbox" id="tour-private"> ${t('privateTournament')}</label>
+        <label class="row"><input type="checkbox" id="tour-private" ${app.player?.username ? '' : 'checked disabled'}> ${t('privateTournament')}</label>
+        ${app.player?.username ? '' : `<p class="muted">${t('publicNeedsAccount')}</p>`}
         <label class="row ${app.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-rated" ${app.player?.username ? '' : 'disabled'}> ${t('rated')}</label>
         <p class="error" id="tour-error" role="alert"></p>
         <button type="submit" class="secondary">${t('createTournament')}</button></form></details>`;
   const list = $(root, '#tour-list');
+  const pager = document.createElement('p');
+  pager.className = 'row pager';
+  list.after(pager);
   let alive = true;
+  let page = 1;
   const load = async () => {
-    const all = await api.tournaments().catch(() => ({ upcoming: [], running: [], finished: [] }));
+    const all = await api.tournaments(page).catch(() => ({ upcoming: [], running: [], finished: [], page: 1, pages: 1 }));
     if (!alive) return;
-    const shown = [...all.running, ...all.upcoming, ...all.finished.slice(0, 5)];
+    // The operator's arenas come first on every page, then the players' by players and start.
+    const open = [...all.upcoming, ...all.running].sort((a, b) => Number(b.official) - Number(a.official));
+    const shown = [...open, ...all.finished.slice(0, 5)];
     list.innerHTML = shown.length ? shown.map(line).join('') : `<li class="muted">${t('noTournaments')}</li>`;
+    const pages = all.pages || 1;
+    pager.innerHTML = pages > 1
+      ? `<button type="button" class="secondary" data-page="${page - 1}" ${page <= 1 ? 'disabled' : ''} aria-label="${t('previousPage')}">‹</button>
+         <span>${t('pageOf', { n: page, total: pages })}</span>
+         <button type="button" class="secondary" data-page="${page + 1}" ${page >= pages ? 'disabled' : ''} aria-label="${t('nextPage')}">›</button>`
+      : '';
+  };
+  pager.onclick = (e) => {
+    const to = /** @type {HTMLElement} */ (e.target).closest?.('[data-page]')?.getAttribute('data-page');
+    if (to) {
+      page = Math.max(1, Number(to));
+      load();
+    }
   };
   load();
   const timer = setInterval(load, 15000);

@@ -80,7 +80,9 @@ impl IntoResponse for AccountApiError {
                         StatusCode::CONFLICT
                     }
                     AccountError::BadCredentials => StatusCode::UNAUTHORIZED,
-                    AccountError::Banned(_) => StatusCode::FORBIDDEN,
+                    AccountError::Banned(_) | AccountError::AccountRequired(_) => {
+                        StatusCode::FORBIDDEN
+                    }
                     AccountError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 },
                 e.code(),

@@ -28,6 +28,9 @@ pub enum AccountError {
     BadCredentials,
     #[error("this account is banned: {0}")]
     Banned(String),
+    /// What was asked is for accounts (a guest makes theirs permanent with a username).
+    #[error("{0}")]
+    AccountRequired(&'static str),
     #[error("{0}")]
     Internal(String),
 }
@@ -42,6 +45,7 @@ impl AccountError {
             AccountError::AlreadyAnAccount => "already_an_account",
             AccountError::BadCredentials => "bad_credentials",
             AccountError::Banned(_) => "banned",
+            AccountError::AccountRequired(_) => "account_required",
             AccountError::Internal(_) => "internal",
         }
     }

@@ -62,11 +62,17 @@ fn record(r: &sqlx::any::AnyRow) -> Result<TournamentRecord, StoreError> {
 const COLUMNS: &str = "id, name, ruleset, clock, rated, starts_at, ends_at, code, created_by";
 
 impl Store {
-    pub async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError> {
+    /// Stores a new tournament; `from` is its maker's address (the limits' key), when a
+    /// player made it.
+    pub async fn create_tournament(
+        &self,
+        t: &TournamentRecord,
+        from: Option<&str>,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO tournaments (id, name, ruleset, clock, rated, starts_at, ends_at, code,
-                 created_by, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                 created_by, created_at, created_from)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(t.id.to_string())
         .bind(&t.name)
@@ -78,6 +84,7 @@ impl Store {
         .bind(t.code.clone())
         .bind(t.created_by.to_string())
         .bind(now_ms())
+        .bind(from)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -91,18 +98,64 @@ impl Store {
         row.as_ref().map(record).transpose()
     }
 
-    /// Public tournaments not yet over, soonest first, and the 20 that ended last.
-    pub async fn public_tournaments(
+    /// The operator's scheduled public tournaments not yet over, soonest first (a period
+    /// ahead of each schedule: a handful).
+    pub async fn scheduled_open_tournaments(
         &self,
+        organiser: Uuid,
         now: i64,
-    ) -> Result<(Vec<TournamentRecord>, Vec<TournamentRecord>), StoreError> {
-        let open = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM tournaments WHERE code IS NULL AND ends_at > $1
-             ORDER BY starts_at LIMIT 100"
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM tournaments
+             WHERE code IS NULL AND ends_at > $1 AND created_by = $2
+             ORDER BY starts_at LIMIT 500"
         ))
         .bind(now)
+        .bind(organiser.to_string())
         .fetch_all(&self.pool)
         .await?;
+        rows.iter().map(record).collect()
+    }
+
+    /// Players' public tournaments not yet over, the most joined first, then the soonest:
+    /// one page, and how many there are in all.
+    pub async fn players_open_tournaments(
+        &self,
+        organiser: Uuid,
+        now: i64,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<TournamentRecord>, i64), StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS},
+                 (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament_id = t.id) AS joined
+             FROM tournaments t
+             WHERE code IS NULL AND ends_at > $1 AND created_by <> $2
+             ORDER BY joined DESC, starts_at, id LIMIT $3 OFFSET $4"
+        ))
+        .bind(now)
+        .bind(organiser.to_string())
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        let total = sqlx::query(
+            "SELECT COUNT(*) AS n FROM tournaments
+             WHERE code IS NULL AND ends_at > $1 AND created_by <> $2",
+        )
+        .bind(now)
+        .bind(organiser.to_string())
+        .fetch_one(&self.pool)
+        .await?
+        .try_get("n")?;
+        Ok((rows.iter().map(record).collect::<Result<_, _>>()?, total))
+    }
+
+    /// The 20 public tournaments that ended last.
+    pub async fn finished_tournaments(
+        &self,
+        now: i64,
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
         let finished = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM tournaments WHERE code IS NULL AND ends_at <= $1
              ORDER BY ends_at DESC LIMIT 20"
@@ -110,10 +163,25 @@ impl Store {
         .bind(now)
         .fetch_all(&self.pool)
         .await?;
-        Ok((
-            open.iter().map(record).collect::<Result<_, _>>()?,
-            finished.iter().map(record).collect::<Result<_, _>>()?,
-        ))
+        finished.iter().map(record).collect()
+    }
+
+    /// Public tournaments not over that were made from `address` (its limit key), to bound
+    /// them per address as well as per account.
+    pub async fn open_public_tournaments_from(
+        &self,
+        address: &str,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM tournaments
+             WHERE created_from = $1 AND code IS NULL AND ends_at > $2",
+        )
+        .bind(address)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
     }
 
     /// How many tournaments `player` has made that are not over, to bound them.

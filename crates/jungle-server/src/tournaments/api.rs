@@ -22,6 +22,8 @@ use crate::time_text::{parse_rfc3339, rfc3339};
 
 /// Tournaments one player may have made that are not over yet.
 pub const MAX_OPEN_PER_PLAYER: i64 = 3;
+/// Public tournaments made from one address that are not over yet (whatever the accounts).
+pub const MAX_OPEN_PER_ADDRESS: i64 = 10;
 /// How far ahead a tournament may be set (30 days).
 const FURTHEST_START_MS: i64 = 30 * 24 * 3600 * 1000;
 
@@ -59,8 +61,15 @@ pub async fn create(
     if starts_at < now - 60_000 || starts_at > now + FURTHEST_START_MS {
         return Err(bad("a tournament starts between now and 30 days from now"));
     }
-    if new.rated && !state.store.has_account(player.id).await? {
-        return Err(bad("rated tournaments are made by accounts"));
+    // Anyone may hold a private arena for friends; the public list is for accounts, so that
+    // it cannot be filled by guests minted by the thousand.
+    let account = state.store.has_account(player.id).await?;
+    if (new.rated || !new.private) && !account {
+        return Err(AccountApiError::Account(
+            crate::accounts::AccountError::AccountRequired(
+                "rated and public tournaments are made by accounts: make a private one, or keep your player with a username",
+            ),
+        ));
     }
     state
         .limits
@@ -68,6 +77,18 @@ pub async fn create(
     if state.store.open_tournaments_by(player.id, now).await? >= MAX_OPEN_PER_PLAYER {
         return Err(bad(format!(
             "you already have {MAX_OPEN_PER_PLAYER} tournaments to come or running"
+        )));
+    }
+    let address = crate::limits::address_key(client).to_string();
+    if !new.private
+        && state
+            .store
+            .open_public_tournaments_from(&address, now)
+            .await?
+            >= MAX_OPEN_PER_ADDRESS
+    {
+        return Err(bad(format!(
+            "{MAX_OPEN_PER_ADDRESS} public tournaments made from your address are to come or running; wait for one to end"
         )));
     }
     let code = new
@@ -84,7 +105,10 @@ pub async fn create(
         code: code.clone(),
         created_by: player.id,
     };
-    state.store.create_tournament(&record).await?;
+    state
+        .store
+        .create_tournament(&record, Some(&address))
+        .await?;
     if let Some(cluster) = &state.room_ctx.cluster {
         // A new id: nobody else directs it. If Redis is away, the first tick takes the lease.
         let _ = cluster.direct(record.id).await;
@@ -148,25 +172,53 @@ async fn view(
         ends_at: rfc3339(t.ends_at),
         players,
         standings,
+        official: t.created_by == super::schedule::organiser_id(),
     })
 }
 
-/// `GET /api/tournaments`: public ones only.
+/// Which page of `GET /api/tournaments` (from 1).
+#[derive(Debug, serde::Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    page: Option<u32>,
+}
+
+/// `GET /api/tournaments?page=N`: public ones only; the operator's scheduled arenas on every
+/// page, first; then the players' by players and start time, a page at a time.
 pub async fn list(
     State(state): State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<ListQuery>,
 ) -> Result<Json<http::Tournaments>, AccountApiError> {
     let now = now_ms();
-    let (open, finished) = state.store.public_tournaments(now).await?;
-    let mut answer = http::Tournaments::default();
-    for t in &open {
+    let organiser = super::schedule::organiser_id();
+    let page = query.page.unwrap_or(1).max(1);
+    let per_page = http::TOURNAMENTS_PAGE;
+    let offset = i64::from(page - 1) * i64::from(per_page);
+    let scheduled = state
+        .store
+        .scheduled_open_tournaments(organiser, now)
+        .await?;
+    let (players, total) = state
+        .store
+        .players_open_tournaments(organiser, now, i64::from(per_page), offset)
+        .await?;
+    let mut answer = http::Tournaments {
+        page,
+        pages: (total.max(1) as u32).div_ceil(per_page),
+        total: total as u32,
+        ..Default::default()
+    };
+    for t in scheduled.iter().chain(&players) {
         let shown = view(&state, t, false).await?;
         match shown.status {
             TournamentStatus::Upcoming => answer.upcoming.push(shown),
             _ => answer.running.push(shown),
         }
     }
-    for t in &finished {
-        answer.finished.push(view(&state, t, false).await?);
+    if page == 1 {
+        for t in &state.store.finished_tournaments(now).await? {
+            answer.finished.push(view(&state, t, false).await?);
+        }
     }
     Ok(Json(answer))
 }
