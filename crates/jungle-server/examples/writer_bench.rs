@@ -42,6 +42,7 @@ async fn main() {
             blue_rating: 1500,
             start_fen: String::new(),
             tournament: None,
+            private: false,
         };
         persister.write(Write::StartGame(game)).await.unwrap();
     }

@@ -247,6 +247,7 @@ pub async fn player_games(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
     Query(q): Query<GamesQuery>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
     state
         .store
@@ -265,11 +266,47 @@ pub async fn player_games(
         return Err(ApiError::BadRequest("page must be from 1 to 10000".into()));
     }
     let offset = (page - 1) * GAMES_PER_PAGE;
+    // A private room's game in play is listed to its own player only.
+    let own = player_of(&state, &headers)
+        .await?
+        .is_some_and(|p| p.id == id);
     let games = state
         .store
-        .player_games(id, rules, offset, GAMES_PER_PAGE)
+        .player_games(id, rules, offset, GAMES_PER_PAGE, own)
         .await?;
     Ok(Json(games))
+}
+
+/// Whether a private room's game is still private: while it waits or is played, only its
+/// players see it (anyone else is told there is no such game); once over it is like any
+/// other finished game.
+pub fn private_in_play(record: &crate::store::GameRecord) -> bool {
+    record.private
+        && matches!(
+            record.status,
+            jungle_protocol::GameStatus::Active | jungle_protocol::GameStatus::Waiting
+        )
+}
+
+/// A stored game the request may see: not a private game in play unless the request is one
+/// of its players'.
+pub async fn visible_game(
+    state: &AppState,
+    id: Uuid,
+    headers: &axum::http::HeaderMap,
+) -> Result<crate::store::GameRecord, ApiError> {
+    let record = state
+        .store
+        .game(id)
+        .await?
+        .ok_or(ApiError::NotFound("game"))?;
+    if private_in_play(&record) {
+        let viewer = player_of(state, headers).await?.map(|p| p.id);
+        if viewer != Some(record.red) && viewer != Some(record.blue) {
+            return Err(ApiError::NotFound("game"));
+        }
+    }
+    Ok(record)
 }
 
 /// The player a request's token signs in as (a guest's token or an account's session), if any.
@@ -371,12 +408,9 @@ pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
 pub async fn game(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Json<http::GameRecord>, ApiError> {
-    let record = state
-        .store
-        .game(id)
-        .await?
-        .ok_or(ApiError::NotFound("game"))?;
+    let record = visible_game(&state, id, &headers).await?;
     let player = |id: Uuid, name: &str, rating: i32| GamePlayer {
         id,
         name: name.to_owned(),

@@ -95,12 +95,12 @@ fn jgn_response(body: Body, filename: &str) -> Response {
 }
 
 /// `GET /api/games/{id}.jgn`: one game.
-pub async fn game(state: &AppState, id: Uuid) -> Result<Response, ApiError> {
-    let record = state
-        .store
-        .game(id)
-        .await?
-        .ok_or(ApiError::NotFound("game"))?;
+pub async fn game(
+    state: &AppState,
+    id: Uuid,
+    headers: &axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    let record = crate::api::visible_game(state, id, headers).await?;
     let text = game_text(&record, &state.public_url).to_string();
     Ok(jgn_response(Body::from(text), &format!("jungle-{id}.jgn")))
 }
@@ -162,6 +162,7 @@ async fn page_of_games(
 pub async fn game_or_text(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
     let (id, text) = match name.strip_suffix(".jgn") {
         Some(id) => (id, true),
@@ -169,9 +170,9 @@ pub async fn game_or_text(
     };
     let id: Uuid = id.parse().map_err(|_| ApiError::NotFound("game"))?;
     if text {
-        game(&state, id).await
+        game(&state, id, &headers).await
     } else {
-        crate::api::game(State(state), Path(id))
+        crate::api::game(State(state), Path(id), headers)
             .await
             .map(IntoResponse::into_response)
     }

@@ -192,14 +192,15 @@ async fn idle_connections_are_closed_and_the_cap_holds() {
 async fn a_connection_follows_a_bounded_number_of_games() {
     // Rate limits off: this test opens 33 rooms from one address to reach the cap.
     let server = TestServer::start_with(Db::Sqlite, |c| c.no_rate_limits = true).await;
+    // Games against the computer (a private room's waiting game is not watched by id).
     let mut games = Vec::new();
     for h in 0..11 {
         let mut host = server
             .client(&server.player(&format!("Host {h}")).await)
             .await;
         for _ in 0..3 {
-            host.send(create_room()).await;
-            games.push(expect_frame!(host, ServerFrame::Room { game, .. } => game));
+            host.send(play_computer()).await;
+            games.push(host.expect_game().await.game);
         }
     }
     let mut fan = server.client(&server.player("Fan").await).await;

@@ -111,7 +111,10 @@ pub async fn export(
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     let Json(sessions) = list(State(state.clone()), headers).await?;
-    let games = state.store.player_games(player.id, None, 0, 10_000).await?;
+    let games = state
+        .store
+        .player_games(player.id, None, 0, 10_000, true)
+        .await?;
     let mut rating_history = std::collections::BTreeMap::new();
     for ruleset in jungle_rules::Ruleset::ALL {
         let points = state

@@ -313,7 +313,8 @@ pub fn resumed(
         ctx.timing,
         now,
     )
-    .in_tournament(record.tournament);
+    .in_tournament(record.tournament)
+    .kept_private(record.private);
     Ok(Room::spawn(ctx, record.id, session, Vec::new(), hold))
 }
 

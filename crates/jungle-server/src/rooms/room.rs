@@ -74,6 +74,8 @@ pub struct Room {
     chat: Vec<(ChatChannel, Utf8Bytes)>,
     /// Lines stored so far by each player who spoke here.
     said: std::collections::HashMap<Uuid, u32>,
+    /// Who came in through the private room's code or link (they may watch it again by id).
+    admitted: std::collections::HashSet<Uuid>,
     /// Another node runs this game now; this room stops without ending it.
     relinquished: bool,
     /// This game's positions in the fair-play registry while it is in play: no engine path
@@ -109,6 +111,7 @@ impl Room {
             members: Vec::new(),
             chat: Vec::new(),
             said: Default::default(),
+            admitted: Default::default(),
             seq: 0,
             computer: None,
             live: false,
@@ -363,7 +366,33 @@ impl Room {
         }
     }
 
+    /// A private room's game is watched only through its code or link until it is over: by
+    /// its players, and by those who came in with the code.
+    fn may_watch(&mut self, player: Uuid, intent: JoinIntent) -> bool {
+        if intent == JoinIntent::TakeSeat {
+            self.admitted.insert(player);
+        }
+        let private_in_play = self.session.is_private()
+            && matches!(
+                self.session.status(),
+                GameStatus::Waiting | GameStatus::Active
+            );
+        !private_in_play
+            || self.session.side_of(player).is_some()
+            || self.admitted.contains(&player)
+    }
+
     async fn join(&mut self, conn: Connection, intent: JoinIntent) {
+        if !self.may_watch(conn.player.id, intent) {
+            // As if there were no such game: its id tells a stranger nothing.
+            let text = error_text(
+                jungle_protocol::ErrorCode::UnknownGame,
+                "no such game",
+                Some(self.id),
+            );
+            self.deliver(&conn, text);
+            return;
+        }
         if let Some(member) = self.members.iter().find(|m| m.conn.id == conn.id) {
             let you = self.session.side_of(member.conn.player.id);
             self.deliver(&member.conn, self.view().game_frame(you));
@@ -717,6 +746,7 @@ impl Room {
             blue_rating: seat(Side::Blue).rating.glicko().shown(),
             start_fen: self.session.game().start().to_string(),
             tournament: self.session.tournament(),
+            private: self.session.is_private(),
         }
     }
 

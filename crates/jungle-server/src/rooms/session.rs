@@ -296,6 +296,9 @@ pub struct GameSession {
     /// The tournament this game was paired in: the 10-move rule does not apply ("比赛时不受此
     /// 限制"), and neither takebacks nor rematches do (the tournament pairs the next game).
     tournament: Option<uuid::Uuid>,
+    /// A private room's game: until it is over, only its players and those who came with the
+    /// code see it.
+    private: bool,
 }
 
 impl GameSession {
@@ -309,7 +312,18 @@ impl GameSession {
             seats: [None, None],
             phase: Phase::Closed { result: None },
             tournament: None,
+            private: false,
         }
+    }
+
+    /// The game is a private room's (kept through a restart).
+    pub fn kept_private(mut self, private: bool) -> GameSession {
+        self.private = private;
+        self
+    }
+
+    pub fn is_private(&self) -> bool {
+        self.private
     }
 
     /// The game belongs to `tournament` (set before it is played).
@@ -354,6 +368,7 @@ impl GameSession {
         now: Instant,
     ) -> GameSession {
         let mut session = GameSession::new(settings, Some(code), timing, now);
+        session.private = true;
         session.seats[Side::Red.index()] = Some(Seat::new(host));
         session.phase = Phase::Waiting {
             host_side,

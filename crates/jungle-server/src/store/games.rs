@@ -24,6 +24,8 @@ pub struct NewGame {
     pub start_fen: String,
     /// The tournament that paired it: its pairing is stored with the game.
     pub tournament: Option<Uuid>,
+    /// A private room's game (hidden from others until it is over).
+    pub private: bool,
 }
 
 /// One turn and both clocks right after it.
@@ -95,6 +97,8 @@ pub struct GameRecord {
     pub ended_at: Option<i64>,
     /// The tournament that paired it.
     pub tournament: Option<Uuid>,
+    /// A private room's game.
+    pub private: bool,
 }
 
 fn status_name(status: GameStatus) -> &'static str {
@@ -131,7 +135,7 @@ fn parse_ruleset(text: &str) -> Result<Ruleset, StoreError> {
 
 const GAME_COLUMNS: &str = "g.id, g.ruleset, g.clock, g.rated, g.room_code, g.red_id, g.blue_id,
     g.red_rating, g.blue_rating, g.start_fen, g.status, g.winner, g.reason, g.rating_applied,
-    g.red_change, g.blue_change, g.created_at, g.ended_at, pr.name AS red_name, pb.name AS blue_name,
+    g.red_change, g.blue_change, g.created_at, g.ended_at, g.private, pr.name AS red_name, pb.name AS blue_name,
     (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = g.id) AS tournament_id";
 
 fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
@@ -166,6 +170,7 @@ fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
         moves: Vec::new(),
         created_at: r.try_get("created_at")?,
         ended_at: r.try_get("ended_at")?,
+        private: r.try_get::<i64, _>("private")? != 0,
         tournament: r
             .try_get::<Option<String>, _>("tournament_id")?
             .map(|t| {
@@ -185,8 +190,8 @@ impl Store {
         let clock = serde_json::to_string(&game.clock).expect("clock serializes");
         sqlx::query(
             "INSERT INTO games (id, ruleset, clock, rated, room_code, red_id, blue_id, red_rating,
-                blue_rating, start_fen, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11)
+                blue_rating, start_fen, status, created_at, private)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12)
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(game.id.to_string())
@@ -200,6 +205,7 @@ impl Store {
         .bind(game.blue_rating as i64)
         .bind(game.start_fen.clone())
         .bind(now_ms())
+        .bind(i64::from(game.private))
         .execute(&mut **tx)
         .await?;
         // A private room's game starting ends its wait, in the same transaction.
@@ -555,7 +561,8 @@ impl Store {
         Ok(())
     }
 
-    /// Keys (creation time, id) of a player's games, newest first, after the key `after`.
+    /// Keys (creation time, id) of a player's games, newest first, after the key `after`
+    /// (a private room's game in play left out: this is a public export).
     pub async fn player_game_keys(
         &self,
         player: Uuid,
@@ -567,6 +574,7 @@ impl Store {
             "SELECT id, created_at FROM games
              WHERE (red_id = $1 OR blue_id = $1)
                AND (created_at < $2 OR (created_at = $2 AND id < $3))
+               AND (private = 0 OR status <> 'active')
              ORDER BY created_at DESC, id DESC LIMIT $4",
         )
         .bind(player.to_string())
@@ -588,16 +596,19 @@ impl Store {
         rules: Option<Ruleset>,
         offset: i64,
         limit: i64,
+        with_private_in_play: bool,
     ) -> Result<Vec<GameSummary>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, ruleset, red_id, blue_id, status, winner, reason, plies, created_at FROM games
              WHERE (red_id = $1 OR blue_id = $1) AND ($2 = '' OR ruleset = $2)
+               AND ($5 = 1 OR private = 0 OR status <> 'active')
              ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4",
         )
         .bind(player.to_string())
         .bind(rules.map_or("", |r| r.name()))
         .bind(limit)
         .bind(offset)
+        .bind(i64::from(with_private_in_play))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

@@ -352,6 +352,7 @@ mod tests {
                 blue_rating: 1500,
                 start_fen: String::new(),
                 tournament: None,
+                private: false,
             };
             store.insert_game(&mut tx, &game).await.expect("game");
         }

@@ -156,7 +156,7 @@ impl Session {
                 self.limit(Limited::JoinRoom, conn)?;
                 self.join_room(&code).await
             }
-            ClientFrame::Watch { game } => self.watch(game).await,
+            ClientFrame::Watch { game } => self.watch(conn, game).await,
             ClientFrame::Unwatch { game } => {
                 if let Some(room) = self.joined.remove(&game) {
                     room.send(RoomCommand::Leave { conn_id: conn.id }).await;
@@ -410,7 +410,7 @@ impl Session {
     }
 
     /// Follows a live game, or answers with the final state of a finished one.
-    async fn watch(&mut self, game: Uuid) -> Reply {
+    async fn watch(&mut self, conn: &Connection, game: Uuid) -> Reply {
         if let Some(room) = self.state.room(game).await {
             self.room_to_follow(room.id)?;
             self.enter(room, JoinIntent::Watch).await;
@@ -422,6 +422,10 @@ impl Session {
             .game(game)
             .await?
             .ok_or(FrameError::UnknownGame(game))?;
+        let me = conn.player.id;
+        if crate::api::private_in_play(&record) && me != record.red && me != record.blue {
+            return Err(FrameError::UnknownGame(game));
+        }
         let state = crate::api::archived_state(&record);
         Ok(Some(frame_text(&ServerFrame::Game(Box::new(state)))))
     }

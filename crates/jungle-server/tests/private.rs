@@ -1,0 +1,107 @@
+//! Private means private (issue 23): a private room's game is listed only to its players and
+//! watched only through its link or code until it ends; then it is a finished game like any
+//! other.
+
+mod common;
+
+use common::*;
+
+async fn status_of(server: &TestServer, path: &str, token: Option<&str>) -> u16 {
+    let mut request = reqwest::Client::new().get(server.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap().status().as_u16()
+}
+
+async fn listed(server: &TestServer, player: Uuid, token: Option<&str>) -> Vec<Uuid> {
+    let mut request =
+        reqwest::Client::new().get(server.url(&format!("/api/players/{player}/games")));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let games: Vec<http::GameSummary> = request.send().await.unwrap().json().await.unwrap();
+    games.into_iter().map(|g| g.id).collect()
+}
+
+async fn a_private_game_is_seen_only_through_its_code_until_it_ends(db: Db) {
+    let server = TestServer::start(db).await;
+    let host_player = server.player("Host").await;
+    let mut host = server.client(&host_player).await;
+    host.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 2),
+        rated: false,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    let (code, game) = expect_frame!(host, ServerFrame::Room { code, game, .. } => (code, game));
+    let mut guest = server.client(&server.player("Guest").await).await;
+    guest
+        .send(ClientFrame::JoinRoom { code: code.clone() })
+        .await;
+    guest.expect_game().await;
+    play(&mut host, &mut guest, game, &["e3d3", "a9b9"]).await;
+
+    // A stranger with the id: no such game, by the socket or over HTTP.
+    let stranger_player = server.player("Stranger").await;
+    let mut stranger = server.client(&stranger_player).await;
+    stranger.send(ClientFrame::Watch { game }).await;
+    stranger.expect_error(ErrorCode::UnknownGame).await;
+    for path in [
+        format!("/api/games/{game}"),
+        format!("/api/games/{game}.jgn"),
+    ] {
+        assert_eq!(
+            status_of(&server, &path, Some(&stranger_player.token)).await,
+            404,
+            "{path}"
+        );
+        assert_eq!(status_of(&server, &path, None).await, 404, "{path}");
+        assert_eq!(
+            status_of(&server, &path, Some(&host_player.token)).await,
+            200,
+            "{path}"
+        );
+    }
+    assert!(!listed(&server, host_player.id, None).await.contains(&game));
+    assert!(
+        !listed(&server, host_player.id, Some(&stranger_player.token))
+            .await
+            .contains(&game)
+    );
+    assert!(
+        listed(&server, host_player.id, Some(&host_player.token))
+            .await
+            .contains(&game),
+        "its own player sees it in their list"
+    );
+    let live: Vec<http::LiveGame> = server.get("/api/games/live").await;
+    assert!(live.iter().all(|g| g.id != game));
+
+    // A friend given the code watches, and may come back by the game's id.
+    let friend_player = server.player("Friend").await;
+    let mut friend = server.client(&friend_player).await;
+    friend.send(ClientFrame::JoinRoom { code }).await;
+    let seen = friend.expect_game().await;
+    assert_eq!((seen.game, seen.you, seen.moves.len()), (game, None, 2));
+    let mut friend_again = server.client(&friend_player).await;
+    friend_again.send(ClientFrame::Watch { game }).await;
+    assert_eq!(friend_again.expect_game().await.game, game);
+
+    // Over: a finished game like any other.
+    host.send(ClientFrame::Resign { game }).await;
+    host.expect_over().await;
+    stranger.send(ClientFrame::Watch { game }).await;
+    let state = stranger.expect_game().await;
+    assert_eq!((state.game, state.status), (game, GameStatus::Finished));
+    assert_eq!(
+        status_of(&server, &format!("/api/games/{game}"), None).await,
+        200
+    );
+    assert!(listed(&server, host_player.id, None).await.contains(&game));
+    server.shutdown().await;
+}
+
+both_stores!(a_private_game_is_seen_only_through_its_code_until_it_ends);
