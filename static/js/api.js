@@ -108,6 +108,9 @@ export const signOutSession = (id) => mine('DELETE', `/api/sessions/${id}`);
 export const signOutOthers = () => mine('DELETE', '/api/sessions');
 export const changePassword = (current, next) => mine('POST', '/api/account/password', { current, new: next });
 export const exportData = () => mine('GET', '/api/account/export');
+export const blocks = () => mine('GET', '/api/account/blocks');
+export const block = (id) => mine('PUT', `/api/account/blocks/${id}`);
+export const unblock = (id) => mine('DELETE', `/api/account/blocks/${id}`);
 export const report = (player, reason, details, game) => mine('POST', '/api/reports', { player, reason, details, game: game || null });
 export const resetPassword = (token, password) => request('POST', '/api/account/reset', { token, password });
 

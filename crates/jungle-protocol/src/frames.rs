@@ -677,6 +677,8 @@ pub enum ErrorCode {
     BadPosition,
     /// The player challenged is not online (or is you).
     PlayerOffline,
+    /// The player challenged takes no challenges from you (their setting, or a block).
+    ChallengeRefused,
     /// No pending challenge with this id is yours to answer or cancel.
     UnknownChallenge,
     /// The operator banned this player; the message says why.

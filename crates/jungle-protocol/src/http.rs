@@ -320,6 +320,17 @@ pub struct DisplaySettings {
     /// The board's colours: `wood` (absent) or `meadow`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
+    /// Who may challenge this account: `everyone` (absent), `accounts` (no guests) or
+    /// `nobody`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenges: Option<String>,
+}
+
+/// A player an account blocks, as `GET /api/account/blocks` lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blocked {
+    pub id: Uuid,
+    pub name: String,
 }
 
 fn yes() -> bool {
@@ -334,6 +345,7 @@ impl Default for DisplaySettings {
             coordinates: true,
             theme: None,
             board: None,
+            challenges: None,
         }
     }
 }

@@ -45,6 +45,9 @@ pub enum ChallengeError {
     RecentlyDeclined(Duration),
     #[error("no such challenge is waiting for you")]
     Unknown,
+    /// The target's setting, or a block either way. Said the same whichever it is.
+    #[error("that player does not take challenges from you")]
+    Refused,
 }
 
 struct Pending {

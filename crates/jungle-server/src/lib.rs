@@ -346,6 +346,11 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             get(accounts::manage::settings).put(accounts::manage::save_settings),
         )
         .route("/api/account/reset", post(accounts::manage::reset_password))
+        .route("/api/account/blocks", get(accounts::blocks::list))
+        .route(
+            "/api/account/blocks/{player}",
+            axum::routing::put(accounts::blocks::block).delete(accounts::blocks::unblock),
+        )
         .route("/api/reports", post(reports::create))
         .route(
             "/api/lines",

@@ -1,7 +1,7 @@
 //! Matchmaking: one task owns every pool of waiting players. A pool per (ruleset, clock, rated);
 //! the closest ratings are paired, and the acceptable gap widens the longer a player waits.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -46,6 +46,17 @@ enum Command {
         seek: Uuid,
         has_account: bool,
     },
+    /// The same, once checked that neither player blocks the other.
+    AcceptChecked {
+        conn: Connection,
+        seek: Uuid,
+        has_account: bool,
+    },
+    /// The players a seeker blocks, read from the store after their seek came in.
+    Blocks {
+        conn_id: u64,
+        blocks: Arc<HashSet<Uuid>>,
+    },
 }
 
 /// Most seeks the lobby's list shows (the longest-waiting first).
@@ -59,6 +70,21 @@ struct Seeker {
     since: Instant,
     /// Play the computer once this long has passed without a human opponent.
     computer_after: Option<Duration>,
+    /// Whom the seeker blocks: never paired with them. `None` until read from the store (a
+    /// moment); the seek waits meanwhile.
+    blocks: Option<Arc<HashSet<Uuid>>>,
+}
+
+impl Seeker {
+    /// Whether these two may be paired: both seeks ready, neither blocking the other.
+    fn may_meet(&self, other: &Seeker) -> bool {
+        match (&self.blocks, &other.blocks) {
+            (Some(mine), Some(theirs)) => {
+                !mine.contains(&other.conn.player.id) && !theirs.contains(&self.conn.player.id)
+            }
+            _ => false,
+        }
+    }
 }
 
 impl Seeker {
@@ -76,7 +102,7 @@ pub struct Lobby {
 impl Lobby {
     pub fn start(ctx: Arc<RoomContext>, shutdown: watch::Receiver<bool>) -> Lobby {
         let (tx, rx) = mpsc::channel(1024);
-        tokio::spawn(run(ctx, rx, shutdown));
+        tokio::spawn(run(ctx, rx, tx.downgrade(), shutdown));
         Lobby { tx }
     }
 
@@ -124,6 +150,8 @@ impl Lobby {
 
 struct Pools {
     ctx: Arc<RoomContext>,
+    /// The lobby's own queue, for answers read from the store in the meantime.
+    own: mpsc::WeakSender<Command>,
     pools: HashMap<RoomSettings, Vec<Seeker>>,
     /// Each player's colour in their last matchmade game, to alternate fairly.
     last_colour: HashMap<Uuid, Side>,
@@ -132,10 +160,12 @@ struct Pools {
 async fn run(
     ctx: Arc<RoomContext>,
     mut rx: mpsc::Receiver<Command>,
+    own: mpsc::WeakSender<Command>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut pools = Pools {
         ctx,
+        own,
         pools: HashMap::new(),
         last_colour: HashMap::new(),
     };
@@ -148,7 +178,9 @@ async fn run(
                 Some(Command::List { reply }) => {
                     let _ = reply.send(pools.open_seeks());
                 }
-                Some(Command::Accept { conn, seek, has_account }) => pools.accept(conn, seek, has_account),
+                Some(Command::Accept { conn, seek, has_account }) => pools.check_accept(conn, seek, has_account),
+                Some(Command::AcceptChecked { conn, seek, has_account }) => pools.accept(conn, seek, has_account),
+                Some(Command::Blocks { conn_id, blocks }) => pools.blocks_read(conn_id, blocks),
                 None => break,
             },
             _ = tick.tick() => {
@@ -190,8 +222,10 @@ impl Pools {
             rating,
             since: Instant::now(),
             computer_after,
+            blocks: None,
         });
         let size = pool.len();
+        self.read_blocks(conn.id, conn.player.id);
         let _ = conn
             .tx
             .try_send(Outbound::Text(frame_text(&ServerFrame::Seeking {
@@ -202,6 +236,71 @@ impl Pools {
             })));
         metrics::gauge!("jungle_seeks").increment(1.0);
         self.pair(settings);
+    }
+
+    /// Reads whom a seeker blocks, off the lobby's task; the answer comes back as a command.
+    fn read_blocks(&self, conn_id: u64, player: Uuid) {
+        let (store, own) = (self.ctx.store.clone(), self.own.clone());
+        tokio::spawn(async move {
+            let blocks = store.blocked_ids(player).await.unwrap_or_else(|e| {
+                tracing::error!(error = %e, "a seeker's blocks");
+                HashSet::new()
+            });
+            if let Some(tx) = own.upgrade() {
+                let blocks = Arc::new(blocks);
+                let _ = tx.send(Command::Blocks { conn_id, blocks }).await;
+            }
+        });
+    }
+
+    fn blocks_read(&mut self, conn_id: u64, blocks: Arc<HashSet<Uuid>>) {
+        let found = self.pools.iter_mut().find_map(|(settings, pool)| {
+            let seeker = pool.iter_mut().find(|s| s.conn.id == conn_id)?;
+            seeker.blocks = Some(blocks.clone());
+            Some(*settings)
+        });
+        if let Some(settings) = found {
+            self.pair(settings);
+        }
+    }
+
+    /// Someone takes a listed seek: first, off the lobby's task, whether either of the two
+    /// blocks the other (the taker's blocks are not in the lobby).
+    fn check_accept(&mut self, conn: Connection, seek: Uuid, has_account: bool) {
+        let seeker = self
+            .pools
+            .values()
+            .flatten()
+            .find(|s| s.id == seek)
+            .map(|s| s.conn.player.id);
+        let Some(seeker) = seeker else {
+            // Refused at once, as the acceptance itself would be.
+            self.accept(conn, seek, has_account);
+            return;
+        };
+        let (store, own) = (self.ctx.store.clone(), self.own.clone());
+        tokio::spawn(async move {
+            match store.either_blocks(conn.player.id, seeker).await {
+                Ok(false) => {
+                    if let Some(tx) = own.upgrade() {
+                        let accept = Command::AcceptChecked {
+                            conn,
+                            seek,
+                            has_account,
+                        };
+                        let _ = tx.send(accept).await;
+                    }
+                }
+                Ok(true) => {
+                    let _ = conn.tx.try_send(Outbound::Text(error_text(
+                        ErrorCode::SeekGone,
+                        "that seek is not open to you",
+                        None,
+                    )));
+                }
+                Err(e) => tracing::error!(error = %e, "blocks between a seeker and a taker"),
+            }
+        });
     }
 
     fn cancel(&mut self, conn_id: u64, answer: bool) {
@@ -320,7 +419,11 @@ impl Pools {
                 continue;
             }
             let best = (i + 1..pool.len())
-                .filter(|&j| !taken[j] && pool[j].conn.player.id != pool[i].conn.player.id)
+                .filter(|&j| {
+                    !taken[j]
+                        && pool[j].conn.player.id != pool[i].conn.player.id
+                        && pool[i].may_meet(&pool[j])
+                })
                 .map(|j| (j, (pool[i].rating.rating - pool[j].rating.rating).abs()))
                 .filter(|&(j, gap)| gap <= pool[i].gap(now) && gap <= pool[j].gap(now))
                 .min_by(|a, b| a.1.total_cmp(&b.1));

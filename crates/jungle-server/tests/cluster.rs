@@ -578,3 +578,66 @@ async fn the_engine_on_one_node_says_nothing_about_a_game_run_by_another() {
     drop((a, b));
     drop_database(&url).await;
 }
+
+/// Blocks and challenge settings hold across nodes: a challenge sent through one node to a
+/// player on another obeys the target's setting and blocks (the node that holds the
+/// challenges reads them from the database).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_through_another_node_obeys_the_targets_settings() {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b) = (node(&url, "a"), node(&url, "b"));
+    let challenger = create_account(a.addr, "Challenger").await;
+    let target = create_account(b.addr, "Target").await;
+    let mut from = signed_in_client(a.addr, &challenger).await;
+    let _to = signed_in_client(b.addr, &target).await;
+    let challenge = ClientFrame::Challenge {
+        to: target.id,
+        rules: Ruleset::Classic,
+        clock: fischer(300, 2),
+        rated: false,
+        color: ColorChoice::Red,
+    };
+    let settings = |policy: &str| {
+        reqwest::Client::new()
+            .put(format!("http://{}/api/account/settings", b.addr))
+            .bearer_auth(&target.token)
+            .json(&serde_json::json!({ "challenges": policy }))
+            .send()
+    };
+    assert_eq!(settings("nobody").await.unwrap().status().as_u16(), 200);
+    // Until the target is seen online on node A's side, the answer is player_offline.
+    let until = Instant::now() + Duration::from_secs(6);
+    loop {
+        from.send(challenge.clone()).await;
+        match from.next().await {
+            Some(ServerFrame::Error {
+                code: ErrorCode::ChallengeRefused,
+                ..
+            }) => break,
+            Some(ServerFrame::Error {
+                code: ErrorCode::PlayerOffline,
+                ..
+            }) => {
+                assert!(Instant::now() < until, "the target is seen online");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // Open to everyone, but blocking the challenger (a block made through node B).
+    assert_eq!(settings("everyone").await.unwrap().status().as_u16(), 200);
+    let blocked = reqwest::Client::new()
+        .put(format!(
+            "http://{}/api/account/blocks/{}",
+            b.addr, challenger.id
+        ))
+        .bearer_auth(&target.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(blocked.status().as_u16(), 204);
+    from.send(challenge).await;
+    from.expect_error(ErrorCode::ChallengeRefused).await;
+    drop((a, b));
+    drop_database(&url).await;
+}

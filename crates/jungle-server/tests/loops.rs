@@ -201,7 +201,52 @@ async fn settings_writes_are_limited(db: Db) {
     server.shutdown().await;
 }
 
+/// Chat lines are stored with the game: the rate limit bounds a minute, and a cap of 200 lines
+/// a player bounds a game however long it lasts (rate limits off here to reach it quickly).
+async fn chat_lines_a_game_are_capped_per_player(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let (talker, other) = (server.player("Talker").await, server.player("Other").await);
+    let mut a = server.client(&talker).await;
+    let mut b = server.client(&other).await;
+    a.send(seek(Ruleset::Classic, fischer(600, 0), false)).await;
+    expect_frame!(a, ServerFrame::Seeking { .. });
+    b.send(seek(Ruleset::Classic, fischer(600, 0), false)).await;
+    let game = a.expect_game().await.game;
+    b.expect_game().await;
+    // Three tabs of the talker, each well within the flood limit of one connection.
+    let mut tabs = vec![a];
+    for _ in 0..2 {
+        let mut tab = server.client(&talker).await;
+        tab.send(ClientFrame::Watch { game }).await;
+        tab.expect_game().await;
+        tabs.push(tab);
+    }
+    let line = |n: usize| ClientFrame::Chat {
+        game,
+        preset: None,
+        text: Some(format!("line {n}")),
+    };
+    for n in 0..200 {
+        let tab = &mut tabs[n % 3];
+        tab.send(line(n)).await;
+        expect_frame!(tab, ServerFrame::ChatLine { text: Some(t), .. } if *t == format!("line {n}"));
+    }
+    tabs[0].send(line(200)).await;
+    tabs[0].expect_error(ErrorCode::LimitReached).await;
+    // The other player still speaks.
+    b.send(ClientFrame::Chat {
+        game,
+        preset: Some("hello".into()),
+        text: None,
+    })
+    .await;
+    let said = expect_frame!(tabs[1], ServerFrame::ChatLine { preset: Some(p), .. } => p);
+    assert_eq!(said, "hello");
+    server.shutdown().await;
+}
+
 both_stores!(
+    chat_lines_a_game_are_capped_per_player,
     resign_and_rematch_against_the_computer_meets_its_limit,
     rematches_between_people_are_limited,
     takebacks_against_the_computer_are_limited,

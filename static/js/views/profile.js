@@ -136,6 +136,32 @@ export function renderProfile(root, app, who) {
     if (profile.online) parts.push(renderChallengeForm(challengeBody, app, target));
     else challengeBody.innerHTML = `<p class="muted">${t('challengeOffline', { name: escape(profile.name) })}</p>`;
     parts.push(renderReportForm($(actions, '#report-body'), target, who.report ?? null));
+    if (app.player?.username) drawBlock(profile);
+  }
+
+  /** An account may block anyone: no challenges from them, no chat, never paired. */
+  async function drawBlock(profile) {
+    const listed = await api.blocks().catch(() => []);
+    if (!alive) return;
+    let blocked = listed.some((b) => b.id === profile.id);
+    const row = document.createElement('p');
+    row.className = 'row';
+    actions.append(row);
+    const draw = () => {
+      row.innerHTML = `<button type="button" class="secondary" id="block-toggle" aria-pressed="${blocked}">${blocked ? t('unblock') : t('block')}</button>
+        <span class="muted" id="block-note">${blocked ? t('blockedNote', { name: escape(profile.name) }) : ''}</span>`;
+      $(row, '#block-toggle').onclick = async () => {
+        try {
+          if (blocked) await api.unblock(profile.id);
+          else await api.block(profile.id);
+          blocked = !blocked;
+          draw();
+        } catch (err) {
+          $(row, '#block-note').textContent = err.message;
+        }
+      };
+    };
+    draw();
   }
 
   return {

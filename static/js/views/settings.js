@@ -51,6 +51,15 @@ export function renderSettings(root, app) {
         <label>${t('boardTheme')} <select id="set-board"><option value="wood">${t('board.wood')}</option><option value="meadow">${t('board.meadow')}</option></select></label>
         <p id="display-note" role="status"></p>
         <button type="submit" class="primary">${t('save')}</button></form></section>
+    <section class="card"><h2>${t('sayNo')}</h2>
+      <form id="privacy-form">
+        <label>${t('whoMayChallenge')} <select id="set-challenges">
+          <option value="everyone">${t('challenges.everyone')}</option>
+          <option value="accounts">${t('challenges.accounts')}</option>
+          <option value="nobody">${t('challenges.nobody')}</option></select></label>
+        <p id="privacy-note" role="status"></p>
+        <button type="submit" class="secondary">${t('save')}</button></form>
+      <h3>${t('blockedPlayers')}</h3><p class="muted">${t('blockHint')}</p><ul class="list" id="blocked"></ul></section>
     <section class="card"><h2>${t('sessionsTitle')}</h2><ul class="list" id="sessions"></ul>
       <button type="button" class="secondary" id="sign-out-others">${t('signOutOthers')}</button></section>
     <section class="card"><h2>${t('changePassword')}</h2>
@@ -106,6 +115,31 @@ export function renderSettings(root, app) {
     loadSessions();
   };
   loadSessions();
+
+  api.settings().then((saved) => {
+    if (alive) /** @type {HTMLSelectElement} */ ($(root, '#set-challenges')).value = saved.challenges ?? 'everyone';
+  }).catch(() => {});
+  wire(root, 'privacy', async () => {
+    await api.saveSettings({ ...preferences.current(), challenges: valueOf(root, '#set-challenges') });
+    return t('saved');
+  });
+  const blocked = $(root, '#blocked');
+  const loadBlocks = async () => {
+    const list = await api.blocks().catch(() => []);
+    if (!alive) return;
+    blocked.innerHTML = list.length
+      ? list.map((b) => `<li><a href="/p/${b.id}" data-link title="${escape(b.name)}">${escape(b.name)}</a>
+          <button type="button" class="secondary" data-unblock="${b.id}" aria-label="${t('unblockName', { name: escape(b.name) })}">${t('unblock')}</button></li>`).join('')
+      : `<li class="muted">${t('noBlocks')}</li>`;
+  };
+  blocked.onclick = async (e) => {
+    const id = /** @type {HTMLElement} */ (e.target).closest?.('button')?.getAttribute('data-unblock');
+    if (id) {
+      await api.unblock(id).catch(() => {});
+      loadBlocks();
+    }
+  };
+  loadBlocks();
 
   wire(root, 'password', async () => {
     await api.changePassword(valueOf(root, '#pw-current'), valueOf(root, '#pw-new'));

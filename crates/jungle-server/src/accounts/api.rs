@@ -50,6 +50,17 @@ pub enum AccountApiError {
     Report(#[from] crate::reports::ReportError),
     #[error("there is no such tournament")]
     NoSuchTournament,
+    #[error(transparent)]
+    Block(crate::store::BlockError),
+}
+
+impl From<crate::store::BlockError> for AccountApiError {
+    fn from(e: crate::store::BlockError) -> Self {
+        match e {
+            crate::store::BlockError::Store(e) => e.into(),
+            other => AccountApiError::Block(other),
+        }
+    }
 }
 
 impl From<StoreError> for AccountApiError {
@@ -94,6 +105,13 @@ impl IntoResponse for AccountApiError {
             AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AccountApiError::BadResetLink => (StatusCode::BAD_REQUEST, "bad_reset_link"),
             AccountApiError::NoSuchTournament => (StatusCode::NOT_FOUND, "no_such_tournament"),
+            AccountApiError::Block(e) => match e {
+                crate::store::BlockError::TooMany => (StatusCode::CONFLICT, "limit_reached"),
+                crate::store::BlockError::NoSuchPlayer => (StatusCode::NOT_FOUND, "no_such_player"),
+                crate::store::BlockError::Yourself | crate::store::BlockError::Store(_) => {
+                    (StatusCode::BAD_REQUEST, "bad_request")
+                }
+            },
             AccountApiError::Report(e) => match e {
                 crate::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
                 crate::reports::ReportError::NoSuchPlayer => {

@@ -16,7 +16,7 @@ use crate::state::AppState;
 use crate::store::PlayerRecord;
 
 /// The session and player a request is made with.
-async fn signed_in(
+pub(super) async fn signed_in(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<(Uuid, PlayerRecord), AccountApiError> {
@@ -231,6 +231,13 @@ pub async fn save_settings(
             ));
         }
     }
+    if let Some(challenges) = &settings.challenges {
+        if !["everyone", "accounts", "nobody"].contains(&challenges.as_str()) {
+            return Err(AccountApiError::BadBody(
+                "challenges must be \"everyone\", \"accounts\" or \"nobody\"".into(),
+            ));
+        }
+    }
     if let Some(board) = &settings.board {
         if !["wood", "meadow"].contains(&board.as_str()) {
             return Err(AccountApiError::BadBody(
@@ -242,6 +249,16 @@ pub async fn save_settings(
     state
         .limits
         .check(crate::limits::Limited::Settings, Some(player.id), client)?;
+    // Who may challenge is not a display setting: a body without it keeps what is saved.
+    let mut settings = settings;
+    if settings.challenges.is_none() {
+        settings.challenges = state
+            .store
+            .settings(player.id)
+            .await?
+            .and_then(|json| serde_json::from_str::<http::DisplaySettings>(&json).ok())
+            .and_then(|saved| saved.challenges);
+    }
     let text = serde_json::to_string(&settings).expect("settings serialize");
     state.store.set_settings(player.id, &text).await?;
     Ok(Json(settings))

@@ -7,6 +7,7 @@
 //! - [`api`]: creating accounts, signing in and out; [`manage`]: sessions, password, deletion.
 
 pub mod api;
+pub mod blocks;
 pub mod manage;
 pub mod names;
 pub mod open_sessions;

@@ -70,8 +70,9 @@ pub struct Room {
     live: bool,
     /// To hand the computer's moves back to this room's own queue; weak, so it can close.
     own_tx: mpsc::WeakSender<RoomCommand>,
-    /// The latest chat lines, for those who join later (at most [`CHAT_KEPT`]).
-    chat: Vec<(ChatChannel, Utf8Bytes)>,
+    /// The latest chat lines and who said them, for those who join later (at most
+    /// [`CHAT_KEPT`]).
+    chat: Vec<(ChatChannel, Uuid, Utf8Bytes)>,
     /// Lines stored so far by each player who spoke here.
     said: std::collections::HashMap<Uuid, u32>,
     /// Who came in through the private room's code or link (they may watch it again by id).
@@ -209,7 +210,7 @@ impl Room {
                 conn_id,
                 preset,
                 text,
-            } => self.chat(conn_id, preset, text).await,
+            } => Box::pin(self.chat(conn_id, preset, text)).await,
             RoomCommand::Act {
                 conn_id,
                 player,
@@ -425,10 +426,17 @@ impl Room {
             // A start shows everybody the full state; otherwise only the newcomer needs it.
             self.deliver(&conn, self.view().game_frame(side));
         }
-        // What was said on the newcomer's channel so far.
+        // What was said on the newcomer's channel so far, but by those they block.
         let channel = self.channel_of(&conn);
-        for (said_on, line) in &self.chat {
-            if *said_on == channel {
+        let blocked = if self.chat.iter().any(|(on, _, _)| *on == channel) {
+            Box::pin(self.ctx.store.blocked_ids(conn.player.id))
+                .await
+                .unwrap_or_default()
+        } else {
+            Default::default()
+        };
+        for (said_on, by, line) in &self.chat {
+            if *said_on == channel && !blocked.contains(by) {
                 self.deliver(&conn, line.clone());
             }
         }
@@ -485,15 +493,30 @@ impl Room {
             preset,
             text,
         });
+        // Nobody hears a player they block.
+        let listeners: Vec<Uuid> = self
+            .members
+            .iter()
+            .filter(|m| self.channel_of(&m.conn) == channel && m.conn.player.id != from.id)
+            .map(|m| m.conn.player.id)
+            .collect();
+        let blockers = self
+            .ctx
+            .store
+            .blockers_of(from.id, &listeners)
+            .await
+            .unwrap_or_default();
         for member in &self.members {
-            if self.channel_of(&member.conn) == channel {
+            if self.channel_of(&member.conn) == channel
+                && !blockers.contains(&member.conn.player.id)
+            {
                 self.deliver(&member.conn, line.clone());
             }
         }
         if self.chat.len() >= CHAT_KEPT {
             self.chat.remove(0);
         }
-        self.chat.push((channel, line));
+        self.chat.push((channel, from.id, line));
     }
 
     async fn leave(&mut self, conn_id: u64) {

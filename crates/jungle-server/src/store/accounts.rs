@@ -375,6 +375,15 @@ impl Store {
         Ok(())
     }
 
+    /// Who may challenge `player` (their `challenges` setting: `everyone` unless saved).
+    pub async fn challenge_policy(&self, player: Uuid) -> Result<String, StoreError> {
+        let saved = self.settings(player).await?;
+        let settings: jungle_protocol::http::DisplaySettings = saved
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default();
+        Ok(settings.challenges.unwrap_or_else(|| "everyone".into()))
+    }
+
     /// Whether `player` has an account (a username), as opposed to a guest or the computer.
     pub async fn has_account(&self, player: Uuid) -> Result<bool, StoreError> {
         let row = sqlx::query("SELECT username FROM players WHERE id = $1")

@@ -135,6 +135,7 @@ impl FrameError {
                     C::TooManyOutgoing | C::TooManyIncoming => ErrorCode::LimitReached,
                     C::RecentlyDeclined(_) => ErrorCode::RateLimited,
                     C::Unknown => ErrorCode::UnknownChallenge,
+                    C::Refused => ErrorCode::ChallengeRefused,
                 }
             }
             FrameError::Banned(_) => ErrorCode::Banned,

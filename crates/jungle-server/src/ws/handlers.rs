@@ -70,6 +70,16 @@ pub async fn challenge_frame(
             let Some(target) = store.player(to).await? else {
                 return Err(crate::challenges::ChallengeError::Offline.into());
             };
+            // The target says who may challenge them, and whom they block: read here, on the
+            // node holding the challenges, so the same holds whichever node it came through.
+            let refused = match store.challenge_policy(to).await?.as_str() {
+                "nobody" => true,
+                "accounts" => !store.has_account(conn.player.id).await?,
+                _ => false,
+            } || store.either_blocks(conn.player.id, to).await?;
+            if refused {
+                return Err(crate::challenges::ChallengeError::Refused.into());
+            }
             if rated && !store.has_account(to).await? {
                 return Err(FrameError::OpponentNeedsAccount);
             }

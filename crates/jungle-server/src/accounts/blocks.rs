@@ -1,0 +1,58 @@
+//! An account's blocks: `GET /api/account/blocks`, `PUT` and `DELETE
+//! /api/account/blocks/{player}`. A blocked player cannot challenge the account, their chat
+//! lines do not reach it, and matchmaking never pairs the two (docs/decisions.md).
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use jungle_protocol::http;
+use uuid::Uuid;
+
+use super::api::{same_origin, AccountApiError};
+use super::manage::signed_in;
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::state::AppState;
+
+/// `GET /api/account/blocks`: the players this account blocks, the latest first.
+pub async fn list(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<http::Blocked>>, AccountApiError> {
+    let (_, me) = signed_in(&state, &headers).await?;
+    let blocks = state.store.blocks(me.id).await?;
+    Ok(Json(
+        blocks
+            .into_iter()
+            .map(|(id, name)| http::Blocked { id, name })
+            .collect(),
+    ))
+}
+
+/// `PUT /api/account/blocks/{player}`.
+pub async fn block(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(player): Path<Uuid>,
+) -> Result<StatusCode, AccountApiError> {
+    same_origin(&state, &headers)?;
+    let (_, me) = signed_in(&state, &headers).await?;
+    state.limits.check(Limited::Blocks, Some(me.id), client)?;
+    state.store.block(me.id, player).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/account/blocks/{player}`.
+pub async fn unblock(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(player): Path<Uuid>,
+) -> Result<StatusCode, AccountApiError> {
+    same_origin(&state, &headers)?;
+    let (_, me) = signed_in(&state, &headers).await?;
+    state.limits.check(Limited::Blocks, Some(me.id), client)?;
+    state.store.unblock(me.id, player).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
