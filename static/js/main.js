@@ -112,7 +112,7 @@ function route() {
     return;
   }
   if (app.route.name === 'notfound') {
-    root.innerHTML = `<section class="card" style="max-width:420px;margin:40px auto" role="alert"><h1>404</h1>
+    root.innerHTML = `<section class="card narrow" role="alert"><h1>404</h1>
       <p>${t('notFound')}</p><p><a href="/" data-link>${t('notFoundBack')}</a></p></section>`;
     return;
   }
@@ -163,7 +163,7 @@ function route() {
 }
 
 function renderNamePrompt() {
-  root.innerHTML = `<section class="card" style="max-width:420px;margin:40px auto">
+  root.innerHTML = `<section class="card narrow">
     <h1>${t('chooseName')}</h1>
     <form id="name-form"><label for="name">${t('chooseName')}</label>
     <input type="text" id="name" maxlength="24" autocomplete="nickname" required aria-describedby="name-hint">
@@ -171,7 +171,7 @@ function renderNamePrompt() {
     <p class="error" id="name-error" role="alert"></p>
     <p class="row"><button type="submit" class="primary">${t('start')}</button>
     <button type="button" class="secondary" id="play-now">${t('playNow')}</button></p></form></section>
-    <section class="card" style="max-width:420px;margin:0 auto 40px" id="sign-in"></section>`;
+    <section class="card narrow-below" id="sign-in"></section>`;
   show(renderSignIn($(root, '#sign-in'), app.identityChanged));
   const input = /** @type {HTMLInputElement} */ ($(root, '#name'));
   input.focus();

@@ -26,6 +26,7 @@ pub mod persist;
 pub mod rating;
 pub mod replay;
 pub mod reports;
+pub mod security_headers;
 pub mod review;
 pub mod rooms;
 pub mod state;
@@ -394,7 +395,19 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
     if public_metrics {
         routes = routes.route("/metrics", get(api::metrics));
     }
-    routes.with_state(state).merge(client)
+    let policy = axum::http::HeaderValue::from_str(&security_headers::content_security_policy(
+        &state.public_url,
+    ))
+    .expect("the policy is plain ASCII");
+    routes
+        .with_state(state)
+        .merge(client)
+        .layer(axum::middleware::map_response(
+            move |response: axum::response::Response| {
+                let policy = policy.clone();
+                async move { security_headers::add(&policy, response) }
+            },
+        ))
 }
 
 async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {

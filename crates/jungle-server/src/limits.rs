@@ -363,6 +363,46 @@ mod tests {
         }
     }
 
+    /// docs/security.md's table of rates, as the code has it: the same lines, no more.
+    #[test]
+    fn the_documented_rates_are_the_code_s() {
+        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/security.md"));
+        let table = doc
+            .split("## Rates, across connections")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("docs/security.md has its table of rates");
+        let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| `")).collect();
+        let spell = |every: Duration| {
+            let ms = every.as_millis();
+            if ms % 60_000 == 0 {
+                format!("{} min", ms / 60_000)
+            } else if ms % 1_000 == 0 {
+                format!("{} s", ms / 1_000)
+            } else {
+                format!("{ms} ms")
+            }
+        };
+        for rule in RULES {
+            let line = format!(
+                "| `{}` | {} | {}, then 1 per {} |",
+                rule.what.name(),
+                rule.per.name(),
+                rule.burst,
+                spell(rule.every)
+            );
+            assert!(
+                rows.iter().any(|row| row.starts_with(&line)),
+                "docs/security.md lacks {line}"
+            );
+        }
+        assert_eq!(
+            rows.len(),
+            RULES.len(),
+            "docs/security.md lists a rate the code does not have"
+        );
+    }
+
     #[test]
     fn disabled_limits_let_everything_through() {
         let limits = Limits::new(false);

@@ -45,8 +45,8 @@ export function evalShown(score, mover) {
 export function renderAnalysis(root, app) {
   root.innerHTML = `<div class="analysis">
     <section aria-label="${t('analysisBoard')}">
-      <div class="eval-bar" id="eval-bar" role="img" aria-label="${t('evaluation')}"><div style="width:50%"></div></div>
-      <div id="board" style="margin-top:8px"></div>
+      <div class="eval-bar" id="eval-bar" role="img" aria-label="${t('evaluation')}"><div class="eval-fill"></div></div>
+      <div id="board" class="gap-above"></div>
       ${replayBar()}
     </section>
     <aside class="side">

@@ -40,7 +40,7 @@ export function drawChat(el, app, lines) {
     el.innerHTML = `<div class="card chat"><h3>${title}</h3>
       <ol class="chat-lines" id="chat-lines" aria-live="polite"></ol>
       <div class="chat-presets">${PRESETS.map((p) => `<button type="button" class="secondary" data-preset="${p}">${t(`chat.${p}`)}</button>`).join('')}</div>
-      <form class="row" id="chat-form"><input type="text" id="chat-text" maxlength="140" aria-label="${t('chatSay')}" placeholder="${t('chatSay')}" style="flex:1" autocomplete="off">
+      <form class="row" id="chat-form"><input type="text" id="chat-text" maxlength="140" aria-label="${t('chatSay')}" placeholder="${t('chatSay')}" class="grow" autocomplete="off">
         <button type="submit" class="secondary">${t('chatSend')}</button></form>
       <label class="row"><input type="checkbox" id="chat-off"> ${t('chatOff')}</label></div>`;
     const list = $(el, '#chat-lines');

@@ -35,7 +35,7 @@ export function renderEditor(root, app) {
         <p class="row"><button type="button" class="secondary" id="ed-start">${t('editorStart')}</button>
           <button type="button" class="secondary" id="ed-clear">${t('editorClear')}</button></p>
         <label for="ed-text">${t('editorText')}</label>
-        <p class="row"><input type="text" id="ed-text" spellcheck="false" style="flex:1;font-family:ui-monospace,monospace">
+        <p class="row"><input type="text" id="ed-text" spellcheck="false" class="grow mono">
           <button type="button" class="secondary" id="ed-copy">${t('copyText')}</button></p>
         <p id="ed-verdict" role="status"></p></div>
       <div class="card"><h3>${t('editorPlay')}</h3>

@@ -38,7 +38,7 @@ export function renderGame(root, app) {
       <div id="end-panel"></div>
       <div class="card" id="turn-info" role="status"></div>
       <div class="card actions" id="actions"></div>
-      <div class="card"><h3 class="row" style="justify-content:space-between">${t('moves')}
+      <div class="card"><h3 class="row spread">${t('moves')}
         <span><a href="/analysis?game=${app.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a><span class="muted" id="analyse-later" title="${t('engineAfterGameWhy')}">${t('engineAfterGame')}</span> ·
         <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
         <div class="moves" id="moves"></div></div>
@@ -353,7 +353,7 @@ function drawRoomPanel(el, app) {
   el.innerHTML = `<div class="card"><p>${t('waitingForOpponent')}</p>
     <p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
     <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>
-    <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" style="flex:1">
+    <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" class="grow">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
     <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p></div>`;
   $(el, '#add-computer').onclick = () => {
@@ -404,8 +404,8 @@ function drawEnd(el, app) {
   el.innerHTML = `<section class="card end" id="end" aria-live="polite" tabindex="-1"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
     <div class="actions">
       ${player && !game.tournament ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
-      ${game.tournament ? `<a href="/t/${game.tournament}" data-link class="button primary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToTournament')}</a>` : ''}
-      <a href="/" data-link class="button secondary" style="display:inline-flex;align-items:center;text-decoration:none">${t('backToLobby')}</a>
+      ${game.tournament ? `<a href="/t/${game.tournament}" data-link class="button primary link-button">${t('backToTournament')}</a>` : ''}
+      <a href="/" data-link class="button secondary link-button">${t('backToLobby')}</a>
     </div>
     ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}
     ${game.tournament && player ? `<p class="muted">${t('nextPairing')}</p>` : ''}
@@ -462,7 +462,7 @@ function drawActions(el, app) {
   const opponent = game.you === 'red' ? 'blue' : 'red';
   const id = game.game;
   if (game.draw_offer === opponent) {
-    el.innerHTML = `<p class="notice" style="width:100%">${t('drawOfferedToYou')}</p>
+    el.innerHTML = `<p class="notice full">${t('drawOfferedToYou')}</p>
       <button type="button" class="primary" id="accept-draw">${t('accept')}</button>
       <button type="button" class="secondary" id="decline-draw">${t('decline')}</button>`;
     $(el, '#accept-draw').onclick = () => app.send({ t: 'accept_draw', game: id });
@@ -470,7 +470,7 @@ function drawActions(el, app) {
     return;
   }
   if (game.takeback_offer === opponent) {
-    el.innerHTML = `<p class="notice" style="width:100%" role="status">${t('takebackOfferedToYou')}</p>
+    el.innerHTML = `<p class="notice full" role="status">${t('takebackOfferedToYou')}</p>
       <button type="button" class="primary" id="accept-takeback">${t('accept')}</button>
       <button type="button" class="secondary" id="decline-takeback">${t('decline')}</button>`;
     $(el, '#accept-takeback').onclick = () => app.send({ t: 'accept_takeback', game: id });
@@ -478,7 +478,7 @@ function drawActions(el, app) {
     return;
   }
   if (app.confirmResign) {
-    el.innerHTML = `<p style="width:100%">${t('confirmResign')}</p>
+    el.innerHTML = `<p class="full">${t('confirmResign')}</p>
       <button type="button" class="danger" id="resign-yes">${t('yes')}</button>
       <button type="button" class="secondary" id="resign-no">${t('no')}</button>`;
     $(el, '#resign-yes').onclick = () => {
@@ -501,10 +501,10 @@ function drawActions(el, app) {
   const againAt = app.drawOfferedAt != null ? app.drawOfferedAt + 20 : 0;
   const waiting = !offered && game.moves.length < againAt;
   const label = offered ? t('drawOffered') : waiting ? t('drawAgainAt', { n: Math.floor(againAt / 2) + 1 }) : t('offerDraw');
-  el.innerHTML = `${app.drawDeclined ? `<p class="notice" style="width:100%" role="status">${t('drawDeclinedToYou')}</p>` : ''}
+  el.innerHTML = `${app.drawDeclined ? `<p class="notice full" role="status">${t('drawDeclinedToYou')}</p>` : ''}
     <button type="button" class="secondary" id="offer-draw" ${offered || waiting ? 'disabled' : ''}>${label}</button>
     ${canTakeBack ? `<button type="button" class="secondary" id="takeback" ${asked ? 'disabled' : ''}>${asked ? t('takebackAsked') : t('takeback')}</button>` : ''}
-    ${app.takebackDeclined ? `<p class="notice" style="width:100%" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
+    ${app.takebackDeclined ? `<p class="notice full" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
   el.querySelector('#takeback')?.addEventListener('click', () => {
     app.takebackDeclined = false;

@@ -80,7 +80,7 @@ export function renderHome(root, app) {
       ${ratedBox('pr-rated', false)}
       <button type="button" class="secondary" id="create-room">${t('createRoom')}</button>
       <h3>${t('joinByCode')}</h3>
-      <form class="row" id="join-form"><input type="text" id="join-code" aria-label="${t('code')}" placeholder="${t('code')}" maxlength="12" autocomplete="off" style="flex:1">
+      <form class="row" id="join-form"><input type="text" id="join-code" aria-label="${t('code')}" placeholder="${t('code')}" maxlength="12" autocomplete="off" class="grow">
       <button type="submit" class="secondary">${t('join')}</button></form>
     </section>
     <section class="card" aria-labelledby="tn"><h2 id="tn">${t('tournaments')}</h2><div id="tournaments"></div></section>

@@ -112,9 +112,9 @@ export function renderProfile(root, app, who) {
   /** A guest's own page offers a new name; anyone else's, challenge and report. */
   function drawActions(profile) {
     if (profile.id === app.player?.id && !app.player?.username) {
-      actions.innerHTML = `<form id="rename-form" class="row"><label for="rename" style="width:100%">${t('changeName')}</label>
-        <input type="text" id="rename" maxlength="24" value="${escape(profile.name)}" style="flex:1">
-        <button type="submit" class="secondary">${t('save')}</button><p class="error" id="rename-error" role="alert" style="width:100%"></p></form>`;
+      actions.innerHTML = `<form id="rename-form" class="row"><label for="rename" class="full">${t('changeName')}</label>
+        <input type="text" id="rename" maxlength="24" value="${escape(profile.name)}" class="grow">
+        <button type="submit" class="secondary">${t('save')}</button><p class="error" id="rename-error" role="alert" class="full"></p></form>`;
       $(actions, '#rename-form').onsubmit = async (e) => {
         e.preventDefault();
         try {

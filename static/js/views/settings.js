@@ -172,7 +172,7 @@ export function renderSettings(root, app) {
  * @returns {import('../types.js').View}
  */
 export function renderReset(root, token, app) {
-  root.innerHTML = `<section class="card" style="max-width:420px;margin:40px auto"><h1>${t('resetTitle')}</h1>
+  root.innerHTML = `<section class="card narrow"><h1>${t('resetTitle')}</h1>
     <form id="reset-form" class="account-form">
       <label for="reset-pass">${t('newPassword')}</label><input type="password" id="reset-pass" autocomplete="new-password" maxlength="128" required>
       <p id="reset-note" role="status"></p>
