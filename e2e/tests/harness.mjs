@@ -55,13 +55,24 @@ export async function launchBrowser() {
   });
 }
 
+/// Fails the test on a page error, or on anything the Content-Security-Policy blocked: the
+/// client must work under the policy the server sends, inline nothing.
+export function watchPage(page, name) {
+  page.on('pageerror', (error) => {
+    throw new Error(`${name}: page error: ${error.message}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+      throw new Error(`${name}: blocked by the Content-Security-Policy: ${message.text()}`);
+    }
+  });
+}
+
 /// A fresh browser profile that has picked a name and sits in the lobby.
 export async function newPlayer(browser, url, name, viewport = { width: 1100, height: 900 }) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw new Error(`${name}: page error: ${error.message}`);
-  });
+  watchPage(page, name);
   await page.goto(url);
   await page.fill('#name', name);
   await page.click('#name-form button[type=submit]');

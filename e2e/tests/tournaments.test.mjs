@@ -13,7 +13,17 @@ const env = serverAndBrowser();
 
 test('a tournament made in the lobby is listed for others and has its page', async () => {
   const host = await newPlayer(env.browser, env.server.url, 'Tournament Director 24c', { width: 1366, height: 900 });
+  // A guest may only make a private tournament, and is told so.
   await host.click('#tournaments summary');
+  assert.equal(await host.locator('#tour-private').isDisabled(), true);
+  assert.match(await host.locator('#tour-form').innerText(), /Public tournaments are made by accounts/);
+  // With an account, a public one.
+  await host.fill('#claim-user', 'TournamentDirector');
+  await host.fill('#claim-pass', 'correct horse battery');
+  await host.click('#claim-form button[type=submit]');
+  await host.waitForSelector('#sign-out');
+  await host.waitForSelector('#tour-private:not([disabled])', { state: 'attached' });
+  if (!(await host.locator('#tour-name').isVisible())) await host.click('#tournaments summary');
   await host.fill('#tour-name', 'Friday Night Jungle Arena Open');
   await host.selectOption('#tour-minutes', '45');
   await host.click('#tour-form button[type=submit]');

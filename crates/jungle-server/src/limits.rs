@@ -366,7 +366,10 @@ mod tests {
     /// docs/security.md's table of rates, as the code has it: the same lines, no more.
     #[test]
     fn the_documented_rates_are_the_code_s() {
-        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/security.md"));
+        let doc = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/security.md"
+        ));
         let table = doc
             .split("## Rates, across connections")
             .nth(1)
