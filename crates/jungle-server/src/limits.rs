@@ -378,9 +378,9 @@ mod tests {
         let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| `")).collect();
         let spell = |every: Duration| {
             let ms = every.as_millis();
-            if ms % 60_000 == 0 {
+            if ms.is_multiple_of(60_000) {
                 format!("{} min", ms / 60_000)
-            } else if ms % 1_000 == 0 {
+            } else if ms.is_multiple_of(1_000) {
                 format!("{} s", ms / 1_000)
             } else {
                 format!("{ms} ms")
