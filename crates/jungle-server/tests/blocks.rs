@@ -164,15 +164,7 @@ async fn a_blocked_player_does_not_reach_me_in_chat(db: Db) {
     let ada = server.account("Ada").await;
     let bob = server.account("Bob").await;
     let mut host = server.client(&ada).await;
-    host.send(ClientFrame::CreateRoom {
-        rules: Ruleset::Classic,
-        clock: fischer(300, 3),
-        rated: false,
-        color: ColorChoice::Red,
-        position: None,
-    })
-    .await;
-    let (code, game) = expect_frame!(host, ServerFrame::Room { code, game, .. } => (code, game));
+    let (code, game) = open_private_room(&mut host, fischer(300, 3), false).await;
     let mut guest = server.client(&bob).await;
     guest.send(ClientFrame::JoinRoom { code }).await;
     guest.expect_game().await;

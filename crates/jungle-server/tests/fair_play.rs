@@ -105,13 +105,7 @@ async fn the_engine_says_nothing_about_a_rated_game_in_progress(db: Db) {
         );
     }
     spectator
-        .send(ClientFrame::PlayComputer {
-            rules: Ruleset::Classic,
-            clock: fischer(300, 0),
-            level: 8,
-            color: ColorChoice::Blue,
-            position: Some(live.to_string()),
-        })
+        .send(computer_from(&live.to_string(), 8, ColorChoice::Blue))
         .await;
     spectator.expect_error(ErrorCode::AnalysisUnavailable).await;
     // Someone who is not watching is refused the same: it is the position that is closed.
@@ -194,13 +188,7 @@ async fn the_computer_does_not_play_the_best_move_in_a_live_position(db: Db) {
     );
     let mut spectator = server.client(&server.player("Oracle seeker").await).await;
     spectator
-        .send(ClientFrame::PlayComputer {
-            rules: Ruleset::Classic,
-            clock: fischer(300, 0),
-            level: 8,
-            color: ColorChoice::Blue,
-            position: Some(before.to_string()),
-        })
+        .send(computer_from(&before.to_string(), 8, ColorChoice::Blue))
         .await;
     let state = spectator.expect_game().await;
     assert_eq!(state.you, Some(Side::Blue));

@@ -28,15 +28,7 @@ async fn a_private_game_is_seen_only_through_its_code_until_it_ends(db: Db) {
     let server = TestServer::start(db).await;
     let host_player = server.player("Host").await;
     let mut host = server.client(&host_player).await;
-    host.send(ClientFrame::CreateRoom {
-        rules: Ruleset::Classic,
-        clock: fischer(300, 2),
-        rated: false,
-        color: ColorChoice::Red,
-        position: None,
-    })
-    .await;
-    let (code, game) = expect_frame!(host, ServerFrame::Room { code, game, .. } => (code, game));
+    let (code, game) = open_private_room(&mut host, fischer(300, 2), false).await;
     let mut guest = server.client(&server.player("Guest").await).await;
     guest
         .send(ClientFrame::JoinRoom { code: code.clone() })

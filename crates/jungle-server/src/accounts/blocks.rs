@@ -36,11 +36,7 @@ pub async fn block(
     headers: HeaderMap,
     Path(player): Path<Uuid>,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
-    let (_, me) = signed_in(&state, &headers).await?;
-    state.limits.check(Limited::Blocks, Some(me.id), client)?;
-    state.store.block(me.id, player).await?;
-    Ok(StatusCode::NO_CONTENT)
+    change(&state, client, &headers, player, true).await
 }
 
 /// `DELETE /api/account/blocks/{player}`.
@@ -50,9 +46,23 @@ pub async fn unblock(
     headers: HeaderMap,
     Path(player): Path<Uuid>,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
-    let (_, me) = signed_in(&state, &headers).await?;
+    change(&state, client, &headers, player, false).await
+}
+
+async fn change(
+    state: &AppState,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+    player: Uuid,
+    blocked: bool,
+) -> Result<StatusCode, AccountApiError> {
+    same_origin(state, headers)?;
+    let (_, me) = signed_in(state, headers).await?;
     state.limits.check(Limited::Blocks, Some(me.id), client)?;
-    state.store.unblock(me.id, player).await?;
+    if blocked {
+        state.store.block(me.id, player).await?;
+    } else {
+        state.store.unblock(me.id, player).await?;
+    }
     Ok(StatusCode::NO_CONTENT)
 }

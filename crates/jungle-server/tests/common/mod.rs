@@ -515,6 +515,30 @@ pub fn vs_computer(level: u8, color: ColorChoice) -> ClientFrame {
     }
 }
 
+/// A game against the computer at `level` from a set-up `position` (`color`: the human's).
+pub fn computer_from(position: &str, level: u8, color: ColorChoice) -> ClientFrame {
+    ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 0),
+        level,
+        color,
+        position: Some(position.to_owned()),
+    }
+}
+
+/// `host` opens a classic private room (the host plays Red); its code and game id.
+pub async fn open_private_room(host: &mut Client, clock: ClockSpec, rated: bool) -> (String, Uuid) {
+    host.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock,
+        rated,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    expect_frame!(host, ServerFrame::Room { code, game, .. } => (code, game))
+}
+
 pub fn fischer(base_s: u32, inc_s: u32) -> ClockSpec {
     ClockSpec::Fischer { base_s, inc_s }
 }
