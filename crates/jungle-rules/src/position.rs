@@ -398,6 +398,26 @@ impl Position {
         .expect("four hashes")
     }
 
+    /// How far apart two boards are, by their animals: 2 for an animal on another square, 1 for
+    /// one on only one of the boards (captured, or added), 0 for one on the same square. A move
+    /// changes it by 2 (3 with a capture), so boards within two turns of each other are at most
+    /// 6 apart. The side to move is not counted.
+    pub fn board_distance(&self, other: &Position) -> u32 {
+        let mut distance = 0;
+        for side in Side::ALL {
+            for animal in Animal::ALL {
+                let piece = Piece::new(side, animal);
+                distance += match (self.square_of(piece), other.square_of(piece)) {
+                    (Some(a), Some(b)) if a == b => 0,
+                    (Some(_), Some(_)) => 2,
+                    (None, None) => 0,
+                    _ => 1,
+                };
+            }
+        }
+        distance
+    }
+
     /// The game's end as the board alone shows it: an animal in the enemy den, or a side
     /// with no animals. ("No legal move" and the no-capture draw are for [`Game`](crate::Game).)
     pub fn board_outcome(&self) -> Option<Outcome> {

@@ -300,3 +300,23 @@ fn positions_run_from_the_start_to_the_current_one() {
         Position::start().play(&Rules::CLASSIC, mv("a3a4")).unwrap()
     );
 }
+
+#[test]
+fn board_distance_counts_animals_moved_taken_or_added() {
+    let start = Position::start();
+    assert_eq!(start.board_distance(&start), 0);
+    let one = start.play(&Rules::CLASSIC, mv("a3a4")).unwrap();
+    assert_eq!(start.board_distance(&one), 2, "one animal moved");
+    let two = one.play(&Rules::CLASSIC, mv("g7g6")).unwrap();
+    assert_eq!(start.board_distance(&two), 4);
+    // A lone lion each, and the same with Red's lion gone.
+    let lions = pos("6l/7/7/7/7/7/7/7/L6 r 0 20");
+    let one_lion = pos("6l/7/7/7/7/7/7/7/7 r 0 20");
+    assert_eq!(lions.board_distance(&one_lion), 1);
+    let other_side = pos("6l/7/7/7/7/7/7/7/L6 b 0 20");
+    assert_eq!(
+        lions.board_distance(&other_side),
+        0,
+        "the side to move is not counted"
+    );
+}

@@ -134,26 +134,14 @@ async fn frame(
     evals: Vec<EngineScore>,
 ) -> Result<ServerFrame, crate::fair_play::EngineClosed> {
     let positions: Vec<Position> = crate::replay::stored_game(record)
-        .map(|game| game.positions().collect())
+        .map(|game| game.positions().take(evals.len()).collect())
         .unwrap_or_default();
-    let keys: Vec<Option<u64>> = positions
-        .iter()
-        .take(evals.len())
-        .map(crate::fair_play::positions::key)
-        .collect();
-    let asked: Vec<u64> = keys.iter().flatten().copied().collect();
-    let mut live = fair_play
-        .live(&asked, crate::fair_play::Among::AllGames)
-        .await?
-        .into_iter();
-    let hidden: Vec<bool> = (0..evals.len())
-        .map(|i| match keys.get(i) {
-            Some(Some(_)) => live.next() == Some(true),
-            Some(None) => false,
-            // Past the positions that replay: nothing to show them against.
-            None => true,
-        })
-        .collect();
+    let mut closed = fair_play
+        .closed(&positions, crate::fair_play::Among::AllGames)
+        .await?;
+    // Past the positions that replay: nothing to show them against.
+    closed.resize(evals.len(), true);
+    let hidden = closed;
     let movers = movers(record);
     let marks = marks(
         &evals,
@@ -226,7 +214,12 @@ pub fn start(
         if let Err(e) = store.save_game_evals(record.id, &json).await {
             tracing::error!(error = %e, game = %record.id, "could not store a game's analysis");
         }
-        let text = match frame(&fair_play, &record, evals).await {
+        // The asker may have sat down to a game meanwhile: then nothing is sent.
+        let shown = match fair_play.not_playing(conn.player.id).await {
+            Ok(()) => frame(&fair_play, &record, evals).await,
+            Err(closed) => Err(closed),
+        };
+        let text = match shown {
             Ok(frame) => frame_text(&frame),
             Err(closed) => crate::rooms::error_text(
                 jungle_protocol::ErrorCode::AnalysisUnavailable,

@@ -17,6 +17,7 @@ pub mod export;
 pub mod fair_play;
 pub mod game_analysis;
 pub mod http_server;
+pub mod json_rejections;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
@@ -72,7 +73,7 @@ pub struct Server {
     /// The `/metrics` server, when it has an address of its own.
     metrics_serving: Option<JoinHandle<()>>,
     metrics_addr: Option<SocketAddr>,
-    writer: JoinHandle<()>,
+    writer: persist::Writer,
     store: Store,
     rooms: Rooms,
     cluster: Option<cluster::Cluster>,
@@ -288,10 +289,13 @@ impl Server {
         if let Some(metrics) = self.metrics_serving {
             let _ = tokio::time::timeout(Duration::from_secs(5), metrics).await;
         }
-        if tokio::time::timeout(Duration::from_secs(30), self.writer)
-            .await
-            .is_err()
-        {
+        // Rooms stop on the signal and hand their last writes over; then the writer commits
+        // what is queued and stops (other tasks may still hold a handle to it).
+        let until = tokio::time::Instant::now() + Duration::from_secs(5);
+        while !self.rooms.live_ids().is_empty() && tokio::time::Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        if !self.writer.close(Duration::from_secs(30)).await {
             tracing::error!("the database writer did not drain within 30 s");
         }
         if let Some(cluster) = &self.cluster {
@@ -401,6 +405,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
     .expect("the policy is plain ASCII");
     routes
         .with_state(state)
+        .layer(axum::middleware::from_fn(json_rejections::middleware))
         .merge(client)
         .layer(axum::middleware::map_response(
             move |response: axum::response::Response| {

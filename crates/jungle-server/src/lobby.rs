@@ -469,6 +469,20 @@ impl Pools {
         let human = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
         let ctx = self.ctx.clone();
         tokio::spawn(async move {
+            // Fair play: no computer for someone who sat down to a game against a person
+            // while they waited.
+            if ctx
+                .fair_play
+                .not_playing(seeker.conn.player.id)
+                .await
+                .is_err()
+            {
+                let _ = seeker
+                    .conn
+                    .tx
+                    .try_send(Outbound::Text(frame_text(&ServerFrame::SeekCancelled)));
+                return;
+            }
             let opened = open::computer_game(
                 ctx,
                 settings,

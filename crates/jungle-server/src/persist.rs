@@ -60,10 +60,27 @@ pub struct Persister {
     tx: mpsc::Sender<Request>,
 }
 
+/// The server's hold on the writer: [`Writer::close`] commits what is queued and stops it,
+/// whoever still holds a [`Persister`] (tasks that stop late get `Stopped`).
+pub struct Writer {
+    close: oneshot::Sender<()>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+impl Writer {
+    /// Commits every write queued so far, then stops; false if that took longer than `wait`.
+    pub async fn close(self, wait: Duration) -> bool {
+        let _ = self.close.send(());
+        tokio::time::timeout(wait, self.done).await.is_ok()
+    }
+}
+
 impl Persister {
-    /// Starts the writer; it stops once every handle is dropped and its queue is drained.
-    pub fn start(store: Store) -> (Persister, tokio::task::JoinHandle<()>) {
+    /// Starts the writer; it stops once every handle is dropped and its queue is drained, or
+    /// when the [`Writer`] is closed.
+    pub fn start(store: Store) -> (Persister, Writer) {
         let (tx, rx) = mpsc::channel(QUEUE);
+        let (close, closing) = oneshot::channel::<()>();
         // The writer is the serial stage every move waits for. On the shared runtime it
         // queued behind thousands of socket tasks at each step of a commit; on a thread of its
         // own it runs as soon as the database answers.
@@ -77,16 +94,16 @@ impl Persister {
                     .expect("writer runtime");
                 runtime.block_on(async move {
                     let store = store.for_writer_thread();
-                    run(store.clone(), rx).await;
+                    run(store.clone(), rx, closing).await;
                     store.close_writer_pool().await;
                 });
                 let _ = done_tx.send(());
             })
             .expect("the writer thread starts");
-        let task = tokio::spawn(async move {
+        let done = tokio::spawn(async move {
             let _ = done_rx.await;
         });
-        (Persister { tx }, task)
+        (Persister { tx }, Writer { close, done })
     }
 
     /// A writer that commits nothing and answers at once, keeping the writes for inspection:
@@ -123,7 +140,7 @@ impl Persister {
     }
 }
 
-async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
+async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot::Receiver<()>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // At most one SQLite commit per window: each commit makes every reader reload what
     // changed, and thousands of tiny commits a second starved the reads (sign-ins) of a busy
@@ -134,12 +151,25 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>) {
         Duration::ZERO
     };
     let mut last_commit = Instant::now();
+    let mut closed = false;
     loop {
         // Waiting before taking the queue lets the writes of the whole window join the batch.
         if !window.is_zero() {
             tokio::time::sleep_until((last_commit + window).into()).await;
         }
-        if rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
+        let received = tokio::select! {
+            received = rx.recv_many(&mut batch, MAX_BATCH) => received,
+            asked = &mut closing, if !closed => {
+                closed = true;
+                // Closing: what is queued now is the last; later writes are refused. (A
+                // `Writer` dropped unclosed asks nothing: the writer runs until its handles go.)
+                if asked.is_ok() {
+                    rx.close();
+                }
+                rx.recv_many(&mut batch, MAX_BATCH).await
+            }
+        };
+        if received == 0 {
             break;
         }
         last_commit = Instant::now();

@@ -65,10 +65,13 @@ pub async fn create(
         return Err(ReportError::NoSuchPlayer.into());
     }
     if let Some(game) = report.game {
-        let played = store
-            .game(game)
-            .await?
-            .is_some_and(|g| g.red == report.player || g.blue == report.player);
+        // A private game in play is, to anyone but its players, no game at all.
+        let played = store.game(game).await?.is_some_and(|g| {
+            (g.red == report.player || g.blue == report.player)
+                && (!crate::api::private_in_play(&g)
+                    || g.red == reporter.id
+                    || g.blue == reporter.id)
+        });
         if !played {
             return Err(bad("the reported player did not play in that game"));
         }

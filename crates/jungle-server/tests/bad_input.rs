@@ -58,6 +58,40 @@ async fn forged_replayed_and_out_of_order(db: Db) {
     server.shutdown().await;
 }
 
+/// Every `/api/` refusal is JSON, even where the framework itself refuses a request it cannot
+/// read (found by a cold test: a path that is no id answered plain text).
+async fn api_refusals_are_json(db: Db) {
+    let server = TestServer::start(db).await;
+    let client = reqwest::Client::new();
+    for (method, path) in [
+        (reqwest::Method::GET, "/api/players/xyz"),
+        (reqwest::Method::GET, "/api/tournaments/xyz"),
+        (reqwest::Method::GET, "/api/tournaments?page=abc"),
+        (reqwest::Method::PUT, "/api/account/blocks/not-a-uuid"),
+    ] {
+        let answer = client
+            .request(method, server.url(path))
+            .send()
+            .await
+            .unwrap();
+        let status = answer.status().as_u16();
+        let kind = answer
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let body: serde_json::Value = answer.json().await.expect(path);
+        assert!((400..500).contains(&status), "{path}: {status}");
+        assert!(kind.starts_with("application/json"), "{path}: {kind}");
+        assert!(
+            body["error"].is_string() && body["message"].is_string(),
+            "{path}: {body}"
+        );
+    }
+    server.shutdown().await;
+}
+
 async fn names_with_markup_are_refused_and_stored_names_are_data(db: Db) {
     let server = TestServer::start(db).await;
     let (status, error) = server
@@ -80,6 +114,7 @@ async fn names_with_markup_are_refused_and_stored_names_are_data(db: Db) {
 }
 
 both_stores!(
+    api_refusals_are_json,
     forged_replayed_and_out_of_order,
     names_with_markup_are_refused_and_stored_names_are_data
 );

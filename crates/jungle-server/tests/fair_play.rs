@@ -174,25 +174,27 @@ async fn the_computer_does_not_play_the_best_move_in_a_live_position(db: Db) {
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
     play(&mut red, &mut blue, game, &OPENING).await;
-    // A position the game never passed through (Blue's tiger on e9 instead of g9), from which
-    // the spectator's e9f9 against the computer reaches the live position, Red to move.
-    let game_before = after(&OPENING[..3]).to_string();
-    assert!(game_before.starts_with("1l4t/"), "{game_before}");
-    let before: Position = game_before.replacen("1l4t/", "1l2t2/", 1).parse().unwrap();
-    assert_eq!(
-        before
-            .play(&Ruleset::Classic.rules(), "e9f9".parse().unwrap())
-            .unwrap()
-            .symmetric_hash(),
-        after(&OPENING).symmetric_hash()
-    );
+    // A board far enough from the live one to be open (four of Red's animals a square off,
+    // Red to move), from which the spectator's move brings the computer near it.
+    let live = after(&OPENING);
+    let text = live.to_string();
+    let (board, _) = text.split_once(' ').unwrap();
+    let ranks: Vec<&str> = board.split('/').collect();
+    assert_eq!((ranks[7], ranks[8]), ("1C3D1", "T5L"), "{text}");
+    let far = format!("{}/C5D/1T3L1 r 5 3", ranks[..7].join("/"));
+    let before: Position = far.parse().unwrap();
+    assert_eq!(before.board_distance(&live), 8);
+    let near = before
+        .play(&Ruleset::Classic.rules(), "b1a1".parse().unwrap())
+        .unwrap();
+    assert_eq!(near.board_distance(&live), 6);
     let mut spectator = server.client(&server.player("Oracle seeker").await).await;
     spectator
-        .send(computer_from(&before.to_string(), 8, ColorChoice::Blue))
+        .send(computer_from(&before.to_string(), 8, ColorChoice::Red))
         .await;
     let state = spectator.expect_game().await;
-    assert_eq!(state.you, Some(Side::Blue));
-    spectator.mv(state.game, "e9f9").await;
+    assert_eq!(state.you, Some(Side::Red));
+    spectator.mv(state.game, "b1a1").await;
     let masked = async {
         loop {
             let metrics = reqwest::get(server.url("/metrics"))
@@ -278,7 +280,123 @@ async fn a_tournament_game_is_closed_to_the_engine(db: Db) {
     server.shutdown().await;
 }
 
+/// Found by a cold test: analysing every position one move on from a live one gives its best
+/// move away by elimination. Boards near where a game stands now are closed too: each
+/// position one move on, the same board with the other side to move, or with an animal gone.
+async fn positions_near_a_live_game_are_closed_too(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    let moves = ["e3d3", "e7d7", "d3d4", "a7a6", "g3g4"];
+    play(&mut red, &mut blue, game, &moves).await;
+    let live = after(&moves);
+    let mut stranger = server.client(&server.player("Eliminator").await).await;
+    let rules = Ruleset::Classic.rules();
+    for m in live.legal_moves(&rules).iter() {
+        let child = live.play(&rules, *m).unwrap();
+        assert_eq!(
+            ask(&mut stranger, Some(child.to_string()), &[]).await,
+            Err(ErrorCode::AnalysisUnavailable),
+            "{m}"
+        );
+    }
+    let other_side: Position = live.to_string().replacen(" b ", " r ", 1).parse().unwrap();
+    assert_eq!(
+        ask(&mut stranger, Some(other_side.to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    // Red's rat (g4) taken off the board.
+    let text = live.to_string();
+    let fewer: Position = text.replacen("6R", "7", 1).parse().expect(&text);
+    assert_eq!(
+        ask(&mut stranger, Some(fewer.to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    assert_eq!(ask(&mut stranger, Some(QUIET.into()), &[]).await, Ok(()));
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    assert_eq!(
+        ask(&mut stranger, Some(fewer.to_string()), &[]).await,
+        Ok(())
+    );
+    server.shutdown().await;
+}
+
+/// Also found cold: ways to our engine for someone who sits in a game against a person.
+async fn a_player_gets_no_computer_by_a_side_door(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let ada = create_account(server.addr, "Ada").await;
+    let mut a = server.client(&ada).await;
+    // A computer game of Ada's, finished before she sits down to play a person.
+    a.send(vs_computer(1, ColorChoice::Red)).await;
+    let finished = a.expect_game().await.game;
+    a.send(ClientFrame::Resign { game: finished }).await;
+    a.expect_over().await;
+    let mut b = server
+        .client(&create_account(server.addr, "Bob").await)
+        .await;
+    a.send(classic_seek()).await;
+    expect_frame!(a, ServerFrame::Seeking { .. });
+    b.send(classic_seek()).await;
+    let game = expect_frame!(a, ServerFrame::Game(s) if s.game != finished => s.game);
+    b.expect_game().await;
+    // A rematch of the computer game: refused while the game against a person goes on.
+    a.send(ClientFrame::Rematch { game: finished }).await;
+    a.expect_error(ErrorCode::AnalysisUnavailable).await;
+    // Quick match with the computer as a fallback: refused too.
+    a.send(ClientFrame::Seek {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 3),
+        rated: false,
+        computer_after_s: Some(0),
+    })
+    .await;
+    a.expect_error(ErrorCode::AnalysisUnavailable).await;
+    a.send(ClientFrame::Resign { game }).await;
+    a.expect_over().await;
+    server.shutdown().await;
+}
+
+/// A casual private game's positions are not registered (a refusal would tell a stranger
+/// what is played there); to a stranger the game does not exist, whatever they send.
+async fn a_private_game_tells_a_stranger_nothing(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let mut host = server.client(&server.player("Host").await).await;
+    let (code, game) = open_private_room(&mut host, fischer(300, 3), false).await;
+    let mut guest = server.client(&server.player("Guest").await).await;
+    guest.send(ClientFrame::JoinRoom { code }).await;
+    guest.expect_game().await;
+    let moves = ["e3d3", "e7d7", "d3d4", "a7a6"];
+    play(&mut host, &mut guest, game, &moves).await;
+    let mut stranger = server.client(&server.player("Prober").await).await;
+    assert_eq!(
+        ask(&mut stranger, None, &moves).await,
+        Ok(()),
+        "not registered"
+    );
+    // Watching is refused, and refused watching follows nothing: every other frame about
+    // the game is answered as if there were no such game.
+    stranger.send(ClientFrame::Watch { game }).await;
+    stranger.expect_error(ErrorCode::UnknownGame).await;
+    for frame in [
+        ClientFrame::Chat {
+            game,
+            preset: Some("hello".into()),
+            text: None,
+        },
+        ClientFrame::Resign { game },
+        ClientFrame::AnalyseGame { game },
+    ] {
+        stranger.send(frame.clone()).await;
+        let code = expect_frame!(stranger, ServerFrame::Error { code, .. } => code);
+        assert_eq!(code, ErrorCode::UnknownGame, "{frame:?}");
+    }
+    server.shutdown().await;
+}
+
 both_stores!(
+    positions_near_a_live_game_are_closed_too,
+    a_player_gets_no_computer_by_a_side_door,
+    a_private_game_tells_a_stranger_nothing,
     a_tournament_game_is_closed_to_the_engine,
     the_engine_says_nothing_about_a_rated_game_in_progress,
     whole_game_analysis_leaves_out_live_positions,

@@ -204,7 +204,7 @@ async fn settings_writes_are_limited(db: Db) {
 /// Chat lines are stored with the game: the rate limit bounds a minute, and a cap of 200 lines
 /// a player bounds a game however long it lasts (rate limits off here to reach it quickly).
 async fn chat_lines_a_game_are_capped_per_player(db: Db) {
-    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let mut server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let (talker, other) = (server.player("Talker").await, server.player("Other").await);
     let mut a = server.client(&talker).await;
     let mut b = server.client(&other).await;
@@ -233,6 +233,23 @@ async fn chat_lines_a_game_are_capped_per_player(db: Db) {
     }
     tabs[0].send(line(200)).await;
     tabs[0].expect_error(ErrorCode::LimitReached).await;
+    // The count is the stored lines': a restart does not reset it.
+    drop(tabs);
+    drop(b);
+    server.restart().await;
+    let mut b = server.client(&other).await;
+    b.send(ClientFrame::Watch { game }).await;
+    b.expect_game().await;
+    let mut tab = server.client(&talker).await;
+    tab.send(ClientFrame::Watch { game }).await;
+    tab.expect_game().await;
+    tab.send(line(201)).await;
+    tab.expect_error(ErrorCode::LimitReached).await;
+    let mut tabs = vec![tab];
+    let mut second = server.client(&talker).await;
+    second.send(ClientFrame::Watch { game }).await;
+    second.expect_game().await;
+    tabs.push(second);
     // The other player still speaks.
     b.send(ClientFrame::Chat {
         game,
@@ -245,7 +262,38 @@ async fn chat_lines_a_game_are_capped_per_player(db: Db) {
     server.shutdown().await;
 }
 
+/// Quick match with the computer as a fallback opens a computer game: it counts as a
+/// `play_computer` (found by a cold test: a seek-and-resign loop made 20 games in 0.1 s).
+async fn a_seek_falling_back_to_the_computer_counts_as_play_computer(db: Db) {
+    let server = TestServer::start(db).await;
+    let mut me = server.client(&server.player("Fallback").await).await;
+    let fallback = ClientFrame::Seek {
+        rules: Ruleset::Classic,
+        clock: fischer(60, 0),
+        rated: false,
+        computer_after_s: Some(0),
+    };
+    let started = Instant::now();
+    let mut games = 0;
+    let refused = loop {
+        me.send(fallback.clone()).await;
+        match me.next_game_or_error().await {
+            Ok(state) => {
+                games += 1;
+                me.send(ClientFrame::Resign { game: state.game }).await;
+                me.expect_over().await;
+            }
+            Err(code) => break code,
+        }
+        assert!(games <= at_most(10, Duration::from_secs(10), started.elapsed()));
+    };
+    assert_eq!(refused, ErrorCode::RateLimited);
+    assert!(games >= 10);
+    server.shutdown().await;
+}
+
 both_stores!(
+    a_seek_falling_back_to_the_computer_counts_as_play_computer,
     chat_lines_a_game_are_capped_per_player,
     resign_and_rematch_against_the_computer_meets_its_limit,
     rematches_between_people_are_limited,

@@ -862,7 +862,49 @@ async fn the_tournament_list_stays_useful_under_spam(db: Db) {
     server.shutdown().await;
 }
 
+/// Resigning a tournament game before one's first move pauses the resigner, like a game
+/// aborted: a pair resigning at once, again and again, would fill the tournament with games
+/// (found by a cold test). Pairings of one player are 20 s apart at least.
+async fn resigning_before_moving_pauses_the_resigner(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let host = server.player("Host").await;
+    let mut body = arena("Quick quitters");
+    body["private"] = json!(true);
+    let (id, code) = create_id(&server, &host.token, body).await;
+    let mut a = server.client(&server.player("Quitter").await).await;
+    let mut b = server.client(&server.player("Stayer").await).await;
+    a.send(join(id, code.as_deref())).await;
+    b.send(join(id, code.as_deref())).await;
+    let state = wait_for(&mut a, Duration::from_secs(15), |f| match f {
+        ServerFrame::Game(state) if state.tournament == Some(id) => Some(state.clone()),
+        _ => None,
+    })
+    .await;
+    // Whoever is Blue resigns before moving.
+    let blue = state.blue.as_ref().unwrap().id;
+    let (mut quitter, mut stayer) = if blue == a.player_id() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    quitter.send(ClientFrame::Resign { game: state.game }).await;
+    wait_for(&mut quitter, WAIT, |f| match f {
+        ServerFrame::TournamentEntry {
+            id: t,
+            active: false,
+        } if *t == id => Some(()),
+        _ => None,
+    })
+    .await;
+    // The other is not paused, and is not paired again at once.
+    let again = next_within(&mut stayer, Duration::from_secs(6)).await;
+    let repaired = matches!(again, Some(ServerFrame::Game(ref s)) if s.tournament == Some(id) && s.game != state.game);
+    assert!(!repaired, "{again:?}");
+    server.shutdown().await;
+}
+
 both_stores!(
+    resigning_before_moving_pauses_the_resigner,
     the_tournament_list_stays_useful_under_spam,
     scheduled_arenas_are_listed_ahead_once,
     tournaments_are_made_listed_and_shown,

@@ -126,6 +126,12 @@ enum Message {
         game: Uuid,
         owner: String,
     },
+    /// To a connection's node: the game's room refused its join.
+    Refused {
+        conn: u64,
+        game: Uuid,
+        text: String,
+    },
 }
 
 /// A seek's settings, as it crosses the bus.
@@ -795,6 +801,15 @@ impl Bus {
                     follower.send_text(text.into());
                 }
             }
+            Message::Refused { conn, game, text } => {
+                let follower = self.followers.lock().expect("bus lock").get(&conn).cloned();
+                if let Some(follower) = follower {
+                    let _ = follower.tx.try_send(Outbound::Refused {
+                        game,
+                        text: text.into(),
+                    });
+                }
+            }
             Message::Enter { conn, game, owner } => {
                 // A seek matched (or a rematch began): no longer waiting at the matcher.
                 self.seeking.lock().expect("bus lock").remove(&conn);
@@ -824,6 +839,11 @@ impl Bus {
                         conn,
                         game: room.id,
                         owner: bus.cluster.node().to_owned(),
+                    },
+                    Outbound::Refused { game, text } => Message::Refused {
+                        conn,
+                        game,
+                        text: text.to_string(),
                     },
                 };
                 bus.publish(&node, &message).await;

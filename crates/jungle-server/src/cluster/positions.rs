@@ -25,14 +25,14 @@ pub const SETTLING: Duration = Duration::from_secs(10);
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
 enum Message {
-    /// Which of these keys stand in your games?
+    /// Which of these positions (as text) must the engine not speak of, for your games?
     Ask {
         id: u64,
         from: String,
-        keys: Vec<u64>,
+        positions: Vec<String>,
         people_only: bool,
     },
-    /// The indexes of the keys asked that do.
+    /// The indexes of the positions asked that are closed.
     Answer { id: u64, live: Vec<usize> },
 }
 
@@ -73,8 +73,12 @@ impl Peers {
         format!("{}fair:{node}", self.cluster.prefix)
     }
 
-    /// For each key, whether it stands in a game of another node.
-    pub async fn live(&self, keys: &[u64], among: Among) -> Result<Vec<bool>, EngineClosed> {
+    /// For each position, whether a game of another node closes the engine on it.
+    pub async fn closed(
+        &self,
+        positions: &[jungle_rules::Position],
+        among: Among,
+    ) -> Result<Vec<bool>, EngineClosed> {
         let others: Vec<String> = {
             let mut view = self.view.lock().expect("fair play view");
             view.vanished.retain(|_, at| at.elapsed() < SETTLING);
@@ -87,7 +91,7 @@ impl Peers {
                 .cloned()
                 .collect()
         };
-        let mut live = vec![false; keys.len()];
+        let mut live = vec![false; positions.len()];
         if others.is_empty() {
             return Ok(live);
         }
@@ -100,7 +104,7 @@ impl Peers {
         let ask = Message::Ask {
             id,
             from: self.cluster.node().to_owned(),
-            keys: keys.to_vec(),
+            positions: positions.iter().map(ToString::to_string).collect(),
             people_only: among == Among::PeoplesGames,
         };
         let answered = async {
@@ -223,7 +227,7 @@ impl Peers {
             Message::Ask {
                 id,
                 from,
-                keys,
+                positions,
                 people_only,
             } => {
                 let among = if people_only {
@@ -231,10 +235,14 @@ impl Peers {
                 } else {
                     Among::AllGames
                 };
-                let live = keys
+                // A position that does not read is closed: fail closed.
+                let live = positions
                     .iter()
                     .enumerate()
-                    .filter(|(_, key)| self.local.holds_any(std::slice::from_ref(key), among))
+                    .filter(|(_, text)| {
+                        text.parse::<jungle_rules::Position>()
+                            .map_or(true, |p| self.local.closes(&p, among))
+                    })
                     .map(|(index, _)| index)
                     .collect();
                 let _ = self.publish(&from, &Message::Answer { id, live }).await;

@@ -73,71 +73,74 @@ impl FairPlay {
         }
     }
 
-    /// For each key, whether it stands in a game in play among `among`, here or elsewhere.
-    pub async fn live(&self, keys: &[u64], among: Among) -> Result<Vec<bool>, EngineClosed> {
-        let mut live: Vec<bool> = keys
+    /// For each position, whether the engine must say nothing about it: it stands in a game
+    /// in play among `among`, or near where a game between people stands now (see
+    /// [`positions::NEAR`]), here or on another node.
+    pub async fn closed(
+        &self,
+        positions: &[Position],
+        among: Among,
+    ) -> Result<Vec<bool>, EngineClosed> {
+        let mut closed: Vec<bool> = positions
             .iter()
-            .map(|key| self.positions.holds_any(std::slice::from_ref(key), among))
+            .map(|p| self.positions.closes(p, among))
             .collect();
         if let Some(peers) = &self.peers {
-            if live.iter().any(|l| !l) {
-                let remote = peers.live(keys, among).await?;
-                for (here, there) in live.iter_mut().zip(remote) {
+            if closed.iter().any(|c| !c) {
+                let remote = peers.closed(positions, among).await?;
+                for (here, there) in closed.iter_mut().zip(remote) {
                     *here |= there;
                 }
             }
         }
-        Ok(live)
+        Ok(closed)
     }
 
     /// Whether the engine may tell `asker` about `positions`: not while they play, and not
-    /// about a position of a game in progress.
+    /// about a position of a game in progress or near one.
     pub async fn may_show<'a>(
         &self,
         asker: Uuid,
         positions: impl IntoIterator<Item = &'a Position>,
     ) -> Result<(), EngineClosed> {
         self.not_playing(asker).await?;
-        let keys: Vec<u64> = positions.into_iter().filter_map(positions::key).collect();
-        if keys.is_empty() {
+        let positions: Vec<Position> = positions.into_iter().copied().collect();
+        if positions.is_empty() {
             return Ok(());
         }
-        if self.live(&keys, Among::AllGames).await?.contains(&true) {
+        if self
+            .closed(&positions, Among::AllGames)
+            .await?
+            .contains(&true)
+        {
             return Err(EngineClosed::LivePosition);
         }
         Ok(())
     }
 
     /// How much of the engine's line `pv` from `game` may be shown: it stops with the first
-    /// move that leads into a position of a game in progress (nothing is said about what to
-    /// play there).
+    /// move that leads into a position the engine must not speak of (nothing is said about
+    /// what to play there).
     pub async fn visible_line(&self, game: &Game, pv: &[Move]) -> Result<usize, EngineClosed> {
         let mut position = *game.position();
-        let mut keys = Vec::with_capacity(pv.len());
+        let mut reached = Vec::with_capacity(pv.len());
         for &m in pv {
             position.play_unchecked(m);
-            keys.push(positions::key(&position));
+            reached.push(position);
         }
-        let asked: Vec<u64> = keys.iter().flatten().copied().collect();
-        let live = self.live(&asked, Among::AllGames).await?;
-        let mut live = live.into_iter();
-        for (index, key) in keys.iter().enumerate() {
-            if key.is_some() && live.next() == Some(true) {
-                return Ok(index + 1);
-            }
-        }
-        Ok(pv.len())
+        let closed = self.closed(&reached, Among::AllGames).await?;
+        Ok(closed
+            .iter()
+            .position(|&c| c)
+            .map_or(pv.len(), |index| index + 1))
     }
 
-    /// Whether `position` stands in a game between people (here or elsewhere): the computer
-    /// then plays as a beginner, so that a game against it is no oracle for theirs. Unsure
-    /// counts as yes.
+    /// Whether `position` stands in a game between people, or near one (here or elsewhere):
+    /// the computer then plays at random, so that a game against it is no oracle for theirs.
+    /// Unsure counts as yes.
     pub async fn in_peoples_game(&self, position: &Position) -> bool {
-        let Some(key) = positions::key(position) else {
-            return false;
-        };
-        match self.live(&[key], Among::PeoplesGames).await {
-            Ok(live) => live.contains(&true),
+        match self.closed(&[*position], Among::PeoplesGames).await {
+            Ok(closed) => closed.contains(&true),
             Err(_) => true,
         }
     }

@@ -10,7 +10,44 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use jungle_rules::{Game, Position};
+use jungle_rules::{Animal, Game, Piece, Position, Side};
+use uuid::Uuid;
+
+/// Boards this close to where a game between people stands now (see
+/// [`Position::board_distance`]: two turns, captures included) are closed to the engine too:
+/// analysing every position one or two moves on from a live one would otherwise give away its
+/// best move by elimination.
+pub const NEAR: u32 = 6;
+/// Games closer to their start than this are left out of the nearness check: the first moves
+/// are everyone's, and every game is near every other there.
+pub const NEAR_FROM_PLY: usize = 4;
+
+/// Where each animal stands (255: off the board), in a fixed order: what nearness compares.
+type Placements = [u8; 16];
+
+fn placements(position: &Position) -> Placements {
+    let mut placed = [u8::MAX; 16];
+    for (i, side) in Side::ALL.into_iter().enumerate() {
+        for (j, animal) in Animal::ALL.into_iter().enumerate() {
+            if let Some(square) = position.square_of(Piece::new(side, animal)) {
+                placed[i * 8 + j] = square.index() as u8;
+            }
+        }
+    }
+    placed
+}
+
+/// [`Position::board_distance`] on placements.
+fn distance(a: &Placements, b: &Placements) -> u32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| match (*x == u8::MAX, *y == u8::MAX) {
+            _ if x == y => 0,
+            (false, false) => 2,
+            _ => 1,
+        })
+        .sum()
+}
 
 /// Which games a position is looked up among.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +90,8 @@ pub struct LivePositions {
 struct Counts {
     people: HashMap<u64, u32>,
     with_computer: HashMap<u64, u32>,
+    /// Where each game between people (past its first moves) stands now.
+    current: HashMap<Uuid, Placements>,
 }
 
 impl Counts {
@@ -72,6 +111,45 @@ impl LivePositions {
             counts.people.contains_key(key)
                 || (among == Among::AllGames && counts.with_computer.contains_key(key))
         })
+    }
+
+    /// Whether the engine must say nothing about `position`: it stands in a game in play among
+    /// `among`, or near where a game between people stands now.
+    pub fn closes(&self, position: &Position, among: Among) -> bool {
+        key(position).is_some_and(|key| self.holds_any(&[key], among))
+            || self.near_current(position)
+    }
+
+    /// Whether `position` (or its mirror or colour swap) is within [`NEAR`] of where a game
+    /// between people stands now. The standard start never is.
+    pub fn near_current(&self, position: &Position) -> bool {
+        if key(position).is_none() {
+            return false;
+        }
+        let mirrored = position.mirrored();
+        let variants = [
+            placements(position),
+            placements(&mirrored),
+            placements(&position.colours_swapped()),
+            placements(&mirrored.colours_swapped()),
+        ];
+        let counts = self.inner.lock().expect("live positions lock");
+        counts
+            .current
+            .values()
+            .any(|now| variants.iter().any(|v| distance(v, now) <= NEAR))
+    }
+
+    fn set_current(&self, game: Uuid, position: Option<&Position>) {
+        let mut counts = self.inner.lock().expect("live positions lock");
+        match position {
+            Some(position) => {
+                counts.current.insert(game, placements(position));
+            }
+            None => {
+                counts.current.remove(&game);
+            }
+        }
     }
 
     /// Keys held, for metrics and tests.
@@ -110,6 +188,7 @@ impl LivePositions {
 /// standard one). Dropping it takes them all out.
 pub struct GamePositions {
     registry: LivePositions,
+    game: Uuid,
     seats: Seats,
     /// The key of each position of the game in order (`None`: not registered), one more than
     /// the plies played.
@@ -117,9 +196,10 @@ pub struct GamePositions {
 }
 
 impl GamePositions {
-    pub fn new(registry: LivePositions, seats: Seats) -> GamePositions {
+    pub fn new(registry: LivePositions, game: Uuid, seats: Seats) -> GamePositions {
         GamePositions {
             registry,
+            game,
             seats,
             keys: Vec::new(),
         }
@@ -134,6 +214,7 @@ impl GamePositions {
             self.registry.remove(self.seats, &undone);
         }
         if positions == self.keys.len() {
+            self.follow_current(game);
             return;
         }
         let known = self.keys.len();
@@ -145,6 +226,14 @@ impl GamePositions {
         let registered: Vec<u64> = new.iter().flatten().copied().collect();
         self.registry.add(self.seats, &registered);
         self.keys.extend(new);
+        self.follow_current(game);
+    }
+
+    /// Where a game between people stands now, for nearness (from its fourth ply on).
+    fn follow_current(&self, game: &Game) {
+        let now = (self.seats == Seats::People && game.ply_count() >= NEAR_FROM_PLY)
+            .then(|| game.position());
+        self.registry.set_current(self.game, now);
     }
 
     /// Registers again from scratch (a takeback replaced positions).
@@ -157,6 +246,7 @@ impl GamePositions {
     pub fn clear(&mut self) {
         let all: Vec<u64> = self.keys.drain(..).flatten().collect();
         self.registry.remove(self.seats, &all);
+        self.registry.set_current(self.game, None);
     }
 }
 
@@ -186,7 +276,7 @@ mod tests {
     #[test]
     fn a_game_registers_each_position_and_gives_them_back() {
         let live = LivePositions::default();
-        let mut positions = GamePositions::new(live.clone(), Seats::People);
+        let mut positions = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
         let mut played = game(&["a3a4"]);
         positions.follow(&played);
         assert!(live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames));
@@ -202,7 +292,7 @@ mod tests {
     #[test]
     fn a_takeback_takes_its_positions_out() {
         let live = LivePositions::default();
-        let mut positions = GamePositions::new(live.clone(), Seats::WithComputer);
+        let mut positions = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::WithComputer);
         positions.follow(&game(&["a3a4", "g7g6", "a4a5"]));
         assert_eq!(live.len(), 3);
         positions.follow(&game(&["a3a4"]));
@@ -218,14 +308,43 @@ mod tests {
     #[test]
     fn two_games_through_one_position_keep_it_until_both_end() {
         let live = LivePositions::default();
-        let mut first = GamePositions::new(live.clone(), Seats::People);
-        let mut second = GamePositions::new(live.clone(), Seats::People);
+        let mut first = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
+        let mut second = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
         first.follow(&game(&["a3a4"]));
         second.follow(&game(&["a3a4"]));
         first.clear();
         assert!(live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames));
         second.clear();
         assert!(live.is_empty());
+    }
+
+    #[test]
+    fn boards_near_where_a_peoples_game_stands_are_near_it() {
+        let live = LivePositions::default();
+        let mut positions = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
+        let moves = ["e3d3", "e7d7", "d3d4", "a7a6", "g3g4"];
+        let played = game(&moves);
+        positions.follow(&played);
+        let now = *played.position();
+        assert!(live.near_current(&now));
+        // Every position one move on, with an animal fewer, or with the other side to move.
+        for m in now.legal_moves(&jungle_rules::Rules::CLASSIC).iter() {
+            assert!(live.near_current(&now.play(&jungle_rules::Rules::CLASSIC, *m).unwrap()));
+        }
+        let mut other_side = game(&moves[..4]);
+        other_side.play("a1a2".parse().unwrap()).unwrap();
+        assert!(live.near_current(other_side.position()));
+        assert!(live.near_current(&now.mirrored()));
+        // The start is everyone's, and a board far away is open.
+        assert!(!live.near_current(&Position::start()));
+        let far: Position = "6l/7/7/7/7/7/7/7/L6 r 0 20".parse().unwrap();
+        assert!(!live.near_current(&far));
+        // Games in their first moves are left out; a game that ends takes its place with it.
+        let mut young = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
+        young.follow(&game(&["g3g4"]));
+        positions.clear();
+        assert!(!live.near_current(&now));
+        assert!(!live.near_current(game(&["g3g4", "a7a6"]).position()));
     }
 
     #[test]

@@ -83,15 +83,19 @@ impl ComputerPlayer {
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
             let persona = request.persona.clone();
-            let (choice, persona) = if fair_play.in_peoples_game(request.game.position()).await {
-                metrics::counter!("jungle_fair_play_masked_moves_total").increment(1);
-                (random_move(&request.game, search), persona)
-            } else {
-                let Ok(answer) = pool.submit_with(request, cancelled).await else {
-                    return; // cancelled: the game is over
+            // Its human opponent sat down to a game against a person meanwhile: no engine on
+            // any board while they play that one.
+            let human_busy = fair_play.not_playing(request.owner).await.is_err();
+            let (choice, persona) =
+                if human_busy || fair_play.in_peoples_game(request.game.position()).await {
+                    metrics::counter!("jungle_fair_play_masked_moves_total").increment(1);
+                    (random_move(&request.game, search), persona)
+                } else {
+                    let Ok(answer) = pool.submit_with(request, cancelled).await else {
+                        return; // cancelled: the game is over
+                    };
+                    (answer.choice, answer.persona)
                 };
-                (answer.choice, answer.persona)
-            };
             tokio::time::sleep_until(started + LEAST_THINKING).await;
             if let Some(tx) = reply.upgrade() {
                 let _ = tx

@@ -37,6 +37,12 @@ pub enum Outbound {
     Text(Utf8Bytes),
     /// A room this connection should join (a matchmade game or a rematch started).
     Enter(RoomHandle),
+    /// The room refused this connection's join (a private game it may not see): it is no
+    /// longer followed, and the client hears `text`.
+    Refused {
+        game: Uuid,
+        text: Utf8Bytes,
+    },
 }
 
 /// A way to reach one WebSocket connection.

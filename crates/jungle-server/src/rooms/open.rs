@@ -24,6 +24,17 @@ pub struct AtCap {
     pub kind: HoldKind,
     pub cap: usize,
 }
+
+/// Why a private room was not opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("at the cap")]
+    AtCap(AtCap),
+    /// Its invitation could not be stored: no code is handed out for a room a restart would
+    /// lose.
+    #[error(transparent)]
+    Persist(#[from] crate::persist::PersistError),
+}
 use crate::persist::Write;
 use crate::store::{GameRecord, RatingRecord, WaitingRoom};
 
@@ -164,13 +175,14 @@ pub async fn private(
     host: SeatPlayer,
     color: ColorChoice,
     start: Position,
-) -> Result<(RoomHandle, String), AtCap> {
+) -> Result<(RoomHandle, String), OpenError> {
     let hold = claim(
         &ctx.rooms,
         host.player.id,
         HoldKind::WaitingRoom,
         MAX_WAITING_ROOMS,
-    )?;
+    )
+    .map_err(OpenError::AtCap)?;
     let code = new_room_code(&ctx.rooms);
     let id = Uuid::new_v4();
     let saved = WaitingRoom {
@@ -194,10 +206,12 @@ pub async fn private(
         now(),
     )
     .starting_from(start);
-    let handle = Room::spawn(ctx.clone(), id, session, Vec::new(), Some(hold));
+    // Stored first: the code is handed out only for a room that outlives a restart.
     if let Err(e) = ctx.persister.write(Write::OpenRoom(saved)).await {
-        tracing::error!(room = %code, error = %e, "could not store a private room");
+        ctx.rooms.unreserve(hold);
+        return Err(e.into());
     }
+    let handle = Room::spawn(ctx.clone(), id, session, Vec::new(), Some(hold));
     Ok((handle, code))
 }
 

@@ -68,6 +68,11 @@ impl Rooms {
         Some(hold)
     }
 
+    /// Gives back a claim whose room was never opened.
+    pub fn unreserve(&self, hold: Hold) {
+        self.index.lock().expect("room index lock").release(hold);
+    }
+
     /// Claims a room without a cap (a room restored at start-up, which was already allowed).
     pub fn reserve_always(&self, hold: Hold) -> Hold {
         let mut index = self.index.lock().expect("room index lock");

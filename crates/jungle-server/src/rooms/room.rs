@@ -84,6 +84,14 @@ pub struct Room {
     positions: Option<crate::fair_play::GamePositions>,
 }
 
+/// Whether `side` has made a move (not a pass) in `game`.
+fn moved(game: &jungle_rules::Game, side: Side) -> bool {
+    let first = game.start().side_to_move();
+    game.turns().enumerate().any(|(ply, turn)| {
+        turn.as_move().is_some() && (if ply % 2 == 0 { first } else { !first }) == side
+    })
+}
+
 /// Chat lines a room keeps in memory for latecomers (all are stored in the database).
 const CHAT_KEPT: usize = 50;
 /// Chat lines one player may store in one game: the rate limit bounds a minute, this a game
@@ -219,7 +227,9 @@ impl Room {
                 let received = tokio::time::Instant::now();
                 let is_move = matches!(action, Action::Move { .. });
                 if let Some(side) = self.seated_member(conn_id, player) {
-                    if action == Action::Rematch && !self.rematch_within_limits(conn_id, player) {
+                    if action == Action::Rematch
+                        && !Box::pin(self.rematch_allowed(conn_id, player)).await
+                    {
                         return;
                     }
                     self.act(conn_id, side, action).await;
@@ -245,6 +255,23 @@ impl Room {
                 level,
             } => {
                 if let Some(side) = self.seated_member(conn_id, player) {
+                    // As `play_computer`: not from a position of a game in progress.
+                    let start = *self.session.game().start();
+                    let closed = Box::pin(
+                        self.ctx
+                            .fair_play
+                            .may_show(player, std::slice::from_ref(&start)),
+                    )
+                    .await;
+                    if let Err(closed) = closed {
+                        let text = error_text(
+                            jungle_protocol::ErrorCode::AnalysisUnavailable,
+                            &closed.to_string(),
+                            Some(self.id),
+                        );
+                        self.refuse_with(conn_id, text);
+                        return;
+                    }
                     let rules = self.session.settings().rules;
                     let bot = crate::bots::bot_id(level.get());
                     let rating = Box::pin(self.rating(bot, rules)).await;
@@ -299,24 +326,32 @@ impl Room {
 
     /// A rematch starts a new stored game: against the computer it counts as a
     /// `play_computer`, between people as a `rematch`, per player and per address, so that a
-    /// resign-and-rematch loop meets the same limits as any other way to a new game.
-    fn rematch_within_limits(&self, conn_id: u64, player: Uuid) -> bool {
+    /// resign-and-rematch loop meets the same limits as any other way to a new game; and a
+    /// new computer game is not for someone playing a person meanwhile (fair play).
+    async fn rematch_allowed(&self, conn_id: u64, player: Uuid) -> bool {
         let Some(member) = self.members.iter().find(|m| m.conn.id == conn_id) else {
             return false;
         };
-        let what = match self.session.computer_level() {
-            Some(_) => crate::limits::Limited::PlayComputer,
-            None => crate::limits::Limited::Rematch,
+        let against_computer = self.session.computer_level().is_some();
+        let what = match against_computer {
+            true => crate::limits::Limited::PlayComputer,
+            false => crate::limits::Limited::Rematch,
         };
-        match self.ctx.limits.check(what, Some(player), member.conn.addr) {
-            Ok(()) => true,
-            Err(limited) => {
-                let text = error_text(
-                    jungle_protocol::ErrorCode::RateLimited,
-                    &limited.to_string(),
-                    Some(self.id),
-                );
-                self.deliver(&member.conn, text);
+        let refusal = match self.ctx.limits.check(what, Some(player), member.conn.addr) {
+            Err(limited) => Some((jungle_protocol::ErrorCode::RateLimited, limited.to_string())),
+            Ok(()) if against_computer => match self.ctx.fair_play.not_playing(player).await {
+                Ok(()) => None,
+                Err(closed) => Some((
+                    jungle_protocol::ErrorCode::AnalysisUnavailable,
+                    closed.to_string(),
+                )),
+            },
+            Ok(()) => None,
+        };
+        match refusal {
+            None => true,
+            Some((code, message)) => {
+                self.deliver(&member.conn, error_text(code, &message, Some(self.id)));
                 false
             }
         }
@@ -341,7 +376,13 @@ impl Room {
         let (asker, answer) = if let Some(asker) = self.session.takeback_offer() {
             (asker, Action::AcceptTakeback)
         } else if let Some(offerer) = self.session.draw_offer() {
-            let answer = if super::computer::accepts_draw(self.session.game()) {
+            // Its judgement of a position someone is playing is no one's business.
+            let live = self
+                .ctx
+                .fair_play
+                .in_peoples_game(self.session.game().position())
+                .await;
+            let answer = if !live && super::computer::accepts_draw(self.session.game()) {
                 Action::AcceptDraw
             } else {
                 Action::DeclineDraw
@@ -391,7 +432,10 @@ impl Room {
                 "no such game",
                 Some(self.id),
             );
-            self.deliver(&conn, text);
+            let _ = conn.tx.try_send(Outbound::Refused {
+                game: self.id,
+                text,
+            });
             return;
         }
         if let Some(member) = self.members.iter().find(|m| m.conn.id == conn.id) {
@@ -457,6 +501,16 @@ impl Room {
             return;
         };
         let from = member.conn.player.clone();
+        if !self.said.contains_key(&from.id) {
+            // What they said before a restart counts too.
+            let before = self.ctx.store.chat_count(self.id, from.id).await;
+            self.said.insert(from.id, before.unwrap_or(0));
+        }
+        let member = self
+            .members
+            .iter()
+            .find(|m| m.conn.id == conn_id)
+            .expect("found above");
         let said = self.said.entry(from.id).or_default();
         if *said >= CHAT_LINES_PER_PLAYER {
             let text = error_text(
@@ -548,12 +602,33 @@ impl Room {
     /// sent. Every event passes through here.
     async fn apply(&mut self, events: Vec<Event>) {
         for event in events {
-            self.persist(&event).await;
+            if !self.persist(&event).await {
+                // Nothing about a write that failed is ever shown. The game stops here as it
+                // is stored (another node, or this one after a restart, resumes it from
+                // there); its players are told something went wrong.
+                self.suspend();
+                return;
+            }
             self.publish(event).await;
         }
     }
 
-    async fn persist(&mut self, event: &Event) {
+    /// Stops this room without ending its game, after a write the database refused.
+    fn suspend(&mut self) {
+        tracing::error!(game = %self.id, "a write failed: the room stops; the game resumes from the database");
+        let text = error_text(
+            jungle_protocol::ErrorCode::Internal,
+            "something went wrong on our side; the game resumes shortly from its last saved move",
+            Some(self.id),
+        );
+        for member in &self.members {
+            self.deliver(&member.conn, text.clone());
+        }
+        self.relinquished = true;
+    }
+
+    /// Commits what `event` makes durable; false if the write failed.
+    async fn persist(&mut self, event: &Event) -> bool {
         let write = match event {
             Event::Started => Write::StartGame(self.new_game()),
             Event::Moved {
@@ -590,19 +665,25 @@ impl Room {
                 expired_unjoined: true,
             } => match self.session.code() {
                 Some(code) => Write::CloseRoom(code.to_owned()),
-                None => return,
+                None => return true,
             },
             Event::TakenBack { keep, undone } => Write::TakeBack {
                 game: self.id,
                 kept: *keep,
                 undone: undone.iter().map(ToString::to_string).collect(),
             },
-            _ => return,
+            _ => return true,
         };
         match self.ctx.persister.write(write).await {
-            Ok(Written::Finished(change)) => self.session.set_rating_change(change),
-            Ok(Written::Done) => {}
-            Err(e) => tracing::error!(game = %self.id, error = %e, ?event, "could not persist"),
+            Ok(Written::Finished(change)) => {
+                self.session.set_rating_change(change);
+                true
+            }
+            Ok(Written::Done) => true,
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, ?event, "could not persist");
+                false
+            }
         }
     }
 
@@ -672,7 +753,12 @@ impl Room {
                 self.seq += 1;
                 self.broadcast(&self.view().presence(side));
             }
-            Event::Ended { reason, status, .. } => {
+            Event::Ended {
+                reason,
+                status,
+                winner,
+                ..
+            } => {
                 self.seq += 1;
                 self.set_live(false);
                 // Over: the engine may speak of it again.
@@ -691,9 +777,18 @@ impl Room {
                     self.broadcast(&frame);
                 }
                 if let Some(tournament) = self.session.tournament() {
-                    // An aborted game is the fault of the side that never moved.
-                    let absent = (reason == jungle_protocol::Reason::Aborted)
-                        .then(|| self.session.game().position().side_to_move())
+                    // An aborted game is the fault of the side that never moved; resigning
+                    // before one's first move is the same (else a pair resigning at once
+                    // would fill the tournament with games): they are paused.
+                    let game = self.session.game();
+                    let absent_side = match reason {
+                        jungle_protocol::Reason::Aborted => Some(game.position().side_to_move()),
+                        jungle_protocol::Reason::Resign => {
+                            winner.map(|w| !w).filter(|&loser| !moved(game, loser))
+                        }
+                        _ => None,
+                    };
+                    let absent = absent_side
                         .and_then(|side| self.session.seat(side))
                         .map(|seat| seat.who.player.id);
                     let directors = self.ctx.tournaments.clone();
@@ -709,14 +804,23 @@ impl Room {
     /// computer seated at its engine.
     fn game_in_play(&mut self) {
         self.set_live(true);
-        let positions = self.positions.get_or_insert_with(|| {
+        // A casual private room's positions are not registered: a refusal would tell a
+        // stranger what is played there, and nothing is rated. Its players still get no engine.
+        let private_casual = self.session.is_private() && !self.session.settings().rated;
+        if self.positions.is_none() && !private_casual {
             let seats = match self.session.computer_level() {
                 Some(_) => crate::fair_play::Seats::WithComputer,
                 None => crate::fair_play::Seats::People,
             };
-            crate::fair_play::GamePositions::new(self.ctx.fair_play.positions().clone(), seats)
-        });
-        positions.follow(self.session.game());
+            self.positions = Some(crate::fair_play::GamePositions::new(
+                self.ctx.fair_play.positions().clone(),
+                self.id,
+                seats,
+            ));
+        }
+        if let Some(positions) = &mut self.positions {
+            positions.follow(self.session.game());
+        }
         if self.computer.is_none() {
             if let Some(level) = self.session.computer_level().and_then(Level::new) {
                 self.computer = Some(ComputerPlayer::new(level));
@@ -854,6 +958,12 @@ impl Room {
         if !conn.send_text(text) {
             metrics::counter!("jungle_frames_dropped_total").increment(1);
             conn.too_slow.notify_one();
+        }
+    }
+
+    fn refuse_with(&self, conn_id: u64, text: Utf8Bytes) {
+        if let Some(member) = self.members.iter().find(|m| m.conn.id == conn_id) {
+            self.deliver(&member.conn, text);
         }
     }
 

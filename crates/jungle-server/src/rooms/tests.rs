@@ -112,7 +112,7 @@ async fn setup(clock: ClockSpec) -> Setup {
 async fn next(rx: &mut mpsc::Receiver<Outbound>) -> ServerFrame {
     match rx.recv().await.expect("the room is alive") {
         Outbound::Text(text) => serde_json::from_str(&text).expect("a frame"),
-        Outbound::Enter(_) => panic!("unexpected room change"),
+        Outbound::Enter(_) | Outbound::Refused { .. } => panic!("unexpected room change"),
     }
 }
 

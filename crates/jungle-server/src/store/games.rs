@@ -490,6 +490,18 @@ impl Store {
     }
 
     /// A game's chat lines, oldest first: (channel, player, preset, text).
+    /// How many lines `player` has stored in `game`'s chat.
+    pub async fn chat_count(&self, game: Uuid, player: Uuid) -> Result<u32, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM chat_lines WHERE game_id = $1 AND player_id = $2",
+        )
+        .bind(game.to_string())
+        .bind(player.to_string())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u32)
+    }
+
     pub async fn chat_lines(&self, game: Uuid) -> Result<Vec<ChatRecord>, StoreError> {
         let rows = sqlx::query(
             "SELECT channel, player_id, preset, text FROM chat_lines WHERE game_id = $1 ORDER BY at",

@@ -46,7 +46,11 @@ pub async fn create(
     let name = new.name.trim();
     let length = name.chars().count();
     if !(1..=40).contains(&length) || name.chars().any(char::is_control) {
-        return Err(bad("a tournament's name has 1 to 40 characters"));
+        return Err(bad(if length == 0 || length > 40 {
+            "a tournament's name has 1 to 40 characters"
+        } else {
+            "a tournament's name may not hold control characters"
+        }));
     }
     new.clock.validate().map_err(|e| bad(e.to_string()))?;
     if !(1..=720).contains(&new.minutes) {

@@ -32,6 +32,9 @@ const PLAYERS_PER_TICK: usize = 250;
 /// A player is not paired again until this long after their game ended: time to see the
 /// result before the next board opens.
 const REST: Duration = Duration::from_secs(4);
+/// The least time between the starts of two of one player's games: a pair who resign at once,
+/// again and again, make at most three stored games a minute.
+const BETWEEN_PAIRINGS: Duration = Duration::from_secs(20);
 
 /// Why a player was not taken in.
 #[derive(Debug, thiserror::Error)]
@@ -183,6 +186,7 @@ pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
         playing,
         games: loaded.games,
         ended_at: HashMap::new(),
+        paired_at: HashMap::new(),
         watchers: Vec::new(),
         numbers: numbered(&loaded.joined),
         shown: table::Shown::default(),
@@ -207,6 +211,8 @@ struct Director {
     games: HashMap<Uuid, (Uuid, Uuid)>,
     /// When each player's last game ended (ms), for the rest before the next.
     ended_at: HashMap<Uuid, i64>,
+    /// When each player's last game began (ms).
+    paired_at: HashMap<Uuid, i64>,
     watchers: Vec<Connection>,
     /// Each player's number in the tournament, in the order they joined.
     numbers: HashMap<Uuid, u32>,
@@ -462,11 +468,17 @@ impl Director {
     /// Pairs the players waiting now: active, online, not in a game, rested after the last.
     async fn pair(&mut self) {
         let rested_since = now_ms() - REST.as_millis() as i64;
+        let last_pairing_before = now_ms() - BETWEEN_PAIRINGS.as_millis() as i64;
         let waiting: HashSet<Uuid> = self
             .entries
             .keys()
             .filter(|p| !self.paused.contains(p) && !self.playing.contains_key(p))
             .filter(|p| self.ended_at.get(p).is_none_or(|at| *at <= rested_since))
+            .filter(|p| {
+                self.paired_at
+                    .get(p)
+                    .is_none_or(|at| *at <= last_pairing_before)
+            })
             .filter(|p| match self.ctx.tournaments.bus() {
                 Some(bus) => bus.is_online(**p),
                 None => self.online.is_online(**p),
@@ -537,6 +549,7 @@ impl Director {
         self.games.insert(room.id, (red, blue));
         for (player, opponent, side) in [(red, blue, Side::Red), (blue, red, Side::Blue)] {
             self.playing.insert(player, room.id);
+            self.paired_at.insert(player, now_ms());
             self.ctx.tournaments.set_playing(player, Some(self.t.id));
             if let Some(entry) = self.entries.get_mut(&player) {
                 entry.paired(opponent, side);

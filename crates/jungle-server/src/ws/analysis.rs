@@ -112,6 +112,10 @@ impl Session {
             .game(game)
             .await?
             .ok_or(FrameError::UnknownGame(game))?;
+        if crate::api::private_in_play(&record) {
+            // A stranger may not even learn it exists; its players are closed above.
+            return Err(FrameError::UnknownGame(game));
+        }
         if record.status == jungle_protocol::GameStatus::Active
             || record.status == jungle_protocol::GameStatus::Waiting
         {

@@ -274,6 +274,15 @@ impl Session {
         computer_after_s: Option<u32>,
     ) -> Reply {
         self.limit(Limited::Seek, conn)?;
+        if computer_after_s.is_some() {
+            // Its fallback is a new computer game: counted, and not while playing a person.
+            self.limit(Limited::PlayComputer, conn)?;
+            self.state
+                .room_ctx
+                .fair_play
+                .not_playing(conn.player.id)
+                .await?;
+        }
         let seat = self.seat_for_new_game(conn, rules, clock).await?;
         self.rated_needs_account(conn, rated).await?;
         let settings = RoomSettings {
@@ -349,7 +358,15 @@ impl Session {
         };
         let (room, code) = open::private(self.state.room_ctx.clone(), settings, host, color, start)
             .await
-            .map_err(FrameError::AtCap)?;
+            .map_err(|e| match e {
+                open::OpenError::AtCap(at_cap) => FrameError::AtCap(at_cap),
+                open::OpenError::Persist(e) => {
+                    tracing::error!(error = %e, "a private room could not be stored");
+                    FrameError::Store(crate::store::StoreError::Corrupt(
+                        "the room could not be stored".into(),
+                    ))
+                }
+            })?;
         let reply = frame_text(&ServerFrame::Room {
             url: format!("{}/r/{code}", self.state.public_url),
             code,
@@ -473,15 +490,26 @@ impl Session {
         Ok(())
     }
 
-    /// The room of a game this connection follows, or why there is none.
+    /// The room of a game this connection follows, or why there is none (a private game in
+    /// play is, to a stranger, no game at all).
     async fn followed_room(&self, game: Uuid) -> Result<crate::rooms::RoomHandle, FrameError> {
-        match self.joined.get(&game) {
-            Some(room) if !room.is_closed() => Ok(room.clone()),
+        if let Some(room) = self.joined.get(&game).filter(|room| !room.is_closed()) {
+            return Ok(room.clone());
+        }
+        match self.state.store.game(game).await {
+            Ok(Some(record)) => {
+                let me = self.conn_player();
+                let stranger = me != Some(record.red) && me != Some(record.blue);
+                if crate::api::private_in_play(&record) && stranger {
+                    Err(FrameError::UnknownGame(game))
+                } else if stranger || record.status == jungle_protocol::GameStatus::Active {
+                    Err(FrameError::NotYourGame(game))
+                } else {
+                    Err(FrameError::GameOver(game))
+                }
+            }
             _ if self.state.rooms.get(game).is_some() => Err(FrameError::NotYourGame(game)),
-            _ => match self.state.store.game(game).await {
-                Ok(Some(_)) => Err(FrameError::GameOver(game)),
-                _ => Err(FrameError::UnknownGame(game)),
-            },
+            _ => Err(FrameError::UnknownGame(game)),
         }
     }
 }

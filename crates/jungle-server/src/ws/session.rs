@@ -183,6 +183,16 @@ impl Session {
         }
     }
 
+    /// The player this connection signed in as.
+    pub(super) fn conn_player(&self) -> Option<uuid::Uuid> {
+        self.conn.as_ref().map(|c| c.player.id)
+    }
+
+    /// A room refused this connection: it is not followed (and takes no place).
+    pub fn forget(&mut self, game: uuid::Uuid) {
+        self.joined.remove(&game);
+    }
+
     /// Tells the lobby and every followed room that this connection is gone.
     pub async fn leave_all(&mut self) {
         if let Some(conn) = self.conn.clone() {

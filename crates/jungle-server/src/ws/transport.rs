@@ -206,6 +206,12 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                     }
                 }
                 Some(Outbound::Enter(room)) => session.enter(room, JoinIntent::Watch).await,
+                Some(Outbound::Refused { game, text }) => {
+                    session.forget(game);
+                    if let Err(stop) = send(&mut socket, Message::Text(text)).await {
+                        break stop;
+                    }
+                }
                 None => break Stop::Gone,
             },
             _ = ping.tick() => {
