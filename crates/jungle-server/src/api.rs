@@ -392,17 +392,12 @@ pub async fn leaderboard(
 
 /// `GET /api/seeks`: the seeks waiting in the lobby, longest-waiting first.
 pub async fn open_seeks(State(state): State<AppState>) -> Json<Vec<http::OpenSeek>> {
-    Json(state.open_seeks().await)
+    Json(state.reach.open_seeks().await)
 }
 
 /// The games in progress: this node's, or every node's as they last published them.
 pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
-    if let Some(cluster) = &state.room_ctx.cluster {
-        if let Ok(games) = cluster.live_games().await {
-            return Json(games);
-        }
-    }
-    Json(state.rooms.live_games())
+    Json(state.reach.live_games().await)
 }
 
 pub async fn game(

@@ -15,6 +15,7 @@ pub mod config;
 pub mod engine_pool;
 pub mod export;
 pub mod fair_play;
+pub mod frame_error;
 pub mod game_analysis;
 pub mod http_server;
 pub mod json_rejections;
@@ -25,6 +26,7 @@ pub mod moderation;
 pub mod online;
 pub mod persist;
 pub mod rating;
+pub mod reach;
 pub mod replay;
 pub mod reports;
 pub mod review;
@@ -115,8 +117,20 @@ impl Server {
             std::thread::available_parallelism().map_or(2, |n| n.get()),
         );
         let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
+        // One straight line: the cluster, its outboxes, reaching players, the services, and
+        // last the inbox that delivers to them.
+        let online = online::Online::default();
+        let outboxes = cluster.clone().map(cluster::outbox::Outboxes::new);
+        let presence = cluster.clone().zip(outboxes.clone()).map(|(c, o)| {
+            cluster::presence::Presence::start(c, o, online.clone(), shutdown_rx.clone())
+        });
+        let players = reach::Players::new(online.clone(), presence.clone());
         let room_ctx = Arc::new(RoomContext {
-            fair_play: fair_play::FairPlay::new(live_positions, store.clone(), peers),
+            fair_play: fair_play::FairPlay::new(
+                live_positions,
+                store.clone(),
+                reach::OtherNodes::new(peers),
+            ),
             limits: limits.clone(),
             assessor: fair_play::assessor::Assessor::start(
                 engines.clone(),
@@ -129,10 +143,9 @@ impl Server {
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
-            tournaments: tournaments::Directors::default(),
-            cluster: cluster.clone(),
+            tournaments: tournaments::Directors::new(players.clone()),
+            claims: reach::Claims::new(cluster.clone()),
         });
-        let online = online::Online::default();
         tournaments::schedule::ensure_organiser(&store).await?;
         match &cluster {
             None => {
@@ -173,21 +186,37 @@ impl Server {
             online.clone(),
             shutdown_rx.clone(),
         ));
-        let challenges = challenges::Challenges::new(online.clone());
-        let bus = cluster.clone().map(|c| {
-            let node = cluster::bus::Node {
-                rooms: rooms.clone(),
+        let challenges = challenges::Challenges::new(players);
+        let across = cluster
+            .clone()
+            .zip(outboxes)
+            .zip(presence)
+            .map(|((c, o), p)| {
+                cluster::across::Across::start(
+                    c,
+                    o,
+                    p,
+                    rooms.clone(),
+                    lobby.clone(),
+                    shutdown_rx.clone(),
+                )
+            });
+        if let (Some(cluster), Some(across)) = (&cluster, &across) {
+            let services = cluster::inbox::Services {
+                outboxes: across.outboxes.clone(),
+                followers: across.followers.clone(),
+                proxies: across.proxies.clone(),
+                matching: across.matching.clone(),
                 lobby: lobby.clone(),
-                online: online.clone(),
                 challenges: challenges.clone(),
+                online: online.clone(),
                 ctx: room_ctx.clone(),
             };
-            let bus = cluster::bus::Bus::start(c, node, shutdown_rx.clone());
-            room_ctx.tournaments.across(bus.clone());
-            bus
-        });
+            cluster::inbox::start(cluster.clone(), services, shutdown_rx.clone());
+        }
+        let reach = reach::Reach::new(rooms.clone(), lobby.clone(), challenges.clone(), across);
         let state = AppState {
-            bus,
+            reach,
             challenges,
             game_analyses: Default::default(),
             online,

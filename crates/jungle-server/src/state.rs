@@ -49,75 +49,8 @@ pub struct AppState {
     pub challenges: crate::challenges::Challenges,
     /// Whole-game analyses running, one per player and per game.
     pub game_analyses: crate::game_analysis::Running,
-    /// With several nodes, the way to games run by other nodes.
-    pub bus: Option<crate::cluster::bus::Bus>,
-}
-
-impl AppState {
-    /// The room a code names: here, or (with several nodes) wherever it was opened.
-    pub async fn room_by_code(&self, code: &str) -> Option<crate::rooms::RoomHandle> {
-        match &self.bus {
-            Some(bus) => bus.room_by_code(code).await,
-            None => self.rooms.by_code(code),
-        }
-    }
-
-    /// A connection seeks a game: in this node's lobby, or the cluster's matcher's.
-    pub async fn seek(
-        &self,
-        conn: crate::rooms::Connection,
-        settings: crate::rooms::RoomSettings,
-        rating: crate::store::RatingRecord,
-        computer_after: Option<std::time::Duration>,
-    ) -> Result<(), crate::cluster::ClusterError> {
-        match &self.bus {
-            Some(bus) => bus.seek(conn, settings, rating, computer_after).await,
-            None => {
-                self.lobby
-                    .seek(conn, settings, rating, computer_after)
-                    .await;
-                Ok(())
-            }
-        }
-    }
-
-    /// A connection's seek is withdrawn (`answer`: tell it).
-    pub async fn cancel_seek(&self, conn_id: u64, answer: bool) {
-        match &self.bus {
-            Some(bus) => bus.cancel(conn_id, answer).await,
-            None => self.lobby.cancel(conn_id, answer).await,
-        }
-    }
-
-    /// A connection takes a listed seek.
-    pub async fn accept_seek(
-        &self,
-        conn: crate::rooms::Connection,
-        seek: uuid::Uuid,
-        has_account: bool,
-    ) {
-        match &self.bus {
-            Some(bus) => bus.accept(conn, seek, has_account).await,
-            None => self.lobby.accept(conn, seek, has_account).await,
-        }
-    }
-
-    /// The seeks waiting (the matcher's, with several nodes).
-    pub async fn open_seeks(&self) -> Vec<jungle_protocol::http::OpenSeek> {
-        match &self.bus {
-            Some(bus) => bus.seeks().await,
-            None => self.lobby.list().await,
-        }
-    }
-
-    /// The room of a game in progress: here, or (with several nodes) a proxy to the node that
-    /// runs it.
-    pub async fn room(&self, game: uuid::Uuid) -> Option<crate::rooms::RoomHandle> {
-        match &self.bus {
-            Some(bus) => bus.room(game).await,
-            None => self.rooms.get(game),
-        }
-    }
+    /// Where is it: the rooms, matchmaking and players on this node or another.
+    pub reach: crate::reach::Reach,
 }
 
 /// The origins a browser may connect from.

@@ -18,9 +18,17 @@
 //! - **Presence, challenges, tournaments**: who is online is shared each beat; challenges live
 //!   on the matcher's node; one node directs each tournament, under a lease.
 
-pub mod bus;
+pub mod across;
+pub mod followers;
+pub mod inbox;
 pub mod leases;
+pub mod matcher;
+pub mod members;
+pub mod outbox;
 pub mod positions;
+pub mod presence;
+pub mod proxy;
+pub mod wire;
 
 use std::time::Duration;
 
@@ -101,6 +109,11 @@ impl Cluster {
         } else {
             Err(ClusterError::Unreachable)
         }
+    }
+
+    /// The bus channel of `node`.
+    pub fn node_channel(&self, node: &str) -> String {
+        format!("{}node:{node}", self.prefix)
     }
 
     fn game_key(&self, game: Uuid) -> String {

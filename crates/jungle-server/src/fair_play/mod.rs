@@ -35,23 +35,24 @@ pub enum EngineClosed {
     Unsure,
 }
 
-/// The other nodes' positions, when there are other nodes.
-pub type Peers = crate::cluster::positions::Peers;
-
 /// The check in front of the engine. Cloning shares.
 #[derive(Clone)]
 pub struct FairPlay {
     positions: LivePositions,
     store: Store,
-    peers: Option<Peers>,
+    others: crate::reach::OtherNodes,
 }
 
 impl FairPlay {
-    pub fn new(positions: LivePositions, store: Store, peers: Option<Peers>) -> FairPlay {
+    pub fn new(
+        positions: LivePositions,
+        store: Store,
+        others: crate::reach::OtherNodes,
+    ) -> FairPlay {
         FairPlay {
             positions,
             store,
-            peers,
+            others,
         }
     }
 
@@ -85,12 +86,10 @@ impl FairPlay {
             .iter()
             .map(|p| self.positions.closes(p, among))
             .collect();
-        if let Some(peers) = &self.peers {
-            if closed.iter().any(|c| !c) {
-                let remote = peers.closed(positions, among).await?;
-                for (here, there) in closed.iter_mut().zip(remote) {
-                    *here |= there;
-                }
+        if closed.iter().any(|c| !c) {
+            let elsewhere = self.others.closed(positions, among).await?;
+            for (here, there) in closed.iter_mut().zip(elsewhere) {
+                *here |= there;
             }
         }
         Ok(closed)

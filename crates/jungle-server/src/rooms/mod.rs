@@ -45,6 +45,15 @@ pub enum Outbound {
     },
 }
 
+/// Where frames for members on another node go: that node's outbox, which takes one message
+/// for many of its connections (a room sends each frame once per node, not once per member).
+pub trait Fanout: Send + Sync + std::fmt::Debug {
+    /// The node the members are on.
+    fn node(&self) -> &str;
+    /// `text` for these connections of that node.
+    fn frames(&self, conns: Vec<u64>, text: &Utf8Bytes);
+}
+
 /// A way to reach one WebSocket connection.
 #[derive(Clone, Debug)]
 pub struct Connection {
@@ -57,13 +66,22 @@ pub struct Connection {
     /// The client's address, as its limits count it (a room limits what only it can tell
     /// apart, such as a rematch against the computer).
     pub addr: std::net::IpAddr,
+    /// For a connection of another node: its node's outbox, which frames take instead of
+    /// `tx` (which still carries the rest, in order with them).
+    pub remote: Option<Arc<dyn Fanout>>,
 }
 
 impl Connection {
     /// Sends without waiting: a connection too slow to take its frames is dropped by its own
     /// task (the room never waits for a socket).
     pub fn send_text(&self, text: Utf8Bytes) -> bool {
-        self.tx.try_send(Outbound::Text(text)).is_ok()
+        match &self.remote {
+            Some(remote) => {
+                remote.frames(vec![self.id], &text);
+                true
+            }
+            None => self.tx.try_send(Outbound::Text(text)).is_ok(),
+        }
     }
 }
 
@@ -115,6 +133,9 @@ pub enum RoomCommand {
     },
     /// Another node holds this game's lease now: stop here without ending the game.
     Relinquish,
+    /// To a proxy of a game run elsewhere: frames for its members were lost; they join again
+    /// (rooms ignore it).
+    Rejoin,
 }
 
 /// A cloneable handle to a room's task.
@@ -133,6 +154,19 @@ impl RoomHandle {
     /// Sends a command, waiting if the room is busy. False if the room has closed.
     pub async fn send(&self, command: RoomCommand) -> bool {
         self.tx.send(command).await.is_ok()
+    }
+
+    /// Sends without waiting; false if the room's queue is full or it has closed.
+    pub fn try_send(&self, command: RoomCommand) -> bool {
+        self.tx.try_send(command).is_ok()
+    }
+
+    /// Sends without waiting; a full queue gives the command back (a closed room drops it).
+    pub fn try_send_back(&self, command: RoomCommand) -> Result<(), RoomCommand> {
+        match self.tx.try_send(command) {
+            Err(mpsc::error::TrySendError::Full(command)) => Err(command),
+            _ => Ok(()),
+        }
     }
 
     pub fn is_closed(&self) -> bool {

@@ -37,8 +37,9 @@ pub struct RoomContext {
     pub shutdown: watch::Receiver<bool>,
     /// The tournaments' directors, told when a tournament game ends.
     pub tournaments: crate::tournaments::Directors,
-    /// This node's place among several (`--redis-url`); `None` for a single node.
-    pub cluster: Option<crate::cluster::Cluster>,
+    /// What this node holds while it runs a game or a room (leases, codes; nothing with one
+    /// node).
+    pub claims: crate::reach::Claims,
     /// The check in front of the engine, and the registry of live positions rooms fill.
     pub fair_play: crate::fair_play::FairPlay,
     /// Told of every rated game that ends, to assess it in the background.
@@ -175,34 +176,18 @@ impl Room {
         self.ctx.rooms.remove(self.id);
     }
 
-    /// With several nodes, a room's code is findable from every node while the room lives.
+    /// A room's code is findable from every node while the room lives.
     async fn share_code(&self, open: bool) {
-        let (Some(cluster), Some(code)) = (&self.ctx.cluster, self.session.code()) else {
-            return;
-        };
-        let shared = match open {
-            true => cluster.set_code(code, self.id).await,
-            false => cluster.forget_code(code, self.id).await,
-        };
-        if let Err(e) = shared {
-            tracing::warn!(game = %self.id, error = %e, "room code not shared");
+        if let Some(code) = self.session.code() {
+            self.ctx.claims.share_code(code, self.id, open).await;
         }
     }
 
-    /// With several nodes, a game in play here holds its lease from its first moment (before
-    /// its row is written), so that no other node mistakes it for an orphan.
+    /// A game in play here holds its lease from its first moment.
     async fn take_lease(&mut self) {
-        let Some(cluster) = &self.ctx.cluster else {
-            return;
-        };
-        match cluster.renew(&[self.id]).await {
-            Ok(lost) if lost.is_empty() => {}
-            Ok(_) => {
-                tracing::warn!(game = %self.id, "another node holds this game; not running it here");
-                self.relinquished = true;
-            }
-            // Redis is away: play on (the lease keeper takes it when Redis is back).
-            Err(e) => tracing::warn!(game = %self.id, error = %e, "game lease not taken"),
+        if self.ctx.claims.hold_game(self.id).await == crate::reach::Held::Elsewhere {
+            tracing::warn!(game = %self.id, "another node holds this game; not running it here");
+            self.relinquished = true;
         }
     }
 
@@ -243,6 +228,7 @@ impl Room {
                     .record(received.elapsed().as_secs_f64());
             }
             RoomCommand::Relinquish => self.relinquished = true,
+            RoomCommand::Rejoin => {}
             RoomCommand::Banned { player } => {
                 if let Some(side) = self.session.side_of(player) {
                     let events = self.session.ban(side, now());

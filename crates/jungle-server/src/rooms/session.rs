@@ -78,14 +78,17 @@ impl Timing {
 }
 
 /// What a seated player (or the computer, for its seat) asks of the game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "a", rename_all = "snake_case")]
 pub enum Action {
     /// A move in text (`a3a4`); `lag` is the connection's one-way lag, credited to the clock;
     /// `blurred`: the player's tab lost focus since their previous move (a fair-play signal,
     /// stored with the move).
     Move {
         text: String,
+        #[serde(with = "lag_ms")]
         lag: Duration,
+        #[serde(default)]
         blurred: bool,
     },
     Resign,
@@ -97,8 +100,25 @@ pub enum Action {
     OfferTakeback,
     AcceptTakeback,
     DeclineTakeback,
-    /// The host of a waiting room gives the free seat to the computer.
+    /// The host of a waiting room gives the free seat to the computer (the room makes this
+    /// from a level: it never crosses between nodes).
+    #[serde(skip)]
     AddComputer(SeatPlayer),
+}
+
+/// A move's lag as it crosses between nodes: whole milliseconds, at most a second (a node's
+/// word is trusted, but a lag past that is no lag a client could have).
+mod lag_ms {
+    use std::time::Duration;
+
+    pub fn serialize<S: serde::Serializer>(lag: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(lag.as_millis() as u64)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let ms = <u64 as serde::Deserialize>::deserialize(d)?;
+        Ok(Duration::from_millis(ms.min(1_000)))
+    }
 }
 
 /// What happened, in order. Events marked durable are committed before anyone hears of them.

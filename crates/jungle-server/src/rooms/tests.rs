@@ -35,6 +35,7 @@ fn connection(id: u64, name: &str) -> (Connection, mpsc::Receiver<Outbound>) {
         tx,
         too_slow: Arc::new(Notify::new()),
         addr: std::net::Ipv4Addr::LOCALHOST.into(),
+        remote: None,
     };
     (conn, rx)
 }
@@ -55,7 +56,11 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         persister,
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
-        fair_play: crate::fair_play::FairPlay::new(Default::default(), store.clone(), None),
+        fair_play: crate::fair_play::FairPlay::new(
+            Default::default(),
+            store.clone(),
+            crate::reach::OtherNodes::new(None),
+        ),
         limits: Arc::new(crate::limits::Limits::new(true)),
         assessor: crate::fair_play::assessor::Assessor::start(
             crate::engine_pool::EnginePool::new(1),
@@ -65,8 +70,11 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,
-        tournaments: Default::default(),
-        cluster: None,
+        tournaments: crate::tournaments::Directors::new(crate::reach::Players::new(
+            Default::default(),
+            None,
+        )),
+        claims: crate::reach::Claims::new(None),
     });
     (ctx, writes, shutdown_tx)
 }

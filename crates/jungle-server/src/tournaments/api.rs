@@ -113,10 +113,8 @@ pub async fn create(
         .store
         .create_tournament(&record, Some(&address))
         .await?;
-    if let Some(cluster) = &state.room_ctx.cluster {
-        // A new id: nobody else directs it. If Redis is away, the first tick takes the lease.
-        let _ = cluster.direct(record.id).await;
-    }
+    // A new id: nobody else directs it. If Redis is away, the first tick takes the lease.
+    state.room_ctx.claims.direct(record.id).await;
     let loaded = super::director::load(&state.store, record.clone()).await?;
     super::director::start(state.room_ctx.clone(), state.online.clone(), loaded);
     Ok((

@@ -248,13 +248,11 @@ impl Director {
                     None => break,
                 },
                 _ = tick.tick() => {
-                    // With several nodes one directs each tournament: its lease is renewed
-                    // each tick, and a director whose lease another node took stops.
-                    if let Some(cluster) = &self.ctx.cluster {
-                        if let Ok(false) = cluster.direct(self.t.id).await {
-                            tracing::warn!(tournament = %self.t.id, "another node directs this tournament");
-                            break;
-                        }
+                    // One node directs each tournament: its lease is renewed each tick, and a
+                    // director whose lease another node took stops.
+                    if !self.ctx.claims.direct(self.t.id).await {
+                        tracing::warn!(tournament = %self.t.id, "another node directs this tournament");
+                        break;
                     }
                     self.find_lost_games().await;
                     let now = now_ms();
@@ -381,12 +379,7 @@ impl Director {
             id: self.t.id,
             active,
         });
-        match self.ctx.tournaments.bus() {
-            Some(bus) => bus.send_to_player(player, &frame, None),
-            None => {
-                self.online.send(player, &frame, None);
-            }
-        }
+        self.ctx.tournaments.players().send(player, &frame, None);
     }
 
     /// Follows the standings on `conn`: the table as last sent, then what changes. (A player
@@ -479,10 +472,7 @@ impl Director {
                     .get(p)
                     .is_none_or(|at| *at <= last_pairing_before)
             })
-            .filter(|p| match self.ctx.tournaments.bus() {
-                Some(bus) => bus.is_online(**p),
-                None => self.online.is_online(**p),
-            })
+            .filter(|p| self.ctx.tournaments.players().is_online(**p))
             .copied()
             .collect();
         if waiting.len() < 2 {
@@ -554,10 +544,7 @@ impl Director {
             if let Some(entry) = self.entries.get_mut(&player) {
                 entry.paired(opponent, side);
             }
-            self.online.enter(player, &room);
-            if let Some(bus) = self.ctx.tournaments.bus() {
-                bus.enter_player(player, room.id);
-            }
+            self.ctx.tournaments.players().enter(player, &room);
         }
         self.changed = true;
     }

@@ -24,21 +24,24 @@ struct Inner {
 }
 
 /// A cloneable handle on every director.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Directors {
     inner: Arc<Mutex<Inner>>,
-    /// With several nodes: players are reached on every node.
-    bus: Arc<std::sync::OnceLock<crate::cluster::bus::Bus>>,
+    /// The players, wherever their tabs are.
+    players: crate::reach::Players,
 }
 
 impl Directors {
-    /// With several nodes: the bus reaches players connected elsewhere.
-    pub fn across(&self, bus: crate::cluster::bus::Bus) {
-        let _ = self.bus.set(bus);
+    pub fn new(players: crate::reach::Players) -> Directors {
+        Directors {
+            inner: Arc::default(),
+            players,
+        }
     }
 
-    pub fn bus(&self) -> Option<&crate::cluster::bus::Bus> {
-        self.bus.get()
+    /// Reaching the players of a tournament (on every node).
+    pub fn players(&self) -> &crate::reach::Players {
+        &self.players
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {

@@ -7,9 +7,9 @@ use jungle_engine::{Level, Persona};
 use jungle_protocol::{Ruleset, ServerFrame};
 use jungle_rules::{Game, Position};
 
-use super::error::FrameError;
 use super::session::{Reply, Session};
 use crate::engine_pool::{Priority, SearchRequest};
+use crate::frame_error::FrameError;
 use crate::limits::Limited;
 use crate::rooms::{frame_text, Connection, Outbound};
 

@@ -8,8 +8,8 @@ use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, Ruleset, ServerFrame}
 use jungle_rules::Position;
 use uuid::Uuid;
 
-use super::error::FrameError;
 use super::session::{Reply, Session};
+use crate::frame_error::FrameError;
 use crate::limits::Limited;
 use crate::rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
@@ -45,73 +45,6 @@ fn set_up_start(
     Ok(start)
 }
 
-/// The challenge frames, on the node that holds the challenges (a connection of another node
-/// arrives here over the bus): the answer for the connection, if any. An accepted challenge's
-/// game is entered through the connection's queue.
-pub async fn challenge_frame(
-    store: &crate::store::Store,
-    challenges: &crate::challenges::Challenges,
-    ctx: &std::sync::Arc<crate::rooms::RoomContext>,
-    conn: &Connection,
-    frame: ClientFrame,
-) -> Result<Option<axum::extract::ws::Utf8Bytes>, FrameError> {
-    match frame {
-        ClientFrame::Challenge {
-            to,
-            rules,
-            clock,
-            rated,
-            color,
-        } => {
-            clock.validate()?;
-            if rated && !store.has_account(conn.player.id).await? {
-                return Err(FrameError::AccountRequired);
-            }
-            let Some(target) = store.player(to).await? else {
-                return Err(crate::challenges::ChallengeError::Offline.into());
-            };
-            // The target says who may challenge them, and whom they block: read here, on the
-            // node holding the challenges, so the same holds whichever node it came through.
-            let refused = match store.challenge_policy(to).await?.as_str() {
-                "nobody" => true,
-                "accounts" => !store.has_account(conn.player.id).await?,
-                _ => false,
-            } || store.either_blocks(conn.player.id, to).await?;
-            if refused {
-                return Err(crate::challenges::ChallengeError::Refused.into());
-            }
-            if rated && !store.has_account(to).await? {
-                return Err(FrameError::OpponentNeedsAccount);
-            }
-            let settings = RoomSettings {
-                rules,
-                clock,
-                rated,
-            };
-            let to = jungle_protocol::PlayerInfo {
-                id: target.id,
-                name: target.name,
-            };
-            let challenge = challenges.issue(conn, to, settings, color)?;
-            Ok(Some(frame_text(&ServerFrame::ChallengeSent { challenge })))
-        }
-        ClientFrame::AcceptChallenge { id } => {
-            let room = challenges.accept(ctx.clone(), id, conn).await?;
-            let _ = conn.tx.try_send(crate::rooms::Outbound::Enter(room));
-            Ok(None)
-        }
-        ClientFrame::DeclineChallenge { id } => {
-            challenges.decline(id, conn)?;
-            Ok(None)
-        }
-        ClientFrame::CancelChallenge { id } => {
-            challenges.cancel(id, conn)?;
-            Ok(None)
-        }
-        _ => Ok(None),
-    }
-}
-
 /// Most games one connection follows at once (its own, and those it watches).
 pub const MAX_FOLLOWED: usize = 32;
 
@@ -131,12 +64,13 @@ impl Session {
                 self.limit(Limited::Seek, conn)?;
                 let has_account = self.state.store.has_account(conn.player.id).await?;
                 self.state
+                    .reach
                     .accept_seek(conn.clone(), seek, has_account)
                     .await;
                 Ok(None)
             }
             ClientFrame::CancelSeek => {
-                self.state.cancel_seek(conn.id, true).await;
+                self.state.reach.cancel_seek(conn.id, true).await;
                 Ok(None)
             }
             ClientFrame::CreateRoom {
@@ -212,15 +146,17 @@ impl Session {
                 if matches!(frame, ClientFrame::Challenge { .. }) {
                     self.limit(Limited::Challenge, conn)?;
                 }
-                // With several nodes, the matcher's node holds every challenge.
-                if let Some(bus) = &self.state.bus {
-                    let forwarded = bus.forward_challenge(conn, frame.clone()).await;
-                    if forwarded.map_err(FrameError::Unavailable)? {
-                        return Ok(None);
-                    }
+                // Handled where the challenges are held (with several nodes, the matcher's).
+                let forwarded = self
+                    .state
+                    .reach
+                    .challenge_elsewhere(conn, frame.clone())
+                    .await;
+                if forwarded.map_err(FrameError::Unavailable)? {
+                    return Ok(None);
                 }
                 let state = &self.state;
-                challenge_frame(
+                crate::challenges::handle_frame(
                     &state.store,
                     &state.challenges,
                     &state.room_ctx,
@@ -292,6 +228,7 @@ impl Session {
         };
         let computer_after = computer_after_s.map(|s| Duration::from_secs(s.into()));
         self.state
+            .reach
             .seek(conn.clone(), settings, seat.rating, computer_after)
             .await
             .map_err(FrameError::Unavailable)?;
@@ -426,7 +363,7 @@ impl Session {
 
     async fn join_room(&mut self, code: &str) -> Reply {
         let code = code.trim().to_ascii_uppercase();
-        let Some(room) = self.state.room_by_code(&code).await else {
+        let Some(room) = self.state.reach.room_by_code(&code).await else {
             // Guessing codes is what this limit is for: a miss costs more than a find.
             self.state.limits.charge_miss(self.ip);
             return Err(FrameError::RoomNotFound(code));
@@ -438,7 +375,7 @@ impl Session {
 
     /// Follows a live game, or answers with the final state of a finished one.
     async fn watch(&mut self, conn: &Connection, game: Uuid) -> Reply {
-        if let Some(room) = self.state.room(game).await {
+        if let Some(room) = self.state.reach.room(game).await {
             self.room_to_follow(room.id)?;
             self.enter(room, JoinIntent::Watch).await;
             return Ok(None);

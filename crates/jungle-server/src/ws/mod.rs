@@ -5,16 +5,15 @@
 //! - [`handlers`]: one function per client frame; [`analysis`]: the `analyse` frame;
 //!   [`tournaments`]: the tournament frames.
 //!
-//! Errors are one typed enum, [`FrameError`], mapped to a wire code in one place.
+//! Errors are one typed enum, [`crate::frame_error::FrameError`], mapped to a wire code in one
+//! place (the services that answer frames from other nodes use it too).
 
 pub mod analysis;
-mod error;
 mod handlers;
 mod session;
 mod tournaments;
 mod transport;
 
-pub use error::FrameError;
-pub use handlers::challenge_frame;
-pub use tournaments::tournament_frame;
+pub use crate::frame_error::FrameError;
+pub use handlers::MAX_FOLLOWED;
 pub use transport::upgrade;

@@ -11,8 +11,8 @@ use jungle_protocol::{ClientFrame, PlayerInfo, ServerFrame, MAX_FRAME_BYTES};
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
-use super::error::FrameError;
 use crate::api::hash_token;
+use crate::frame_error::FrameError;
 use crate::rooms::{frame_text, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
 
@@ -141,15 +141,13 @@ impl Session {
             tx: self.out_tx.clone(),
             too_slow: self.too_slow.clone(),
             addr: self.ip,
+            remote: None,
         };
         self._online = Some(self.state.online.register(&conn, self.signed_out.clone()));
         self.conn = Some(conn);
-        // Challenges sent before this tab opened, after the welcome (with several nodes, the
-        // matcher's node holds them and answers over the bus).
-        if let Some(bus) = &self.state.bus {
-            if let Some(conn) = &self.conn {
-                bus.ask_incoming(conn).await;
-            }
+        // Challenges sent before this tab opened, after the welcome (wherever they are held).
+        if let Some(conn) = &self.conn {
+            self.state.reach.tab_opened(conn).await;
         }
         for challenge in self.state.challenges.incoming(player.id) {
             let _ = self
@@ -160,7 +158,7 @@ impl Session {
         }
         // Back into every unfinished game: each answers with its full state, after the welcome.
         for &game in &games {
-            if let Some(room) = self.state.room(game).await {
+            if let Some(room) = self.state.reach.room(game).await {
                 self.enter(room, JoinIntent::Watch).await;
             }
         }
@@ -196,18 +194,14 @@ impl Session {
     /// Tells the lobby and every followed room that this connection is gone.
     pub async fn leave_all(&mut self) {
         if let Some(conn) = self.conn.clone() {
-            self.state.challenges.connection_gone(conn.id);
-            if let Some(bus) = &self.state.bus {
-                bus.challenger_gone(conn.id).await;
-            }
             if let Some(tournament) = self.watching {
                 let _ = self.unwatch_tournament(&conn, tournament).await;
             }
-            // Last: with several nodes it also forgets the connection on the bus.
-            self.state.cancel_seek(conn.id, false).await;
             for (_, room) in self.joined.drain() {
                 room.send(RoomCommand::Leave { conn_id: conn.id }).await;
             }
+            // Its challenges, its seek, and whatever followed it from other nodes.
+            self.state.reach.connection_gone(conn.id).await;
         }
     }
 }

@@ -4,64 +4,28 @@
 use jungle_protocol::ServerFrame;
 use uuid::Uuid;
 
-use super::error::FrameError;
 use super::session::{Reply, Session};
+use crate::frame_error::FrameError;
 use crate::limits::Limited;
 use crate::rooms::{frame_text, Connection};
 use crate::tournaments::director::{ms_left, status_at, JoinError};
 
-/// A tournament frame from a connection of another node, on the node directing the
-/// tournament: what the connection is answered, if anything.
-pub async fn tournament_frame(
-    ctx: &std::sync::Arc<crate::rooms::RoomContext>,
-    conn: &Connection,
-    has_account: bool,
-    frame: jungle_protocol::ClientFrame,
-) -> Option<axum::extract::ws::Utf8Bytes> {
-    use jungle_protocol::ClientFrame;
-    let directors = &ctx.tournaments;
-    match frame {
-        ClientFrame::JoinTournament { id, code } => {
-            match directors.join(id, conn.clone(), code, has_account).await {
-                Some(Ok(())) => None,
-                Some(Err(e)) => Some(FrameError::from(e).to_frame()),
-                None => Some(FrameError::from(JoinError::Over).to_frame()),
-            }
-        }
-        ClientFrame::Withdraw { id } => {
-            directors.withdraw(id, conn.player.id).await;
-            None
-        }
-        ClientFrame::WatchTournament { id } => {
-            directors.watch(id, conn.clone()).await;
-            None
-        }
-        ClientFrame::UnwatchTournament { id } => {
-            directors.unwatch(id, conn.id).await;
-            None
-        }
-        _ => None,
-    }
-}
-
 impl Session {
-    /// With several nodes: a frame about a tournament another node directs goes there; true
-    /// if it went.
+    /// A frame about a tournament another node directs goes there; true if it went.
     async fn forwarded(
         &mut self,
         conn: &Connection,
         id: Uuid,
         frame: jungle_protocol::ClientFrame,
     ) -> Result<bool, FrameError> {
-        let Some(bus) = self.state.bus.clone() else {
-            return Ok(false);
-        };
         if self.state.room_ctx.tournaments.is_directed(id) {
             return Ok(false);
         }
         let has_account = self.state.store.has_account(conn.player.id).await?;
-        let went = bus
-            .forward_tournament(conn, id, has_account, frame)
+        let went = self
+            .state
+            .reach
+            .director_elsewhere(conn, id, has_account, frame)
             .await
             .map_err(FrameError::Unavailable)?;
         Ok(went)

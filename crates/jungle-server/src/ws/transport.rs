@@ -16,8 +16,8 @@ use jungle_protocol::ServerFrame;
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
-use super::error::FrameError;
 use super::session::Session;
+use crate::frame_error::FrameError;
 use crate::http_server::ConnectionSlot;
 use crate::rooms::{frame_text, JoinIntent, Outbound};
 use crate::state::AppState;

@@ -1,4 +1,5 @@
-//! Why a client frame was refused: one enum, mapped to a wire code and message in one place.
+//! Why a client frame was refused: one enum, mapped to a wire code and message in one place
+//! (the WebSocket handlers, and the services answering frames forwarded by other nodes).
 //! Internal failures are logged here and never sent.
 
 use axum::extract::ws::Utf8Bytes;
@@ -38,7 +39,7 @@ pub enum FrameError {
     RateLimited(#[from] crate::limits::RateLimited),
     #[error(
         "a connection follows at most {} games at once; unwatch one first",
-        super::handlers::MAX_FOLLOWED
+        crate::ws::MAX_FOLLOWED
     )]
     TooManyFollowed,
     #[error("{}", at_cap_message(.0))]

@@ -4,6 +4,9 @@
 //! [`CHALLENGE_TTL_S`] seconds. Bounded per player both ways, and a decline keeps the same
 //! challenger away from the same player for a while.
 
+mod frames;
+pub use frames::handle_frame;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,7 +18,6 @@ use jungle_rules::Side;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::online::Online;
 use crate::rooms::{frame_text, open, Connection, Outbound, RoomContext, RoomHandle};
 use crate::rooms::{RoomSettings, SeatPlayer};
 
@@ -71,38 +73,24 @@ struct Book {
 #[derive(Clone)]
 pub struct Challenges {
     book: Arc<Mutex<Book>>,
-    online: Online,
-    bus: Arc<std::sync::OnceLock<crate::cluster::bus::Bus>>,
+    /// The players, wherever their tabs are.
+    players: crate::reach::Players,
 }
 
 impl Challenges {
-    pub fn new(online: Online) -> Challenges {
+    pub fn new(players: crate::reach::Players) -> Challenges {
         Challenges {
             book: Arc::default(),
-            online,
-            bus: Arc::default(),
+            players,
         }
-    }
-
-    /// With several nodes: players are reached on every node.
-    pub fn across(&self, bus: crate::cluster::bus::Bus) {
-        let _ = self.bus.set(bus);
     }
 
     fn is_online(&self, player: Uuid) -> bool {
-        match self.bus.get() {
-            Some(bus) => bus.is_online(player),
-            None => self.online.is_online(player),
-        }
+        self.players.is_online(player)
     }
 
     fn send(&self, player: Uuid, text: &axum::extract::ws::Utf8Bytes, except: Option<u64>) {
-        match self.bus.get() {
-            Some(bus) => bus.send_to_player(player, text, except),
-            None => {
-                self.online.send(player, text, except);
-            }
-        }
+        self.players.send(player, text, except);
     }
 
     /// Sends a challenge from `from` to `to`; returns it as the challenger sees it.
@@ -344,6 +332,7 @@ mod tests {
             tx,
             too_slow: Arc::new(Notify::new()),
             addr: std::net::Ipv4Addr::LOCALHOST.into(),
+            remote: None,
         };
         (conn, rx)
     }
@@ -376,8 +365,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_unanswered_challenge_expires_after_a_minute_and_tells_both() {
-        let online = Online::default();
-        let challenges = Challenges::new(online.clone());
+        let online = crate::online::Online::default();
+        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
         let (from, mut from_rx) = connection(1, Uuid::new_v4());
         let (to, mut to_rx) = connection(2, Uuid::new_v4());
         let _entry = online.register(&to, Arc::new(Notify::new()));
@@ -403,8 +392,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn challenges_are_bounded_each_way() {
-        let online = Online::default();
-        let challenges = Challenges::new(online.clone());
+        let online = crate::online::Online::default();
+        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
         let target = Uuid::new_v4();
         let (to, _to_rx) = connection(100, target);
         let _entry = online.register(&to, Arc::new(Notify::new()));

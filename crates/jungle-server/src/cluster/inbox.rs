@@ -1,0 +1,306 @@
+//! This node's inbox: its Redis channel, subscribed again after any break. Each message is
+//! decoded and handed to the service it is for (a room's queue, the lobby, the challenges, a
+//! director, the connections here); the inbox itself never waits for the database or a full
+//! queue, so one slow service never stalls the messages of the others.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::sync::watch;
+
+use super::followers::Followers;
+use super::matcher::Matching;
+use super::members::remote_member;
+use super::outbox::Outboxes;
+use super::proxy::Proxies;
+use super::wire::{Envelope, Message, ToDirector, ToFollowers, ToMatcher, ToOwner};
+use super::{Cluster, BEAT};
+use crate::rooms::{frame_text, JoinIntent, Outbound, RoomCommand, RoomContext, RoomHandle};
+
+/// What the inbox delivers to.
+#[derive(Clone)]
+pub struct Services {
+    pub outboxes: Outboxes,
+    pub followers: Followers,
+    pub proxies: Proxies,
+    pub matching: Matching,
+    pub lobby: crate::lobby::Lobby,
+    pub challenges: crate::challenges::Challenges,
+    pub online: crate::online::Online,
+    pub ctx: Arc<RoomContext>,
+}
+
+pub fn start(cluster: Cluster, services: Services, shutdown: watch::Receiver<bool>) {
+    tokio::spawn(listen(cluster, services, shutdown));
+}
+
+async fn listen(cluster: Cluster, services: Services, mut shutdown: watch::Receiver<bool>) {
+    let channel = cluster.node_channel(cluster.node());
+    loop {
+        let subscribed = async {
+            let mut pubsub = cluster.client.get_async_pubsub().await?;
+            pubsub.subscribe(&channel).await?;
+            Ok::<_, redis::RedisError>(pubsub)
+        };
+        let mut pubsub = match subscribed.await {
+            Ok(pubsub) => pubsub,
+            Err(e) => {
+                tracing::warn!(error = %e, "bus: cannot subscribe; trying again");
+                tokio::select! {
+                    _ = tokio::time::sleep(BEAT) => continue,
+                    _ = shutdown.changed() => return,
+                }
+            }
+        };
+        let mut messages = pubsub.on_message();
+        loop {
+            tokio::select! {
+                message = messages.next() => match message {
+                    Some(message) => {
+                        metrics::counter!("jungle_bus_messages_total", "way" => "in").increment(1);
+                        match Envelope::decode(message.get_payload_bytes()) {
+                            Some(envelope) => deliver(&cluster, &services, envelope),
+                            None => tracing::warn!("bus: a message that does not read"),
+                        }
+                    }
+                    None => break,
+                },
+                _ = shutdown.changed() => return,
+            }
+        }
+        // Frames may have been lost while the subscription was down: followers resync.
+        services.proxies.resync(None);
+    }
+}
+
+fn deliver(cluster: &Cluster, services: &Services, envelope: Envelope) {
+    match envelope {
+        Envelope::Frames { conns, text } => {
+            let text: axum::extract::ws::Utf8Bytes = text.into();
+            for conn in conns {
+                if let Some(follower) = services.followers.get(conn) {
+                    follower.send_text(text.clone());
+                }
+            }
+        }
+        Envelope::Message(Message::Owner(message)) => to_owner(cluster, services, message),
+        Envelope::Message(Message::Followers(message)) => to_followers(services, message),
+        Envelope::Message(Message::Matcher(message)) => to_matcher(cluster, services, message),
+        Envelope::Message(Message::Director(message)) => to_director(cluster, services, message),
+    }
+}
+
+/// Hands a command to a room of this node without waiting: a full queue is waited for on a
+/// task of its own (order among a room's commands from one node is kept by the room's queue
+/// once they are in it; a full queue is rare, a room busy for seconds).
+fn to_room(room: RoomHandle, command: RoomCommand) {
+    if let Err(command) = room.try_send_back(command) {
+        tokio::spawn(async move {
+            room.send(command).await;
+        });
+    }
+}
+
+fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
+    let rooms = &services.ctx.rooms;
+    match message {
+        ToOwner::Join {
+            game,
+            conn,
+            take_seat,
+        } => {
+            let Some(room) = rooms.get(game) else {
+                return;
+            };
+            let conn = remote_member(conn, &services.outboxes, cluster.node());
+            let intent = if take_seat {
+                JoinIntent::TakeSeat
+            } else {
+                JoinIntent::Watch
+            };
+            to_room(room, RoomCommand::Join { conn, intent });
+        }
+        ToOwner::Leave { game, conn } => {
+            if let Some(room) = rooms.get(game) {
+                to_room(room, RoomCommand::Leave { conn_id: conn });
+            }
+        }
+        ToOwner::Act {
+            game,
+            conn,
+            player,
+            action,
+        } => {
+            if let Some(room) = rooms.get(game) {
+                let command = RoomCommand::Act {
+                    conn_id: conn,
+                    player,
+                    action,
+                };
+                to_room(room, command);
+            }
+        }
+        ToOwner::AddComputer {
+            game,
+            conn,
+            player,
+            level,
+        } => {
+            if let (Some(room), Some(level)) = (rooms.get(game), jungle_engine::Level::new(level)) {
+                let command = RoomCommand::AddComputer {
+                    conn_id: conn,
+                    player,
+                    level,
+                };
+                to_room(room, command);
+            }
+        }
+        ToOwner::Chat {
+            game,
+            conn,
+            preset,
+            text,
+        } => {
+            if let Some(room) = rooms.get(game) {
+                let command = RoomCommand::Chat {
+                    conn_id: conn,
+                    preset,
+                    text,
+                };
+                to_room(room, command);
+            }
+        }
+    }
+}
+
+/// A game run by `owner`: its room here, or this node's proxy to it.
+fn room_on(services: &Services, game: uuid::Uuid, owner: String) -> RoomHandle {
+    match services.ctx.rooms.get(game) {
+        Some(room) => room,
+        None => services.proxies.to(game, owner),
+    }
+}
+
+fn to_followers(services: &Services, message: ToFollowers) {
+    match message {
+        ToFollowers::Enter { conn, game, owner } => {
+            // A seek matched (or a rematch began): no longer waiting at the matcher.
+            services.matching.seek_over(conn);
+            if let Some(follower) = services.followers.get(conn) {
+                let room = room_on(services, game, owner);
+                let _ = follower.tx.try_send(Outbound::Enter(room));
+            }
+        }
+        ToFollowers::Refused { conn, game, text } => {
+            if let Some(follower) = services.followers.get(conn) {
+                let text = text.into();
+                let _ = follower.tx.try_send(Outbound::Refused { game, text });
+            }
+        }
+        ToFollowers::Resync { game } => services.proxies.resync(game),
+        ToFollowers::PlayerFrame {
+            player,
+            text,
+            except,
+        } => {
+            services.online.send(player, &text.into(), except);
+        }
+        ToFollowers::PlayerEnter {
+            player,
+            game,
+            owner,
+        } => {
+            let room = room_on(services, game, owner);
+            services.online.enter(player, &room);
+        }
+    }
+}
+
+fn to_matcher(cluster: &Cluster, services: &Services, message: ToMatcher) {
+    let owner = cluster.node().to_owned();
+    let member = |conn| remote_member(conn, &services.outboxes, &owner);
+    match message {
+        ToMatcher::Seek { conn, seek } => {
+            let (player, conn) = (conn.player, member(conn));
+            let services = services.clone();
+            // The seeker's rating is read off the inbox.
+            tokio::spawn(async move {
+                let rating = match services.ctx.store.rating(player, seek.rules).await {
+                    Ok(rating) => rating,
+                    Err(e) => {
+                        tracing::error!(error = %e, "a remote seeker's rating");
+                        return;
+                    }
+                };
+                let settings = crate::rooms::RoomSettings {
+                    rules: seek.rules,
+                    clock: seek.clock,
+                    rated: seek.rated,
+                };
+                let after = seek.computer_after_ms.map(Duration::from_millis);
+                services.lobby.seek(conn, settings, rating, after).await;
+            });
+        }
+        ToMatcher::Cancel { conn, answer } => {
+            let lobby = services.lobby.clone();
+            tokio::spawn(async move { lobby.cancel(conn, answer).await });
+        }
+        ToMatcher::Accept {
+            conn,
+            seek,
+            has_account,
+        } => {
+            let (lobby, conn) = (services.lobby.clone(), member(conn));
+            tokio::spawn(async move { lobby.accept(conn, seek, has_account).await });
+        }
+        ToMatcher::Challenge { conn, frame } => {
+            let (services, conn) = (services.clone(), member(conn));
+            tokio::spawn(async move {
+                let answer = crate::challenges::handle_frame(
+                    &services.ctx.store,
+                    &services.challenges,
+                    &services.ctx,
+                    &conn,
+                    frame,
+                )
+                .await;
+                match answer {
+                    Ok(Some(text)) => {
+                        conn.send_text(text);
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        conn.send_text(e.to_frame());
+                    }
+                }
+            });
+        }
+        ToMatcher::ConnectionGone { conn } => services.challenges.connection_gone(conn),
+        ToMatcher::Incoming { conn } => {
+            let player = conn.player;
+            let conn = member(conn);
+            for challenge in services.challenges.incoming(player) {
+                let frame = jungle_protocol::ServerFrame::Challenged { challenge };
+                conn.send_text(frame_text(&frame));
+            }
+        }
+    }
+}
+
+fn to_director(cluster: &Cluster, services: &Services, message: ToDirector) {
+    let ToDirector::Frame {
+        conn,
+        has_account,
+        frame,
+    } = message;
+    let conn = remote_member(conn, &services.outboxes, cluster.node());
+    let ctx = services.ctx.clone();
+    tokio::spawn(async move {
+        if let Some(text) =
+            crate::tournaments::frames::handle_remote(&ctx, &conn, has_account, frame).await
+        {
+            conn.send_text(text);
+        }
+    });
+}

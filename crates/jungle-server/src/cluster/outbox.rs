@@ -1,0 +1,149 @@
+//! One ordered outbox per peer node: whatever this node sends a peer goes out in the order it
+//! was given, several messages to a Redis round trip (a pipeline of PUBLISHes), and never
+//! waits the sender. While Redis is away the outbox holds its messages and sends them in
+//! order when it is back; a longer outage, or a peer that was not listening, drops them and
+//! the peer is told to resync its followers (every one joins again and gets the whole state).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use super::wire::{Envelope, Message, ToFollowers};
+use super::Cluster;
+
+/// Messages one peer's outbox holds at most (beyond, they are dropped and the peer resyncs).
+const QUEUE: usize = 8_192;
+/// Messages sent in one pipeline.
+const BATCH: usize = 256;
+/// How long a batch is retried while Redis is away before it is dropped.
+const OUTAGE: Duration = Duration::from_secs(5);
+/// A peer's outbox ends after this long with nothing to send (it starts again when needed).
+const IDLE: Duration = Duration::from_secs(600);
+
+/// Every peer's outbox. Cloning shares.
+#[derive(Clone)]
+pub struct Outboxes {
+    cluster: Cluster,
+    peers: Arc<Mutex<HashMap<String, Peer>>>,
+}
+
+#[derive(Clone)]
+struct Peer {
+    tx: mpsc::Sender<Envelope>,
+    /// Something for this peer was dropped: it resyncs before the next message.
+    lost: Arc<AtomicBool>,
+}
+
+impl Outboxes {
+    pub fn new(cluster: Cluster) -> Outboxes {
+        Outboxes {
+            cluster,
+            peers: Arc::default(),
+        }
+    }
+
+    /// Queues `envelope` for `node`, in order after everything queued for it before.
+    pub fn send(&self, node: &str, envelope: Envelope) {
+        let peer = self.peer(node);
+        if peer.tx.try_send(envelope).is_err() {
+            metrics::counter!("jungle_bus_dropped_total").increment(1);
+            peer.lost.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn message(&self, node: &str, message: Message) {
+        self.send(node, Envelope::Message(message));
+    }
+
+    fn peer(&self, node: &str) -> Peer {
+        let mut peers = self.peers.lock().expect("outbox lock");
+        if let Some(peer) = peers.get(node).filter(|p| !p.tx.is_closed()) {
+            return peer.clone();
+        }
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let peer = Peer {
+            tx,
+            lost: Arc::default(),
+        };
+        peers.insert(node.to_owned(), peer.clone());
+        tokio::spawn(run(
+            self.cluster.clone(),
+            node.to_owned(),
+            rx,
+            peer.lost.clone(),
+        ));
+        peer
+    }
+}
+
+async fn run(
+    cluster: Cluster,
+    node: String,
+    mut rx: mpsc::Receiver<Envelope>,
+    lost: Arc<AtomicBool>,
+) {
+    let channel = cluster.node_channel(&node);
+    let mut batch: Vec<Envelope> = Vec::with_capacity(BATCH);
+    loop {
+        match tokio::time::timeout(IDLE, rx.recv_many(&mut batch, BATCH)).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let mut delay = Duration::from_millis(20);
+        let mut waited = Duration::ZERO;
+        loop {
+            if lost.swap(false, Ordering::Relaxed) {
+                // What was dropped is made good by the whole state, before anything newer.
+                batch.insert(
+                    0,
+                    Envelope::Message(Message::Followers(ToFollowers::Resync { game: None })),
+                );
+            }
+            match publish(&cluster, &channel, &batch).await {
+                Ok(listened) => {
+                    metrics::counter!("jungle_bus_messages_total", "way" => "out")
+                        .increment(batch.len() as u64);
+                    if !listened {
+                        // Nobody listened (the peer was restarting its subscription): it
+                        // resyncs once it listens again.
+                        lost.store(true, Ordering::Relaxed);
+                    }
+                    batch.clear();
+                    break;
+                }
+                Err(e) if waited < OUTAGE => {
+                    metrics::counter!("jungle_cluster_errors_total").increment(1);
+                    tracing::debug!(error = %e, %node, "bus: holding messages while Redis is away");
+                    tokio::time::sleep(delay).await;
+                    waited += delay;
+                    delay = (delay * 2).min(Duration::from_millis(500));
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, %node, dropped = batch.len(), "bus: Redis away too long; the peer resyncs");
+                    metrics::counter!("jungle_bus_dropped_total").increment(batch.len() as u64);
+                    batch.clear();
+                    while rx.try_recv().is_ok() {}
+                    lost.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Publishes `batch` in order in one round trip; whether every message had a listener.
+async fn publish(
+    cluster: &Cluster,
+    channel: &str,
+    batch: &[Envelope],
+) -> Result<bool, super::ClusterError> {
+    let mut pipe = redis::pipe();
+    for envelope in batch {
+        pipe.cmd("PUBLISH").arg(channel).arg(envelope.encode());
+    }
+    let receivers: Vec<i64> = pipe.query_async(&mut cluster.conn()?).await?;
+    Ok(receivers.iter().all(|&n| n > 0))
+}

@@ -1,0 +1,263 @@
+//! The follower's side of a game another node runs: one proxy per game on this node, shared
+//! by every local connection that follows it. It sends their joins and actions to the owner
+//! (frames come back straight to the connections, by the inbox) and follows the game when it
+//! changes hands: every beat it asks who holds the lease, and when another node took the game
+//! over (the owner died or drained), or Redis was away, every member joins again and gets the
+//! whole state. When the game moved to *this* node, the members join the room here and the
+//! proxy forwards to it from then on: nobody's socket has to close for failover.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use super::followers::Followers;
+use super::outbox::Outboxes;
+use super::wire::{Message, RemoteConn, ToOwner};
+use super::{Cluster, BEAT};
+use crate::rooms::{Connection, JoinIntent, RoomCommand, RoomHandle, Rooms};
+
+/// Every proxy of this node, by game. Cloning shares.
+#[derive(Clone)]
+pub struct Proxies {
+    cluster: Cluster,
+    outboxes: Outboxes,
+    followers: Followers,
+    rooms: Rooms,
+    by_game: Arc<Mutex<HashMap<Uuid, RoomHandle>>>,
+}
+
+impl Proxies {
+    pub fn new(
+        cluster: Cluster,
+        outboxes: Outboxes,
+        followers: Followers,
+        rooms: Rooms,
+    ) -> Proxies {
+        Proxies {
+            cluster,
+            outboxes,
+            followers,
+            rooms,
+            by_game: Arc::default(),
+        }
+    }
+
+    /// The proxy of `game`, which `owner` runs (made if there is none yet).
+    pub fn to(&self, game: Uuid, owner: String) -> RoomHandle {
+        let mut by_game = self.by_game.lock().expect("proxies lock");
+        if let Some(handle) = by_game.get(&game).filter(|h| !h.is_closed()) {
+            return handle.clone();
+        }
+        let (tx, rx) = mpsc::channel(256);
+        let handle = RoomHandle::new(game, tx);
+        by_game.insert(game, handle.clone());
+        let proxy = Proxy {
+            game,
+            owner,
+            here: None,
+            members: Vec::new(),
+            shared: self.clone(),
+        };
+        tokio::spawn(proxy.run(rx));
+        handle
+    }
+
+    /// Frames for this node's followers were lost: every proxy's members join again.
+    pub fn resync(&self, game: Option<Uuid>) {
+        let proxies: Vec<RoomHandle> = self
+            .by_game
+            .lock()
+            .expect("proxies lock")
+            .iter()
+            .filter(|(id, _)| game.is_none_or(|g| g == **id))
+            .map(|(_, handle)| handle.clone())
+            .collect();
+        for proxy in proxies {
+            let _ = proxy.try_send(RoomCommand::Rejoin);
+        }
+    }
+
+    fn forget(&self, game: Uuid) {
+        let mut by_game = self.by_game.lock().expect("proxies lock");
+        if by_game.get(&game).is_some_and(RoomHandle::is_closed) {
+            by_game.remove(&game);
+        }
+    }
+}
+
+struct Proxy {
+    game: Uuid,
+    owner: String,
+    /// The room, once the game runs on this node.
+    here: Option<RoomHandle>,
+    members: Vec<(Connection, JoinIntent)>,
+    shared: Proxies,
+}
+
+impl Proxy {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
+        let mut beat = tokio::time::interval(BEAT);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut redis_was_away = false;
+        loop {
+            tokio::select! {
+                command = rx.recv() => match command {
+                    // Frames to this node were lost.
+                    Some(RoomCommand::Rejoin) => self.join_again().await,
+                    Some(command) => {
+                        let leaving = matches!(command, RoomCommand::Leave { .. });
+                        self.forward(command).await;
+                        // The last member gone: nothing left to follow.
+                        if leaving && self.members.is_empty() && rx.is_empty() {
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+                _ = beat.tick() => {
+                    if self.here.is_some() {
+                        continue;
+                    }
+                    match self.shared.cluster.owner(self.game).await {
+                        Ok(Some(now)) if now == self.shared.cluster.node() => self.moved_here().await,
+                        Ok(Some(now)) => {
+                            if now != self.owner || redis_was_away {
+                                self.owner = now;
+                                self.join_again().await;
+                            }
+                            redis_was_away = false;
+                        }
+                        // No owner: the game waits to be adopted (or is over).
+                        Ok(None) => {}
+                        Err(_) => redis_was_away = true,
+                    }
+                }
+            }
+        }
+        drop(rx);
+        if self.here.is_none() {
+            for (conn, _) in &self.members {
+                self.shared.followers.remove(conn.id);
+            }
+        }
+        self.shared.forget(self.game);
+    }
+
+    async fn forward(&mut self, command: RoomCommand) {
+        if let Some(room) = &self.here {
+            if let RoomCommand::Join { conn, intent } = &command {
+                if !self.members.iter().any(|(c, _)| c.id == conn.id) {
+                    self.members.push((conn.clone(), *intent));
+                }
+            }
+            if let RoomCommand::Leave { conn_id } = &command {
+                self.members.retain(|(c, _)| c.id != *conn_id);
+            }
+            room.send(command).await;
+            return;
+        }
+        let game = self.game;
+        let message = match command {
+            RoomCommand::Join { conn, intent } => {
+                let join = self.join(&conn, intent);
+                if !self.members.iter().any(|(c, _)| c.id == conn.id) {
+                    self.shared.followers.add(&conn);
+                    self.members.push((conn, intent));
+                }
+                join
+            }
+            RoomCommand::Leave { conn_id } => {
+                if self.members.iter().any(|(c, _)| c.id == conn_id) {
+                    self.members.retain(|(c, _)| c.id != conn_id);
+                    self.shared.followers.remove(conn_id);
+                }
+                ToOwner::Leave {
+                    game,
+                    conn: conn_id,
+                }
+            }
+            RoomCommand::Act {
+                conn_id,
+                player,
+                action,
+            } => ToOwner::Act {
+                game,
+                conn: conn_id,
+                player,
+                action,
+            },
+            RoomCommand::AddComputer {
+                conn_id,
+                player,
+                level,
+            } => ToOwner::AddComputer {
+                game,
+                conn: conn_id,
+                player,
+                level: level.get(),
+            },
+            RoomCommand::Chat {
+                conn_id,
+                preset,
+                text,
+            } => ToOwner::Chat {
+                game,
+                conn: conn_id,
+                preset,
+                text,
+            },
+            // The owner's own business.
+            RoomCommand::ComputerMove { .. }
+            | RoomCommand::Banned { .. }
+            | RoomCommand::Relinquish
+            | RoomCommand::Rejoin => return,
+        };
+        self.shared
+            .outboxes
+            .message(&self.owner, Message::Owner(message));
+    }
+
+    fn join(&self, conn: &Connection, intent: JoinIntent) -> ToOwner {
+        ToOwner::Join {
+            game: self.game,
+            conn: RemoteConn::of(conn, self.shared.cluster.node()),
+            take_seat: intent == JoinIntent::TakeSeat,
+        }
+    }
+
+    /// Every member joins the owner again: the whole state comes back to each.
+    async fn join_again(&mut self) {
+        if let Some(room) = &self.here {
+            for (conn, intent) in &self.members {
+                room.send(RoomCommand::Join {
+                    conn: conn.clone(),
+                    intent: *intent,
+                })
+                .await;
+            }
+            return;
+        }
+        for (conn, intent) in &self.members {
+            let join = self.join(conn, *intent);
+            self.shared
+                .outboxes
+                .message(&self.owner, Message::Owner(join));
+        }
+    }
+
+    /// This node adopted the game: its members join the room here.
+    async fn moved_here(&mut self) {
+        let Some(room) = self.shared.rooms.get(self.game) else {
+            // Being resumed: the room registers itself in a moment.
+            return;
+        };
+        tracing::info!(game = %self.game, members = self.members.len(), "the game moved here: its followers join it");
+        for (conn, _) in &self.members {
+            self.shared.followers.remove(conn.id);
+        }
+        self.here = Some(room);
+        self.join_again().await;
+    }
+}

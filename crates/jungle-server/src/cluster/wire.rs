@@ -1,0 +1,256 @@
+//! What one node tells another over the bus, typed by whom it is for (as lila-ws's `ipc`):
+//! the node that runs a game (its owner), a node where connections follow games or are
+//! online, the matcher, a tournament's director.
+//!
+//! On the wire a message is a tag byte and its body: `F` for frames to some of the node's
+//! connections (the hot path: the connection ids, a newline, then the frame's own text,
+//! untouched), `J` for anything else as JSON.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::rooms::{Action, Connection};
+use crate::store::PlayerRecord;
+
+/// A connection of another node, as the owner or the matcher sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RemoteConn {
+    pub id: u64,
+    pub node: String,
+    pub player: Uuid,
+    pub name: String,
+    pub disconnects: i64,
+    /// The client's address, for the limits the receiving node counts.
+    pub addr: std::net::IpAddr,
+}
+
+impl RemoteConn {
+    pub fn of(conn: &Connection, node: &str) -> RemoteConn {
+        RemoteConn {
+            id: conn.id,
+            node: node.to_owned(),
+            player: conn.player.id,
+            name: conn.player.name.clone(),
+            disconnects: conn.player.disconnects,
+            addr: conn.addr,
+        }
+    }
+
+    pub fn player_record(&self) -> PlayerRecord {
+        PlayerRecord {
+            id: self.player,
+            name: self.name.clone(),
+            disconnects: self.disconnects,
+        }
+    }
+}
+
+/// To the node that runs a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum ToOwner {
+    /// A connection follows the game (and takes the free seat if asked).
+    Join {
+        game: Uuid,
+        conn: RemoteConn,
+        take_seat: bool,
+    },
+    Leave {
+        game: Uuid,
+        conn: u64,
+    },
+    /// An action on the player's seat; the owner checks it again like a local one.
+    Act {
+        game: Uuid,
+        conn: u64,
+        player: Uuid,
+        action: Action,
+    },
+    AddComputer {
+        game: Uuid,
+        conn: u64,
+        player: Uuid,
+        level: u8,
+    },
+    Chat {
+        game: Uuid,
+        conn: u64,
+        preset: Option<String>,
+        text: Option<String>,
+    },
+}
+
+/// To a node where connections follow games, wait at the matcher, or are online.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum ToFollowers {
+    /// The connection should enter `game`, run by `owner` (a match, an accepted challenge, a
+    /// rematch, a pairing: just opened there, maybe before its lease is taken).
+    Enter {
+        conn: u64,
+        game: Uuid,
+        owner: String,
+    },
+    /// The game's room refused the connection's join.
+    Refused { conn: u64, game: Uuid, text: String },
+    /// Frames for this node's followers of `game` were lost (Redis was away too long): each
+    /// joins again and gets the whole state.
+    Resync { game: Option<Uuid> },
+    /// A frame for every tab of `player` here (but `except`).
+    PlayerFrame {
+        player: Uuid,
+        text: String,
+        except: Option<u64>,
+    },
+    /// Every tab of `player` here enters `game`, run by `owner` (a tournament pairing).
+    PlayerEnter {
+        player: Uuid,
+        game: Uuid,
+        owner: String,
+    },
+}
+
+/// A seek's settings, as it crosses the bus.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeekSpec {
+    pub rules: jungle_rules::Ruleset,
+    pub clock: jungle_protocol::ClockSpec,
+    pub rated: bool,
+    pub computer_after_ms: Option<u64>,
+}
+
+/// To the node that runs matchmaking and holds the challenges.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum ToMatcher {
+    Seek {
+        conn: RemoteConn,
+        seek: SeekSpec,
+    },
+    /// The connection's seek is withdrawn (`answer`: tell it).
+    Cancel {
+        conn: u64,
+        answer: bool,
+    },
+    Accept {
+        conn: RemoteConn,
+        seek: Uuid,
+        has_account: bool,
+    },
+    /// A challenge frame, already past the sending node's limits.
+    Challenge {
+        conn: RemoteConn,
+        frame: jungle_protocol::ClientFrame,
+    },
+    /// The connection closed: its challenges are cancelled.
+    ConnectionGone {
+        conn: u64,
+    },
+    /// A tab opened: the challenges waiting for its player.
+    Incoming {
+        conn: RemoteConn,
+    },
+}
+
+/// To the node directing a tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum ToDirector {
+    Frame {
+        conn: RemoteConn,
+        has_account: bool,
+        frame: jungle_protocol::ClientFrame,
+    },
+}
+
+/// Any message, by whom it is for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "snake_case")]
+pub enum Message {
+    Owner(ToOwner),
+    Followers(ToFollowers),
+    Matcher(ToMatcher),
+    Director(ToDirector),
+}
+
+/// A message as it is published: frames in their raw form, the rest as JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Envelope {
+    /// One frame's text for these connections of the receiving node.
+    Frames {
+        conns: Vec<u64>,
+        text: String,
+    },
+    Message(Message),
+}
+
+impl Envelope {
+    pub fn encode(&self) -> Vec<u8> {
+        match self {
+            Envelope::Frames { conns, text } => {
+                let mut out = Vec::with_capacity(text.len() + 24 * conns.len() + 2);
+                out.push(b'F');
+                for (i, conn) in conns.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(conn.to_string().as_bytes());
+                }
+                out.push(b'\n');
+                out.extend_from_slice(text.as_bytes());
+                out
+            }
+            Envelope::Message(message) => {
+                let mut out = vec![b'J'];
+                serde_json::to_writer(&mut out, message).expect("bus messages serialize");
+                out
+            }
+        }
+    }
+
+    /// `None` for bytes no node of ours wrote.
+    pub fn decode(bytes: &[u8]) -> Option<Envelope> {
+        match bytes.split_first()? {
+            (b'F', rest) => {
+                let newline = rest.iter().position(|&b| b == b'\n')?;
+                let (ids, text) = (&rest[..newline], &rest[newline + 1..]);
+                let conns = std::str::from_utf8(ids)
+                    .ok()?
+                    .split(',')
+                    .map(|id| id.parse().ok())
+                    .collect::<Option<Vec<u64>>>()?;
+                let text = String::from_utf8(text.to_vec()).ok()?;
+                Some(Envelope::Frames { conns, text })
+            }
+            (b'J', rest) => serde_json::from_slice(rest).ok().map(Envelope::Message),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_read_back_as_written() {
+        let frames = Envelope::Frames {
+            conns: vec![1, u64::MAX],
+            text: r#"{"t":"moved","mv":"a3a4"}"#.into(),
+        };
+        assert_eq!(Envelope::decode(&frames.encode()), Some(frames));
+        let act = Envelope::Message(Message::Owner(ToOwner::Act {
+            game: Uuid::nil(),
+            conn: 7,
+            player: Uuid::nil(),
+            action: Action::Move {
+                text: "a3a4".into(),
+                lag: std::time::Duration::from_millis(40),
+                blurred: true,
+            },
+        }));
+        assert_eq!(Envelope::decode(&act.encode()), Some(act));
+        assert_eq!(Envelope::decode(b"Xnonsense"), None);
+        assert_eq!(Envelope::decode(b"F12,x\n{}"), None);
+    }
+}
