@@ -546,13 +546,10 @@ impl Room {
             .blockers_of(from.id, &listeners)
             .await
             .unwrap_or_default();
-        for member in &self.members {
-            if self.channel_of(&member.conn) == channel
-                && !blockers.contains(&member.conn.player.id)
-            {
-                self.deliver(&member.conn, line.clone());
-            }
-        }
+        self.deliver_each(|member| {
+            (self.channel_of(&member.conn) == channel && !blockers.contains(&member.conn.player.id))
+                .then(|| line.clone())
+        });
         if self.chat.len() >= CHAT_KEPT {
             self.chat.remove(0);
         }
@@ -682,11 +679,7 @@ impl Room {
                 self.game_in_play();
                 // The first turn starts when the players can see the board.
                 self.session.turn_visible(now());
-                let view = self.view();
-                for member in &self.members {
-                    let you = self.session.side_of(member.conn.player.id);
-                    self.deliver(&member.conn, view.game_frame(you));
-                }
+                self.deliver_states();
             }
             Event::Moved {
                 turn,
@@ -729,11 +722,7 @@ impl Room {
                 }
                 self.session.turn_visible(now());
                 // Everyone gets the whole new state: the board, clocks, moves and legal moves.
-                let view = self.view();
-                for member in &self.members {
-                    let you = self.session.side_of(member.conn.player.id);
-                    self.deliver(&member.conn, view.game_frame(you));
-                }
+                self.deliver_states();
             }
             Event::Presence { side } => {
                 self.seq += 1;
@@ -912,18 +901,61 @@ impl Room {
         let mut frame = view.moved(turn, ply, captured, None);
         let plain = frame_text(&frame);
         let mut with_legal = None;
+        self.deliver_each(|member| {
+            Some(
+                if self.session.side_of(member.conn.player.id) == Some(to_move) {
+                    with_legal
+                        .get_or_insert_with(|| {
+                            if let ServerFrame::Moved { legal, .. } = &mut frame {
+                                *legal = self.session.legal_for(Some(to_move));
+                            }
+                            frame_text(&frame)
+                        })
+                        .clone()
+                } else {
+                    plain.clone()
+                },
+            )
+        });
+    }
+
+    /// Every member gets the whole state, as their seat sees it (serialized once per seat).
+    fn deliver_states(&self) {
+        let view = self.view();
+        let mut by_seat: [Option<Utf8Bytes>; 3] = Default::default();
+        self.deliver_each(|member| {
+            let you = self.session.side_of(member.conn.player.id);
+            let slot = you.map_or(2, Side::index);
+            Some(
+                by_seat[slot]
+                    .get_or_insert_with(|| view.game_frame(you))
+                    .clone(),
+            )
+        });
+    }
+
+    /// Sends each member the text `pick` gives it (if any): members here at once; members on
+    /// other nodes one message per node and text, however many there are there.
+    fn deliver_each(&self, mut pick: impl FnMut(&Member) -> Option<Utf8Bytes>) {
+        let mut elsewhere: Vec<(&Arc<dyn super::Fanout>, Utf8Bytes, Vec<u64>)> = Vec::new();
         for member in &self.members {
-            if self.session.side_of(member.conn.player.id) == Some(to_move) {
-                let text = with_legal.get_or_insert_with(|| {
-                    if let ServerFrame::Moved { legal, .. } = &mut frame {
-                        *legal = self.session.legal_for(Some(to_move));
-                    }
-                    frame_text(&frame)
-                });
-                self.deliver(&member.conn, text.clone());
-            } else {
-                self.deliver(&member.conn, plain.clone());
+            let Some(text) = pick(member) else {
+                continue;
+            };
+            let Some(fanout) = &member.conn.remote else {
+                self.deliver(&member.conn, text);
+                continue;
+            };
+            let group = elsewhere
+                .iter_mut()
+                .find(|(f, t, _)| f.node() == fanout.node() && t.as_str() == text.as_str());
+            match group {
+                Some((_, _, conns)) => conns.push(member.conn.id),
+                None => elsewhere.push((fanout, text, vec![member.conn.id])),
             }
+        }
+        for (fanout, text, conns) in elsewhere {
+            fanout.frames(conns, &text);
         }
     }
 
@@ -935,9 +967,7 @@ impl Room {
 
     fn broadcast(&self, frame: &ServerFrame) {
         let text = frame_text(frame);
-        for member in &self.members {
-            self.deliver(&member.conn, text.clone());
-        }
+        self.deliver_each(|_| Some(text.clone()));
     }
 
     fn deliver(&self, conn: &Connection, text: Utf8Bytes) {
