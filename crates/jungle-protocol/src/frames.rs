@@ -620,6 +620,24 @@ pub enum ServerFrame {
     Shutdown,
 }
 
+impl ServerFrame {
+    /// The game and event number of a numbered game event (`moved`, the offers, `presence`,
+    /// `game_over`); `None` for every other frame, the `game` state included.
+    pub fn game_event(&self) -> Option<(Uuid, u64)> {
+        match self {
+            ServerFrame::Moved { game, seq, .. }
+            | ServerFrame::DrawOffered { game, seq, .. }
+            | ServerFrame::DrawDeclined { game, seq, .. }
+            | ServerFrame::TakebackOffered { game, seq, .. }
+            | ServerFrame::TakebackDeclined { game, seq, .. }
+            | ServerFrame::RematchOffered { game, seq, .. }
+            | ServerFrame::Presence { game, seq, .. }
+            | ServerFrame::GameOver { game, seq, .. } => Some((*game, *seq)),
+            _ => None,
+        }
+    }
+}
+
 /// A player's line in a live tournament table: `n` is their number in the tournament (their
 /// place in the `order` of a `tournament_standings` frame gives their rank); `{n, player, name,
 /// …}` on the wire.

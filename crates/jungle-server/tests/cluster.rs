@@ -8,35 +8,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-const REDIS: &str = "redis://127.0.0.1:6379";
-
-fn node(url: &str, name: &str) -> ServerProcess {
-    ServerProcess::start_with_args(url, &["--redis-url", REDIS, "--node-id", name])
-}
-
-/// Signs `player` in at `addr` and waits until the game is live there (a `game` frame that
-/// seats them): the node has adopted it. Returns the state and how long it took.
-async fn back_in_game(
-    addr: std::net::SocketAddr,
-    player: &Player,
-    game: Uuid,
-) -> (Client, GameState) {
-    let mut client = signed_in_client(addr, player).await;
-    let until = Instant::now() + Duration::from_secs(15);
-    loop {
-        assert!(Instant::now() < until, "the game was adopted in time");
-        client.send(ClientFrame::Watch { game }).await;
-        let frame = tokio::time::timeout(Duration::from_millis(700), client.next()).await;
-        if let Ok(Some(ServerFrame::Game(state))) = frame {
-            // A game no node runs yet answers as stored, seating nobody.
-            if state.game == game && state.you.is_some() {
-                return (client, *state);
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_move() {
     let url = fresh_database(Db::Postgres).await;

@@ -252,7 +252,7 @@ pub fn restored_private(
         None => Position::start(),
     };
     let session = session.starting_from(start);
-    Room::spawn(ctx, saved.game, session, Vec::new(), Some(hold))
+    Room::spawn_resumed(ctx, saved.game, session, Some(hold))
 }
 
 /// Resumes a stored game in progress with its players as stored (a restart, or a game adopted
@@ -329,7 +329,7 @@ pub fn resumed(
     )
     .in_tournament(record.tournament)
     .kept_private(record.private);
-    Ok(Room::spawn(ctx, record.id, session, Vec::new(), hold))
+    Ok(Room::spawn_resumed(ctx, record.id, session, hold))
 }
 
 #[cfg(test)]

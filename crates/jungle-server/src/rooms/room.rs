@@ -110,6 +110,33 @@ impl Room {
         initial: Vec<Event>,
         hold: Option<Hold>,
     ) -> RoomHandle {
+        Room::spawn_numbered(ctx, id, session, initial, hold, 0)
+    }
+
+    /// Starts the room of a stored game (a restart, or a game adopted from a node that is
+    /// gone). Its events are numbered on from the time in milliseconds, above any number the
+    /// game's room had before, so a client that holds an older state sees a gap and asks for
+    /// the whole one instead of taking new events for ones it has applied.
+    pub fn spawn_resumed(
+        ctx: Arc<RoomContext>,
+        id: Uuid,
+        session: GameSession,
+        hold: Option<Hold>,
+    ) -> RoomHandle {
+        let first_seq = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis() as u64);
+        Room::spawn_numbered(ctx, id, session, Vec::new(), hold, first_seq)
+    }
+
+    fn spawn_numbered(
+        ctx: Arc<RoomContext>,
+        id: Uuid,
+        session: GameSession,
+        initial: Vec<Event>,
+        hold: Option<Hold>,
+        first_seq: u64,
+    ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let handle = RoomHandle { id, tx };
         ctx.rooms
@@ -122,7 +149,7 @@ impl Room {
             chat: Vec::new(),
             said: Default::default(),
             admitted: Default::default(),
-            seq: 0,
+            seq: first_seq,
             computer: None,
             live: false,
             own_tx: handle.tx.downgrade(),

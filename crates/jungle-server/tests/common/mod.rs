@@ -5,6 +5,9 @@
 
 use std::time::Duration;
 
+mod nodes;
+pub use nodes::*;
+
 use futures_util::{SinkExt, StreamExt};
 pub use jungle_protocol::http;
 pub use jungle_protocol::{

@@ -1,0 +1,139 @@
+//! Failover nobody notices (issue 24): three nodes over Redis and one PostgreSQL. The host of
+//! a private room plays on the node that runs it, the guest on another, spectators on every
+//! node. The owner dies (kill -9) or drains (SIGTERM): every member whose socket stayed open
+//! gets the whole state from the new owner without doing anything, the host comes back through
+//! any node, and the game goes on to its end. Nobody loses by abandonment or on time.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// How long a node's games take to be adopted, at most (a lease of a few beats).
+const ADOPTION: Duration = Duration::from_secs(8);
+
+enum Stop {
+    Kill,
+    Drain,
+}
+
+/// `nodes` of them (2 or 3): the game runs on the first, the guest plays on the second, the
+/// host comes back through the last, and someone watches on each.
+async fn members_stay_in_the_game_when_its_node_stops(nodes: usize, stop: Stop) {
+    let url = fresh_database(Db::Postgres).await;
+    let mut cluster: Vec<ServerProcess> = ["a", "b", "c"][..nodes]
+        .iter()
+        .map(|name| node(&url, name))
+        .collect();
+    let addrs: Vec<_> = cluster.iter().map(|n| n.addr).collect();
+    let (a, b, last) = (cluster.remove(0), addrs[1], addrs[nodes - 1]);
+    let host_player = create_player(a.addr, "Host").await;
+    let mut host = signed_in_client(a.addr, &host_player).await;
+    let (code, game) = open_private_room(&mut host, fischer(300, 2), false).await;
+    let mut guest = signed_in_client(b, &create_player(b, "Guest").await).await;
+    guest
+        .send(ClientFrame::JoinRoom { code: code.clone() })
+        .await;
+    let seated = expect_frame!(guest, ServerFrame::Game(s) if s.game == game => *s);
+    assert_eq!(seated.you, Some(Side::Blue));
+    let mut guest = Follower::new(guest, seated);
+    let _ = expect_frame!(host, ServerFrame::Game(s) if s.status == GameStatus::Active);
+    // Friends with the link watch, one on each node.
+    let by_code = || ClientFrame::JoinRoom { code: code.clone() };
+    let mut watchers = Vec::new();
+    for (i, addr) in addrs.iter().enumerate() {
+        let name = format!("Watcher{i}");
+        watchers.push(Follower::enter(*addr, &name, game, by_code()).await);
+    }
+    let walk = DEN_WIN_AT_PLY_13;
+    for (ply, mv) in walk[..4].iter().enumerate() {
+        if ply % 2 == 0 {
+            host.mv(game, mv).await;
+        } else {
+            guest.client.mv(game, mv).await;
+        }
+        guest
+            .until("the move", WAIT, |g| g.moves().len() == ply + 1)
+            .await;
+        expect_frame!(host, ServerFrame::Moved { .. });
+    }
+    let states_before = guest.states;
+
+    let stopped = Instant::now();
+    match stop {
+        Stop::Kill => a.kill(),
+        Stop::Drain => a.terminate(),
+    }
+    drop(host);
+    // The guest does nothing: the whole state reaches it from the game's new owner.
+    guest
+        .until("the state from the new owner", ADOPTION, |g| {
+            g.states > states_before
+        })
+        .await;
+    let taken_over = stopped.elapsed();
+    assert_eq!(guest.state.you, Some(Side::Blue));
+    assert_eq!(guest.state.status, GameStatus::Active);
+    assert_eq!(guest.moves(), &walk[..4]);
+    for watcher in &mut watchers[1..] {
+        watcher
+            .until("the spectator's state", ADOPTION, |w| w.states > 1)
+            .await;
+        assert_eq!(watcher.moves(), &walk[..4]);
+    }
+    // The host comes back through the last node, whichever one runs the game now.
+    let (mut host, state) = back_in_game(last, &host_player, game).await;
+    assert_eq!(state.you, Some(Side::Red));
+    assert_eq!(state.moves, &walk[..4]);
+    for (ply, mv) in walk.iter().enumerate().skip(4) {
+        if ply % 2 == 0 {
+            host.mv(game, mv).await;
+        } else {
+            guest.client.mv(game, mv).await;
+        }
+        guest
+            .until("the move", WAIT, |g| g.moves().len() == ply + 1)
+            .await;
+    }
+    guest.until("the end", WAIT, |g| g.over.is_some()).await;
+    assert_eq!(guest.over, Some((Some(Side::Red), Reason::Den)));
+    for watcher in &mut watchers[1..] {
+        watcher.until("the end", WAIT, |w| w.over.is_some()).await;
+        assert_eq!(watcher.over, Some((Some(Side::Red), Reason::Den)));
+        assert_eq!(watcher.moves(), walk);
+    }
+    // The store holds the game once, ended as played.
+    let record: http::GameRecord = reqwest::get(format!("http://{b}/api/games/{game}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(record.moves.len(), walk.len());
+    eprintln!("the guest had the game back {taken_over:?} after the stop");
+    drop(cluster);
+    drop_database(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn members_on_every_node_stay_in_a_game_whose_node_is_killed() {
+    members_stay_in_the_game_when_its_node_stops(3, Stop::Kill).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn members_on_every_node_stay_in_a_game_whose_node_drains() {
+    members_stay_in_the_game_when_its_node_stops(3, Stop::Drain).await;
+}
+
+/// With two nodes the guest's own node adopts the game: its proxy hands the members to the
+/// room there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_two_nodes_the_guests_node_takes_the_killed_nodes_game() {
+    members_stay_in_the_game_when_its_node_stops(2, Stop::Kill).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_two_nodes_the_guests_node_takes_the_drained_nodes_game() {
+    members_stay_in_the_game_when_its_node_stops(2, Stop::Drain).await;
+}
