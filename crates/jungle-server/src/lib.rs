@@ -50,7 +50,7 @@ use tokio::task::JoinHandle;
 pub use config::Config;
 use lobby::Lobby;
 use persist::Persister;
-use rooms::{open, RoomContext, Rooms, SeatPlayer, Timing};
+use rooms::{open, RoomContext, Rooms, Timing};
 use state::{AppState, IpLimits, Origins};
 use store::{Store, StoreError};
 
@@ -159,8 +159,8 @@ impl Server {
                     shutdown_rx.clone(),
                 ));
             }
-            // Games in progress and tournaments are taken on by whichever node finds them
-            // without a lease; waiting private rooms are not restored in this mode.
+            // Games in progress, waiting private rooms and tournaments are taken on by
+            // whichever node finds them without a lease.
             Some(cluster) => {
                 tracing::info!(node = cluster.node(), "joining the cluster");
                 tokio::spawn(cluster::leases::keep(
@@ -306,8 +306,9 @@ impl Server {
     /// Stops accepting, tells every client, lets rooms finish their writes, and waits until
     /// everything acknowledged is in the database.
     pub async fn shutdown(self) {
-        // The games this node runs: once their writes are committed, another node adopts them.
-        let owned = self.rooms.live_ids();
+        // The games and waiting rooms this node runs: once their writes are committed, another
+        // node adopts them.
+        let owned = self.rooms.leased_ids();
         let _ = self.shutdown.send(true);
         if tokio::time::timeout(Duration::from_secs(10), self.serving)
             .await
@@ -481,17 +482,7 @@ async fn direct_tournaments(
 async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {
     let rooms = store.waiting_rooms().await?;
     for saved in &rooms {
-        // The host's row is kept by a foreign key; its absence would be corruption.
-        let host = store.player(saved.host).await?.ok_or_else(|| {
-            StoreError::Corrupt(format!("room {}: no host {}", saved.code, saved.host))
-        })?;
-        let host = SeatPlayer {
-            rating: store.rating(host.id, saved.ruleset).await?,
-            player: host,
-            computer: None,
-        };
-        let waited = Duration::from_millis((store::now_ms() - saved.created_at).max(0) as u64);
-        open::restored_private(ctx.clone(), saved, host, waited);
+        open::restore_waiting(ctx, saved).await?;
     }
     if !rooms.is_empty() {
         tracing::info!(rooms = rooms.len(), "restored waiting private rooms");

@@ -137,3 +137,49 @@ async fn with_two_nodes_the_guests_node_takes_the_killed_nodes_game() {
 async fn with_two_nodes_the_guests_node_takes_the_drained_nodes_game() {
     members_stay_in_the_game_when_its_node_stops(2, Stop::Drain).await;
 }
+
+/// A private room still waiting for its guest when its node stops: another node reopens it
+/// under the same code, the guest's join by that code (sent at once, through any node) seats
+/// them, and the host finds the game through any node.
+async fn a_waiting_room_outlives_its_node(stop: Stop) {
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b, c) = (node(&url, "a"), node(&url, "b"), node(&url, "c"));
+    let host_player = create_player(a.addr, "Host").await;
+    let mut host = signed_in_client(a.addr, &host_player).await;
+    let (code, game) = open_private_room(&mut host, fischer(300, 2), false).await;
+    let waiting = host.expect_game().await;
+    assert_eq!(waiting.status, GameStatus::Waiting);
+    let mut guest = signed_in_client(b.addr, &create_player(b.addr, "Guest").await).await;
+    let stopped = Instant::now();
+    match stop {
+        Stop::Kill => a.kill(),
+        Stop::Drain => a.terminate(),
+    }
+    drop(host);
+    guest.send(ClientFrame::JoinRoom { code }).await;
+    let seated = tokio::time::timeout(ADOPTION, async {
+        expect_frame!(guest, ServerFrame::Game(s) if s.game == game => *s)
+    })
+    .await
+    .expect("the room reopened within the adoption time");
+    assert_eq!(
+        (seated.you, seated.status),
+        (Some(Side::Blue), GameStatus::Active)
+    );
+    eprintln!("the guest was seated {:?} after the stop", stopped.elapsed());
+    let (mut host, state) = back_in_game(c.addr, &host_player, game).await;
+    assert_eq!((state.you, state.status), (Some(Side::Red), GameStatus::Active));
+    play(&mut host, &mut guest, game, &["g3g4", "a7a6"]).await;
+    drop((b, c));
+    drop_database(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_room_outlives_its_killed_node() {
+    a_waiting_room_outlives_its_node(Stop::Kill).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_room_outlives_its_drained_node() {
+    a_waiting_room_outlives_its_node(Stop::Drain).await;
+}

@@ -76,14 +76,15 @@ impl Across {
             return Some(room);
         }
         let (game, node) = self.cluster.code(code).await.ok()??;
-        if node == self.cluster.node() {
-            return None;
-        }
-        // A game that moved since is found by its lease; a waiting room has none.
+        // A room that moved since (its node died or drained) is found by its lease.
         let owner = match self.cluster.owner(game).await {
             Ok(Some(owner)) => owner,
             _ => node,
         };
+        if owner == self.cluster.node() {
+            // Closed here, or being adopted here this moment.
+            return None;
+        }
         Some(self.proxies.to(game, owner))
     }
 

@@ -1,5 +1,5 @@
-//! The lease keeper: every beat it renews this node's game leases and adopts the games in
-//! progress that no node holds.
+//! The lease keeper: every beat it renews this node's leases (games in progress and private
+//! rooms waiting for their guest) and adopts those no node holds.
 //!
 //! A game counts as an orphan only when it is seen without a lease at two beats in a row: a
 //! game's owner takes its lease as its room starts and renews it every beat, so a live owner
@@ -34,8 +34,8 @@ pub async fn keep(
             _ = beat.tick() => {}
             _ = shutdown.changed() => return,
         }
-        let ours = ctx.rooms.live_ids();
-        metrics::gauge!("jungle_games_owned").set(ours.len() as f64);
+        let ours = ctx.rooms.leased_ids();
+        metrics::gauge!("jungle_games_owned").set(ctx.rooms.live_count() as f64);
         if let Err(e) = cluster.publish_live(&ctx.rooms.live_games()).await {
             tracing::warn!(error = %e, "publishing the games in progress");
         }
@@ -80,13 +80,16 @@ pub async fn keep(
     }
 }
 
-/// Games in progress in the database that no node holds and that are not running here.
+/// Games in progress and waiting rooms in the database that no node holds and that are not
+/// running here.
 async fn orphans(cluster: &Cluster, ctx: &RoomContext) -> Result<HashSet<Uuid>, String> {
-    let active = ctx
+    let mut active = ctx
         .store
         .active_game_ids_all()
         .await
         .map_err(|e| e.to_string())?;
+    let waiting = ctx.store.waiting_room_games().await;
+    active.extend(waiting.map_err(|e| e.to_string())?);
     let elsewhere: Vec<Uuid> = active
         .into_iter()
         .filter(|game| ctx.rooms.get(*game).is_none())
@@ -110,6 +113,8 @@ async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
     }
     let record = match ctx.store.game(game).await {
         Ok(Some(record)) if record.status == jungle_protocol::GameStatus::Active => record,
+        // No game yet: a private room still waiting for its guest.
+        Ok(None) => return adopt_waiting_room(cluster, ctx, game).await,
         Ok(_) => {
             // It ended meanwhile: nothing to run.
             let _ = cluster.release(&[game]).await;
@@ -128,6 +133,29 @@ async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
         }
         Ok(None) => {}
         Err(e) => tracing::error!(%game, error = %e, "resuming an orphaned game"),
+    }
+}
+
+/// Reopens an orphaned waiting room here, under its code, whose lease this node took.
+async fn adopt_waiting_room(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
+    let restored = match ctx.store.waiting_room(game).await {
+        Ok(Some(saved)) => open::restore_waiting(ctx, &saved).await.map(Some),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    };
+    match restored {
+        Ok(Some(_)) => {
+            metrics::counter!("jungle_rooms_adopted_total").increment(1);
+            tracing::info!(%game, node = cluster.node(), "adopted a waiting private room");
+        }
+        // It started or expired meanwhile: nothing to run.
+        Ok(None) => {
+            let _ = cluster.release(&[game]).await;
+        }
+        Err(e) => {
+            tracing::error!(%game, error = %e, "reopening an orphaned waiting room");
+            let _ = cluster.release(&[game]).await;
+        }
     }
 }
 

@@ -215,6 +215,26 @@ pub async fn private(
     Ok((handle, code))
 }
 
+/// Reopens a stored waiting room under its code (a restart, or a room adopted from a node that
+/// is gone), with its host as stored.
+pub async fn restore_waiting(
+    ctx: &Arc<RoomContext>,
+    saved: &WaitingRoom,
+) -> Result<RoomHandle, crate::store::StoreError> {
+    let store = &ctx.store;
+    // The host's row is kept by a foreign key; its absence would be corruption.
+    let host = store.player(saved.host).await?.ok_or_else(|| {
+        crate::store::StoreError::Corrupt(format!("room {}: no host {}", saved.code, saved.host))
+    })?;
+    let host = SeatPlayer {
+        rating: store.rating(host.id, saved.ruleset).await?,
+        player: host,
+        computer: None,
+    };
+    let waited = Duration::from_millis((crate::store::now_ms() - saved.created_at).max(0) as u64);
+    Ok(restored_private(ctx.clone(), saved, host, waited))
+}
+
 /// A private room found waiting at start-up, under its old code and game id, with the time
 /// it has already waited counted against its lifetime (one whose hour is up closes at once,
 /// and forgets itself like any room that expires).

@@ -181,6 +181,20 @@ impl Rooms {
             .collect()
     }
 
+    /// The rooms this node holds a lease for: games in progress and private rooms waiting for
+    /// their guest (either is adopted by another node when this one is gone).
+    pub fn leased_ids(&self) -> Vec<Uuid> {
+        let index = self.index.lock().expect("room index lock");
+        index
+            .rooms
+            .iter()
+            .filter(|(_, e)| {
+                e.live.is_some() || e.hold.is_some_and(|h| h.kind == HoldKind::WaitingRoom)
+            })
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
     pub fn live_count(&self) -> usize {
         let index = self.index.lock().expect("room index lock");
         index.rooms.values().filter(|e| e.live.is_some()).count()

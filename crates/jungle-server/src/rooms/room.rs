@@ -165,6 +165,11 @@ impl Room {
         self.share_code(true).await;
         if self.session.status() == GameStatus::Active {
             self.game_in_play();
+        }
+        if matches!(
+            self.session.status(),
+            GameStatus::Active | GameStatus::Waiting
+        ) {
             self.take_lease().await;
         }
         if !self.relinquished {
@@ -198,7 +203,11 @@ impl Room {
             }
         }
         self.set_live(false);
-        self.share_code(false).await;
+        // A room stopped by a shutdown keeps its code: the node that adopts it is found
+        // through the code and the lease.
+        if self.session.is_closed() {
+            self.share_code(false).await;
+        }
         metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);
     }
@@ -210,7 +219,7 @@ impl Room {
         }
     }
 
-    /// A game in play here holds its lease from its first moment.
+    /// A game in play, or a room waiting for its guest, holds its lease from its first moment.
     async fn take_lease(&mut self) {
         if self.ctx.claims.hold_game(self.id).await == crate::reach::Held::Elsewhere {
             tracing::warn!(game = %self.id, "another node holds this game; not running it here");

@@ -87,26 +87,47 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                let ruleset: String = r.try_get("ruleset")?;
-                let clock: String = r.try_get("clock")?;
-                let color: String = r.try_get("color")?;
-                Ok(WaitingRoom {
-                    code: r.try_get("code")?,
-                    game: get_uuid(r, "game_id")?,
-                    host: get_uuid(r, "host_id")?,
-                    ruleset: ruleset
-                        .parse()
-                        .map_err(|e| StoreError::Corrupt(format!("ruleset: {e}")))?,
-                    clock: serde_json::from_str(&clock)
-                        .map_err(|e| StoreError::Corrupt(format!("clock: {e}")))?,
-                    rated: r.try_get::<i64, _>("rated")? != 0,
-                    color: parse_color(&color)?,
-                    created_at: r.try_get("created_at")?,
-                    start: r.try_get("start")?,
-                })
-            })
-            .collect()
+        rows.iter().map(waiting_room).collect()
     }
+
+    /// The waiting room of `game`, if it still waits.
+    pub async fn waiting_room(&self, game: Uuid) -> Result<Option<WaitingRoom>, StoreError> {
+        let row = sqlx::query(
+            "SELECT code, game_id, host_id, ruleset, clock, rated, color, created_at, start
+             FROM waiting_rooms WHERE game_id = $1",
+        )
+        .bind(game.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(waiting_room).transpose()
+    }
+
+    /// The games of every room still waiting.
+    pub async fn waiting_room_games(&self) -> Result<Vec<Uuid>, StoreError> {
+        let rows = sqlx::query("SELECT game_id FROM waiting_rooms")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| get_uuid(r, "game_id")).collect()
+    }
+}
+
+/// One row of `waiting_rooms`.
+fn waiting_room(r: &sqlx::any::AnyRow) -> Result<WaitingRoom, StoreError> {
+    let ruleset: String = r.try_get("ruleset")?;
+    let clock: String = r.try_get("clock")?;
+    let color: String = r.try_get("color")?;
+    Ok(WaitingRoom {
+        code: r.try_get("code")?,
+        game: get_uuid(r, "game_id")?,
+        host: get_uuid(r, "host_id")?,
+        ruleset: ruleset
+            .parse()
+            .map_err(|e| StoreError::Corrupt(format!("ruleset: {e}")))?,
+        clock: serde_json::from_str(&clock)
+            .map_err(|e| StoreError::Corrupt(format!("clock: {e}")))?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        color: parse_color(&color)?,
+        created_at: r.try_get("created_at")?,
+        start: r.try_get("start")?,
+    })
 }
