@@ -38,7 +38,7 @@ async fn members_stay_in_the_game_when_its_node_stops(nodes: usize, stop: Stop) 
     let seated = expect_frame!(guest, ServerFrame::Game(s) if s.game == game => *s);
     assert_eq!(seated.you, Some(Side::Blue));
     let mut guest = Follower::new(guest, seated);
-    let _ = expect_frame!(host, ServerFrame::Game(s) if s.status == GameStatus::Active);
+    expect_frame!(host, ServerFrame::Game(s) if s.status == GameStatus::Active);
     // Friends with the link watch, one on each node.
     let by_code = || ClientFrame::JoinRoom { code: code.clone() };
     let mut watchers = Vec::new();
