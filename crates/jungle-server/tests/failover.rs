@@ -166,9 +166,15 @@ async fn a_waiting_room_outlives_its_node(stop: Stop) {
         (seated.you, seated.status),
         (Some(Side::Blue), GameStatus::Active)
     );
-    eprintln!("the guest was seated {:?} after the stop", stopped.elapsed());
+    eprintln!(
+        "the guest was seated {:?} after the stop",
+        stopped.elapsed()
+    );
     let (mut host, state) = back_in_game(c.addr, &host_player, game).await;
-    assert_eq!((state.you, state.status), (Some(Side::Red), GameStatus::Active));
+    assert_eq!(
+        (state.you, state.status),
+        (Some(Side::Red), GameStatus::Active)
+    );
     play(&mut host, &mut guest, game, &["g3g4", "a7a6"]).await;
     drop((b, c));
     drop_database(&url).await;

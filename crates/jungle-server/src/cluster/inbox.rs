@@ -198,6 +198,13 @@ fn to_followers(services: &Services, message: ToFollowers) {
                 let _ = follower.tx.try_send(Outbound::Refused { game, text });
             }
         }
+        ToFollowers::WrongCode { conn, text } => {
+            if let Some(follower) = services.followers.get(conn) {
+                // Guessing codes meets the lookup limit of the guesser's own node.
+                services.ctx.limits.charge_miss(follower.addr);
+                follower.send_text(text.into());
+            }
+        }
         ToFollowers::Resync { game } => services.proxies.resync(game),
         ToFollowers::PlayerFrame {
             player,
@@ -294,13 +301,23 @@ fn to_director(cluster: &Cluster, services: &Services, message: ToDirector) {
         has_account,
         frame,
     } = message;
+    use crate::tournaments::frames::{handle_remote, RemoteAnswer};
+    let node = conn.node.clone();
     let conn = remote_member(conn, &services.outboxes, cluster.node());
-    let ctx = services.ctx.clone();
+    let (ctx, outboxes) = (services.ctx.clone(), services.outboxes.clone());
     tokio::spawn(async move {
-        if let Some(text) =
-            crate::tournaments::frames::handle_remote(&ctx, &conn, has_account, frame).await
-        {
-            conn.send_text(text);
+        match handle_remote(&ctx, &conn, has_account, frame).await {
+            RemoteAnswer::Nothing => {}
+            RemoteAnswer::Refused(text) => {
+                conn.send_text(text);
+            }
+            RemoteAnswer::WrongCode(text) => {
+                let message = ToFollowers::WrongCode {
+                    conn: conn.id,
+                    text: text.to_string(),
+                };
+                outboxes.message(&node, Message::Followers(message));
+            }
         }
     });
 }

@@ -93,6 +93,9 @@ pub enum ToFollowers {
     },
     /// The game's room refused the connection's join.
     Refused { conn: u64, game: Uuid, text: String },
+    /// A tournament's director refused the connection's join for a wrong private code: the
+    /// guess is charged to its address here, then `text` (the refusal) shown.
+    WrongCode { conn: u64, text: String },
     /// Frames for this node's followers of `game` were lost (Redis was away too long): each
     /// joins again and gets the whole state.
     Resync { game: Option<Uuid> },

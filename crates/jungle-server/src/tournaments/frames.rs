@@ -1,41 +1,57 @@
 //! Tournament frames from connections of other nodes, answered on the node directing the
 //! tournament.
 
+use axum::extract::ws::Utf8Bytes;
+
 use crate::frame_error::FrameError;
 use crate::rooms::Connection;
 
 use super::director::JoinError;
 
+/// What a connection of another node is answered about a tournament frame.
+pub enum RemoteAnswer {
+    /// Nothing (what follows comes as the tournament's frames).
+    Nothing,
+    /// This refusal.
+    Refused(Utf8Bytes),
+    /// A wrong private code: the guess is charged to the address on the connection's own node
+    /// (whose limits answer its next lookups), then this refusal is shown.
+    WrongCode(Utf8Bytes),
+}
+
 /// A tournament frame from a connection of another node, on the node directing the
-/// tournament: what the connection is answered, if anything.
+/// tournament.
 pub async fn handle_remote(
     ctx: &std::sync::Arc<crate::rooms::RoomContext>,
     conn: &Connection,
     has_account: bool,
     frame: jungle_protocol::ClientFrame,
-) -> Option<axum::extract::ws::Utf8Bytes> {
+) -> RemoteAnswer {
     use jungle_protocol::ClientFrame;
     let directors = &ctx.tournaments;
     match frame {
         ClientFrame::JoinTournament { id, code } => {
             match directors.join(id, conn.clone(), code, has_account).await {
-                Some(Ok(())) => None,
-                Some(Err(e)) => Some(FrameError::from(e).to_frame()),
-                None => Some(FrameError::from(JoinError::Over).to_frame()),
+                Some(Ok(())) => RemoteAnswer::Nothing,
+                Some(Err(JoinError::Code)) => {
+                    RemoteAnswer::WrongCode(FrameError::from(JoinError::Code).to_frame())
+                }
+                Some(Err(e)) => RemoteAnswer::Refused(FrameError::from(e).to_frame()),
+                None => RemoteAnswer::Refused(FrameError::from(JoinError::Over).to_frame()),
             }
         }
         ClientFrame::Withdraw { id } => {
             directors.withdraw(id, conn.player.id).await;
-            None
+            RemoteAnswer::Nothing
         }
         ClientFrame::WatchTournament { id } => {
             directors.watch(id, conn.clone()).await;
-            None
+            RemoteAnswer::Nothing
         }
         ClientFrame::UnwatchTournament { id } => {
             directors.unwatch(id, conn.id).await;
-            None
+            RemoteAnswer::Nothing
         }
-        _ => None,
+        _ => RemoteAnswer::Nothing,
     }
 }
