@@ -99,6 +99,19 @@ pub struct AccountDeletion {
 pub struct AccountError {
     pub error: String,
     pub message: String,
+    /// The code again, under the name every refusal has.
+    #[serde(default)]
+    pub code: String,
+}
+
+impl AccountError {
+    pub fn new(code: &str, message: impl Into<String>) -> AccountError {
+        AccountError {
+            error: code.to_owned(),
+            message: message.into(),
+            code: code.to_owned(),
+        }
+    }
 }
 
 /// A player's rating in one ruleset.
@@ -265,14 +278,28 @@ pub struct ClockAfter {
     pub blue_ms: u64,
 }
 
-/// Every HTTP error's body: a sentence, and a stable code a client translates (`name_empty`,
-/// `name_too_long`, `name_characters`, `name_blank`, `name_taken`, `bad_request`, `not_found`,
-/// `rate_limited`, `internal`).
+/// A refusal of the players', games' and tournaments' API: a stable `code` a client
+/// translates (`name_empty`, `name_too_long`, `name_characters`, `name_blank`, `name_taken`,
+/// `bad_request`, `not_found`, `rate_limited`, `internal`) and a sentence, `message`; `error`
+/// is the sentence too (its older name).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApiError {
     pub error: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    #[serde(default)]
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(code: &str, message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        ApiError {
+            error: message.clone(),
+            code: Some(code.to_owned()),
+            message,
+        }
+    }
 }
 
 /// `POST /api/reports`: report a player to the operator.

@@ -38,10 +38,7 @@ impl IntoResponse for ApiError {
         let (status, message) = match &self {
             ApiError::RateLimited(limited) => {
                 let wait = limited.retry_after.as_secs().max(1).to_string();
-                let body = Json(http::ApiError {
-                    error: self.to_string(),
-                    code: Some("rate_limited".into()),
-                });
+                let body = Json(http::ApiError::new("rate_limited", self.to_string()));
                 return (
                     StatusCode::TOO_MANY_REQUESTS,
                     [(header::RETRY_AFTER, wait)],
@@ -51,10 +48,7 @@ impl IntoResponse for ApiError {
             }
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             ApiError::BadName(e) => {
-                let body = http::ApiError {
-                    error: e.to_string(),
-                    code: Some(e.code().into()),
-                };
+                let body = http::ApiError::new(e.code(), e.to_string());
                 return (StatusCode::BAD_REQUEST, Json(body)).into_response();
             }
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
@@ -71,10 +65,7 @@ impl IntoResponse for ApiError {
             ApiError::Store(_) => "internal",
             _ => "bad_request",
         };
-        let body = http::ApiError {
-            error: message,
-            code: Some(code.into()),
-        };
+        let body = http::ApiError::new(code, message);
         (status, Json(body)).into_response()
     }
 }

@@ -1,12 +1,14 @@
 //! Every `/api/` answer is JSON, refusals included. axum's own refusals of a request it could
-//! not read (a path segment that is no id, a query that does not parse, a missing body) are
-//! plain text; here they become the API's `{"error", "message"}`.
+//! not read (a path segment that is no id, a query that does not parse, a missing body, a
+//! method no route takes) are plain text or empty; here they become the API's
+//! `{"code", "message"}`. A path under `/api` that names nothing is a JSON 404 ([`unknown`]),
+//! not the client's page.
 
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 /// Longest refusal text read back (axum's are a line).
 const MOST: usize = 4 * 1024;
@@ -14,12 +16,13 @@ const MOST: usize = 4 * 1024;
 pub async fn middleware(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
     let response = next.run(request).await;
-    let plain = response
+    // axum's own refusals are plain text, or nothing at all (a method no route takes).
+    let json = response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/plain"));
-    if !api || !plain || !response.status().is_client_error() {
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !api || json || !response.status().is_client_error() {
         return response;
     }
     let (mut parts, body) = response.into_parts();
@@ -35,15 +38,28 @@ pub async fn middleware(request: Request, next: Next) -> Response {
         StatusCode::TOO_MANY_REQUESTS => "rate_limited",
         _ => "bad_request",
     };
-    let body = serde_json::to_vec(&jungle_protocol::http::AccountError {
-        error: code.to_owned(),
-        message: text.trim().to_owned(),
-    })
-    .expect("errors serialize");
+    let message = match text.trim() {
+        "" => parts
+            .status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_owned(),
+        text => text.to_owned(),
+    };
+    let body = serde_json::to_vec(&jungle_protocol::http::AccountError::new(code, message))
+        .expect("errors serialize");
     parts.headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
     );
     parts.headers.remove(header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(body))
+}
+
+/// Any `/api` path no route takes.
+pub async fn unknown() -> Response {
+    let body = jungle_protocol::http::ApiError::new("not_found", "no such API request");
+    let mut response = axum::Json(body).into_response();
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response
 }

@@ -365,6 +365,9 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .with_state(assets);
     let mut routes = Router::new()
         .route("/ws", get(ws::upgrade))
+        .route("/api", axum::routing::any(json_rejections::unknown))
+        .route("/api/", axum::routing::any(json_rejections::unknown))
+        .route("/api/{*rest}", axum::routing::any(json_rejections::unknown))
         .route("/api/players", post(api::create_player))
         .route("/api/players/me/name", post(api::rename_guest))
         .route(

@@ -47,10 +47,7 @@ impl IntoResponse for LineError {
             LineError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             LineError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
         };
-        let body = Json(http::AccountError {
-            error: code.to_owned(),
-            message: self.to_string(),
-        });
+        let body = Json(http::AccountError::new(code, self.to_string()));
         match self {
             LineError::RateLimited(limited) => {
                 let wait = limited.retry_after.as_secs().max(1).to_string();

@@ -212,6 +212,14 @@ async fn a_connection_follows_a_bounded_number_of_games() {
     fan.send(ClientFrame::Watch { game: games[32] }).await;
     let message = fan.expect_error(ErrorCode::LimitReached).await;
     assert!(message.contains("at most 32 games"), "{message}");
+    // At the cap a private room still answers as no game at all, as an unknown id does:
+    // the cap tells nobody it exists.
+    let mut host = server.client(&server.player("Private").await).await;
+    let (_, hidden) = open_private_room(&mut host, fischer(300, 2), false).await;
+    for game in [hidden, Uuid::new_v4()] {
+        fan.send(ClientFrame::Watch { game }).await;
+        fan.expect_error(ErrorCode::UnknownGame).await;
+    }
     // Watching one already followed is fine; unwatching one makes room.
     fan.send(ClientFrame::Watch { game: games[0] }).await;
     expect_frame!(fan, ServerFrame::Game(_));

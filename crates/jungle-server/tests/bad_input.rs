@@ -68,6 +68,19 @@ async fn api_refusals_are_json(db: Db) {
         (reqwest::Method::GET, "/api/tournaments/xyz"),
         (reqwest::Method::GET, "/api/tournaments?page=abc"),
         (reqwest::Method::PUT, "/api/account/blocks/not-a-uuid"),
+        (reqwest::Method::GET, "/api/games/not-a-uuid"),
+        (
+            reqwest::Method::GET,
+            "/api/games/00000000-0000-0000-0000-000000000000",
+        ),
+        (reqwest::Method::GET, "/api/leaderboard?rules=chess"),
+        (reqwest::Method::GET, "/api/nosuchroute"),
+        (reqwest::Method::POST, "/api/nosuchroute"),
+        (reqwest::Method::GET, "/api/"),
+        (reqwest::Method::GET, "/api"),
+        (reqwest::Method::DELETE, "/api/players"),
+        (reqwest::Method::PATCH, "/api/leaderboard"),
+        (reqwest::Method::POST, "/api/players"),
     ] {
         let answer = client
             .request(method, server.url(path))
@@ -84,8 +97,10 @@ async fn api_refusals_are_json(db: Db) {
         let body: serde_json::Value = answer.json().await.expect(path);
         assert!((400..500).contains(&status), "{path}: {status}");
         assert!(kind.starts_with("application/json"), "{path}: {kind}");
+        // One shape for every refusal: a stable code and a sentence.
         assert!(
-            body["error"].is_string() && body["message"].is_string(),
+            body["code"].as_str().is_some_and(|c| !c.is_empty())
+                && body["message"].as_str().is_some_and(|m| !m.is_empty()),
             "{path}: {body}"
         );
     }

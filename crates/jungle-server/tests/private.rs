@@ -96,4 +96,47 @@ async fn a_private_game_is_seen_only_through_its_code_until_it_ends(db: Db) {
     server.shutdown().await;
 }
 
-both_stores!(a_private_game_is_seen_only_through_its_code_until_it_ends);
+/// A private room still waiting for its guest answers a stranger who has its id exactly as
+/// an id of nothing does, whatever they send.
+async fn a_waiting_room_is_no_game_to_a_stranger(db: Db) {
+    let server = TestServer::start(db).await;
+    let mut host = server.client(&server.player("Host").await).await;
+    let (_, waiting) = open_private_room(&mut host, fischer(300, 2), false).await;
+    let mut stranger = server.client(&server.player("Stranger").await).await;
+    for game in [waiting, Uuid::new_v4()] {
+        for frame in [
+            ClientFrame::Watch { game },
+            ClientFrame::Move {
+                game,
+                mv: "e3d3".into(),
+                blur: false,
+            },
+            ClientFrame::Resign { game },
+            ClientFrame::OfferDraw { game },
+            ClientFrame::AcceptDraw { game },
+            ClientFrame::DeclineDraw { game },
+            ClientFrame::Rematch { game },
+            ClientFrame::Takeback { game },
+            ClientFrame::AcceptTakeback { game },
+            ClientFrame::DeclineTakeback { game },
+            ClientFrame::Chat {
+                game,
+                preset: None,
+                text: Some("hello".into()),
+            },
+            ClientFrame::AddComputer { game, level: 3 },
+            ClientFrame::AnalyseGame { game },
+        ] {
+            let sent = format!("{frame:?}");
+            stranger.send(frame).await;
+            let code = expect_frame!(stranger, ServerFrame::Error { code, .. } => code);
+            assert_eq!(code, ErrorCode::UnknownGame, "{sent}");
+        }
+    }
+    server.shutdown().await;
+}
+
+both_stores!(
+    a_private_game_is_seen_only_through_its_code_until_it_ends,
+    a_waiting_room_is_no_game_to_a_stranger
+);

@@ -129,10 +129,7 @@ impl IntoResponse for AccountApiError {
             }
             other => other.to_string(),
         };
-        let body = Json(http::AccountError {
-            error: code.to_owned(),
-            message,
-        });
+        let body = Json(http::AccountError::new(code, message));
         match self {
             AccountApiError::RateLimited(limited) => {
                 let wait = limited.retry_after.as_secs().max(1).to_string();

@@ -376,7 +376,13 @@ impl Session {
     /// Follows a live game, or answers with the final state of a finished one.
     async fn watch(&mut self, conn: &Connection, game: Uuid) -> Reply {
         if let Some(room) = self.state.reach.room(game).await {
-            self.room_to_follow(room.id)?;
+            if let Err(full) = self.room_to_follow(room.id) {
+                // At the cap a private game answers as the room would: no such game.
+                return Err(match self.hidden_from(conn, game).await {
+                    true => FrameError::UnknownGame(game),
+                    false => full,
+                });
+            }
             self.enter(room, JoinIntent::Watch).await;
             return Ok(None);
         }
@@ -427,6 +433,20 @@ impl Session {
         Ok(())
     }
 
+    /// Whether `game` is, to this connection's player, no game at all: a private room waiting
+    /// for its guest (no stored game yet), or a private game in play they do not play. Those
+    /// who came in with the code are not known here; the room itself tells them apart.
+    async fn hidden_from(&self, conn: &Connection, game: Uuid) -> bool {
+        match self.state.store.game(game).await {
+            Ok(Some(record)) => {
+                let stranger = conn.player.id != record.red && conn.player.id != record.blue;
+                crate::api::private_in_play(&record) && stranger
+            }
+            Ok(None) => true,
+            Err(_) => true,
+        }
+    }
+
     /// The room of a game this connection follows, or why there is none (a private game in
     /// play is, to a stranger, no game at all).
     async fn followed_room(&self, game: Uuid) -> Result<crate::rooms::RoomHandle, FrameError> {
@@ -445,7 +465,8 @@ impl Session {
                     Err(FrameError::GameOver(game))
                 }
             }
-            _ if self.state.rooms.get(game).is_some() => Err(FrameError::NotYourGame(game)),
+            // No stored game: unknown, or a private room still waiting for its guest, which
+            // to a stranger is no game either.
             _ => Err(FrameError::UnknownGame(game)),
         }
     }
