@@ -130,6 +130,7 @@ impl Server {
                 live_positions,
                 store.clone(),
                 reach::OtherNodes::new(peers),
+                limits.clone(),
             ),
             limits: limits.clone(),
             assessor: fair_play::assessor::Assessor::start(

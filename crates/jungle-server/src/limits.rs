@@ -59,6 +59,9 @@ pub enum Limited {
     TournamentEntry,
     /// `analyse_game` that starts an analysis (a minute of engine time at most).
     GameAnalysis,
+    /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
+    /// about a board close to where a game in progress stands (fair play's budget).
+    CloseToLive,
 }
 
 impl Limited {
@@ -87,6 +90,7 @@ impl Limited {
             Limited::NewTournament => "new tournament",
             Limited::TournamentEntry => "tournament entry",
             Limited::GameAnalysis => "analyse_game",
+            Limited::CloseToLive => "close to a live game",
         }
     }
 }
@@ -167,6 +171,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::TournamentEntry, Per::Address, 60, S),
     rule(Limited::GameAnalysis, Per::Player, 5, 10 * MIN),
     rule(Limited::GameAnalysis, Per::Address, 10, 5 * MIN),
+    rule(Limited::CloseToLive, Per::Player, 10, 2 * MIN),
+    rule(Limited::CloseToLive, Per::Address, 10, 2 * MIN),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
@@ -252,6 +258,20 @@ impl Limits {
                 (Keyed::Player(limiter), Some(player)) => check(limiter, &player)?,
                 (Keyed::Player(_), None) => {}
                 (Keyed::Address(limiter), _) => check(limiter, &address)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `what`, counted for `player` alone (an action of theirs taken while they are away, such
+    /// as the computer's move in their game).
+    pub fn check_player(&self, what: Limited, player: Uuid) -> Result<(), RateLimited> {
+        if !self.enabled {
+            return Ok(());
+        }
+        for (_, keyed) in self.limiters.iter().filter(|(r, _)| r.what == what) {
+            if let Keyed::Player(limiter) = keyed {
+                check(limiter, &player)?;
             }
         }
         Ok(())

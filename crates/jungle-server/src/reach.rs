@@ -137,14 +137,14 @@ impl OtherNodes {
         OtherNodes { peers }
     }
 
-    pub async fn closed(
+    pub async fn standings(
         &self,
         positions: &[jungle_rules::Position],
         among: crate::fair_play::Among,
-    ) -> Result<Vec<bool>, crate::fair_play::EngineClosed> {
+    ) -> Result<Vec<crate::fair_play::Standing>, crate::fair_play::EngineClosed> {
         match &self.peers {
-            None => Ok(vec![false; positions.len()]),
-            Some(peers) => peers.closed(positions, among).await,
+            None => Ok(vec![crate::fair_play::Standing::Open; positions.len()]),
+            Some(peers) => peers.standings(positions, among).await,
         }
     }
 }

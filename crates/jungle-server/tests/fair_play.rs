@@ -52,6 +52,12 @@ const QUIET: &str = "6l/7/7/7/7/7/7/7/L6 r 0 20";
 
 const OPENING: [&str; 4] = ["e3d3", "a9b9", "d3d4", "g9f9"];
 
+/// Past the opening (nearness counts from the eighth ply): the opening, then Red's piece on
+/// d4 walks on and two more of Blue's step out.
+const MIDDLE: [&str; 8] = [
+    "e3d3", "a9b9", "d3d4", "g9f9", "d4d5", "a7a6", "d5d6", "g7g6",
+];
+
 async fn the_engine_says_nothing_about_a_rated_game_in_progress(db: Db) {
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
@@ -171,17 +177,31 @@ async fn whole_game_analysis_leaves_out_live_positions(db: Db) {
 /// The computer is our engine too: in a position of a game between people it plays a random
 /// legal move rather than its best, so a game against it is no oracle.
 async fn the_computer_does_not_play_the_best_move_in_a_live_position(db: Db) {
+    let _alone = COMPUTER_GAMES.lock().await;
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    play(&mut red, &mut blue, game, &OPENING).await;
-    // A board far enough from the live one to be open (four of Red's animals a square off,
-    // Red to move), from which the spectator's move brings the computer near it.
-    let live = after(&OPENING);
+    play(&mut red, &mut blue, game, &MIDDLE).await;
+    // The computer plays its best where the game between people has been (that tells its
+    // players nothing now): a computer game along the same first moves is not masked.
+    let masked_before = masked_moves(&server).await;
+    let mut follower = server.client(&server.player("Same opening").await).await;
+    follower.send(vs_computer(8, ColorChoice::Red)).await;
+    let state = follower.expect_game().await;
+    follower.mv(state.game, MIDDLE[0]).await;
+    expect_frame!(follower, ServerFrame::Moved { ply: 2, .. });
+    assert_eq!(
+        masked_moves(&server).await,
+        masked_before,
+        "a position left behind is open"
+    );
+    // A board a little away from where the live one stands (four of Red's animals a square
+    // off, Red to move), from which the spectator's move brings the computer near it.
+    let live = after(&MIDDLE);
     let text = live.to_string();
-    let (board, _) = text.split_once(' ').unwrap();
+    let (board, fields) = text.split_once(' ').unwrap();
     let ranks: Vec<&str> = board.split('/').collect();
     assert_eq!((ranks[7], ranks[8]), ("1C3D1", "T5L"), "{text}");
-    let far = format!("{}/C5D/1T3L1 r 5 3", ranks[..7].join("/"));
+    let far = format!("{}/C5D/1T3L1 {fields}", ranks[..7].join("/"));
     let before: Position = far.parse().unwrap();
     assert_eq!(before.board_distance(&live), 8);
     let near = before
@@ -196,19 +216,7 @@ async fn the_computer_does_not_play_the_best_move_in_a_live_position(db: Db) {
     assert_eq!(state.you, Some(Side::Red));
     spectator.mv(state.game, "b1a1").await;
     let masked = async {
-        loop {
-            let metrics = reqwest::get(server.url("/metrics"))
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
-            if metrics
-                .lines()
-                .any(|l| l.starts_with("jungle_fair_play_masked_moves_total") && !l.ends_with(" 0"))
-            {
-                return;
-            }
+        while masked_moves(&server).await == masked_before {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     };
@@ -218,6 +226,25 @@ async fn the_computer_does_not_play_the_best_move_in_a_live_position(db: Db) {
     // And it did move.
     expect_frame!(spectator, ServerFrame::Moved { ply: 2, .. });
     server.shutdown().await;
+}
+
+/// Held by the tests here that play the computer: `/metrics` is one per process, and one
+/// test's masked moves must not be counted by another (each counts what it adds).
+static COMPUTER_GAMES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The computer's moves played at random for fair play, as `/metrics` counts them.
+async fn masked_moves(server: &TestServer) -> u64 {
+    let metrics = reqwest::get(server.url("/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    metrics
+        .lines()
+        .find(|l| l.starts_with("jungle_fair_play_masked_moves_total"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map_or(0, |n| n.parse::<f64>().unwrap() as u64)
 }
 
 /// A tournament game is closed to the engine in the same way, for its players and spectators.
@@ -286,7 +313,7 @@ async fn a_tournament_game_is_closed_to_the_engine(db: Db) {
 async fn positions_near_a_live_game_are_closed_too(db: Db) {
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
-    let moves = ["e3d3", "e7d7", "d3d4", "a7a6", "g3g4"];
+    let moves = NEAR_LIVE;
     play(&mut red, &mut blue, game, &moves).await;
     let live = after(&moves);
     let mut stranger = server.client(&server.player("Eliminator").await).await;
@@ -321,8 +348,83 @@ async fn positions_near_a_live_game_are_closed_too(db: Db) {
     server.shutdown().await;
 }
 
+/// Nine plies: the rat walks to g4, the tigers out and (Red's) back.
+const NEAR_LIVE: [&str; 9] = [
+    "e3d3", "e7d7", "d3d4", "a7a6", "g3g4", "g7g6", "a1b1", "g9f9", "b1a1",
+];
+
+/// Boards a little further from a live one (four animals a square off: distance 8) are
+/// answered, but only a few an hour per player and per address: thirty of them would give the
+/// live board's best move away by majority (found cold).
+async fn boards_a_little_further_are_answered_a_few_an_hour(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    play(&mut red, &mut blue, game, &NEAR_LIVE).await;
+    let live = after(&NEAR_LIVE);
+    let passed: Vec<Position> = (0..NEAR_LIVE.len())
+        .map(|k| after(&NEAR_LIVE[..k]))
+        .collect();
+    let boards = boards_at(&live, &passed, 8, 12);
+    let mut prober = server.client(&server.player("Prober").await).await;
+    for board in &boards[..10] {
+        assert_eq!(ask(&mut prober, Some(board.to_string()), &[]).await, Ok(()));
+    }
+    for board in &boards[10..] {
+        assert_eq!(
+            ask(&mut prober, Some(board.to_string()), &[]).await,
+            Err(ErrorCode::AnalysisUnavailable),
+            "past the budget"
+        );
+    }
+    // Far boards are not counted; a second player at the same address shares its budget.
+    assert_eq!(ask(&mut prober, Some(QUIET.into()), &[]).await, Ok(()));
+    let mut friend = server.client(&server.player("Same address").await).await;
+    assert_eq!(
+        ask(&mut friend, Some(boards[0].to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+    assert_eq!(ask(&mut friend, Some(QUIET.into()), &[]).await, Ok(()));
+    // The game over, nothing is close to anything any more.
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    assert_eq!(
+        ask(&mut prober, Some(boards[11].to_string()), &[]).await,
+        Ok(())
+    );
+    server.shutdown().await;
+}
+
+/// `count` different boards `distance` from `live` (half that many animals a square off), the
+/// same side to move, none of them one the game has `passed`, found by moving animals of both
+/// sides.
+fn boards_at(live: &Position, passed: &[Position], distance: u32, count: usize) -> Vec<Position> {
+    let rules = Ruleset::Classic.rules();
+    let mut found: Vec<Position> = Vec::new();
+    let mut frontier = vec![*live];
+    while found.len() < count {
+        let mut next = Vec::new();
+        for position in &frontier {
+            for m in position.legal_moves(&rules).iter() {
+                let child = position.play(&rules, *m).unwrap();
+                let d = child.board_distance(live);
+                let fresh = !found.contains(&child) && !passed.contains(&child);
+                if d == distance && child.side_to_move() == live.side_to_move() && fresh {
+                    found.push(child);
+                } else if d < distance && next.len() < 400 {
+                    next.push(child);
+                }
+            }
+        }
+        assert!(!next.is_empty(), "boards at distance {distance}");
+        frontier = next;
+    }
+    found.truncate(count);
+    found
+}
+
 /// Also found cold: ways to our engine for someone who sits in a game against a person.
 async fn a_player_gets_no_computer_by_a_side_door(db: Db) {
+    let _alone = COMPUTER_GAMES.lock().await;
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let ada = create_account(server.addr, "Ada").await;
     let mut a = server.client(&ada).await;
@@ -395,6 +497,7 @@ async fn a_private_game_tells_a_stranger_nothing(db: Db) {
 
 both_stores!(
     positions_near_a_live_game_are_closed_too,
+    boards_a_little_further_are_answered_a_few_an_hour,
     a_player_gets_no_computer_by_a_side_door,
     a_private_game_tells_a_stranger_nothing,
     a_tournament_game_is_closed_to_the_engine,

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 
 use super::{Cluster, BEAT};
-use crate::fair_play::{Among, EngineClosed, LivePositions};
+use crate::fair_play::{Among, EngineClosed, LivePositions, Standing};
 
 /// How long the answers of every node are waited for.
 const ANSWER_WITHIN: Duration = Duration::from_millis(700);
@@ -25,15 +25,21 @@ pub const SETTLING: Duration = Duration::from_secs(10);
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
 enum Message {
-    /// Which of these positions (as text) must the engine not speak of, for your games?
+    /// How do these positions (as text) stand to your games? `now_only`: only where games
+    /// between people stand now (the computer's own moves).
     Ask {
         id: u64,
         from: String,
         positions: Vec<String>,
-        people_only: bool,
+        now_only: bool,
     },
-    /// The indexes of the positions asked that are closed.
-    Answer { id: u64, live: Vec<usize> },
+    /// The indexes of the positions asked that are closed, and of those close.
+    Answer {
+        id: u64,
+        live: Vec<usize>,
+        #[serde(default)]
+        close: Vec<usize>,
+    },
 }
 
 /// This node's end: its answers, and its questions to the others. Cloning shares.
@@ -42,9 +48,12 @@ pub struct Peers {
     cluster: Cluster,
     local: LivePositions,
     next_id: Arc<AtomicU64>,
-    waiting: Arc<Mutex<HashMap<u64, mpsc::UnboundedSender<Vec<usize>>>>>,
+    waiting: Arc<Mutex<HashMap<u64, mpsc::UnboundedSender<Answered>>>>,
     view: Arc<Mutex<NodeView>>,
 }
+
+/// One node's answer: the indexes closed, and those close.
+type Answered = (Vec<usize>, Vec<usize>);
 
 /// The live nodes as of the last beat, and when each of the others vanished.
 #[derive(Default)]
@@ -74,11 +83,11 @@ impl Peers {
     }
 
     /// For each position, whether a game of another node closes the engine on it.
-    pub async fn closed(
+    pub async fn standings(
         &self,
         positions: &[jungle_rules::Position],
         among: Among,
-    ) -> Result<Vec<bool>, EngineClosed> {
+    ) -> Result<Vec<Standing>, EngineClosed> {
         let others: Vec<String> = {
             let mut view = self.view.lock().expect("fair play view");
             view.vanished.retain(|_, at| at.elapsed() < SETTLING);
@@ -91,7 +100,7 @@ impl Peers {
                 .cloned()
                 .collect()
         };
-        let mut live = vec![false; positions.len()];
+        let mut live = vec![Standing::Open; positions.len()];
         if others.is_empty() {
             return Ok(live);
         }
@@ -105,7 +114,7 @@ impl Peers {
             id,
             from: self.cluster.node().to_owned(),
             positions: positions.iter().map(ToString::to_string).collect(),
-            people_only: among == Among::PeoplesGames,
+            now_only: among == Among::PeoplesGamesNow,
         };
         let answered = async {
             for node in &others {
@@ -114,10 +123,12 @@ impl Peers {
                 }
             }
             for _ in &others {
-                let indexes = rx.recv().await.ok_or(EngineClosed::Unsure)?;
-                for index in indexes {
-                    if let Some(slot) = live.get_mut(index) {
-                        *slot = true;
+                let (closed, close) = rx.recv().await.ok_or(EngineClosed::Unsure)?;
+                for (indexes, standing) in [(close, Standing::Close), (closed, Standing::Closed)] {
+                    for index in indexes {
+                        if let Some(slot) = live.get_mut(index) {
+                            *slot = (*slot).max(standing);
+                        }
                     }
                 }
             }
@@ -228,29 +239,31 @@ impl Peers {
                 id,
                 from,
                 positions,
-                people_only,
+                now_only,
             } => {
-                let among = if people_only {
-                    Among::PeoplesGames
-                } else {
-                    Among::AllGames
+                let among = match now_only {
+                    true => Among::PeoplesGamesNow,
+                    false => Among::AllGames,
                 };
-                // A position that does not read is closed: fail closed.
-                let live = positions
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, text)| {
-                        text.parse::<jungle_rules::Position>()
-                            .map_or(true, |p| self.local.closes(&p, among))
-                    })
-                    .map(|(index, _)| index)
-                    .collect();
-                let _ = self.publish(&from, &Message::Answer { id, live }).await;
+                let (mut live, mut close) = (Vec::new(), Vec::new());
+                for (index, text) in positions.iter().enumerate() {
+                    // A position that does not read is closed: fail closed.
+                    let standing = text
+                        .parse::<jungle_rules::Position>()
+                        .map_or(Standing::Closed, |p| self.local.standing(&p, among));
+                    match standing {
+                        Standing::Closed => live.push(index),
+                        Standing::Close => close.push(index),
+                        Standing::Open => {}
+                    }
+                }
+                let answer = Message::Answer { id, live, close };
+                let _ = self.publish(&from, &answer).await;
             }
-            Message::Answer { id, live } => {
+            Message::Answer { id, live, close } => {
                 let waiting = self.waiting.lock().expect("fair play waiting");
                 if let Some(tx) = waiting.get(&id) {
-                    let _ = tx.send(live);
+                    let _ = tx.send((live, close));
                 }
             }
         }

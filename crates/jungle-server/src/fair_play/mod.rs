@@ -16,11 +16,11 @@ pub mod positions;
 use jungle_rules::{Game, Move, Position};
 use uuid::Uuid;
 
-pub use positions::{Among, GamePositions, LivePositions, Seats};
+pub use positions::{Among, GamePositions, LivePositions, Seats, Standing};
 
 use crate::store::Store;
 
-/// Why the engine says nothing. One wire code, `analysis_unavailable`, for all three.
+/// Why the engine says nothing. One wire code, `analysis_unavailable`, for all four.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineClosed {
     #[error(
@@ -33,6 +33,8 @@ pub enum EngineClosed {
     LivePosition,
     #[error("the games in progress cannot all be checked just now (a server is changing hands); try again in a few seconds")]
     Unsure,
+    #[error("this board is close to where a game in progress stands: the engine answers only a few such boards an hour; try again later, or once that game is over")]
+    CloseBudget,
 }
 
 /// The check in front of the engine. Cloning shares.
@@ -41,6 +43,24 @@ pub struct FairPlay {
     positions: LivePositions,
     store: Store,
     others: crate::reach::OtherNodes,
+    limits: std::sync::Arc<crate::limits::Limits>,
+}
+
+/// Who asks the engine: the budget for boards close to a live game counts per player and
+/// per address.
+#[derive(Clone, Copy, Debug)]
+pub struct Asker {
+    pub player: Uuid,
+    pub addr: std::net::IpAddr,
+}
+
+impl Asker {
+    pub fn of(conn: &crate::rooms::Connection) -> Asker {
+        Asker {
+            player: conn.player.id,
+            addr: conn.addr,
+        }
+    }
 }
 
 impl FairPlay {
@@ -48,11 +68,13 @@ impl FairPlay {
         positions: LivePositions,
         store: Store,
         others: crate::reach::OtherNodes,
+        limits: std::sync::Arc<crate::limits::Limits>,
     ) -> FairPlay {
         FairPlay {
             positions,
             store,
             others,
+            limits,
         }
     }
 
@@ -74,6 +96,26 @@ impl FairPlay {
         }
     }
 
+    /// How each position stands to the games in play among `among`, here and on the other
+    /// nodes (the closest of the answers).
+    pub async fn standings(
+        &self,
+        positions: &[Position],
+        among: Among,
+    ) -> Result<Vec<Standing>, EngineClosed> {
+        let mut standings: Vec<Standing> = positions
+            .iter()
+            .map(|p| self.positions.standing(p, among))
+            .collect();
+        if standings.iter().any(|s| *s != Standing::Closed) {
+            let elsewhere = self.others.standings(positions, among).await?;
+            for (here, there) in standings.iter_mut().zip(elsewhere) {
+                *here = (*here).max(there);
+            }
+        }
+        Ok(standings)
+    }
+
     /// For each position, whether the engine must say nothing about it: it stands in a game
     /// in play among `among`, or near where a game between people stands now (see
     /// [`positions::NEAR`]), here or on another node.
@@ -82,39 +124,58 @@ impl FairPlay {
         positions: &[Position],
         among: Among,
     ) -> Result<Vec<bool>, EngineClosed> {
-        let mut closed: Vec<bool> = positions
-            .iter()
-            .map(|p| self.positions.closes(p, among))
-            .collect();
-        if closed.iter().any(|c| !c) {
-            let elsewhere = self.others.closed(positions, among).await?;
-            for (here, there) in closed.iter_mut().zip(elsewhere) {
-                *here |= there;
-            }
-        }
-        Ok(closed)
+        let standings = self.standings(positions, among).await?;
+        Ok(standings.iter().map(|s| *s == Standing::Closed).collect())
     }
 
-    /// Whether the engine may tell `asker` about `positions`: not while they play, and not
-    /// about a position of a game in progress or near one.
+    /// Whether the engine may tell `asker` about `positions` now: not while they play, not
+    /// about a position of a game in progress or near one, and about boards close to one
+    /// only within their budget (each such question spends one).
     pub async fn may_show<'a>(
+        &self,
+        asker: Asker,
+        positions: impl IntoIterator<Item = &'a Position>,
+    ) -> Result<(), EngineClosed> {
+        match self.standing_for(asker.player, positions).await? {
+            Standing::Open => Ok(()),
+            Standing::Closed => Err(EngineClosed::LivePosition),
+            Standing::Close => self
+                .limits
+                .check(
+                    crate::limits::Limited::CloseToLive,
+                    Some(asker.player),
+                    asker.addr,
+                )
+                .map_err(|_| EngineClosed::CloseBudget),
+        }
+    }
+
+    /// [`FairPlay::may_show`] asked again about a question already let through (an answer
+    /// ready after the games moved on): nothing is spent.
+    pub async fn still_may_show<'a>(
         &self,
         asker: Uuid,
         positions: impl IntoIterator<Item = &'a Position>,
     ) -> Result<(), EngineClosed> {
+        match self.standing_for(asker, positions).await? {
+            Standing::Closed => Err(EngineClosed::LivePosition),
+            Standing::Open | Standing::Close => Ok(()),
+        }
+    }
+
+    /// The closest standing of `positions` for `asker`, who must not be playing.
+    async fn standing_for<'a>(
+        &self,
+        asker: Uuid,
+        positions: impl IntoIterator<Item = &'a Position>,
+    ) -> Result<Standing, EngineClosed> {
         self.not_playing(asker).await?;
         let positions: Vec<Position> = positions.into_iter().copied().collect();
         if positions.is_empty() {
-            return Ok(());
+            return Ok(Standing::Open);
         }
-        if self
-            .closed(&positions, Among::AllGames)
-            .await?
-            .contains(&true)
-        {
-            return Err(EngineClosed::LivePosition);
-        }
-        Ok(())
+        let standings = self.standings(&positions, Among::AllGames).await?;
+        Ok(standings.into_iter().max().unwrap_or(Standing::Open))
     }
 
     /// How much of the engine's line `pv` from `game` may be shown: it stops with the first
@@ -134,11 +195,35 @@ impl FairPlay {
             .map_or(pv.len(), |index| index + 1))
     }
 
-    /// Whether `position` stands in a game between people, or near one (here or elsewhere):
-    /// the computer then plays at random, so that a game against it is no oracle for theirs.
-    /// Unsure counts as yes.
+    /// Whether the computer may search `position` in its game against `opponent` (at `addr`
+    /// when connected): not where a game between people stands now or near it, and close to
+    /// it only within the opponent's budget (each such move spends one). Unsure counts as no.
+    pub async fn computer_may_answer(
+        &self,
+        opponent: Uuid,
+        addr: Option<std::net::IpAddr>,
+        position: &Position,
+    ) -> bool {
+        let standing = match self.standings(&[*position], Among::PeoplesGamesNow).await {
+            Ok(standings) => standings[0],
+            Err(_) => return false,
+        };
+        let what = crate::limits::Limited::CloseToLive;
+        match standing {
+            Standing::Open => true,
+            Standing::Closed => false,
+            Standing::Close => match addr {
+                Some(addr) => self.limits.check(what, Some(opponent), addr).is_ok(),
+                None => self.limits.check_player(what, opponent).is_ok(),
+            },
+        }
+    }
+
+    /// Whether `position` is where a game between people stands now, or near it (here or
+    /// elsewhere): the computer then plays at random, so that a game against it is no oracle
+    /// for theirs. Unsure counts as yes.
     pub async fn in_peoples_game(&self, position: &Position) -> bool {
-        match self.closed(&[*position], Among::PeoplesGames).await {
+        match self.closed(&[*position], Among::PeoplesGamesNow).await {
             Ok(closed) => closed.contains(&true),
             Err(_) => true,
         }

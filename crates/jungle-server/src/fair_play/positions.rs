@@ -18,9 +18,25 @@ use uuid::Uuid;
 /// analysing every position one or two moves on from a live one would otherwise give away its
 /// best move by elimination.
 pub const NEAR: u32 = 6;
-/// Games closer to their start than this are left out of the nearness check: the first moves
-/// are everyone's, and every game is near every other there.
-pub const NEAR_FROM_PLY: usize = 4;
+/// Boards this close (but not [`NEAR`]) are answered, a few an hour per player and address:
+/// one such board says little, but the best moves of thirty of them, by majority, say what to
+/// play in the live position (a cold test did it at distances 7 to 10).
+pub const FAR: u32 = 12;
+/// Games closer to their start than this are left out of the nearness check (only where they
+/// stand exactly counts): the first moves are everyone's, and every game is near every other
+/// there.
+pub const NEAR_FROM_PLY: usize = 8;
+
+/// How a board stands to the games in play, for the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Standing {
+    /// Nowhere near: the engine answers.
+    Open,
+    /// Within [`FAR`] of where a game between people stands: answered within a budget.
+    Close,
+    /// In a game in play, or within [`NEAR`] of where one between people stands: no answer.
+    Closed,
+}
 
 /// Where each animal stands (255: off the board), in a fixed order: what nearness compares.
 type Placements = [u8; 16];
@@ -52,11 +68,14 @@ fn distance(a: &Placements, b: &Placements) -> u32 {
 /// Which games a position is looked up among.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Among {
-    /// Every game in play, against the computer too.
+    /// Every position of every game in play, against the computer too, and the boards near
+    /// where games between people stand now: what analysis must not reveal.
     AllGames,
-    /// Games between two players who are not our computer (people, and later bots run by
-    /// people): what the computer's own moves must not reveal.
-    PeoplesGames,
+    /// Only where games between two players who are not our computer (people, and later bots
+    /// run by people) stand now, and the boards near: what the computer's own moves must not
+    /// reveal. A position such a game has left behind tells its players nothing now, and
+    /// closing them all would have the computer play at random through every common opening.
+    PeoplesGamesNow,
 }
 
 /// Whether a game's seats are both taken by others than our computer.
@@ -90,8 +109,8 @@ pub struct LivePositions {
 struct Counts {
     people: HashMap<u64, u32>,
     with_computer: HashMap<u64, u32>,
-    /// Where each game between people (past its first moves) stands now.
-    current: HashMap<Uuid, Placements>,
+    /// Where each game between people stands now, and its plies played.
+    current: HashMap<Uuid, (Placements, usize)>,
 }
 
 impl Counts {
@@ -104,28 +123,32 @@ impl Counts {
 }
 
 impl LivePositions {
-    /// Whether any of `keys` stands in a game in play here, among `among`.
-    pub fn holds_any(&self, keys: &[u64], among: Among) -> bool {
+    /// Whether any of `keys` stands in a game in play here (any position of it): among games
+    /// between people (`People`), or among every game (`WithComputer`).
+    pub fn holds_any(&self, keys: &[u64], seats: Seats) -> bool {
         let counts = self.inner.lock().expect("live positions lock");
         keys.iter().any(|key| {
             counts.people.contains_key(key)
-                || (among == Among::AllGames && counts.with_computer.contains_key(key))
+                || (seats == Seats::WithComputer && counts.with_computer.contains_key(key))
         })
     }
 
-    /// Whether the engine must say nothing about `position`: it stands in a game in play among
-    /// `among`, or near where a game between people stands now.
-    pub fn closes(&self, position: &Position, among: Among) -> bool {
-        key(position).is_some_and(|key| self.holds_any(&[key], among))
-            || self.near_current(position)
+    /// How `position` stands to the games in play here, looked up among `among`.
+    pub fn standing(&self, position: &Position, among: Among) -> Standing {
+        let Some(key) = key(position) else {
+            // The standard start is everyone's.
+            return Standing::Open;
+        };
+        if among == Among::AllGames && self.holds_any(&[key], Seats::WithComputer) {
+            return Standing::Closed;
+        }
+        self.nearness(position)
     }
 
-    /// Whether `position` (or its mirror or colour swap) is within [`NEAR`] of where a game
-    /// between people stands now. The standard start never is.
-    pub fn near_current(&self, position: &Position) -> bool {
-        if key(position).is_none() {
-            return false;
-        }
+    /// How close `position` (or its mirror or colour swap) is to where a game between people
+    /// stands now: exactly there closes it whatever the game's age; within [`NEAR`] or
+    /// [`FAR`] counts once the game is [`NEAR_FROM_PLY`] plies old.
+    fn nearness(&self, position: &Position) -> Standing {
         let mirrored = position.mirrored();
         let variants = [
             placements(position),
@@ -134,17 +157,27 @@ impl LivePositions {
             placements(&mirrored.colours_swapped()),
         ];
         let counts = self.inner.lock().expect("live positions lock");
-        counts
-            .current
-            .values()
-            .any(|now| variants.iter().any(|v| distance(v, now) <= NEAR))
+        let mut standing = Standing::Open;
+        for (now, plies) in counts.current.values() {
+            for variant in &variants {
+                let distance = distance(variant, now);
+                let grown = *plies >= NEAR_FROM_PLY;
+                if distance == 0 || (grown && distance <= NEAR) {
+                    return Standing::Closed;
+                }
+                if grown && distance <= FAR {
+                    standing = Standing::Close;
+                }
+            }
+        }
+        standing
     }
 
-    fn set_current(&self, game: Uuid, position: Option<&Position>) {
+    fn set_current(&self, game: Uuid, position: Option<(&Position, usize)>) {
         let mut counts = self.inner.lock().expect("live positions lock");
         match position {
-            Some(position) => {
-                counts.current.insert(game, placements(position));
+            Some((position, plies)) => {
+                counts.current.insert(game, (placements(position), plies));
             }
             None => {
                 counts.current.remove(&game);
@@ -229,10 +262,9 @@ impl GamePositions {
         self.follow_current(game);
     }
 
-    /// Where a game between people stands now, for nearness (from its fourth ply on).
+    /// Where a game between people stands now, for nearness.
     fn follow_current(&self, game: &Game) {
-        let now = (self.seats == Seats::People && game.ply_count() >= NEAR_FROM_PLY)
-            .then(|| game.position());
+        let now = (self.seats == Seats::People).then(|| (game.position(), game.ply_count()));
         self.registry.set_current(self.game, now);
     }
 
@@ -279,12 +311,12 @@ mod tests {
         let mut positions = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
         let mut played = game(&["a3a4"]);
         positions.follow(&played);
-        assert!(live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames));
+        assert!(live.holds_any(&[key_after(&["a3a4"])], Seats::People));
         played.play("g7g6".parse().unwrap()).unwrap();
         positions.follow(&played);
         assert_eq!(live.len(), 2, "the start is never registered");
         let later = key_after(&["a3a4", "g7g6"]);
-        assert!(live.holds_any(&[later], Among::AllGames));
+        assert!(live.holds_any(&[later], Seats::WithComputer));
         drop(positions);
         assert!(live.is_empty());
     }
@@ -297,12 +329,12 @@ mod tests {
         assert_eq!(live.len(), 3);
         positions.follow(&game(&["a3a4"]));
         assert_eq!(live.len(), 1);
-        assert!(!live.holds_any(&[key_after(&["a3a4", "g7g6"])], Among::AllGames));
+        assert!(!live.holds_any(&[key_after(&["a3a4", "g7g6"])], Seats::WithComputer));
         assert!(
-            !live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames),
+            !live.holds_any(&[key_after(&["a3a4"])], Seats::People),
             "games with the computer are looked up only among all games"
         );
-        assert!(live.holds_any(&[key_after(&["a3a4"])], Among::AllGames));
+        assert!(live.holds_any(&[key_after(&["a3a4"])], Seats::WithComputer));
     }
 
     #[test]
@@ -313,38 +345,74 @@ mod tests {
         first.follow(&game(&["a3a4"]));
         second.follow(&game(&["a3a4"]));
         first.clear();
-        assert!(live.holds_any(&[key_after(&["a3a4"])], Among::PeoplesGames));
+        assert!(live.holds_any(&[key_after(&["a3a4"])], Seats::People));
         second.clear();
         assert!(live.is_empty());
     }
 
     #[test]
     fn boards_near_where_a_peoples_game_stands_are_near_it() {
+        use Standing::{Close, Closed, Open};
         let live = LivePositions::default();
         let mut positions = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
-        let moves = ["e3d3", "e7d7", "d3d4", "a7a6", "g3g4"];
+        let moves = [
+            "e3d3", "e7d7", "d3d4", "a7a6", "g3g4", "g7g6", "a3a4", "a6a5", "b2b3",
+        ];
         let played = game(&moves);
         positions.follow(&played);
         let now = *played.position();
-        assert!(live.near_current(&now));
+        let near = |p: &Position| live.standing(p, Among::PeoplesGamesNow);
+        assert_eq!(near(&now), Closed);
         // Every position one move on, with an animal fewer, or with the other side to move.
-        for m in now.legal_moves(&jungle_rules::Rules::CLASSIC).iter() {
-            assert!(live.near_current(&now.play(&jungle_rules::Rules::CLASSIC, *m).unwrap()));
+        for m in now.legal_moves(&Rules::CLASSIC).iter() {
+            assert_eq!(near(&now.play(&Rules::CLASSIC, *m).unwrap()), Closed);
         }
-        let mut other_side = game(&moves[..4]);
+        let mut other_side = game(&moves[..8]);
         other_side.play("a1a2".parse().unwrap()).unwrap();
-        assert!(live.near_current(other_side.position()));
-        assert!(live.near_current(&now.mirrored()));
+        assert_eq!(near(other_side.position()), Closed);
+        assert_eq!(near(&now.mirrored()), Closed);
+        // Four more animals moved a square each: close, answered within a budget.
+        let mut further = game(&moves);
+        for m in ["g9f9", "g1f1", "a9b9", "a1b1"] {
+            further.play(m.parse().unwrap()).unwrap();
+        }
+        assert_eq!(near(further.position()), Close);
         // The start is everyone's, and a board far away is open.
-        assert!(!live.near_current(&Position::start()));
+        assert_eq!(near(&Position::start()), Open);
         let far: Position = "6l/7/7/7/7/7/7/7/L6 r 0 20".parse().unwrap();
-        assert!(!live.near_current(&far));
-        // Games in their first moves are left out; a game that ends takes its place with it.
+        assert_eq!(near(&far), Open);
+        // A game in its first moves closes only where it stands; one that ends takes its
+        // place with it.
         let mut young = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
         young.follow(&game(&["g3g4"]));
         positions.clear();
-        assert!(!live.near_current(&now));
-        assert!(!live.near_current(game(&["g3g4", "a7a6"]).position()));
+        assert_eq!(near(&now), Open);
+        assert_eq!(near(game(&["g3g4"]).position()), Closed);
+        assert_eq!(near(game(&["g3g4", "a7a6"]).position()), Open);
+    }
+
+    #[test]
+    fn the_computers_own_moves_look_only_at_where_peoples_games_stand_now() {
+        let live = LivePositions::default();
+        let mut people = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
+        let mut computer = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::WithComputer);
+        people.follow(&game(&["a3a4", "g7g6", "e3d3"]));
+        computer.follow(&game(&["g3g4", "a7a6"]));
+        let passed = *game(&["a3a4", "g7g6"]).position();
+        let with_computer = *game(&["g3g4", "a7a6"]).position();
+        assert_eq!(live.standing(&passed, Among::AllGames), Standing::Closed);
+        assert_eq!(
+            live.standing(&passed, Among::PeoplesGamesNow),
+            Standing::Open
+        );
+        assert_eq!(
+            live.standing(&with_computer, Among::AllGames),
+            Standing::Closed
+        );
+        assert_eq!(
+            live.standing(&with_computer, Among::PeoplesGamesNow),
+            Standing::Open
+        );
     }
 
     #[test]

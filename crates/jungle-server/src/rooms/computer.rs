@@ -49,17 +49,20 @@ impl ComputerPlayer {
     /// Queues a search when it is the computer's turn and none is under way. The answer is
     /// sent to `reply` (the room's own queue, held weakly so the room can still close).
     ///
-    /// When the position stands in a game between people (here or on another node), the
-    /// computer plays a legal move at random instead of searching: a game against it must not
-    /// be an oracle for theirs (see [`crate::fair_play`]).
+    /// When the position is where a game between people stands now, or near it (here or on
+    /// another node), or close to it once its opponent's budget for such boards is spent
+    /// (`reply.1`: their address, when connected), the computer plays a legal move at random
+    /// instead of searching: a game against it must not be an oracle for theirs (see
+    /// [`crate::fair_play`]).
     pub fn think_if_to_move(
         &mut self,
         session: &GameSession,
         now: std::time::Instant,
         pool: &EnginePool,
         fair_play: &FairPlay,
-        reply: &mpsc::WeakSender<RoomCommand>,
+        reply: (&mpsc::WeakSender<RoomCommand>, Option<std::net::IpAddr>),
     ) {
+        let (reply, opponent_addr) = reply;
         let Some((side, _)) = session.computer_to_move() else {
             return;
         };
@@ -68,7 +71,7 @@ impl ComputerPlayer {
         }
         let budget = crate::bots::budget(session.settings().clock, &session.clocks(now), side);
         let request = SearchRequest {
-            owner: opponent(session, side),
+            owner: opponent(session),
             priority: Priority::Live,
             persona: self.persona.clone(),
             game: session.game().clone(),
@@ -86,16 +89,20 @@ impl ComputerPlayer {
             // Its human opponent sat down to a game against a person meanwhile: no engine on
             // any board while they play that one.
             let human_busy = fair_play.not_playing(request.owner).await.is_err();
-            let (choice, persona) =
-                if human_busy || fair_play.in_peoples_game(request.game.position()).await {
-                    metrics::counter!("jungle_fair_play_masked_moves_total").increment(1);
-                    (random_move(&request.game, search), persona)
-                } else {
-                    let Ok(answer) = pool.submit_with(request, cancelled).await else {
-                        return; // cancelled: the game is over
-                    };
-                    (answer.choice, answer.persona)
+            let position = request.game.position();
+            let masked = human_busy
+                || !fair_play
+                    .computer_may_answer(request.owner, opponent_addr, position)
+                    .await;
+            let (choice, persona) = if masked {
+                metrics::counter!("jungle_fair_play_masked_moves_total").increment(1);
+                (random_move(&request.game, search), persona)
+            } else {
+                let Ok(answer) = pool.submit_with(request, cancelled).await else {
+                    return; // cancelled: the game is over
                 };
+                (answer.choice, answer.persona)
+            };
             tokio::time::sleep_until(started + LEAST_THINKING).await;
             if let Some(tx) = reply.upgrade() {
                 let _ = tx
@@ -139,9 +146,16 @@ fn random_move(game: &jungle_rules::Game, salt: u64) -> Option<jungle_rules::Mov
     Some(moves[(seed % moves.len() as u64) as usize])
 }
 
-/// Whose turn waits on the computer: the player across the board (the computer itself if,
-/// in some future, it plays both sides).
-fn opponent(session: &GameSession, computer: Side) -> Uuid {
+/// The player across the board from the computer (the computer itself if, in some future, it
+/// plays both sides; nobody before the game starts).
+pub fn opponent(session: &GameSession) -> Uuid {
+    let Some(computer) = Side::ALL.into_iter().find(|side| {
+        session
+            .seat(*side)
+            .is_some_and(|s| s.who.computer.is_some())
+    }) else {
+        return Uuid::nil();
+    };
     session
         .seat(!computer)
         .or_else(|| session.seat(computer))

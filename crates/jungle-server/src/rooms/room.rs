@@ -178,12 +178,20 @@ impl Room {
         let mut shutdown = self.ctx.shutdown.clone();
         while !self.session.is_closed() && !self.relinquished {
             if let Some(computer) = &mut self.computer {
+                // The player across the board spends the budget for boards close to a live
+                // game (by their address too, when they are here).
+                let across = super::computer::opponent(&self.session);
+                let addr = self
+                    .members
+                    .iter()
+                    .find(|m| m.conn.player.id == across)
+                    .map(|m| m.conn.addr);
                 computer.think_if_to_move(
                     &self.session,
                     now(),
                     &self.ctx.engines,
                     &self.ctx.fair_play,
-                    &self.own_tx,
+                    (&self.own_tx, addr),
                 );
             }
             let deadline = self
@@ -276,13 +284,15 @@ impl Room {
                 player,
                 level,
             } => {
-                if let Some(side) = self.seated_member(conn_id, player) {
+                let member = self.members.iter().find(|m| m.conn.id == conn_id);
+                let asker = member.map(|m| crate::fair_play::Asker::of(&m.conn));
+                if let (Some(side), Some(asker)) = (self.seated_member(conn_id, player), asker) {
                     // As `play_computer`: not from a position of a game in progress.
                     let start = *self.session.game().start();
                     let closed = Box::pin(
                         self.ctx
                             .fair_play
-                            .may_show(player, std::slice::from_ref(&start)),
+                            .may_show(asker, std::slice::from_ref(&start)),
                     )
                     .await;
                     if let Err(closed) = closed {

@@ -52,6 +52,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
     tokio::time::pause();
     let (persister, writes) = Persister::recording();
     let (shutdown_tx, shutdown) = watch::channel(false);
+    let limits = Arc::new(crate::limits::Limits::new(true));
     let ctx = Arc::new(RoomContext {
         persister,
         engines: crate::engine_pool::EnginePool::new(1),
@@ -60,8 +61,9 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
             Default::default(),
             store.clone(),
             crate::reach::OtherNodes::new(None),
+            limits.clone(),
         ),
-        limits: Arc::new(crate::limits::Limits::new(true)),
+        limits,
         assessor: crate::fair_play::assessor::Assessor::start(
             crate::engine_pool::EnginePool::new(1),
             store.clone(),

@@ -56,7 +56,7 @@ impl Session {
         }
         let fair_play = self.state.room_ctx.fair_play.clone();
         fair_play
-            .may_show(conn.player.id, [game.position()])
+            .may_show(crate::fair_play::Asker::of(conn), [game.position()])
             .await?;
         let request = SearchRequest {
             owner: conn.player.id,
@@ -77,7 +77,7 @@ impl Session {
                 return;
             };
             // Games move on while the engine thinks: asked again at the answer.
-            let shown = match fair_play.may_show(asker, [game.position()]).await {
+            let shown = match fair_play.still_may_show(asker, [game.position()]).await {
                 Ok(()) => fair_play.visible_line(&game, &analysis.pv).await,
                 Err(closed) => Err(closed),
             };

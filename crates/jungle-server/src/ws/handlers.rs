@@ -329,7 +329,7 @@ impl Session {
         self.state
             .room_ctx
             .fair_play
-            .may_show(conn.player.id, [&start])
+            .may_show(crate::fair_play::Asker::of(conn), [&start])
             .await?;
         let human = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
