@@ -1,24 +1,24 @@
-//! Several nodes over Redis (issue 16). With `--redis-url`, nodes that share one
-//! PostgreSQL coordinate through Redis; without it nothing here runs and no Redis is needed.
+//! Several nodes over Redis. With `--redis-url`, nodes that share one PostgreSQL coordinate
+//! through Redis; without it nothing here runs and no Redis is needed. Features never ask
+//! whether there are other nodes: [`crate::reach`] does, and calls in here.
 //!
-//! Built so far:
-//! - **Game leases** ([`leases`]): each game's room runs on exactly one node, which holds the
-//!   key `…:game:{id}` (its node id, a few seconds to live) and renews it every second.
-//! - **Adoption**: a node that finds a game in progress without a lease (its owner died, or was
-//!   drained) twice in a row takes the lease and resumes the game from the database, as a
-//!   restarted server does: every acknowledged move is there, and the clocks restart from the
-//!   last stored turn, so the outage is charged to nobody.
-//! - **Draining**: a node that shuts down stops its rooms, waits until every write is
-//!   committed, then gives up its leases; other nodes adopt the games.
-//!
-//! - **The bus** ([`bus`]): a connection on one node follows and plays a game run by another
-//!   through Redis pub/sub; one node (holding a lock) runs matchmaking for all; room codes,
-//!   the seek list and the games in progress are shared through Redis.
-//!
-//! - **Presence, challenges, tournaments**: who is online is shared each beat; challenges live
-//!   on the matcher's node; one node directs each tournament, under a lease.
+//! - **Leases** (this file, [`leases`]): each game's room, and each private room waiting for
+//!   its guest, runs on exactly one node, which holds the key `…:game:{id}` (its node id, a
+//!   few seconds to live) and renews it every beat. A node that finds one without a lease
+//!   twice in a row (its owner died, or drained) takes the lease and resumes it from the
+//!   database, as a restarted server does: every acknowledged move is there, and the clocks
+//!   restart from the last stored turn, so the outage is charged to nobody. A draining node
+//!   stops its rooms, waits until every write is committed, then gives up its leases.
+//! - **What every node publishes** ([`directory`]): its games in progress and its players,
+//!   the matcher's seek list, who runs matchmaking and who directs each tournament.
+//! - **Messages between nodes**, typed by direction ([`wire`]): one ordered outbox per peer
+//!   ([`outbox`]); one inbox that hands each message to its service ([`inbox`]); the
+//!   follower's side of a game run elsewhere, one proxy per game ([`proxy`]) and the
+//!   owner's side of a member elsewhere ([`members`]); matchmaking ([`matcher`]), presence
+//!   ([`presence`]), and fair play's questions to the other nodes ([`positions`]).
 
 pub mod across;
+pub mod directory;
 pub mod followers;
 pub mod inbox;
 pub mod leases;
@@ -225,206 +225,6 @@ impl Cluster {
             .invoke_async(&mut self.conn()?)
             .await?;
         Ok(())
-    }
-
-    /// This node's games in progress, for every node's list; kept a beat or two.
-    pub async fn publish_live(
-        &self,
-        games: &[jungle_protocol::http::LiveGame],
-    ) -> Result<(), ClusterError> {
-        let key = format!("{}live:{}", self.prefix, self.node);
-        let _: () = redis::pipe()
-            .cmd("SET")
-            .arg(&key)
-            .arg(serde_json::to_string(games).expect("live games serialize"))
-            .arg("PX")
-            .arg(LEASE.as_millis() as u64)
-            .ignore()
-            .cmd("SADD")
-            .arg(format!("{}nodes", self.prefix))
-            .arg(&*self.node)
-            .ignore()
-            .query_async(&mut self.conn()?)
-            .await?;
-        Ok(())
-    }
-
-    /// The players with a connection on this node, for the others (kept a beat or two).
-    pub async fn publish_players(&self, players: &[Uuid]) -> Result<(), ClusterError> {
-        let key = format!("{}players:{}", self.prefix, self.node);
-        let mut pipe = redis::pipe();
-        pipe.atomic().cmd("DEL").arg(&key).ignore();
-        for chunk in players.chunks(1_000) {
-            let ids: Vec<String> = chunk.iter().map(Uuid::to_string).collect();
-            pipe.cmd("SADD").arg(&key).arg(ids).ignore();
-        }
-        pipe.cmd("PEXPIRE")
-            .arg(&key)
-            .arg(LEASE.as_millis() as u64)
-            .ignore();
-        let _: () = pipe.query_async(&mut self.conn()?).await?;
-        Ok(())
-    }
-
-    /// Who is online on the other nodes: player → their nodes.
-    pub async fn players_elsewhere(
-        &self,
-    ) -> Result<std::collections::HashMap<Uuid, Vec<String>>, ClusterError> {
-        let nodes: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}nodes", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?;
-        let mut everywhere: std::collections::HashMap<Uuid, Vec<String>> = Default::default();
-        for node in nodes.into_iter().filter(|n| **n != *self.node) {
-            let players: Vec<String> = redis::cmd("SMEMBERS")
-                .arg(format!("{}players:{node}", self.prefix))
-                .query_async(&mut self.conn()?)
-                .await?;
-            for player in players.iter().filter_map(|p| p.parse().ok()) {
-                everywhere.entry(player).or_default().push(node.clone());
-            }
-        }
-        Ok(everywhere)
-    }
-
-    /// Every node's games in progress, as they last published them.
-    pub async fn live_games(&self) -> Result<Vec<jungle_protocol::http::LiveGame>, ClusterError> {
-        let nodes: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}nodes", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?;
-        if nodes.is_empty() {
-            return Ok(Vec::new());
-        }
-        let keys: Vec<String> = nodes
-            .iter()
-            .map(|n| format!("{}live:{n}", self.prefix))
-            .collect();
-        let lists: Vec<Option<String>> = redis::cmd("MGET")
-            .arg(&keys)
-            .query_async(&mut self.conn()?)
-            .await?;
-        let mut games = Vec::new();
-        for (node, list) in nodes.iter().zip(lists) {
-            match list
-                .and_then(|l| serde_json::from_str::<Vec<jungle_protocol::http::LiveGame>>(&l).ok())
-            {
-                Some(list) => games.extend(list),
-                // A node gone: it leaves the set.
-                None => {
-                    let _: Result<i64, _> = redis::cmd("SREM")
-                        .arg(format!("{}nodes", self.prefix))
-                        .arg(node)
-                        .query_async(&mut self.conn()?)
-                        .await;
-                }
-            }
-        }
-        Ok(games)
-    }
-
-    /// The nodes that published their games in progress within the last lease (this one
-    /// included, once it has).
-    pub async fn live_nodes(&self) -> Result<Vec<String>, ClusterError> {
-        let nodes: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}nodes", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?;
-        if nodes.is_empty() {
-            return Ok(nodes);
-        }
-        // EXISTS, not GET: the lists themselves may be long.
-        let mut pipe = redis::pipe();
-        for node in &nodes {
-            pipe.cmd("EXISTS")
-                .arg(format!("{}live:{node}", self.prefix));
-        }
-        let exists: Vec<bool> = pipe.query_async(&mut self.conn()?).await?;
-        Ok(nodes
-            .into_iter()
-            .zip(exists)
-            .filter_map(|(node, live)| live.then_some(node))
-            .collect())
-    }
-
-    /// Takes or keeps the lease on directing a tournament: false if another node has it.
-    pub async fn direct(&self, tournament: Uuid) -> Result<bool, ClusterError> {
-        let script = redis::Script::new(
-            r"local owner = redis.call('GET', KEYS[1])
-              if owner == false or owner == ARGV[1] then
-                redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-                return 1
-              end
-              return 0",
-        );
-        let held: i64 = script
-            .key(format!("{}tournament:{tournament}", self.prefix))
-            .arg(&*self.node)
-            .arg(LEASE.as_millis() as u64)
-            .invoke_async(&mut self.conn()?)
-            .await?;
-        Ok(held == 1)
-    }
-
-    /// The node directing a tournament, if any.
-    pub async fn director(&self, tournament: Uuid) -> Result<Option<String>, ClusterError> {
-        Ok(redis::cmd("GET")
-            .arg(format!("{}tournament:{tournament}", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?)
-    }
-
-    /// Holds the matcher's lock if this node has it or nobody does; returns the matcher.
-    pub async fn hold_matcher(&self) -> Result<String, ClusterError> {
-        let script = redis::Script::new(
-            r"local owner = redis.call('GET', KEYS[1])
-              if owner == false or owner == ARGV[1] then
-                redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-                return ARGV[1]
-              end
-              return owner",
-        );
-        Ok(script
-            .key(format!("{}matcher", self.prefix))
-            .arg(&*self.node)
-            .arg(LEASE.as_millis() as u64)
-            .invoke_async(&mut self.conn()?)
-            .await?)
-    }
-
-    /// The node that runs matchmaking now, if any.
-    pub async fn matcher(&self) -> Result<Option<String>, ClusterError> {
-        Ok(redis::cmd("GET")
-            .arg(format!("{}matcher", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?)
-    }
-
-    /// The matcher's seek list, for the other nodes' `GET /api/seeks`.
-    pub async fn publish_seeks(
-        &self,
-        seeks: &[jungle_protocol::http::OpenSeek],
-    ) -> Result<(), ClusterError> {
-        let _: () = redis::cmd("SET")
-            .arg(format!("{}seeks", self.prefix))
-            .arg(serde_json::to_string(seeks).expect("seeks serialize"))
-            .arg("PX")
-            .arg(LEASE.as_millis() as u64)
-            .query_async(&mut self.conn()?)
-            .await?;
-        Ok(())
-    }
-
-    pub async fn published_seeks(
-        &self,
-    ) -> Result<Vec<jungle_protocol::http::OpenSeek>, ClusterError> {
-        let text: Option<String> = redis::cmd("GET")
-            .arg(format!("{}seeks", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?;
-        Ok(text
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default())
     }
 
     /// Gives up this node's leases on `games` (a drained node's last act).
