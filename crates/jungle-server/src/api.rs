@@ -13,9 +13,9 @@ use jungle_protocol::http::{
 use jungle_protocol::{Clocks, GameResult, GameState, Seat};
 use jungle_rules::Ruleset;
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::auth::{hash_token, new_token};
 use crate::state::AppState;
 use crate::store::{GameRecord, StoreError};
 
@@ -31,6 +31,8 @@ pub enum ApiError {
     RateLimited(#[from] crate::limits::RateLimited),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
 }
 
 impl IntoResponse for ApiError {
@@ -52,6 +54,7 @@ impl IntoResponse for ApiError {
                 return (StatusCode::BAD_REQUEST, Json(body)).into_response();
             }
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
+            ApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, self.to_string()),
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "api request failed");
                 (
@@ -63,22 +66,12 @@ impl IntoResponse for ApiError {
         let code = match &self {
             ApiError::NotFound(_) => "not_found",
             ApiError::Store(_) => "internal",
+            ApiError::ForeignOrigin(_) => "foreign_origin",
             _ => "bad_request",
         };
         let body = http::ApiError::new(code, message);
         (status, Json(body)).into_response()
     }
-}
-
-pub fn hash_token(token: &str) -> String {
-    let digest = Sha256::digest(token.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("system randomness");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Why a display name was refused; each has a stable code the client translates.
@@ -169,10 +162,8 @@ pub async fn rename_guest(
     headers: axum::http::HeaderMap,
     body: Result<Json<http::NewName>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
-    crate::accounts::api::same_origin(&state, &headers)
-        .map_err(|_| ApiError::BadRequest("requests from another site are not accepted".into()))?;
-    let token =
-        crate::accounts::api::presented_token(&headers).ok_or(ApiError::NotFound("player"))?;
+    crate::auth::same_origin(&state.origins, &headers)?;
+    let token = crate::auth::presented_token(&headers).ok_or(ApiError::NotFound("player"))?;
     let guest = state
         .store
         .player_by_token_hash(&hash_token(&token))
@@ -305,7 +296,7 @@ pub async fn player_of(
     state: &AppState,
     headers: &axum::http::HeaderMap,
 ) -> Result<Option<crate::store::PlayerRecord>, StoreError> {
-    let Some(token) = crate::accounts::api::presented_token(headers) else {
+    let Some(token) = crate::auth::presented_token(headers) else {
         return Ok(None);
     };
     let token_hash = hash_token(&token);
@@ -540,14 +531,5 @@ mod tests {
         assert!(validate_name(&"x".repeat(25)).is_err());
         assert!(validate_name("<script>").is_err());
         assert!(validate_name("Robert'); DROP TABLE players;--").is_err());
-    }
-
-    #[test]
-    fn tokens_are_long_and_hashed() {
-        let token = new_token();
-        assert_eq!(token.len(), 64);
-        assert_ne!(token, new_token());
-        assert_eq!(hash_token(&token).len(), 64);
-        assert_ne!(hash_token(&token), token);
     }
 }

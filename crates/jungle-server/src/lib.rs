@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod admin;
 pub mod api;
 pub mod assets;
+pub mod auth;
 pub mod bots;
 pub mod challenges;
 pub mod client_addr;
@@ -47,11 +48,12 @@ use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use auth::Origins;
 pub use config::Config;
 use lobby::Lobby;
 use persist::Persister;
 use rooms::{open, RoomContext, Rooms, Timing};
-use state::{AppState, IpLimits, Origins};
+use state::{AppState, IpLimits};
 use store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]

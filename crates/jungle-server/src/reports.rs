@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT_REASONS};
 
-use crate::accounts::api::{same_origin, AccountApiError};
+use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
@@ -31,7 +31,7 @@ pub async fn create(
     headers: HeaderMap,
     body: Result<Json<NewReport>, JsonRejection>,
 ) -> Result<(StatusCode, Json<ReportCreated>), AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let reporter = crate::api::player_of(&state, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;

@@ -25,7 +25,7 @@ pub struct AppState {
     /// What each room needs (the writer, the registry, timings), shared by new rooms.
     pub room_ctx: Arc<RoomContext>,
     /// The origins allowed to open a WebSocket, fixed at start.
-    pub origins: Arc<Origins>,
+    pub origins: Arc<crate::auth::Origins>,
     /// Flips to true on shutdown; connections and rooms watch it.
     pub shutdown: watch::Receiver<bool>,
     /// Renders /metrics.
@@ -51,32 +51,6 @@ pub struct AppState {
     pub game_analyses: crate::game_analysis::Running,
     /// Where is it: the rooms, matchmaking and players on this node or another.
     pub reach: crate::reach::Reach,
-}
-
-/// The origins a browser may connect from.
-#[derive(Debug)]
-pub struct Origins(Vec<String>);
-
-impl Origins {
-    pub fn new(configured: &[String], own: &str) -> Origins {
-        let mut list: Vec<String> = configured
-            .iter()
-            .map(|o| o.trim().trim_end_matches('/').to_ascii_lowercase())
-            .filter(|o| !o.is_empty())
-            .collect();
-        if list.is_empty() {
-            list.push(own.trim_end_matches('/').to_ascii_lowercase());
-            if let Some(rest) = own.strip_prefix("http://127.0.0.1:") {
-                list.push(format!("http://localhost:{rest}"));
-            }
-        }
-        Origins(list)
-    }
-
-    pub fn allows(&self, origin: &str) -> bool {
-        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
-        self.0.iter().any(|o| o == "*" || *o == origin)
-    }
 }
 
 /// Counts open connections per address.

@@ -15,14 +15,12 @@ use super::names::{name_keys, validate_username};
 use super::passwords::check_password;
 use super::throttle::Origin;
 use super::AccountError;
-use crate::api::{hash_token, new_token};
+use crate::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE};
 use crate::client_addr::ClientAddr;
 use crate::limits::{Limited, RateLimited};
 use crate::state::AppState;
 use crate::store::{AccountStoreError, NewAccount, NewSession, StoreError};
 
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "jungle_session";
 /// A browser's own cookie, set at its first sign-in and kept: a device that signed in to an
 /// account before is never slowed by others' failed sign-ins (its SHA-256 is stored).
 pub const DEVICE_COOKIE: &str = "jungle_device";
@@ -40,8 +38,8 @@ pub enum AccountApiError {
     NotSignedIn,
     #[error("you have no such session")]
     NoSuchSession,
-    #[error("requests from this page's origin are not accepted")]
-    ForeignOrigin,
+    #[error(transparent)]
+    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
     #[error("{0}")]
     BadBody(String),
     #[error("this link is unknown, used or expired; ask the operator for a new one")]
@@ -101,7 +99,7 @@ impl IntoResponse for AccountApiError {
             AccountApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             AccountApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
             AccountApiError::NoSuchSession => (StatusCode::NOT_FOUND, "no_such_session"),
-            AccountApiError::ForeignOrigin => (StatusCode::FORBIDDEN, "foreign_origin"),
+            AccountApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AccountApiError::BadResetLink => (StatusCode::BAD_REQUEST, "bad_reset_link"),
             AccountApiError::NoSuchTournament => (StatusCode::NOT_FOUND, "no_such_tournament"),
@@ -138,42 +136,6 @@ impl IntoResponse for AccountApiError {
             _ => (status, body).into_response(),
         }
     }
-}
-
-/// A browser's state-changing request must come from one of our pages. Programs send no
-/// `Origin` and are let through: they hold their tokens themselves.
-pub fn same_origin(state: &AppState, headers: &HeaderMap) -> Result<(), AccountApiError> {
-    match headers.get(header::ORIGIN) {
-        None => Ok(()),
-        Some(origin) if origin.to_str().is_ok_and(|o| state.origins.allows(o)) => Ok(()),
-        Some(_) => Err(AccountApiError::ForeignOrigin),
-    }
-}
-
-/// The token a request carries: `Authorization: Bearer …`, else the session cookie.
-pub fn presented_token(headers: &HeaderMap) -> Option<String> {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    if let Some(token) = bearer {
-        return Some(token.to_owned());
-    }
-    cookie(headers, SESSION_COOKIE)
-}
-
-/// The value of the cookie `name`, if the request carries it.
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(cookie, value)| *cookie == name && !value.is_empty())
-        .map(|(_, value)| value.to_owned())
 }
 
 /// What the sessions list shows of a device: its browser's own description, cut short.
@@ -216,7 +178,7 @@ pub async fn create_account(
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
 ) -> Result<Response, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let credentials = body(request)?;
     let username = validate_username(&credentials.username)?;
     check_password(&credentials.password, &username)?;
@@ -277,7 +239,7 @@ pub async fn sign_in(
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
 ) -> Result<Response, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     state.limits.check(Limited::SignIn, None, client)?;
     let credentials = body(request)?;
     let keys = name_keys(credentials.username.trim());
@@ -374,7 +336,7 @@ pub async fn sign_out(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let token = presented_token(&headers).ok_or(AccountApiError::NotSignedIn)?;
     let (session, _player) = state
         .store
@@ -390,19 +352,6 @@ pub async fn sign_out(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tokens_come_from_the_header_or_the_cookie() {
-        let mut headers = HeaderMap::new();
-        assert_eq!(presented_token(&headers), None);
-        headers.insert(
-            header::COOKIE,
-            "a=1; jungle_session=abc; b=2".parse().unwrap(),
-        );
-        assert_eq!(presented_token(&headers).as_deref(), Some("abc"));
-        headers.insert(header::AUTHORIZATION, "Bearer xyz".parse().unwrap());
-        assert_eq!(presented_token(&headers).as_deref(), Some("xyz"));
-    }
 
     #[test]
     fn addresses_are_kept_coarse() {

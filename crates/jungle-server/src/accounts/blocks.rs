@@ -8,7 +8,7 @@ use axum::Json;
 use jungle_protocol::http;
 use uuid::Uuid;
 
-use super::api::{same_origin, AccountApiError};
+use super::api::AccountApiError;
 use super::manage::signed_in;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
@@ -56,7 +56,7 @@ async fn change(
     player: Uuid,
     blocked: bool,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(state, headers)?;
+    crate::auth::same_origin(&state.origins, headers)?;
     let (_, me) = signed_in(state, headers).await?;
     state.limits.check(Limited::Blocks, Some(me.id), client)?;
     if blocked {

@@ -8,10 +8,11 @@ use axum::Json;
 use jungle_protocol::http;
 use uuid::Uuid;
 
-use super::api::{presented_token, same_origin, AccountApiError};
+use super::api::AccountApiError;
 use super::passwords::check_password;
 use super::AccountError;
-use crate::api::hash_token;
+use crate::auth::hash_token;
+use crate::auth::presented_token;
 use crate::state::AppState;
 use crate::store::PlayerRecord;
 
@@ -51,7 +52,7 @@ async fn confirmed(
     headers: &HeaderMap,
     password: &str,
 ) -> Result<(Uuid, PlayerRecord), AccountApiError> {
-    same_origin(state, headers)?;
+    crate::auth::same_origin(&state.origins, headers)?;
     let (session, player) = signed_in(state, headers).await?;
     // Each check hashes (19 MiB, tens of milliseconds): limited per player and address.
     state.limits.check(
@@ -143,7 +144,7 @@ pub async fn sign_out_one(
     headers: HeaderMap,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let (_, player) = signed_in(&state, &headers).await?;
     if end_sessions(&state, player.id, Some(id), None).await? == 0 {
         return Err(AccountApiError::NoSuchSession);
@@ -156,7 +157,7 @@ pub async fn sign_out_others(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let (current, player) = signed_in(&state, &headers).await?;
     end_sessions(&state, player.id, None, Some(current)).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -215,7 +216,7 @@ pub async fn save_settings(
     headers: HeaderMap,
     body: Result<Json<http::DisplaySettings>, JsonRejection>,
 ) -> Result<Json<http::DisplaySettings>, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let settings = json(body)?;
     if let Some(language) = &settings.language {
         if !["en", "zh"].contains(&language.as_str()) {
@@ -272,7 +273,7 @@ pub async fn reset_password(
     headers: HeaderMap,
     body: Result<Json<http::PasswordReset>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     // Guessing links is what this limits, like guessing passwords.
     state
         .limits

@@ -9,7 +9,7 @@ use clap::Subcommand;
 use uuid::Uuid;
 
 use crate::accounts::names::{name_keys, validate_username};
-use crate::api::{hash_token, new_token};
+use crate::auth::{hash_token, new_token};
 use crate::store::{ModerationStoreError, NamedPlayer, Store, StoreError};
 
 /// How long a password-reset link works.

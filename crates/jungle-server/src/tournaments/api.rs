@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::director::status_at;
 use super::table;
 
-use crate::accounts::api::{same_origin, AccountApiError};
+use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
@@ -38,7 +38,7 @@ pub async fn create(
     headers: HeaderMap,
     body: Result<Json<NewTournament>, JsonRejection>,
 ) -> Result<(StatusCode, Json<TournamentCreated>), AccountApiError> {
-    same_origin(&state, &headers)?;
+    crate::auth::same_origin(&state.origins, &headers)?;
     let player = crate::api::player_of(&state, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;

@@ -11,7 +11,7 @@ use jungle_protocol::{ClientFrame, PlayerInfo, ServerFrame, MAX_FRAME_BYTES};
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
-use crate::api::hash_token;
+use crate::auth::hash_token;
 use crate::frame_error::FrameError;
 use crate::rooms::{frame_text, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
