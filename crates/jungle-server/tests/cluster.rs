@@ -380,63 +380,6 @@ async fn draining_a_node_moves_its_game_without_ending_it() {
     drop_database(&url).await;
 }
 
-/// A Redis of the test's own on a free port, that it can stop and start again.
-struct PrivateRedis {
-    port: u16,
-    child: Option<std::process::Child>,
-}
-
-impl PrivateRedis {
-    fn start() -> PrivateRedis {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut redis = PrivateRedis { port, child: None };
-        redis.restart();
-        redis
-    }
-
-    fn restart(&mut self) {
-        let child = std::process::Command::new("redis-server")
-            .args([
-                "--port",
-                &self.port.to_string(),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ])
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("redis-server starts (the Redis package is a test prerequisite)");
-        self.child = Some(child);
-        let until = Instant::now() + Duration::from_secs(5);
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(Instant::now() < until, "redis-server answers");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for PrivateRedis {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
 async fn adopted_count(addr: std::net::SocketAddr) -> u64 {
     let text = reqwest::get(format!("http://{addr}/metrics"))
         .await

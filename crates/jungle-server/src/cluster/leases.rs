@@ -58,6 +58,13 @@ pub async fn keep(
             }
         }
         answered = answered.saturating_add(1);
+        // Redis came back empty (a restart between two beats goes unseen otherwise): the
+        // codes of this node's rooms are named again.
+        if matches!(cluster.found_empty().await, Ok(true)) {
+            if let Err(e) = cluster.share_codes(&ctx.rooms.codes()).await {
+                tracing::warn!(error = %e, "room codes not shared again");
+            }
+        }
         if answered < SETTLED_BEATS {
             continue;
         }

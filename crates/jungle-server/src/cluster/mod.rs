@@ -201,6 +201,36 @@ impl Cluster {
         Ok(())
     }
 
+    /// Whether Redis lost what this node had put there (it restarted empty, or this node is
+    /// new): true once, until it does again. A key of this node's own marks it.
+    pub async fn found_empty(&self) -> Result<bool, ClusterError> {
+        let set: Option<String> = redis::cmd("SET")
+            .arg(format!("{}seen:{}", self.prefix, self.node))
+            .arg(1)
+            .arg("NX")
+            .query_async(&mut self.conn()?)
+            .await?;
+        Ok(set.is_some())
+    }
+
+    /// Names again every room code of this node's (after Redis came back empty, and now and
+    /// then in case it did unseen).
+    pub async fn share_codes(&self, codes: &[(String, Uuid)]) -> Result<(), ClusterError> {
+        for chunk in codes.chunks(500) {
+            let mut pipe = redis::pipe();
+            for (code, game) in chunk {
+                pipe.cmd("SET")
+                    .arg(format!("{}code:{code}", self.prefix))
+                    .arg(format!("{game}@{}", self.node))
+                    .arg("EX")
+                    .arg(86_400)
+                    .ignore();
+            }
+            let _: () = pipe.query_async(&mut self.conn()?).await?;
+        }
+        Ok(())
+    }
+
     /// The game a room code names, and the node whose room it was opened on.
     pub async fn code(&self, code: &str) -> Result<Option<(Uuid, String)>, ClusterError> {
         let value: Option<String> = redis::cmd("GET")

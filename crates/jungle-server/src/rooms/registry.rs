@@ -195,6 +195,16 @@ impl Rooms {
             .collect()
     }
 
+    /// Every room here that has a code, with its code.
+    pub fn codes(&self) -> Vec<(String, Uuid)> {
+        let index = self.index.lock().expect("room index lock");
+        index
+            .codes
+            .iter()
+            .map(|(code, game)| (code.clone(), *game))
+            .collect()
+    }
+
     pub fn live_count(&self) -> usize {
         let index = self.index.lock().expect("room index lock");
         index.rooms.values().filter(|e| e.live.is_some()).count()

@@ -395,6 +395,13 @@ impl Client {
     /// The next frame, or `None` when the socket closed. Fails the test after `WAIT` (WebSocket
     /// pings in between do not extend the wait).
     pub async fn next(&mut self) -> Option<ServerFrame> {
+        tokio::time::timeout(WAIT, self.next_or_close())
+            .await
+            .expect("a frame within the wait")
+    }
+
+    /// The next frame, however long it takes; `None` once the socket closed.
+    pub async fn next_or_close(&mut self) -> Option<ServerFrame> {
         let read = async {
             loop {
                 match self.ws.next().await? {
@@ -408,9 +415,7 @@ impl Client {
                 }
             }
         };
-        tokio::time::timeout(WAIT, read)
-            .await
-            .expect("a frame within the wait")
+        read.await
     }
 
     /// The next full game state.
