@@ -170,7 +170,10 @@ impl Watcher {
     }
 
     /// Follows on until the game is over.
-    async fn to_the_end(&mut self, nodes: &mut Nodes) -> (Option<Side>, Reason, Vec<String>) {
+    async fn follow_to_the_end(
+        &mut self,
+        nodes: &mut Nodes,
+    ) -> (Option<Side>, Reason, Vec<String>) {
         let until = Instant::now() + BACK;
         loop {
             assert!(Instant::now() < until, "{} saw the end in time", self.name);
@@ -413,9 +416,10 @@ async fn no_fault_loses_or_doubles_anything_and_nobody_is_stranded() {
         loop {
             match guest_client.next_or_close().await {
                 Some(ServerFrame::Game(s)) if s.game == waiting => break *s,
-                Some(ServerFrame::Error { code: refused, .. })
-                    if refused == ErrorCode::RoomNotFound =>
-                {
+                Some(ServerFrame::Error {
+                    code: ErrorCode::RoomNotFound,
+                    ..
+                }) => {
                     tokio::time::sleep(Duration::from_millis(500)).await;
                     guest_client
                         .send(ClientFrame::JoinRoom { code: code.clone() })
@@ -441,7 +445,7 @@ async fn no_fault_loses_or_doubles_anything_and_nobody_is_stranded() {
 
     // The clients' view: each game ended once, by the den, as everyone saw it.
     for watcher in &mut watchers {
-        let (winner, reason, moves) = watcher.to_the_end(&mut nodes).await;
+        let (winner, reason, moves) = watcher.follow_to_the_end(&mut nodes).await;
         assert_eq!(
             (winner, reason),
             (Some(Side::Red), Reason::Den),
