@@ -19,16 +19,20 @@ for n in $(seq 1 $NODES); do
 done
 sleep 2
 cpu() { local t=0; for p in "${PIDS[@]}"; do read -r -a f < /proc/$p/stat; t=$((t + f[13] + f[14])); done; echo $t; }
-bus() { local t=0; for n in $(seq 1 $NODES); do v=$(curl -s http://127.0.0.1:$((8100+n))/metrics | awk '/^jungle_bus_messages_total/ {s+=$2} END {print s+0}'); t=$(echo "$t + $v" | bc); done; echo $t; }
-also=(); for u in "${URLS[@]:1}"; do also+=(--also-url $u); done
+# A counter summed over every node: `bus jungle_bus_messages_total`.
+bus() { local t=0; for n in $(seq 1 $NODES); do v=$(curl -s http://127.0.0.1:$((8100+n))/metrics | awk "/^$1/ {s+=\$2} END {print s+0}"); t=$(echo "$t + $v" | bc); done; echo $t; }
+# SPREAD=0 keeps every player on the first node (the cluster's fixed cost alone).
+also=(); [ "${SPREAD:-1}" = 1 ] && for u in "${URLS[@]:1}"; do also+=(--also-url $u); done
 $B/jungle-load --url ${URLS[0]} "${also[@]}" --games $GAMES --moves-per-s 1 --duration $DUR > /tmp/load.json 2>/tmp/load.err &
 LOAD=$!
 sleep 10   # the warm-up
-c0=$(cpu); b0=$(bus)
+c0=$(cpu); b0=$(bus jungle_bus_messages_total); p0=$(bus jungle_bus_publishes_total); t0=$(date +%s.%N)
 wait $LOAD
-c1=$(cpu); b1=$(bus)
+c1=$(cpu); b1=$(bus jungle_bus_messages_total); p1=$(bus jungle_bus_publishes_total); t1=$(date +%s.%N)
 cat /tmp/load.json
-moves=$(python3 -c "import json;print(json.load(open('/tmp/load.json'))['moves'])")
-echo "server cpu ticks: $((c1-c0)) over the measured window; cpu ms per move: $(echo "scale=3; ($c1-$c0)*10/$moves" | bc); bus messages per move: $(echo "scale=2; ($b1-$b0)/$moves" | bc)"
+# Moves in the measured window: the load's steady rate times the window's length (the load's
+# own count includes the warm-up, which the CPU and bus counters leave out).
+moves=$(python3 -c "import json;print(round(json.load(open('/tmp/load.json'))['moves_per_s']*($t1-$t0)))")
+echo "server cpu ticks: $((c1-c0)) over the measured window; cpu ms per move: $(echo "scale=3; ($c1-$c0)*10/$moves" | bc); bus messages per move: $(echo "scale=2; ($b1-$b0)/$moves" | bc); publishes per move: $(echo "scale=2; ($p1-$p0)/$moves" | bc)"
 for p in "${PIDS[@]}"; do kill $p; done
 wait 2>/dev/null

@@ -181,6 +181,15 @@ impl Reach {
         }
     }
 
+    /// The room of a game the database says is in progress, even while it changes nodes
+    /// (see [`crate::cluster::across::Across::room_in_progress`]).
+    pub async fn room_in_progress(&self, game: Uuid) -> Option<RoomHandle> {
+        match &self.across {
+            None => self.rooms.get(game),
+            Some(across) => Some(across.room_in_progress(game).await),
+        }
+    }
+
     /// The room a code names: here, or wherever it was opened.
     pub async fn room_by_code(&self, code: &str) -> Option<RoomHandle> {
         match &self.across {

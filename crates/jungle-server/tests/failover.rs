@@ -189,3 +189,58 @@ async fn a_waiting_room_outlives_its_killed_node() {
 async fn a_waiting_room_outlives_its_drained_node() {
     a_waiting_room_outlives_its_node(Stop::Drain).await;
 }
+
+/// A player who comes back the moment their game's node drains, before any node has taken the
+/// game over, is put back in it by their welcome alone once one has (a real client sends
+/// nothing more: a cold run behind nginx lost such games by abandonment). With `nodes` 2 the
+/// node they came back to adopts the game; with 3, whichever does.
+async fn a_player_back_before_the_adoption_is_put_back_in_the_game(nodes: usize) {
+    let url = fresh_database(Db::Postgres).await;
+    let mut cluster: Vec<ServerProcess> = ["a", "b", "c"][..nodes]
+        .iter()
+        .map(|name| node(&url, name))
+        .collect();
+    let (a, b, last) = (cluster.remove(0), cluster[0].addr, cluster[nodes - 2].addr);
+    let host_player = create_player(a.addr, "Host").await;
+    let mut host = signed_in_client(a.addr, &host_player).await;
+    let (code, game) = open_private_room(&mut host, fischer(300, 2), false).await;
+    let mut guest = signed_in_client(b, &create_player(b, "Guest").await).await;
+    guest.send(ClientFrame::JoinRoom { code }).await;
+    expect_frame!(guest, ServerFrame::Game(s) if s.status == GameStatus::Active);
+    expect_frame!(host, ServerFrame::Game(s) if s.status == GameStatus::Active);
+    let walk = DEN_WIN_AT_PLY_13;
+    play(&mut host, &mut guest, game, &walk[..2]).await;
+
+    let stopped = Instant::now();
+    a.terminate();
+    drop(host);
+    // Back at once, while no node holds the game: hello, and nothing else.
+    let mut host = signed_in_client(last, &host_player).await;
+    let state = tokio::time::timeout(ADOPTION, async {
+        expect_frame!(host, ServerFrame::Game(s) if s.game == game && s.you.is_some() => *s)
+    })
+    .await
+    .expect("the game's state reached the player who came back");
+    assert_eq!(state.you, Some(Side::Red));
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.moves, &walk[..2]);
+    eprintln!("back in the game {:?} after the drain", stopped.elapsed());
+    // The guest, whose socket stayed open, has it too; the game goes on to its end.
+    expect_frame!(guest, ServerFrame::Game(s) if s.game == game && s.you == Some(Side::Blue));
+    play(&mut host, &mut guest, game, &walk[2..]).await;
+    let over =
+        expect_frame!(host, ServerFrame::GameOver { winner, reason, .. } => (winner, reason));
+    assert_eq!(over, (Some(Side::Red), Reason::Den));
+    drop(cluster);
+    drop_database(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_two_nodes_a_player_back_before_the_adoption_is_put_back_in_the_game() {
+    a_player_back_before_the_adoption_is_put_back_in_the_game(2).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_three_nodes_a_player_back_before_the_adoption_is_put_back_in_the_game() {
+    a_player_back_before_the_adoption_is_put_back_in_the_game(3).await;
+}

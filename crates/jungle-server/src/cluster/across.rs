@@ -39,6 +39,7 @@ impl Across {
             outboxes.clone(),
             followers.clone(),
             rooms.clone(),
+            shutdown.clone(),
         );
         let matching = Matching::start(
             cluster.clone(),
@@ -67,7 +68,18 @@ impl Across {
         if owner == self.cluster.node() {
             return None;
         }
-        Some(self.proxies.to(game, owner))
+        Some(self.proxies.to(game, Some(owner)))
+    }
+
+    /// The room of a game the database says is in progress: as [`Across::room`], or while no
+    /// node holds it (between a drain giving its games up, or a node's death, and another
+    /// node adopting them) a proxy that joins whoever takes it, so a player who reconnects in
+    /// that window is not left outside their game.
+    pub async fn room_in_progress(&self, game: Uuid) -> RoomHandle {
+        match self.room(game).await {
+            Some(room) => room,
+            None => self.proxies.to(game, None),
+        }
     }
 
     /// The room a code names: here, or the proxy to the node it was opened on.
@@ -85,7 +97,7 @@ impl Across {
             // Closed here, or being adopted here this moment.
             return None;
         }
-        Some(self.proxies.to(game, owner))
+        Some(self.proxies.to(game, Some(owner)))
     }
 
     /// A tournament frame of a connection here, for a tournament another node directs: sent

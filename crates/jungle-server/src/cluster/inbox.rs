@@ -57,13 +57,16 @@ async fn listen(cluster: Cluster, services: Services, mut shutdown: watch::Recei
         loop {
             tokio::select! {
                 message = messages.next() => match message {
-                    Some(message) => {
-                        metrics::counter!("jungle_bus_messages_total", "way" => "in").increment(1);
-                        match Envelope::decode(message.get_payload_bytes()) {
-                            Some(envelope) => deliver(&cluster, &services, envelope),
-                            None => tracing::warn!("bus: a message that does not read"),
+                    Some(message) => match Envelope::decode_all(message.get_payload_bytes()) {
+                        Some(envelopes) => {
+                            metrics::counter!("jungle_bus_messages_total", "way" => "in")
+                                .increment(envelopes.len() as u64);
+                            for envelope in envelopes {
+                                deliver(&cluster, &services, envelope);
+                            }
                         }
-                    }
+                        None => tracing::warn!("bus: a message that does not read"),
+                    },
                     None => break,
                 },
                 _ = shutdown.changed() => return,
@@ -178,7 +181,7 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
 fn room_on(services: &Services, game: uuid::Uuid, owner: String) -> RoomHandle {
     match services.ctx.rooms.get(game) {
         Some(room) => room,
-        None => services.proxies.to(game, owner),
+        None => services.proxies.to(game, Some(owner)),
     }
 }
 

@@ -162,22 +162,27 @@ impl Cluster {
 
     /// Which of `games` no node holds.
     pub async fn unowned(&self, games: &[Uuid]) -> Result<Vec<Uuid>, ClusterError> {
-        let mut free = Vec::new();
+        let owners = self.owners(games).await?;
+        Ok(games
+            .iter()
+            .zip(owners)
+            .filter(|(_, owner)| owner.is_none())
+            .map(|(game, _)| *game)
+            .collect())
+    }
+
+    /// The node holding each game's lease, in order: a round trip per thousand games.
+    pub async fn owners(&self, games: &[Uuid]) -> Result<Vec<Option<String>>, ClusterError> {
+        let mut owners = Vec::with_capacity(games.len());
         for chunk in games.chunks(1_000) {
             let keys: Vec<String> = chunk.iter().map(|g| self.game_key(*g)).collect();
-            let owners: Vec<Option<String>> = redis::cmd("MGET")
+            let some: Vec<Option<String>> = redis::cmd("MGET")
                 .arg(&keys)
                 .query_async(&mut self.conn()?)
                 .await?;
-            free.extend(
-                chunk
-                    .iter()
-                    .zip(owners)
-                    .filter(|(_, owner)| owner.is_none())
-                    .map(|(game, _)| *game),
-            );
+            owners.extend(some);
         }
-        Ok(free)
+        Ok(owners)
     }
 
     /// The node holding `game`'s lease, if any.

@@ -1,15 +1,16 @@
 //! The follower's side of a game another node runs: one proxy per game on this node, shared
 //! by every local connection that follows it. It sends their joins and actions to the owner
 //! (frames come back straight to the connections, by the inbox) and follows the game when it
-//! changes hands: every beat it asks who holds the lease, and when another node took the game
-//! over (the owner died or drained), or Redis was away, every member joins again and gets the
-//! whole state. When the game moved to *this* node, the members join the room here and the
+//! changes hands: every beat one watcher asks Redis who holds the lease of every game this
+//! node follows (one round trip, not one a game) and tells each proxy; when another node took
+//! the game over (the owner died or drained), or Redis was away, every member joins again and
+//! gets the whole state. When the game moved to *this* node, the members join the room here and the
 //! proxy forwards to it from then on: nobody's socket has to close for failover.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
 use super::followers::Followers;
@@ -25,7 +26,21 @@ pub struct Proxies {
     outboxes: Outboxes,
     followers: Followers,
     rooms: Rooms,
-    by_game: Arc<Mutex<HashMap<Uuid, RoomHandle>>>,
+    by_game: Arc<Mutex<HashMap<Uuid, Entry>>>,
+}
+
+/// A proxy as the watcher reaches it.
+struct Entry {
+    handle: RoomHandle,
+    news: mpsc::Sender<Lease>,
+}
+
+/// What the watcher found of a game's lease at a beat.
+#[derive(Debug)]
+enum Lease {
+    Held(String),
+    Free,
+    RedisAway,
 }
 
 impl Proxies {
@@ -34,25 +49,73 @@ impl Proxies {
         outboxes: Outboxes,
         followers: Followers,
         rooms: Rooms,
+        shutdown: watch::Receiver<bool>,
     ) -> Proxies {
-        Proxies {
+        let proxies = Proxies {
             cluster,
             outboxes,
             followers,
             rooms,
             by_game: Arc::default(),
+        };
+        tokio::spawn(proxies.clone().watch_leases(shutdown));
+        proxies
+    }
+
+    /// Every beat, who holds each followed game's lease, for its proxy.
+    async fn watch_leases(self, mut shutdown: watch::Receiver<bool>) {
+        let mut beat = tokio::time::interval(BEAT);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = beat.tick() => {}
+                _ = shutdown.changed() => return,
+            }
+            let games: Vec<Uuid> = self
+                .by_game
+                .lock()
+                .expect("proxies lock")
+                .keys()
+                .copied()
+                .collect();
+            if games.is_empty() {
+                continue;
+            }
+            let found: Vec<Lease> = match self.cluster.owners(&games).await {
+                Ok(owners) => owners
+                    .into_iter()
+                    .map(|owner| owner.map_or(Lease::Free, Lease::Held))
+                    .collect(),
+                Err(_) => games.iter().map(|_| Lease::RedisAway).collect(),
+            };
+            let by_game = self.by_game.lock().expect("proxies lock");
+            for (game, lease) in games.iter().zip(found) {
+                if let Some(entry) = by_game.get(game) {
+                    // A proxy that has not read the last news yet hears at the next beat.
+                    let _ = entry.news.try_send(lease);
+                }
+            }
         }
     }
 
-    /// The proxy of `game`, which `owner` runs (made if there is none yet).
-    pub fn to(&self, game: Uuid, owner: String) -> RoomHandle {
+    /// The proxy of `game`, which `owner` runs (made if there is none yet). With no owner
+    /// (the game is in progress but no node holds it: its node drained or died and another is
+    /// taking it over) the proxy keeps its members until a node does, then joins them there.
+    pub fn to(&self, game: Uuid, owner: Option<String>) -> RoomHandle {
         let mut by_game = self.by_game.lock().expect("proxies lock");
-        if let Some(handle) = by_game.get(&game).filter(|h| !h.is_closed()) {
-            return handle.clone();
+        if let Some(entry) = by_game.get(&game).filter(|e| !e.handle.is_closed()) {
+            return entry.handle.clone();
         }
         let (tx, rx) = mpsc::channel(256);
+        let (news, news_rx) = mpsc::channel(1);
         let handle = RoomHandle::new(game, tx);
-        by_game.insert(game, handle.clone());
+        by_game.insert(
+            game,
+            Entry {
+                handle: handle.clone(),
+                news,
+            },
+        );
         let proxy = Proxy {
             game,
             owner,
@@ -60,7 +123,7 @@ impl Proxies {
             members: Vec::new(),
             shared: self.clone(),
         };
-        tokio::spawn(proxy.run(rx));
+        tokio::spawn(proxy.run(rx, news_rx));
         handle
     }
 
@@ -72,7 +135,7 @@ impl Proxies {
             .expect("proxies lock")
             .iter()
             .filter(|(id, _)| game.is_none_or(|g| g == **id))
-            .map(|(_, handle)| handle.clone())
+            .map(|(_, entry)| entry.handle.clone())
             .collect();
         for proxy in proxies {
             let _ = proxy.try_send(RoomCommand::Rejoin);
@@ -81,7 +144,7 @@ impl Proxies {
 
     fn forget(&self, game: Uuid) {
         let mut by_game = self.by_game.lock().expect("proxies lock");
-        if by_game.get(&game).is_some_and(RoomHandle::is_closed) {
+        if by_game.get(&game).is_some_and(|e| e.handle.is_closed()) {
             by_game.remove(&game);
         }
     }
@@ -89,7 +152,8 @@ impl Proxies {
 
 struct Proxy {
     game: Uuid,
-    owner: String,
+    /// The node running the game; `None` while no node holds it.
+    owner: Option<String>,
     /// The room, once the game runs on this node.
     here: Option<RoomHandle>,
     members: Vec<(Connection, JoinIntent)>,
@@ -97,9 +161,7 @@ struct Proxy {
 }
 
 impl Proxy {
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
-        let mut beat = tokio::time::interval(BEAT);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>, mut news: mpsc::Receiver<Lease>) {
         let mut redis_was_away = false;
         loop {
             tokio::select! {
@@ -116,22 +178,22 @@ impl Proxy {
                     }
                     None => break,
                 },
-                _ = beat.tick() => {
+                Some(lease) = news.recv() => {
                     if self.here.is_some() {
                         continue;
                     }
-                    match self.shared.cluster.owner(self.game).await {
-                        Ok(Some(now)) if now == self.shared.cluster.node() => self.moved_here().await,
-                        Ok(Some(now)) => {
-                            if now != self.owner || redis_was_away {
-                                self.owner = now;
+                    match lease {
+                        Lease::Held(now) if now == self.shared.cluster.node() => self.moved_here().await,
+                        Lease::Held(now) => {
+                            if self.owner.as_ref() != Some(&now) || redis_was_away {
+                                self.owner = Some(now);
                                 self.join_again().await;
                             }
                             redis_was_away = false;
                         }
                         // No owner: the game waits to be adopted (or is over).
-                        Ok(None) => {}
-                        Err(_) => redis_was_away = true,
+                        Lease::Free => {}
+                        Lease::RedisAway => redis_was_away = true,
                     }
                 }
             }
@@ -214,9 +276,12 @@ impl Proxy {
             | RoomCommand::Relinquish
             | RoomCommand::Rejoin => return,
         };
-        self.shared
-            .outboxes
-            .message(&self.owner, Message::Owner(message));
+        match &self.owner {
+            Some(owner) => self.shared.outboxes.message(owner, Message::Owner(message)),
+            // Members join once a node holds the game; what else they send meanwhile (they
+            // have not had the game's state yet) is dropped.
+            None => tracing::debug!(game = %self.game, "no node holds this game yet: dropped"),
+        }
     }
 
     fn join(&self, conn: &Connection, intent: JoinIntent) -> ToOwner {
@@ -239,11 +304,12 @@ impl Proxy {
             }
             return;
         }
+        let Some(owner) = &self.owner else {
+            return;
+        };
         for (conn, intent) in &self.members {
             let join = self.join(conn, *intent);
-            self.shared
-                .outboxes
-                .message(&self.owner, Message::Owner(join));
+            self.shared.outboxes.message(owner, Message::Owner(join));
         }
     }
 

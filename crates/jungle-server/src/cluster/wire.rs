@@ -211,6 +211,37 @@ impl Envelope {
         }
     }
 
+    /// Several envelopes in one published message, in order: `B`, then each as its length
+    /// (4 bytes, big-endian) and its bytes. One alone is sent as itself.
+    pub fn encode_all(envelopes: &[Envelope]) -> Vec<u8> {
+        if let [one] = envelopes {
+            return one.encode();
+        }
+        let mut out = vec![b'B'];
+        for envelope in envelopes {
+            let bytes = envelope.encode();
+            out.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
+            out.extend_from_slice(&bytes);
+        }
+        out
+    }
+
+    /// The envelopes of one published message; `None` if any part is not ours.
+    pub fn decode_all(bytes: &[u8]) -> Option<Vec<Envelope>> {
+        let Some((b'B', mut rest)) = bytes.split_first() else {
+            return Envelope::decode(bytes).map(|one| vec![one]);
+        };
+        let mut envelopes = Vec::new();
+        while !rest.is_empty() {
+            let (len, after) = rest.split_at_checked(4)?;
+            let len = u32::from_be_bytes(len.try_into().ok()?) as usize;
+            let (bytes, after) = after.split_at_checked(len)?;
+            envelopes.push(Envelope::decode(bytes)?);
+            rest = after;
+        }
+        Some(envelopes)
+    }
+
     /// `None` for bytes no node of ours wrote.
     pub fn decode(bytes: &[u8]) -> Option<Envelope> {
         match bytes.split_first()? {
@@ -241,7 +272,7 @@ mod tests {
             conns: vec![1, u64::MAX],
             text: r#"{"t":"moved","mv":"a3a4"}"#.into(),
         };
-        assert_eq!(Envelope::decode(&frames.encode()), Some(frames));
+        assert_eq!(Envelope::decode(&frames.encode()), Some(frames.clone()));
         let act = Envelope::Message(Message::Owner(ToOwner::Act {
             game: Uuid::nil(),
             conn: 7,
@@ -252,8 +283,19 @@ mod tests {
                 blurred: true,
             },
         }));
-        assert_eq!(Envelope::decode(&act.encode()), Some(act));
+        assert_eq!(Envelope::decode(&act.encode()), Some(act.clone()));
         assert_eq!(Envelope::decode(b"Xnonsense"), None);
         assert_eq!(Envelope::decode(b"F12,x\n{}"), None);
+        let both = vec![frames.clone(), act.clone()];
+        assert_eq!(
+            Envelope::decode_all(&Envelope::encode_all(&both)),
+            Some(both)
+        );
+        let one = vec![frames.clone()];
+        assert_eq!(Envelope::encode_all(&one), frames.encode());
+        assert_eq!(Envelope::decode_all(&frames.encode()), Some(one));
+        // A length past the end, or a part that is not ours, reads as nothing.
+        assert_eq!(Envelope::decode_all(b"B\0\0\0\x09F1\n{}"), None);
+        assert_eq!(Envelope::decode_all(b"B\0\0\0\x01X"), None);
     }
 }

@@ -396,6 +396,15 @@ impl Session {
         if crate::api::private_in_play(&record) && me != record.red && me != record.blue {
             return Err(FrameError::UnknownGame(game));
         }
+        if record.status == jungle_protocol::GameStatus::Active {
+            // In progress, but no node runs it this moment (it is changing nodes): follow it
+            // to wherever it goes next.
+            if let Some(room) = self.state.reach.room_in_progress(game).await {
+                self.room_to_follow(room.id)?;
+                self.enter(room, JoinIntent::Watch).await;
+                return Ok(None);
+            }
+        }
         let state = crate::api::archived_state(&record);
         Ok(Some(frame_text(&ServerFrame::Game(Box::new(state)))))
     }

@@ -158,7 +158,7 @@ impl Session {
         }
         // Back into every unfinished game: each answers with its full state, after the welcome.
         for &game in &games {
-            if let Some(room) = self.state.reach.room(game).await {
+            if let Some(room) = self.state.reach.room_in_progress(game).await {
                 self.enter(room, JoinIntent::Watch).await;
             }
         }
