@@ -158,3 +158,55 @@ test('each ruleset has a rules page with diagrams', async () => {
   await page.screenshot({ path: join(artifacts, 'rules-daitou.png'), fullPage: true });
   await page.context().close();
 });
+
+test('a waiting room shows the host the colour they chose; a long name gives way before the rating; clocks stop where they stood', async () => {
+  // Random stays random until the guest arrives.
+  const host = await newPlayer(env.browser, env.server.url, 'Maximiliana Longname_24x', { width: 390, height: 844 });
+  await host.selectOption('#pr-colour', 'random');
+  await host.click('#create-room');
+  await host.waitForSelector('#room-link');
+  const bottomChip = () => host.locator('#bottom-bar .piece-chip').innerText();
+  assert.equal(await bottomChip(), 'Random');
+  assert.equal(await host.locator('#top-bar .piece-chip').innerText(), 'Random');
+  await host.evaluate(() => window.scrollTo(0, 0));
+  await host.screenshot({ path: join(artifacts, 'waiting-random-390.png') });
+  // The rating stays whole beside the longest name on a phone.
+  const rating = await host.locator('#bottom-bar .seat-rating').boundingBox();
+  const bar = await host.locator('#bottom-bar').boundingBox();
+  assert.ok(rating && rating.width > 20 && rating.x + rating.width <= bar.x + bar.width, 'the rating is on the bar');
+  assert.match(await host.locator('#bottom-bar .seat-rating').innerText(), /^\(\d+\??\)$/);
+  const link = await host.inputValue('#room-link');
+  const guest = await newPlayer(env.browser, env.server.url, 'Guest');
+  await guest.goto(link);
+  await guest.waitForURL(/\/g\//);
+  await host.waitForFunction(() => window.jungleApp.game.status === 'active');
+  const side = await host.evaluate(() => window.jungleApp.game.you);
+  assert.equal(await bottomChip(), side === 'red' ? 'Red' : 'Blue', 'drawn once the guest came');
+
+  // A host who chose Blue sees Blue at the bottom while waiting.
+  const blueHost = await newPlayer(env.browser, env.server.url, 'Blue Host');
+  await blueHost.selectOption('#pr-colour', 'blue');
+  await blueHost.click('#create-room');
+  await blueHost.waitForSelector('#room-link');
+  assert.equal(await blueHost.locator('#bottom-bar .piece-chip').innerText(), 'Blue');
+  const d9 = await blueHost.locator('[data-square="d9"]').boundingBox();
+  const d1 = await blueHost.locator('[data-square="d1"]').boundingBox();
+  assert.ok(d9.y > d1.y, 'Blue at the bottom before the game starts');
+
+  // The game between host and guest: Red moves, Blue thinks, then resigns. The clocks read
+  // as they stood at the resignation, not as at the last move.
+  const [red, blue] = side === 'red' ? [host, guest] : [guest, host];
+  await playMoves(red, blue, ['g3g4', 'a7a6']);
+  await red.waitForTimeout(2500);
+  await blue.click('#resign');
+  await blue.click('#resign-yes');
+  await red.waitForSelector('#end');
+  const final = await red.evaluate(() => window.jungleApp.game.clocks);
+  assert.equal(final.running, null);
+  const limit = await red.evaluate(() => window.jungleApp.game.clock.base_s * 1000);
+  assert.ok(final.red_ms <= limit - 2000, `Red's 2.5 s are counted: ${final.red_ms} of ${limit}`);
+  const shown = await red.locator('[data-clock="red"]').innerText();
+  await red.waitForTimeout(1200);
+  assert.equal(await red.locator('[data-clock="red"]').innerText(), shown, 'stopped');
+  for (const page of [host, guest, blueHost]) await page.context().close();
+});

@@ -145,3 +145,33 @@ test('a position set up in the editor is played against the computer (zh, 390px)
   assert.match(await page.locator('#end').innerText(), /你赢了/, 'the winner reads it as theirs');
   await page.context().close();
 });
+
+test('bad text in the editor shows where it is wrong and changes nothing (en, 1366px)', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Typist', { width: 1366, height: 900 });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${env.server.url}/editor`);
+  await page.waitForFunction(() => /legal moves/.test(document.querySelector('#ed-verdict')?.textContent ?? ''));
+  const board = await page.locator('#board').innerHTML();
+  const cases = [
+    ['hello', /1 ranks; a board has 9/],
+    ['l6t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r', /Rank 9 has 8 squares/],
+    ['l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5X r', /Rank 1: “X” is no animal/],
+    ['l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L x', /“x” after the board/],
+  ];
+  for (const [text, said] of cases) {
+    await page.fill('#ed-text', text);
+    await page.press('#ed-text', 'Enter');
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#ed-verdict')?.textContent ?? ''), said.source);
+    assert.equal(await page.locator('#ed-verdict').getAttribute('class'), 'error');
+    assert.equal(await page.locator('#ed-computer').isDisabled(), true, `nothing to play from “${text}”`);
+    assert.equal(await page.locator('#board').innerHTML(), board, 'the board is as it was');
+  }
+  // Good text again: drawn and judged.
+  await page.fill('#ed-text', '2e4/3L3/7/7/7/7/7/7/7 r 0 1');
+  await page.press('#ed-text', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#ed-verdict')?.className === 'muted');
+  assert.equal(await page.locator('[data-square="d8"] .piece').count(), 1);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

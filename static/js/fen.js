@@ -39,6 +39,43 @@ export function parseBoard(fen) {
   return pieces;
 }
 
+/**
+ * @typedef {{ key: string, vars: Record<string, string | number> }} TextError
+ *   what is wrong with typed position text, and where: an i18n key and its placeholders
+ */
+
+/**
+ * Reads position text typed by a person, strictly: nine ranks of seven squares separated by
+ * `/` (Blue's back rank first), animals `e l t p w d c r` (capitals for Red), digits for empty
+ * squares, then optionally `r` or `b` to move. Only the shape is checked; whether the position
+ * is one to play is the server's to say.
+ * @param {string} text
+ * @returns {{ pieces: Map<string, { side: string, letter: string }>, turn: 'red' | 'blue' } | { error: TextError }}
+ */
+export function readBoard(text) {
+  const [board = '', turn = 'r'] = text.trim().split(/\s+/);
+  const rows = board.split('/');
+  if (rows.length !== 9) return { error: { key: 'editorBadRanks', vars: { n: rows.length } } };
+  if (turn !== 'r' && turn !== 'b') return { error: { key: 'editorBadTurn', vars: { turn } } };
+  const pieces = new Map();
+  for (let i = 0; i < 9; i++) {
+    const rank = 8 - i;
+    let file = 0;
+    for (const ch of rows[i]) {
+      if (ch >= '1' && ch <= '7') {
+        file += Number(ch);
+        continue;
+      }
+      const lower = ch.toLowerCase();
+      if (!ANIMALS[lower]) return { error: { key: 'editorBadLetter', vars: { rank: rank + 1, ch } } };
+      if (file < 7) pieces.set(squareName(file, rank), { side: ch === lower ? 'blue' : 'red', letter: lower });
+      file += 1;
+    }
+    if (file !== 7) return { error: { key: 'editorBadWidth', vars: { rank: rank + 1, n: file } } };
+  }
+  return { pieces, turn: turn === 'b' ? 'blue' : 'red' };
+}
+
 /** The animals by their wire names (`rat` … `elephant`), for captures the server reports. */
 export const ANIMAL_BY_NAME = Object.fromEntries(Object.values(ANIMALS).map((a) => [a.name, a]));
 

@@ -342,7 +342,9 @@ function onFrame(frame) {
       game.result = { winner: frame.winner, reason: frame.reason, rated: frame.rated, rating_change: frame.rating_change };
       game.legal = [];
       game.draw_offer = null;
-      game.clocks = { ...game.clocks, running: null };
+      // As they stood at the end, not as at the last move.
+      game.clocks = frame.clocks ?? { ...game.clocks, running: null };
+      app.clockReceivedAt = performance.now();
       sound.play(frame.reason === 'den' ? 'den' : 'start');
       redraw();
       /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.();

@@ -16,6 +16,7 @@
  *   position: string, turn: Side, clocks: Clocks, captured: Captured, draw_offer: Side | null,
  *   status: GameStatus, result: GameResult | null, takeback_offer?: Side | null, red_away_ms: number | null,
  *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null, tournament?: string | null,
+ *   host_colour?: 'red' | 'blue' | 'random',
  * }} GameState
  * @typedef {{ t: string, [field: string]: any }} Frame
  * @typedef {{ destroy: () => void }} View

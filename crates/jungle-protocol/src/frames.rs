@@ -438,6 +438,11 @@ pub struct GameState {
     /// aborted; absent once both sides have moved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abort_in_ms: Option<u64>,
+    /// While a private room waits for its guest, the colour its host chose (`random` stays
+    /// `random` until the guest arrives and the sides are drawn); the host sits on `red` until
+    /// then whatever they chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_colour: Option<ColorChoice>,
     /// The tournament this game belongs to, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<Uuid>,
@@ -548,6 +553,9 @@ pub enum ServerFrame {
         reason: Reason,
         rated: bool,
         rating_change: Option<RatingChange>,
+        /// Both clocks as they stood at the end (none running).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Clocks>,
     },
     Error {
         code: ErrorCode,

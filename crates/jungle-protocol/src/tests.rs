@@ -92,6 +92,7 @@ fn server_frames_are_flat_objects_with_t() {
         reason: Reason::AllCaptured,
         rated: true,
         rating_change: Some(RatingChange { red: 12, blue: -12 }),
+        clocks: None,
     };
     let value = serde_json::to_value(&over).unwrap();
     assert_eq!(value["t"], "game_over");

@@ -514,6 +514,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         legal: Vec::new(),
         abort_in_ms: None,
         tournament: record.tournament,
+        host_colour: None,
     }
 }
 

@@ -5,7 +5,7 @@
 import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
 import { $, valueOf } from '../dom.js';
-import { ANIMALS, formatBoard, parseBoard } from '../fen.js';
+import { ANIMALS, formatBoard, parseBoard, readBoard } from '../fen.js';
 import { t } from '../i18n.js';
 import { PRESETS, presetClock } from './home.js';
 
@@ -67,16 +67,18 @@ export function renderEditor(root, app) {
     $(root, '#ed-analyse').setAttribute('href', `/analysis?rules=${rules}&position=${encodeURIComponent(position)}`);
     const asked = ++checking;
     let ok = false;
+    let said;
     try {
       const line = await api.line(rules, position, []);
       ok = !line.outcome;
-      verdict.className = ok ? 'muted' : 'error';
-      verdict.textContent = ok ? t('editorValid', { n: line.legal.length }) : t('editorOver');
+      said = ok ? t('editorValid', { n: line.legal.length }) : t('editorOver');
     } catch (err) {
-      verdict.className = 'error';
-      verdict.textContent = err.message;
+      said = err.message;
     }
+    // An answer to an older board says nothing about this one.
     if (!alive || asked !== checking) return;
+    verdict.className = ok ? 'muted' : 'error';
+    verdict.textContent = said;
     buttons.forEach((b) => { b.disabled = !ok; });
   }
 
@@ -102,9 +104,19 @@ export function renderEditor(root, app) {
   $(root, '#ed-start').onclick = () => { pieces = parseBoard(START); changed(); };
   $(root, '#ed-clear').onclick = () => { pieces = new Map(); changed(); };
   text.onchange = () => {
-    const value = text.value.trim();
-    pieces = parseBoard(value);
-    /** @type {HTMLSelectElement} */ ($(root, '#ed-turn')).value = value.split(' ')[1] === 'b' ? 'blue' : 'red';
+    const read = readBoard(text.value);
+    if ('error' in read) {
+      // Bad text changes nothing: the board stays, and nothing can be played from the text.
+      checking += 1;
+      verdict.className = 'error';
+      verdict.textContent = t(read.error.key, read.error.vars);
+      text.setAttribute('aria-invalid', 'true');
+      buttons.forEach((b) => { b.disabled = true; });
+      return;
+    }
+    text.removeAttribute('aria-invalid');
+    pieces = read.pieces;
+    /** @type {HTMLSelectElement} */ ($(root, '#ed-turn')).value = read.turn;
     changed();
   };
   $(root, '#ed-copy').onclick = () => navigator.clipboard?.writeText(text.value).catch(() => text.select());

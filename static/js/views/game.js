@@ -175,8 +175,38 @@ export function replayBar() {
       </nav>`;
 }
 
+/**
+ * While a private room waits for its guest the host sits on Red whatever they chose; the room
+ * shows the colour as chosen (a host who chose Blue sees Blue at the bottom; `random` stays
+ * random until the guest arrives and the sides are drawn).
+ * @param {GameState} game
+ * @returns {'red' | 'blue' | 'random' | null} the host's colour as shown, while waiting
+ */
+function waitingHostColour(game) {
+  return game.status === 'waiting' && game.host_colour ? game.host_colour : null;
+}
+
+/** @param {GameState} game */
 function orientation(game) {
+  if (waitingHostColour(game) === 'blue') return 'blue';
   return game.you === 'blue' ? 'blue' : 'red';
+}
+
+/**
+ * Who sits on `side` as the room shows it, and the colour its chip reads.
+ * @param {GameState} game
+ * @param {'red' | 'blue'} side
+ */
+function shownSeat(game, side) {
+  const chosen = waitingHostColour(game);
+  if (!chosen) return { seat: game[side], chip: t(side), you: game.you === side };
+  const hostSide = chosen === 'blue' ? 'blue' : 'red';
+  const host = side === hostSide;
+  return {
+    seat: host ? game.red : null,
+    chip: chosen === 'random' ? t('random') : t(side),
+    you: host && game.you != null,
+  };
 }
 
 export function lastMove(game) {
@@ -277,19 +307,26 @@ function updateGame(root, app, board, replay) {
  * @param {'red' | 'blue'} side
  */
 function drawBar(el, game, side) {
-  const seat = game[side];
+  const { seat, chip, you: isYou } = shownSeat(game, side);
   let name = '…';
+  let rating = '';
   if (seat?.computer) name = `${t('computer')} · ${t('levelN', { n: seat.computer })}`;
-  else if (seat) name = `<a href="/p/${seat.id}" data-link>${escape(seat.name)}</a> (${seat.rating}${seat.provisional ? '?' : ''})`;
+  else if (seat) {
+    name = `<a href="/p/${seat.id}" data-link>${escape(seat.name)}</a>`;
+    // Outside the name, which gives way first: a long name never hides the rating.
+    rating = `<span class="seat-rating">(${seat.rating}${seat.provisional ? '?' : ''})</span>`;
+  }
   // Seed 002's disconnect count, which players look at before a game.
   const left = seat?.disconnects > 0
     ? `<span class="seat-note muted" title="${t('disconnectsTitle', { n: seat.disconnects })}">· ${t('disconnects', { n: seat.disconnects })}</span>`
     : '';
   const online = seat?.online ? 'on' : 'off';
-  const you = game.you === side ? `<span class="seat-note">· ${t('you')}</span>` : '';
-  // The name gives way (with an ellipsis) so that the notes and the clock stay on the line.
+  const you = isYou ? `<span class="seat-note">· ${t('you')}</span>` : '';
+  // The name gives way (with an ellipsis) so that the rating, the notes and the clock stay on
+  // the line.
+  const chipClass = waitingHostColour(game) === 'random' ? 'random' : side;
   el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>
-    <span class="piece-chip ${side}">${t(side)}</span> <span class="seat-name" title="${escape(seat?.name ?? '')}">${name}</span>${left}${you}</span>
+    <span class="piece-chip ${chipClass}">${chip}</span> <span class="seat-name" title="${escape(seat?.name ?? '')}">${name}</span>${rating}${left}${you}</span>
     <span class="clock" data-clock="${side}" aria-label="${t('clockOf', { side: t(side) })}"></span>`;
 }
 

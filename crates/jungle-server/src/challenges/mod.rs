@@ -204,7 +204,7 @@ impl Challenges {
             by.player.clone(),
             ctx.store.rating(by.player.id, rules).await?,
         );
-        let (red, blue) = match open::side_for(pending.info.color) {
+        let (red, blue) = match open::side_for(pending.info.color).side {
             Side::Red => (challenger, accepter),
             Side::Blue => (accepter, challenger),
         };

@@ -10,7 +10,7 @@ use jungle_rules::{Position, Side};
 use uuid::Uuid;
 
 use super::clock::GameClock;
-use super::session::{GameSession, RoomSettings, SeatPlayer};
+use super::session::{GameSession, HostColour, RoomSettings, SeatPlayer};
 use super::{Hold, HoldKind, Room, RoomContext, RoomHandle, Rooms};
 
 /// Most games against the computer a player may have in play at once.
@@ -50,11 +50,15 @@ pub fn coin_flip() -> Side {
 }
 
 /// The side a colour choice gives, tossing the coin for `random`.
-pub fn side_for(color: ColorChoice) -> Side {
-    match color {
+pub fn side_for(color: ColorChoice) -> HostColour {
+    let side = match color {
         ColorChoice::Red => Side::Red,
         ColorChoice::Blue => Side::Blue,
         ColorChoice::Random => coin_flip(),
+    };
+    HostColour {
+        chosen: color,
+        side,
     }
 }
 
@@ -133,7 +137,7 @@ pub async fn computer_game(
             RatingRecord::from_glicko(crate::rating::Glicko::default(), 0)
         });
     let computer = SeatPlayer::computer(level.get(), computer_rating);
-    let (red, blue) = match side_for(color) {
+    let (red, blue) = match side_for(color).side {
         Side::Red => (human, computer),
         Side::Blue => (computer, human),
     };

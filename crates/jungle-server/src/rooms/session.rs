@@ -277,6 +277,9 @@ enum Phase {
     Waiting {
         /// The host's side once the guest arrives (a coin already tossed for `random`).
         host_side: Side,
+        /// The colour as the host chose it: what the room shows until the guest arrives (a
+        /// tossed coin is not shown before it counts).
+        chosen: jungle_protocol::ColorChoice,
         until: Instant,
     },
     Active {
@@ -303,6 +306,14 @@ enum Timer {
     Close,
 }
 
+/// A private room host's colour: as chosen, and the side they get (a coin already tossed for
+/// `random`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostColour {
+    pub chosen: jungle_protocol::ColorChoice,
+    pub side: Side,
+}
+
 /// One game's state machine. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct GameSession {
@@ -319,6 +330,9 @@ pub struct GameSession {
     /// A private room's game: until it is over, only its players and those who came with the
     /// code see it.
     private: bool,
+    /// Both clocks as they stood when the game ended (the side to move's time spent on its
+    /// last turn taken off), shown from then on instead of the last move's.
+    stopped_clocks: Option<jungle_protocol::Clocks>,
 }
 
 impl GameSession {
@@ -333,6 +347,7 @@ impl GameSession {
             phase: Phase::Closed { result: None },
             tournament: None,
             private: false,
+            stopped_clocks: None,
         }
     }
 
@@ -376,13 +391,13 @@ impl GameSession {
     }
 
     /// A private room with its host seated, waiting for a guest until `waiting_lifetime` less
-    /// `waited` (time already spent waiting before a restart) has passed. `host_side` is the
-    /// host's colour once the guest arrives (already tossed for a `random` choice).
+    /// `waited` (time already spent waiting before a restart) has passed. `colour` is the
+    /// host's as chosen and the side they get once the guest arrives.
     pub fn private(
         settings: RoomSettings,
         code: String,
         host: SeatPlayer,
-        host_side: Side,
+        colour: HostColour,
         waited: Duration,
         timing: Timing,
         now: Instant,
@@ -391,7 +406,8 @@ impl GameSession {
         session.private = true;
         session.seats[Side::Red.index()] = Some(Seat::new(host));
         session.phase = Phase::Waiting {
-            host_side,
+            host_side: colour.side,
+            chosen: colour.chosen,
             until: now + timing.waiting_lifetime.saturating_sub(waited),
         };
         session
@@ -506,8 +522,17 @@ impl GameSession {
             .then(|| self.game.position().side_to_move())
     }
 
+    /// While a private room waits for its guest, the colour its host chose.
+    pub fn host_colour(&self) -> Option<jungle_protocol::ColorChoice> {
+        match self.phase {
+            Phase::Waiting { chosen, .. } => Some(chosen),
+            _ => None,
+        }
+    }
+
     pub fn clocks(&self, now: Instant) -> jungle_protocol::Clocks {
-        self.clock.snapshot(self.running_side(), now)
+        self.stopped_clocks
+            .unwrap_or_else(|| self.clock.snapshot(self.running_side(), now))
     }
 
     /// The legal moves of `side` when it is to move in a game in play; empty otherwise.
@@ -923,6 +948,11 @@ impl GameSession {
         let apply_rating = self.settings.rated
             && status == GameStatus::Finished
             && (plies > NO_SCORE_PLIES || self.tournament.is_some());
+        // The clocks stop where they stand (read while the game is still in play).
+        self.stopped_clocks = Some(jungle_protocol::Clocks {
+            running: None,
+            ..self.clocks(now)
+        });
         self.phase = Phase::Over {
             result: GameResult {
                 winner,

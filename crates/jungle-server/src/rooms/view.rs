@@ -66,6 +66,7 @@ impl View<'_> {
             legal: session.legal_for(you),
             abort_in_ms: session.abort_in(self.now).map(|d| d.as_millis() as u64),
             tournament: session.tournament(),
+            host_colour: session.host_colour(),
         }
     }
 
@@ -124,6 +125,7 @@ impl View<'_> {
             reason: result.reason,
             rated: result.rated,
             rating_change: result.rating_change,
+            clocks: Some(self.session.clocks(self.now)),
         })
     }
 }

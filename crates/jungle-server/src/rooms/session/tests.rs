@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use jungle_protocol::{ClockSpec, GameStatus, Reason};
+use jungle_protocol::{ClockSpec, ColorChoice, GameStatus, Reason};
 use jungle_rules::{Side, Turn};
 use proptest::prelude::*;
 use uuid::Uuid;
@@ -148,7 +148,33 @@ fn the_flag_falls_when_the_time_is_spent() {
         ended(&s.on_timer(t0 + secs(60))),
         Some((Some(Side::Blue), Reason::Timeout))
     );
-    assert_eq!(s.clocks(t0 + secs(61)).red_ms, 60_000, "a stopped clock");
+    let stopped = s.clocks(t0 + secs(61));
+    assert_eq!(
+        (stopped.red_ms, stopped.running),
+        (0, None),
+        "a fallen flag shows no time"
+    );
+}
+
+#[test]
+fn the_clocks_stop_where_they_stood_when_the_game_ends() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, false, t0);
+    play(&mut s, Side::Red, "g3g4", t0 + secs(2));
+    play(&mut s, Side::Blue, "a7a6", t0 + secs(5));
+    // First moves are untimed. Red thinks 4 s, then Blue resigns: Red's clock shows the 4 s
+    // spent, not what it read at the last move.
+    let events = s.act(Side::Blue, Action::Resign, t0 + secs(9)).unwrap();
+    assert_eq!(ended(&events), Some((Some(Side::Red), Reason::Resign)));
+    for later in [9, 10, 100] {
+        let clocks = s.clocks(t0 + secs(later));
+        assert_eq!(clocks.running, None);
+        assert_eq!(
+            (clocks.red_ms, clocks.blue_ms),
+            (56_000, 60_000),
+            "at {later} s"
+        );
+    }
 }
 
 #[test]
@@ -516,12 +542,16 @@ fn a_private_room_seats_its_guest_on_the_other_colour_and_starts() {
         settings(RAPID, true),
         "ABC234".into(),
         host.clone(),
-        Side::Blue,
+        HostColour {
+            chosen: ColorChoice::Blue,
+            side: Side::Blue,
+        },
         Duration::ZERO,
         timing(),
         t0,
     );
     assert_eq!(s.status(), GameStatus::Waiting);
+    assert_eq!(s.host_colour(), Some(ColorChoice::Blue), "shown as chosen");
     assert_eq!(
         s.side_of(host.player.id),
         Some(Side::Red),
@@ -552,7 +582,10 @@ fn the_host_gets_the_side_chosen_for_them() {
             settings(RAPID, true),
             "ABC234".into(),
             host.clone(),
-            coin,
+            HostColour {
+                chosen: ColorChoice::Random,
+                side: coin,
+            },
             Duration::ZERO,
             timing(),
             t0,
@@ -569,7 +602,10 @@ fn an_unjoined_room_closes_after_its_lifetime_less_the_time_waited() {
         settings(RAPID, true),
         "ABC234".into(),
         human("Host"),
-        Side::Red,
+        HostColour {
+            chosen: ColorChoice::Red,
+            side: Side::Red,
+        },
         secs(50 * 60),
         timing(),
         t0,
@@ -592,7 +628,10 @@ fn adding_the_computer_makes_the_game_casual_and_starts_it() {
         settings(RAPID, true),
         "ABC234".into(),
         human("Host"),
-        Side::Red,
+        HostColour {
+            chosen: ColorChoice::Red,
+            side: Side::Red,
+        },
         Duration::ZERO,
         timing(),
         t0,
