@@ -347,7 +347,9 @@ function onFrame(frame) {
       app.clockReceivedAt = performance.now();
       sound.play(frame.reason === 'den' ? 'den' : 'start');
       redraw();
-      /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.();
+      // Focused for screen readers, without scrolling the board away on a phone (the result
+      // also stands in the bar under the board).
+      /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.({ preventScroll: true });
       break;
     case 'presence':
       if (!here(frame.game) || !inSequence(frame)) break;

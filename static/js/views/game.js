@@ -29,15 +29,15 @@ export function renderGame(root, app) {
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
+      <div id="away" class="away" role="alert" hidden></div>
+      <div class="actions prompt-bar" id="actions"></div>
       ${replayBar()}
       <div id="eval-graph" class="eval-graph-box"></div>
     </section>
     <aside class="side">
-      <div id="away" class="away" role="alert" hidden></div>
       <div id="room-panel"></div>
       <div id="end-panel"></div>
       <div class="card" id="turn-info" role="status"></div>
-      <div class="card actions" id="actions"></div>
       <div class="card"><h3 class="row spread">${t('moves')}
         <span><a href="/analysis?game=${app.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a><span class="muted" id="analyse-later" title="${t('engineAfterGameWhy')}">${t('engineAfterGame')}</span> ·
         <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
@@ -453,6 +453,8 @@ function drawEnd(el, app) {
       app.rematchAsked = true;
       app.send({ t: 'rematch', game: game.game });
       drawEnd(el, app);
+      const bar = el.closest('.game')?.querySelector('#actions');
+      if (bar instanceof HTMLElement) drawActions(bar, app);
     };
   }
 }
@@ -489,8 +491,33 @@ function tickFirstMove(root, app) {
   el.textContent = game.turn === game.you ? t('yourFirstMove', { s }) : t('firstMove', { side: t(game.turn), s });
 }
 
+/**
+ * The bar under the board: whatever asks for an answer takes the place of the game's buttons
+ * (an offer, a request, a resignation to confirm), and the result stands there once the game
+ * is over, so that on a phone none of it is below the fold.
+ * @param {HTMLElement} el
+ * @param {App} app
+ */
 function drawActions(el, app) {
   const game = app.game;
+  const ended = endText(game);
+  if (ended) {
+    el.hidden = false;
+    const player = game.you != null && !game.tournament;
+    const rematch = player
+      ? `<button type="button" class="primary" id="bar-rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>`
+      : '';
+    el.innerHTML = `<p class="result-line full" role="status"><strong>${ended.headline}</strong> · ${ended.why}</p>
+      ${app.rematchOffered && !app.rematchAsked ? `<p class="notice full">${t('rematchOffered')}</p>` : ''}${rematch}`;
+    el.querySelector('#bar-rematch')?.addEventListener('click', () => {
+      app.rematchAsked = true;
+      app.send({ t: 'rematch', game: game.game });
+      drawActions(el, app);
+      const end = el.closest('.game')?.querySelector('#end-panel');
+      if (end instanceof HTMLElement) drawEnd(end, app);
+    });
+    return;
+  }
   if (game.you == null || game.status !== 'active') {
     el.hidden = true;
     return;
