@@ -5,7 +5,7 @@
 import * as api from '../api.js';
 import { $, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
-import { escape } from './home.js';
+import { escape } from '../format.js';
 
 /**
  * Username and password fields, with an error line and a submit button.

@@ -4,7 +4,7 @@
 import { describeClock } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
-import { PRESETS, presetClock, escape } from './home.js';
+import { PRESETS, presetClock, escape } from '../format.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 

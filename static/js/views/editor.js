@@ -7,7 +7,7 @@ import { createBoard, renderBoard } from '../board.js';
 import { $, valueOf } from '../dom.js';
 import { ANIMALS, formatBoard, parseBoard, readBoard } from '../fen.js';
 import { t } from '../i18n.js';
-import { PRESETS, presetClock } from './home.js';
+import { PRESETS, presetClock } from '../format.js';
 
 const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1';
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];

@@ -6,7 +6,7 @@ import { formatMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
 import { $, valueOf } from '../dom.js';
 import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { t } from '../i18n.js';
-import { escape } from './home.js';
+import { escape } from '../format.js';
 import * as api from '../api.js';
 import * as sound from '../sound.js';
 import { evalGraph, plyAt } from './eval_graph.js';

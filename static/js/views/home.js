@@ -4,26 +4,11 @@ import * as api from '../api.js';
 import { describeClock } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
+import { PRESETS, escape, presetClock } from '../format.js';
 import { renderAccountBox } from './account.js';
 import { renderTournamentList } from './tournaments.js';
 
-export const PRESETS = [
-  { id: '3+2', clock: { kind: 'fischer', base_s: 180, inc_s: 2 } },
-  { id: '5+3', clock: { kind: 'fischer', base_s: 300, inc_s: 3 } },
-  { id: '10+5', clock: { kind: 'fischer', base_s: 600, inc_s: 5 } },
-  { id: '30s', clock: { kind: 'per_move', move_s: 30, max_timeouts: 3, consecutive: false } },
-];
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
-
-/// The clock of a preset; the per-move preset follows the ruleset's own custom (daitou counts
-/// consecutive timeouts, one allowed).
-export function presetClock(presetId, rules) {
-  const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[1];
-  if (preset.clock.kind === 'per_move' && rules === 'daitou') {
-    return { kind: 'per_move', move_s: 30, max_timeouts: 1, consecutive: true };
-  }
-  return preset.clock;
-}
 
 function remembered() {
   try {
@@ -224,13 +209,4 @@ export function renderHome(root, app) {
  */
 function nameLink(name, id) {
   return id ? `<a href="/p/${id}" data-link>${escape(name)}</a>` : escape(name);
-}
-
-/**
- * Text made safe to place in HTML.
- * @param {unknown} text
- * @returns {string}
- */
-export function escape(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }

@@ -3,7 +3,7 @@
 import * as api from '../api.js';
 import { $ } from '../dom.js';
 import { t } from '../i18n.js';
-import { escape } from './home.js';
+import { escape } from '../format.js';
 
 export const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 

@@ -4,7 +4,7 @@
 import * as api from '../api.js';
 import { $ } from '../dom.js';
 import { t } from '../i18n.js';
-import { escape } from './home.js';
+import { escape } from '../format.js';
 import { renderChallengeForm } from './challenge.js';
 import { renderReportForm } from './report.js';
 

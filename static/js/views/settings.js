@@ -5,7 +5,7 @@ import * as api from '../api.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { language, t } from '../i18n.js';
 import * as preferences from '../preferences.js';
-import { escape } from './home.js';
+import { escape } from '../format.js';
 
 /** @param {number} ms */
 function when(ms) {

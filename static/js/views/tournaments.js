@@ -6,7 +6,7 @@ import * as api from '../api.js';
 import { describeClock, formatMs } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { errorText, language, t } from '../i18n.js';
-import { PRESETS, presetClock, escape } from './home.js';
+import { PRESETS, presetClock, escape } from '../format.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
