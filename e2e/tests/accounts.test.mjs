@@ -88,7 +88,10 @@ test('a rated game between accounts shows on the winner\'s profile, with its rat
   const winner = red === alice ? 'Alice_Rated' : 'Bob_Rated';
   await playMoves(red, blue, DEN_WIN_AT_PLY_21, 0, clickMove);
   await red.waitForSelector('#end');
-  assert.match(await red.locator('#end').innerText(), /Rating/);
+  // Each reads their own change, from a provisional 1500.
+  assert.match(await red.locator('#end').innerText(), /Your rating: 1500\? → \d{4}\? \(\+\d+\)/);
+  assert.match(await blue.locator('#end').innerText(), /Your rating: 1500\? → \d{4}\? \(−\d+\)/);
+  assert.match(await red.locator('#end').innerText(), /provisional/);
   // Each player's name links to their profile.
   assert.match(await red.locator('.seat-name a').first().getAttribute('href'), /^\/p\/[0-9a-f-]{36}$/);
   await blue.context().close();
@@ -105,9 +108,14 @@ test('a rated game between accounts shows on the winner\'s profile, with its rat
   await page.waitForSelector('#my-profile');
   await page.click('#my-profile');
   await page.waitForSelector('.rating-chart');
-  assert.equal(await page.locator('.rating-chart circle').count(), 1, 'one rated game: one point');
+  // The line starts at the start rating, before the first game.
+  assert.match(await page.locator('.rating-chart').getAttribute('aria-label'), /: 1500 → \d{4}$/);
   await page.waitForSelector('#profile-games a[href^="/g/"]');
-  assert.match(await page.locator('#profile-games').innerText(), /won/);
+  const row = await page.locator('#profile-games li').first().innerText();
+  const loser = winner === 'Alice_Rated' ? 'Bob_Rated' : 'Alice_Rated';
+  for (const part of [loser, 'Classic', 'Rated', 'won', '21 moves', 'Replay']) assert.ok(row.includes(part), `“${part}” in “${row}”`);
+  assert.match(row, /\+\d+/, 'the rating change');
+  assert.match(await page.locator('#profile-games li a').first().getAttribute('href'), /^\/p\//, 'the opponent is linked');
   await page.screenshot({ path: join(artifacts, 'profile-390.png'), fullPage: true });
   await context.close();
 });

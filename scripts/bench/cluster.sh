@@ -23,7 +23,7 @@ cpu() { local t=0; for p in "${PIDS[@]}"; do read -r -a f < /proc/$p/stat; t=$((
 bus() { local t=0; for n in $(seq 1 $NODES); do v=$(curl -s http://127.0.0.1:$((8100+n))/metrics | awk "/^$1/ {s+=\$2} END {print s+0}"); t=$(echo "$t + $v" | bc); done; echo $t; }
 # SPREAD=0 keeps every player on the first node (the cluster's fixed cost alone).
 also=(); [ "${SPREAD:-1}" = 1 ] && for u in "${URLS[@]:1}"; do also+=(--also-url $u); done
-$B/jungle-load --url ${URLS[0]} "${also[@]}" --games $GAMES --moves-per-s 1 --duration $DUR > /tmp/load.json 2>/tmp/load.err &
+$B/jungle-load --url ${URLS[0]} "${also[@]}" --games $GAMES --moves-per-s ${PACE:-1} --duration $DUR > /tmp/load.json 2>/tmp/load.err &
 LOAD=$!
 sleep 10   # the warm-up
 c0=$(cpu); b0=$(bus jungle_bus_messages_total); p0=$(bus jungle_bus_publishes_total); t0=$(date +%s.%N)

@@ -1,4 +1,7 @@
 // Every string the client shows, one table per language. t(key, vars) fills {placeholders}.
+// Traditional Chinese is made from the Simplified by tools/make-traditional.py.
+
+import { ZH_HANT } from './strings_zh_hant.js';
 
 export const STRINGS = {
   en: {
@@ -35,6 +38,8 @@ export const STRINGS = {
     'reason.aborted': 'A first move was not made in time',
     notRated: 'Not rated: the game ended within 10 moves.', casualGame: 'Casual game: ratings unchanged.',
     ratingChange: 'Rating: {red} (Red) {blue} (Blue)',
+    yourRatingChange: 'Your rating: {before} → {after} ({change})',
+    provisionalNote: '? — provisional: it moves fast until a few more games have settled it.',
     sayNo: 'Challenges and blocks', whoMayChallenge: 'Who may challenge me', 'challenges.everyone': 'Everyone', 'challenges.accounts': 'Players with an account', 'challenges.nobody': 'Nobody', blockedPlayers: 'Blocked players', blockHint: 'A blocked player cannot challenge you, their chat does not reach you, and you are never paired with them in quick play (tournaments still may).', noBlocks: 'You block nobody.', block: 'Block', unblock: 'Unblock', unblockName: 'Unblock {name}', blockedNote: 'You block {name}: no challenges, no chat, no quick-play games with them.', 'error.challenge_refused': 'That player does not take challenges from you.',
     'error.analysis_unavailable': 'Fair play: our engine says nothing while you are playing a game, nor about a position from a game in progress. It opens when the game ends.',
     'error.illegal_move': 'That move is not allowed.', 'error.room_not_found': 'No open room has that code.',
@@ -118,6 +123,7 @@ export const STRINGS = {
     ratedNeedsAccount: 'Rated games need an account (below).', account: 'Account',
     ratingHistory: 'Rating history', noRatedGames: 'No rated games in this ruleset yet.', recentGames: 'Recent games', noGames: 'No games yet.',
     record: '{w} won · {l} lost · {d} drawn', win: 'won', loss: 'lost', drawShort: 'draw', myProfile: 'My profile',
+    replayGame: 'Replay', versus: 'against', movesN: '{n} moves', 'movesN.one': '1 move',
     'status.finished': 'finished', 'status.aborted': 'aborted', 'status.active': 'in play', 'status.waiting': 'waiting',
     'reason.banned': '{loser} was banned',
     online: 'online', offline: 'offline', banned: 'This player is banned.',
@@ -193,6 +199,8 @@ export const STRINGS = {
     'reason.aborted': '未按时走出第一步',
     notRated: '不计分：对局在10回合内结束。', casualGame: '休闲对局：不计分。',
     ratingChange: '等级分：红 {red}　蓝 {blue}',
+    yourRatingChange: '你的等级分：{before} → {after}（{change}）',
+    provisionalNote: '?：暂定等级分，再下几局稳定之前变动较大。',
     sayNo: '挑战与屏蔽', whoMayChallenge: '谁可以向我挑战', 'challenges.everyone': '所有人', 'challenges.accounts': '注册玩家', 'challenges.nobody': '任何人都不行', blockedPlayers: '已屏蔽的玩家', blockHint: '被屏蔽的玩家不能向你挑战，他们的聊天你看不到，快速匹配也不会把你们配在一起（比赛中仍可能相遇）。', noBlocks: '你没有屏蔽任何人。', block: '屏蔽', unblock: '取消屏蔽', unblockName: '取消屏蔽 {name}', blockedNote: '你已屏蔽 {name}：不接受其挑战、不看其聊天、不与其快速匹配。', 'error.challenge_refused': '该玩家不接受你的挑战。',
     'error.analysis_unavailable': '公平对局：你正在下棋时，引擎不提供任何分析；正在进行的对局中的局面也不分析。对局结束后开放。',
     'error.illegal_move': '不能这样走。', 'error.room_not_found': '没有这个房间码。',
@@ -276,6 +284,7 @@ export const STRINGS = {
     ratedNeedsAccount: '排位赛需要账号（见下方）。', account: '账号',
     ratingHistory: '等级分走势', noRatedGames: '此规则暂无排位对局。', recentGames: '最近对局', noGames: '还没有对局。',
     record: '胜 {w} · 负 {l} · 和 {d}', win: '胜', loss: '负', drawShort: '和', myProfile: '我的主页',
+    replayGame: '回放', versus: '对', movesN: '{n} 步', 'movesN.one': '1 步',
     'status.finished': '已结束', 'status.aborted': '已取消', 'status.active': '进行中', 'status.waiting': '等待中',
     'reason.banned': '{loser} 已被封禁',
     online: '在线', offline: '离线', banned: '该玩家已被封禁。',
@@ -317,16 +326,36 @@ export const STRINGS = {
     'mark.inaccuracy': '欠佳', 'mark.mistake': '失误', 'mark.blunder': '败着', 
     resetTitle: '设置新密码', resetDone: '密码已修改，请用新密码登录。',
   },
+  'zh-Hant': ZH_HANT,
 };
 
-let lang = localStorage.getItem('jungle.lang') || ((navigator.language || 'en').startsWith('zh') ? 'zh' : 'en');
+/** The languages, in the order the header's button steps through them. */
+export const LANGUAGES = ['en', 'zh', 'zh-Hant'];
+
+/**
+ * The language a browser asks for: Traditional Chinese for Taiwan, Hong Kong and Macau (and
+ * any `zh-Hant`), Simplified for other Chinese, English otherwise.
+ * @param {string} tag a BCP 47 tag such as `zh-TW`
+ */
+export function languageOf(tag) {
+  const lower = (tag || 'en').toLowerCase();
+  if (!lower.startsWith('zh')) return 'en';
+  return /^zh-(hant|tw|hk|mo)\b/.test(lower) ? 'zh-Hant' : 'zh';
+}
+
+let lang = localStorage.getItem('jungle.lang') || languageOf(navigator.language);
 
 export function language() { return lang; }
 
+/** The locale for dates and numbers in the current language. */
+export function locale() {
+  return { en: 'en', zh: 'zh-CN', 'zh-Hant': 'zh-TW' }[lang] ?? 'en';
+}
+
 export function setLanguage(next) {
-  lang = next === 'zh' ? 'zh' : 'en';
+  lang = LANGUAGES.includes(next) ? next : 'en';
   localStorage.setItem('jungle.lang', lang);
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = { en: 'en', zh: 'zh-CN', 'zh-Hant': 'zh-Hant' }[lang];
 }
 
 /**

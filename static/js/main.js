@@ -2,7 +2,7 @@
 
 import { markMove } from './focus.js';
 import * as api from './api.js';
-import { errorText, language, setLanguage, t, translatePage } from './i18n.js';
+import { LANGUAGES, errorText, language, setLanguage, t, translatePage } from './i18n.js';
 import { connect } from './socket.js';
 import * as sound from './sound.js';
 import { $ } from './dom.js';
@@ -458,6 +458,9 @@ window.addEventListener('popstate', route);
 
 const langButton = document.getElementById('lang');
 const muteButton = document.getElementById('mute');
+/** Each language by its own name, short enough for a phone's header. */
+const LANGUAGE_NAMES = { en: 'English', zh: '简体', 'zh-Hant': '繁體' };
+const nextLanguage = () => LANGUAGES[(LANGUAGES.indexOf(language()) + 1) % LANGUAGES.length];
 const themeButton = document.getElementById('theme');
 /** The theme shown now: the player's choice, else the system's. */
 const shownTheme = () => preferences.current().theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
@@ -467,7 +470,9 @@ function drawToggles() {
     ? '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="5"/><path d="M12 1v3M12 20v3M1 12h3M20 12h3M4.2 4.2l2.1 2.1M17.7 17.7l2.1 2.1M4.2 19.8l2.1-2.1M17.7 6.3l2.1-2.1" stroke="currentColor" stroke-width="2"/></svg>'
     : '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M20 15.5A8.5 8.5 0 0 1 8.5 4a8.5 8.5 0 1 0 11.5 11.5z"/></svg>';
   themeButton.setAttribute('aria-label', t(dark ? 'themeLight' : 'themeDark'));
-  langButton.textContent = language() === 'zh' ? 'English' : '中文';
+  // The button names the language it switches to.
+  langButton.textContent = LANGUAGE_NAMES[nextLanguage()];
+  langButton.setAttribute('aria-label', `${t('language')}: ${LANGUAGE_NAMES[nextLanguage()]}`);
   const wave = sound.isMuted()
     ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" fill="none"/>'
     : '<path d="M16 8a5 5 0 010 8M18.5 5a9 9 0 010 14" stroke="currentColor" stroke-width="2" fill="none"/>';
@@ -477,7 +482,7 @@ function drawToggles() {
 }
 const isAccount = () => Boolean(app.player?.username);
 langButton.onclick = () => {
-  preferences.update({ language: language() === 'zh' ? 'en' : 'zh' }, isAccount()).catch(() => {});
+  preferences.update({ language: nextLanguage() }, isAccount()).catch(() => {});
   drawToggles();
   route();
 };

@@ -177,6 +177,19 @@ pub struct GameSummary {
     pub plies: i64,
     /// Unix milliseconds.
     pub created_at: i64,
+    /// Unix milliseconds; `None` while in progress.
+    #[serde(default)]
+    pub ended_at: Option<i64>,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    /// The players' names and their ratings as the game began.
+    pub red_name: String,
+    pub blue_name: String,
+    pub red_rating: i32,
+    pub blue_rating: i32,
+    /// What the game did to each rating, when it moved them.
+    #[serde(default)]
+    pub rating_change: Option<RatingChange>,
 }
 
 /// A player's rating after one rated game (`GET /api/players/{id}/ratings?rules=…`).

@@ -336,6 +336,9 @@ impl Server {
                 Ok(()) => tracing::info!(games = owned.len(), "drained: leases given up"),
                 Err(e) => tracing::warn!(error = %e, "leases not given up; they expire"),
             }
+            if let Err(e) = cluster.leave().await {
+                tracing::warn!(error = %e, "could not say this node left; its key lapses");
+            }
         }
         self.store.close().await;
         tracing::info!("stopped");

@@ -430,7 +430,17 @@ function drawEnd(el, app) {
   let rating = '';
   if (r.rating_change) {
     const fmt = (n) => `<span class="change ${n >= 0 ? 'up' : 'down'}">${n >= 0 ? '+' : '−'}${Math.abs(n)}</span>`;
-    rating = t('ratingChange', { red: fmt(r.rating_change.red), blue: fmt(r.rating_change.blue) });
+    const seat = game.you != null ? game[game.you] : null;
+    if (seat && !seat.computer) {
+      // A player reads their own: from the rating they brought to this one; "?" while it is
+      // provisional (the seat says whether it was).
+      const change = r.rating_change[game.you];
+      const mark = seat.provisional ? '?' : '';
+      rating = t('yourRatingChange', { before: `${seat.rating}${mark}`, after: `${seat.rating + change}${mark}`, change: fmt(change) });
+      if (seat.provisional) rating += `<br><span class="muted">${t('provisionalNote')}</span>`;
+    } else {
+      rating = t('ratingChange', { red: fmt(r.rating_change.red), blue: fmt(r.rating_change.blue) });
+    }
   } else if (game.rated && r.reason !== 'aborted' && !game.tournament) {
     // A rated game whose result changed no rating: the server's 10-move rule.
     rating = t('notRated');

@@ -3,7 +3,8 @@
 
 import * as api from '../api.js';
 import { $ } from '../dom.js';
-import { t } from '../i18n.js';
+import { locale, t } from '../i18n.js';
+import { describeClock } from '../clock.js';
 import { escape } from '../format.js';
 import { renderChallengeForm } from './challenge.js';
 import { renderReportForm } from './report.js';
@@ -35,6 +36,34 @@ export function ratingChart(points) {
     <polyline points="${line}" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"/>
     ${points.length === 1 ? `<circle cx="${x(0)}" cy="${y(last.rating)}" r="5" fill="currentColor"/>` : ''}
   </svg>`;
+}
+
+/** The rating a new player starts from (the server's Glicko-2 default). */
+const START_RATING = 1500;
+
+/**
+ * One line of a player's games, from their side: the opponent (linked) and their rating then,
+ * the ruleset and clock, the result, its length, the date, and what it did to the player's
+ * rating; "Replay" for a finished game, "Watch" for one in progress.
+ * @param {any} g a `GameSummary`
+ * @param {string} playerId whose page this is
+ */
+export function gameRow(g, playerId) {
+  const side = g.red === playerId ? 'red' : 'blue';
+  const other = side === 'red' ? 'blue' : 'red';
+  const outcome = g.status !== 'finished'
+    ? t(`status.${g.status}`)
+    : g.winner == null ? t('drawShort') : g.winner === side ? t('win') : t('loss');
+  const change = g.rating_change?.[side];
+  const changed = change == null ? ''
+    : ` · <span class="change ${change >= 0 ? 'up' : 'down'}">${change >= 0 ? '+' : '−'}${Math.abs(change)}</span>`;
+  const date = new Date(g.created_at).toLocaleDateString(locale(), { year: 'numeric', month: 'short', day: 'numeric' });
+  const opponent = `<a href="/p/${g[other]}" data-link>${escape(g[`${other}_name`])}</a> (${g[`${other}_rating`]})`;
+  const settings = `${t(`ruleset.${g.rules}`)} · ${describeClock(g.clock, t)} · ${g.rated ? t('rated') : t('casual')}`;
+  const link = g.status === 'active' ? t('watch') : t('replayGame');
+  return `<li class="game-row"><span><span class="piece-chip ${side}">${t(side)}</span> ${t('versus')} ${opponent}<br>
+    <span class="muted">${settings} · <strong>${outcome}</strong> · ${t('movesN', { n: g.plies })} · ${date}</span>${changed}</span>
+    <a href="/g/${g.id}" data-link>${link}</a></li>`;
 }
 
 /**
@@ -82,7 +111,9 @@ export function renderProfile(root, app, who) {
     drawActions(profile);
     const drawChart = async () => {
       const points = await api.ratingHistory(profile.id, rules.value).catch(() => []);
-      if (alive) chart.innerHTML = ratingChart(points);
+      // The line starts where every player starts, before their first rated game.
+      const line = points.length ? [{ at: points[0].at, rating: START_RATING }, ...points] : points;
+      if (alive) chart.innerHTML = ratingChart(line);
     };
     rules.onchange = drawChart;
     drawChart();
@@ -90,11 +121,7 @@ export function renderProfile(root, app, who) {
       const list = await api.playerGames(profile.id, gamesRules.value, page).catch(() => []);
       if (!alive) return;
       games.innerHTML = list.length
-        ? list.map((g) => {
-          const side = g.red === profile.id ? 'red' : 'blue';
-          const outcome = g.winner == null ? t('drawShort') : g.winner === side ? t('win') : t('loss');
-          return `<li><span>${t(`ruleset.${g.rules}`)} · ${t(side)} · ${g.status === 'finished' ? outcome : t(`status.${g.status}`)}</span><a href="/g/${g.id}" data-link>${t('watch')}</a></li>`;
-        }).join('')
+        ? list.map((g) => gameRow(g, profile.id)).join('')
         : `<li class="muted">${t('noGames')}</li>`;
       newer.disabled = page === 1;
       // A full page may have more behind it.

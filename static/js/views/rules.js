@@ -3,6 +3,7 @@
 import { createBoard, renderBoard } from '../board.js';
 import { parseBoard } from '../fen.js';
 import { language, t } from '../i18n.js';
+import { RULES_ZH_HANT } from '../rules_zh_hant.js';
 
 /// Small boards for the cases where rulesets differ: a position and the move it shows.
 const DIAGRAMS = [
@@ -72,14 +73,17 @@ const SPECIFIC = {
  */
 export function renderRules(root, rules) {
   const name = SPECIFIC[rules] ? rules : 'classic';
-  const lang = language();
+  // Traditional Chinese reads the Simplified lines converted (tools/make-traditional.py).
+  const hant = language() === 'zh-Hant';
+  const lang = hant ? 'zh' : language();
+  const say = (line) => (hant ? RULES_ZH_HANT[line] ?? line : line);
   root.innerHTML = `<section class="card rules-text">
     <h1>${t('rulesTitle', { name: t(`ruleset.${name}`) })}</h1>
     <p class="row">${Object.keys(SPECIFIC).map((r) => `<a href="/rules/${r}" data-link ${r === name ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join(' · ')}</p>
-    <ul>${COMMON[lang].map((line) => `<li>${line}</li>`).join('')}</ul>
+    <ul>${COMMON[lang].map((line) => `<li>${say(line)}</li>`).join('')}</ul>
     <h2>${t(`ruleset.${name}`)}</h2>
-    <ul>${SPECIFIC[name][lang].map((line) => `<li>${line}</li>`).join('')}</ul>
-    <div class="diagrams">${DIAGRAMS.map((d, i) => `<figure><div class="mini" id="diagram-${i}"></div><figcaption>${d[lang]}</figcaption></figure>`).join('')}</div>
+    <ul>${SPECIFIC[name][lang].map((line) => `<li>${say(line)}</li>`).join('')}</ul>
+    <div class="diagrams">${DIAGRAMS.map((d, i) => `<figure><div class="mini" id="diagram-${i}"></div><figcaption>${say(d[lang])}</figcaption></figure>`).join('')}</div>
   </section>`;
   const boards = DIAGRAMS.map((d, i) => {
     const board = createBoard(root.querySelector(`#diagram-${i}`), () => {});

@@ -3,13 +3,13 @@
 
 import * as api from '../api.js';
 import { $, checkedOf, valueOf } from '../dom.js';
-import { language, t } from '../i18n.js';
+import { language, locale, t } from '../i18n.js';
 import * as preferences from '../preferences.js';
 import { escape } from '../format.js';
 
 /** @param {number} ms */
 function when(ms) {
-  return new Date(ms).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(ms).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**
@@ -45,7 +45,7 @@ export function renderSettings(root, app) {
   root.innerHTML = `<div class="settings">
     <section class="card"><h1>${t('settings')}</h1>
       <form id="display-form">
-        <label>${t('language')} <select id="set-language"><option value="en">English</option><option value="zh">中文</option></select></label>
+        <label>${t('language')} <select id="set-language"><option value="en">English</option><option value="zh">简体中文</option><option value="zh-Hant">繁體中文</option></select></label>
         <label class="row"><input type="checkbox" id="set-muted" ${shown.muted ? 'checked' : ''}> ${t('muteSounds')}</label>
         <label class="row"><input type="checkbox" id="set-coordinates" ${shown.coordinates ? 'checked' : ''}> ${t('showCoordinates')}</label>
         <label>${t('boardTheme')} <select id="set-board"><option value="wood">${t('board.wood')}</option><option value="meadow">${t('board.meadow')}</option></select></label>

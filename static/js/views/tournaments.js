@@ -5,14 +5,14 @@
 import * as api from '../api.js';
 import { describeClock, formatMs } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
-import { errorText, language, t } from '../i18n.js';
+import { errorText, locale, t } from '../i18n.js';
 import { PRESETS, presetClock, escape } from '../format.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
 /** @param {string} iso */
 function when(iso) {
-  return new Date(iso).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(iso).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**

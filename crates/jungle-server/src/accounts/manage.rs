@@ -219,9 +219,9 @@ pub async fn save_settings(
     crate::auth::same_origin(&state.origins, &headers)?;
     let settings = json(body)?;
     if let Some(language) = &settings.language {
-        if !["en", "zh"].contains(&language.as_str()) {
+        if !["en", "zh", "zh-Hant"].contains(&language.as_str()) {
             return Err(AccountApiError::BadBody(
-                "language must be \"en\" or \"zh\"".into(),
+                "language must be \"en\", \"zh\" or \"zh-Hant\"".into(),
             ));
         }
     }

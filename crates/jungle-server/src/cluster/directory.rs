@@ -29,6 +29,22 @@ impl Cluster {
         Ok(())
     }
 
+    /// This node leaves (it drained): its games-in-progress key goes at once, so the other
+    /// nodes look for its games now rather than when the key would have lapsed.
+    pub async fn leave(&self) -> Result<(), ClusterError> {
+        let _: () = redis::pipe()
+            .cmd("DEL")
+            .arg(format!("{}live:{}", self.prefix, self.node))
+            .ignore()
+            .cmd("SREM")
+            .arg(format!("{}nodes", self.prefix))
+            .arg(&*self.node)
+            .ignore()
+            .query_async(&mut self.conn()?)
+            .await?;
+        Ok(())
+    }
+
     /// The players with a connection on this node, for the others (kept a beat or two).
     pub async fn publish_players(&self, players: &[Uuid]) -> Result<(), ClusterError> {
         let key = format!("{}players:{}", self.prefix, self.node);

@@ -3,7 +3,9 @@
 //!
 //! A game counts as an orphan only when it is seen without a lease at two beats in a row: a
 //! game's owner takes its lease as its room starts and renews it every beat, so a live owner
-//! always renews before anyone adopts. And a node adopts nothing until Redis has answered it
+//! always renews before anyone adopts. The database is searched for orphans when a node has
+//! just left (its key of games in progress is gone), while candidates wait for their second
+//! look, and every [`SEARCH_EVERY`] beats besides. And a node adopts nothing until Redis has answered it
 //! for [`SETTLED_BEATS`] beats: after an outage (Redis back, and empty) every owner has had
 //! time to reconnect and take its leases again.
 
@@ -18,6 +20,14 @@ use crate::rooms::{open, RoomCommand, RoomContext};
 
 /// Beats Redis must have answered in a row before this node adopts anything.
 pub const SETTLED_BEATS: u32 = 4;
+/// After a node left (its games' leases lapse with its own), the database is searched for
+/// orphans at every beat for this many beats: long enough for its last leases to run out and
+/// be seen free twice.
+const SEARCH_AFTER_A_DEPARTURE: u32 = 6;
+/// Otherwise the database is searched every this many beats, for whatever else lost its lease
+/// (a room stopped on a live node). Each search reads every game in progress, so it is not
+/// made every beat while nothing changes.
+const SEARCH_EVERY: u32 = 10;
 
 pub async fn keep(
     cluster: Cluster,
@@ -29,6 +39,8 @@ pub async fn keep(
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut seen_free = HashSet::new();
     let mut answered = 0u32;
+    let mut nodes_before: HashSet<String> = HashSet::new();
+    let mut search_until = 0u32;
     loop {
         tokio::select! {
             _ = beat.tick() => {}
@@ -70,6 +82,23 @@ pub async fn keep(
         }
         if answered.is_multiple_of(3) {
             direct_orphaned_tournaments(&cluster, &ctx, &online).await;
+        }
+        match cluster.live_nodes().await {
+            Ok(nodes) => {
+                let nodes: HashSet<String> = nodes.into_iter().collect();
+                if nodes_before.difference(&nodes).next().is_some() {
+                    search_until = answered + SEARCH_AFTER_A_DEPARTURE;
+                }
+                nodes_before = nodes;
+            }
+            Err(_) => search_until = answered + SEARCH_AFTER_A_DEPARTURE,
+        }
+        let search = answered == SETTLED_BEATS
+            || answered <= search_until
+            || !seen_free.is_empty()
+            || answered.is_multiple_of(SEARCH_EVERY);
+        if !search {
+            continue;
         }
         seen_free = match orphans(&cluster, &ctx).await {
             Ok(free) => {

@@ -33,10 +33,12 @@ pub struct Proxies {
 struct Entry {
     handle: RoomHandle,
     news: mpsc::Sender<Lease>,
+    /// What the proxy was last told: it hears again only when that changes.
+    told: Option<Lease>,
 }
 
 /// What the watcher found of a game's lease at a beat.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Lease {
     Held(String),
     Free,
@@ -88,11 +90,22 @@ impl Proxies {
                     .collect(),
                 Err(_) => games.iter().map(|_| Lease::RedisAway).collect(),
             };
-            let by_game = self.by_game.lock().expect("proxies lock");
+            let here = self.cluster.node();
+            let mut by_game = self.by_game.lock().expect("proxies lock");
             for (game, lease) in games.iter().zip(found) {
-                if let Some(entry) = by_game.get(game) {
-                    // A proxy that has not read the last news yet hears at the next beat.
-                    let _ = entry.news.try_send(lease);
+                let Some(entry) = by_game.get_mut(game) else {
+                    continue;
+                };
+                // News only: a quiet game wakes nobody. A game held here is told each beat
+                // until its proxy has handed its members to the room (which may still be
+                // registering itself).
+                let held_here = matches!(&lease, Lease::Held(node) if node == here);
+                if entry.told.as_ref() == Some(&lease) && !held_here {
+                    continue;
+                }
+                // A proxy that has not read the last news yet hears at the next beat.
+                if entry.news.try_send(lease.clone()).is_ok() {
+                    entry.told = Some(lease);
                 }
             }
         }
@@ -114,6 +127,8 @@ impl Proxies {
             Entry {
                 handle: handle.clone(),
                 news,
+                // A proxy made for a known owner knows it already.
+                told: owner.clone().map(Lease::Held),
             },
         );
         let proxy = Proxy {

@@ -611,10 +611,14 @@ impl Store {
         with_private_in_play: bool,
     ) -> Result<Vec<GameSummary>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, ruleset, red_id, blue_id, status, winner, reason, plies, created_at FROM games
-             WHERE (red_id = $1 OR blue_id = $1) AND ($2 = '' OR ruleset = $2)
-               AND ($5 = 1 OR private = 0 OR status <> 'active')
-             ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4",
+            "SELECT g.id, g.ruleset, g.red_id, g.blue_id, g.status, g.winner, g.reason, g.plies,
+                    g.created_at, g.ended_at, g.clock, g.rated, g.red_rating, g.blue_rating,
+                    g.rating_applied, g.red_change, g.blue_change,
+                    r.name AS red_name, b.name AS blue_name
+             FROM games g JOIN players r ON r.id = g.red_id JOIN players b ON b.id = g.blue_id
+             WHERE (g.red_id = $1 OR g.blue_id = $1) AND ($2 = '' OR g.ruleset = $2)
+               AND ($5 = 1 OR g.private = 0 OR g.status <> 'active')
+             ORDER BY g.created_at DESC, g.id DESC LIMIT $3 OFFSET $4",
         )
         .bind(player.to_string())
         .bind(rules.map_or("", |r| r.name()))
@@ -636,6 +640,25 @@ impl Store {
                     reason: reason.as_deref().and_then(Reason::from_name),
                     plies: r.try_get("plies")?,
                     created_at: r.try_get("created_at")?,
+                    ended_at: r.try_get("ended_at")?,
+                    clock: serde_json::from_str(&r.try_get::<String, _>("clock")?)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                    rated: r.try_get::<i64, _>("rated")? != 0,
+                    red_name: r.try_get("red_name")?,
+                    blue_name: r.try_get("blue_name")?,
+                    red_rating: r.try_get::<i64, _>("red_rating")? as i32,
+                    blue_rating: r.try_get::<i64, _>("blue_rating")? as i32,
+                    rating_change: match (
+                        r.try_get::<i64, _>("rating_applied")? != 0,
+                        r.try_get::<Option<i64>, _>("red_change")?,
+                        r.try_get::<Option<i64>, _>("blue_change")?,
+                    ) {
+                        (true, Some(red), Some(blue)) => Some(jungle_protocol::RatingChange {
+                            red: red as i32,
+                            blue: blue as i32,
+                        }),
+                        _ => None,
+                    },
                 })
             })
             .collect()

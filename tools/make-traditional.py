@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Makes the client's Traditional Chinese (繁體中文, Taiwan usage) from its Simplified Chinese,
+with OpenCC's s2twp conversion: `pip install opencc`, then `python3 tools/make-traditional.py`.
+
+Writes static/js/strings_zh_hant.js (the zh table of static/js/i18n.js, converted) and
+static/js/rules_zh_hant.js (each Chinese line of static/js/views/rules.js, converted). Run it
+again after changing the Chinese texts; a browser test checks that every table has every key.
+The result is committed: the client has no build step and converts nothing at run time.
+"""
+import json
+import pathlib
+import re
+
+import opencc
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+JS = ROOT / "static" / "js"
+convert = opencc.OpenCC("s2twp").convert
+HEADER = "// Made by tools/make-traditional.py from the Simplified Chinese: edit those and run it again.\n\n"
+
+
+def strings():
+    text = (JS / "i18n.js").read_text()
+    start = text.index("\n  zh: {\n") + len("\n  zh: {\n")
+    end = text.index("\n  },\n  'zh-Hant':", start)
+    block = text[start:end]
+    # Only the quoted values change: keys and JavaScript stay as they are.
+    converted = re.sub(r"'((?:[^'\\]|\\.)*)'", lambda m: "'" + convert(m.group(1)) + "'", block)
+    (JS / "strings_zh_hant.js").write_text(
+        HEADER + "/** The client's strings in Traditional Chinese. */\nexport const ZH_HANT = {\n" + converted + "\n};\n"
+    )
+
+
+def rules():
+    text = (JS / "views" / "rules.js").read_text()
+    lines = re.findall(r"'((?:[^'\\]|\\.)*[\u4e00-\u9fff](?:[^'\\]|\\.)*)'", text)
+    table = {line: convert(line) for line in dict.fromkeys(lines)}
+    body = ",\n".join(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in table.items())
+    (JS / "rules_zh_hant.js").write_text(
+        HEADER
+        + "/** Each Chinese line of the rules page, in Traditional Chinese, by its Simplified text. */\n"
+        + "export const RULES_ZH_HANT = {\n" + body + ",\n};\n"
+    )
+
+
+strings()
+rules()
