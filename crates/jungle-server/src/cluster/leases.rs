@@ -77,12 +77,8 @@ pub async fn keep(
                 tracing::warn!(error = %e, "room codes not shared again");
             }
         }
-        if answered < SETTLED_BEATS {
-            continue;
-        }
-        if answered.is_multiple_of(3) {
-            direct_orphaned_tournaments(&cluster, &ctx, &online).await;
-        }
+        // Which nodes are here, from the first beat: one that leaves before this node has
+        // settled is looked for as soon as it has.
         match cluster.live_nodes().await {
             Ok(nodes) => {
                 let nodes: HashSet<String> = nodes.into_iter().collect();
@@ -93,7 +89,14 @@ pub async fn keep(
             }
             Err(_) => search_until = answered + SEARCH_AFTER_A_DEPARTURE,
         }
-        let search = answered == SETTLED_BEATS
+        if answered < SETTLED_BEATS {
+            continue;
+        }
+        if answered.is_multiple_of(3) {
+            direct_orphaned_tournaments(&cluster, &ctx, &online).await;
+        }
+        // Settling, every node that held a lease before may have gone meanwhile.
+        let search = answered <= SETTLED_BEATS + SEARCH_AFTER_A_DEPARTURE
             || answered <= search_until
             || !seen_free.is_empty()
             || answered.is_multiple_of(SEARCH_EVERY);
