@@ -22,6 +22,12 @@ pub const NEAR: u32 = 6;
 /// one such board says little, but the best moves of thirty of them, by majority, say what to
 /// play in the live position (a cold test did it at distances 7 to 10).
 pub const FAR: u32 = 12;
+/// Boards where one side's animals stand within this of that side's in a game between people
+/// (two of them moved at most), however the other side's stand, are close too: a cold test
+/// kept the side to move as it was, moved all seven of the other side's animals a square
+/// (distance 14, past [`FAR`]) and read the live game's best move from the majority of ten
+/// free answers. What a side may play depends mostly on where its own animals stand.
+pub const ONE_SIDE_FAR: u32 = 4;
 /// Games closer to their start than this are left out of the nearness check (only where they
 /// stand exactly counts): the first moves are everyone's, and every game is near every other
 /// there.
@@ -63,6 +69,16 @@ fn distance(a: &Placements, b: &Placements) -> u32 {
             _ => 1,
         })
         .sum()
+}
+
+/// [`distance`] over one side's animals alone (0 Red, 1 Blue).
+fn side_distance(a: &Placements, b: &Placements, side: usize) -> u32 {
+    let one = |p: &Placements| -> Placements {
+        let mut only = [u8::MAX; 16];
+        only[side * 8..side * 8 + 8].copy_from_slice(&p[side * 8..side * 8 + 8]);
+        only
+    };
+    distance(&one(a), &one(b))
 }
 
 /// Which games a position is looked up among.
@@ -165,7 +181,9 @@ impl LivePositions {
                 if distance == 0 || (grown && distance <= NEAR) {
                     return Standing::Closed;
                 }
-                if grown && distance <= FAR {
+                let one_side_close =
+                    (0..2).any(|side| side_distance(variant, now, side) <= ONE_SIDE_FAR);
+                if grown && (distance <= FAR || one_side_close) {
                     standing = Standing::Close;
                 }
             }
@@ -350,6 +368,72 @@ mod tests {
         assert!(live.is_empty());
     }
 
+    /// `position` with every animal of `side` moved a square to an empty land square, where
+    /// one is free (drawing only: legality does not matter here).
+    fn each_moved_a_square(position: &Position, side: Side) -> Position {
+        let text = position.to_string();
+        let (board, rest) = text.split_once(' ').unwrap();
+        let mut grid: Vec<Vec<char>> = board
+            .split('/')
+            .map(|row| {
+                row.chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['.'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect()
+            })
+            .collect();
+        let water = |r: usize, f: usize| (3..=5).contains(&r) && matches!(f, 1 | 2 | 4 | 5);
+        let mut moved = vec![vec![false; 7]; 9];
+        for r in 0..9 {
+            for f in 0..7 {
+                let c = grid[r][f];
+                let ours = c != '.' && (c.is_ascii_uppercase() == (side == Side::Red));
+                if !ours || moved[r][f] {
+                    continue;
+                }
+                let steps = [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)];
+                for (dr, df) in steps {
+                    let (nr, nf) = (r as i32 + dr, f as i32 + df);
+                    if !(0..9).contains(&nr) || !(0..7).contains(&nf) {
+                        continue;
+                    }
+                    let (nr, nf) = (nr as usize, nf as usize);
+                    if grid[nr][nf] == '.' && !water(nr, nf) {
+                        grid[nr][nf] = c;
+                        grid[r][f] = '.';
+                        moved[nr][nf] = true;
+                        break;
+                    }
+                }
+            }
+        }
+        let rows: Vec<String> = grid
+            .iter()
+            .map(|row| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for &c in row {
+                    if c == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        format!("{} {rest}", rows.join("/")).parse().unwrap()
+    }
+
     #[test]
     fn boards_near_where_a_peoples_game_stands_are_near_it() {
         use Standing::{Close, Closed, Open};
@@ -377,6 +461,12 @@ mod tests {
             further.play(m.parse().unwrap()).unwrap();
         }
         assert_eq!(near(further.position()), Close);
+        // The side to move as it stands, every animal of the other side a square away
+        // (the cold test's boards, past FAR): close.
+        assert_eq!(now.side_to_move(), Side::Blue);
+        let shuffled = each_moved_a_square(&now, Side::Red);
+        assert!(distance(&placements(&shuffled), &placements(&now)) > FAR);
+        assert_eq!(near(&shuffled), Close);
         // The start is everyone's, and a board far away is open.
         assert_eq!(near(&Position::start()), Open);
         let far: Position = "6l/7/7/7/7/7/7/7/L6 r 0 20".parse().unwrap();
