@@ -94,6 +94,28 @@ async fn an_owner_signs_in_at_once_from_their_usual_device_under_attack(db: Db) 
         sign_in(&server, "198.51.100.7", PASSWORD, None).await.0,
         200
     );
+
+    // Someone on the owner's own network guesses from the owner's address: that address
+    // waits, the owner's browser there does not.
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(sign_in(&server, "198.51.100.7", "guess", None).await.0);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    assert_eq!(
+        sign_in(&server, "198.51.100.7", PASSWORD, Some(&device))
+            .await
+            .0,
+        200,
+        "the owner's own browser on the shared address"
+    );
+    // A device cookie nobody signed in with is no way round: it counts as its address.
+    assert_eq!(
+        sign_in(&server, "198.51.100.7", PASSWORD, Some("made-up"))
+            .await
+            .0,
+        429
+    );
     server.shutdown().await;
 }
 

@@ -13,7 +13,7 @@ use jungle_protocol::http;
 
 use super::names::{name_keys, validate_username};
 use super::passwords::check_password;
-use super::throttle::Origin;
+use super::throttle::{Origin, Requester};
 use super::AccountError;
 use crate::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE};
 use crate::client_addr::ClientAddr;
@@ -258,9 +258,19 @@ pub async fn sign_in(
         }
         _ => Origin::Unknown,
     };
+    // A browser that signed in to this account before is itself the requester: failures
+    // from its address by others (a shared network) never slow it.
+    let known_device = match (&account, &device) {
+        (Some(account), Some(device)) => state.store.is_known_device(account.id, device).await?,
+        _ => false,
+    };
+    let requester = match (&device, known_device) {
+        (Some(device), true) => Requester::Device(device.clone()),
+        _ => Requester::from(client),
+    };
     if let Some(wait) = state
         .failed_sign_ins
-        .wait(client, &keys.folded, origin, now)
+        .wait(requester.clone(), &keys.folded, origin, now)
     {
         return Err(RateLimited { retry_after: wait }.into());
     }
@@ -269,10 +279,10 @@ pub async fn sign_in(
     let Some(account) = account.filter(|_| matches) else {
         state
             .failed_sign_ins
-            .failed(client, &keys.folded, origin, now);
+            .failed(requester, &keys.folded, origin, now);
         return Err(AccountError::BadCredentials.into());
     };
-    state.failed_sign_ins.succeeded(client, &keys.folded);
+    state.failed_sign_ins.succeeded(requester, &keys.folded);
     // Told only to whoever knows the password.
     if let Some(reason) = state.store.ban_reason(account.id).await? {
         return Err(AccountError::Banned(reason).into());

@@ -3,6 +3,9 @@
 //! - **Per address and account**: after [`FREE_FAILURES`] failures from one address on one
 //!   account, each further attempt from that address on it waits longer (1 s, 2 s, 4 s, … up
 //!   to 15 minutes). Others' failures never slow this pair; a success forgets its failures.
+//!   An attempt from a device that signed in to the account before counts as that device's,
+//!   not its address's: someone failing from the same address (a shared network) never slows
+//!   the owner's own browser.
 //! - **Per account, from unknown origins**: failures from addresses and devices that never
 //!   signed in to the account spend a budget of [`ACCOUNT_BURST`], refilled one every
 //!   [`ACCOUNT_REFILL`]. Once it is spent, unknown origins wait; the owner's usual devices and
@@ -26,6 +29,20 @@ pub const ACCOUNT_BURST: u32 = 50;
 pub const ACCOUNT_REFILL: Duration = Duration::from_secs(120);
 const MAX_TRACKED: usize = 100_000;
 
+/// Who makes an attempt: a device that signed in to the account before (its cookie's hash),
+/// or else its address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Requester {
+    Address(IpAddr),
+    Device(String),
+}
+
+impl From<IpAddr> for Requester {
+    fn from(address: IpAddr) -> Requester {
+        Requester::Address(crate::limits::address_key(address))
+    }
+}
+
 /// Whether the address or device of an attempt has signed in to the account before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -35,7 +52,7 @@ pub enum Origin {
 
 #[derive(Default)]
 pub struct FailedSignIns {
-    by_pair: Mutex<HashMap<(IpAddr, String), Failures>>,
+    by_pair: Mutex<HashMap<(Requester, String), Failures>>,
     by_account: Mutex<HashMap<String, Budget>>,
 }
 
@@ -63,12 +80,12 @@ impl FailedSignIns {
     /// How long an attempt on `account` from `address` must still wait, if at all.
     pub fn wait(
         &self,
-        address: IpAddr,
+        address: impl Into<Requester>,
         account: &str,
         origin: Origin,
         now: Instant,
     ) -> Option<Duration> {
-        let address = crate::limits::address_key(address);
+        let address = address.into();
         let pair = {
             let pairs = self.by_pair.lock().expect("sign-in lock");
             pairs
@@ -86,8 +103,14 @@ impl FailedSignIns {
     }
 
     /// Counts a failed attempt on `account` from `address`.
-    pub fn failed(&self, address: IpAddr, account: &str, origin: Origin, now: Instant) {
-        let address = crate::limits::address_key(address);
+    pub fn failed(
+        &self,
+        address: impl Into<Requester>,
+        account: &str,
+        origin: Origin,
+        now: Instant,
+    ) {
+        let address = address.into();
         {
             let mut pairs = self.by_pair.lock().expect("sign-in lock");
             let key = (address, account.to_owned());
@@ -126,8 +149,8 @@ impl FailedSignIns {
 
     /// A success from `address` forgets that pair's failures (not the account's budget: an
     /// attack on it may still be under way).
-    pub fn succeeded(&self, address: IpAddr, account: &str) {
-        let address = crate::limits::address_key(address);
+    pub fn succeeded(&self, address: impl Into<Requester>, account: &str) {
+        let address = address.into();
         self.by_pair
             .lock()
             .expect("sign-in lock")
@@ -201,6 +224,15 @@ mod tests {
             "the owner's usual device or address"
         );
         assert_eq!(throttle.wait(stranger, "bob", Origin::Unknown, now), None);
+        // Someone on the owner's own address (a shared network) fails there: that address
+        // waits, the owner's browser, known by its device cookie, does not.
+        let home = ip("192.0.2.1");
+        for _ in 0..10 {
+            throttle.failed(home, "ada", Origin::Known, now);
+        }
+        assert!(throttle.wait(home, "ada", Origin::Known, now).is_some());
+        let browser = Requester::Device("hash of the owner's device".into());
+        assert_eq!(throttle.wait(browser, "ada", Origin::Known, now), None);
         // The budget comes back with time.
         let later = now + ACCOUNT_REFILL * 2;
         assert_eq!(throttle.wait(stranger, "ada", Origin::Unknown, later), None);

@@ -338,6 +338,19 @@ impl Store {
         Ok(row.is_some())
     }
 
+    /// Whether the device (its cookie's hash) has signed in to `player`'s account before.
+    pub async fn is_known_device(&self, player: Uuid, device: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM sign_in_origins
+             WHERE player_id = $1 AND kind = 'device' AND origin = $2 LIMIT 1",
+        )
+        .bind(player.to_string())
+        .bind(device)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
     /// Remembers a successful sign-in's device and address, keeping the latest
     /// [`MAX_ORIGINS`] of each kind.
     pub async fn remember_origins(
