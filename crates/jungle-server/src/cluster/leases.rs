@@ -15,7 +15,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use uuid::Uuid;
 
-use super::{Cluster, BEAT};
+use super::Cluster;
 use crate::rooms::{open, RoomCommand, RoomContext};
 
 /// Beats Redis must have answered in a row before this node adopts anything.
@@ -33,19 +33,14 @@ pub async fn keep(
     cluster: Cluster,
     ctx: Arc<RoomContext>,
     online: crate::online::Online,
-    mut shutdown: watch::Receiver<bool>,
+    shutdown: watch::Receiver<bool>,
 ) {
-    let mut beat = tokio::time::interval(BEAT);
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut beats = super::Beats::new(shutdown);
     let mut seen_free = HashSet::new();
     let mut answered = 0u32;
     let mut nodes_before: HashSet<String> = HashSet::new();
     let mut search_until = 0u32;
-    loop {
-        tokio::select! {
-            _ = beat.tick() => {}
-            _ = shutdown.changed() => return,
-        }
+    while beats.next().await {
         let ours = ctx.rooms.leased_ids();
         metrics::gauge!("jungle_games_owned").set(ctx.rooms.live_count() as f64);
         if let Err(e) = cluster.publish_live(&ctx.rooms.live_games()).await {

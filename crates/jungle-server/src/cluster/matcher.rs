@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::followers::Followers;
 use super::outbox::Outboxes;
 use super::wire::{Message, RemoteConn, SeekSpec, ToMatcher};
-use super::{Cluster, ClusterError, BEAT};
+use super::{Cluster, ClusterError};
 use crate::lobby::Lobby;
 use crate::rooms::{Connection, RoomSettings};
 use crate::store::RatingRecord;
@@ -55,14 +55,9 @@ impl Matching {
 
     /// Every beat: hold (or take) the matcher's lock; the matcher publishes its seek list.
     /// When another node becomes the matcher, this node's waiting seeks go to it.
-    async fn keep_matcher(self, mut shutdown: watch::Receiver<bool>) {
-        let mut beat = tokio::time::interval(BEAT);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = beat.tick() => {}
-                _ = shutdown.changed() => return,
-            }
+    async fn keep_matcher(self, shutdown: watch::Receiver<bool>) {
+        let mut beats = super::Beats::new(shutdown);
+        while beats.next().await {
             let matcher = match self.cluster.hold_matcher().await {
                 Ok(matcher) => matcher,
                 Err(e) => {

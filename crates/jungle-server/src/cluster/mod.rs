@@ -39,6 +39,28 @@ pub const LEASE: Duration = Duration::from_millis(3_000);
 /// How often a node renews its leases and looks for games to adopt.
 pub const BEAT: Duration = Duration::from_millis(1_000);
 
+/// The beat every cluster task keeps, delayed rather than bunched after a stall.
+pub struct Beats {
+    interval: tokio::time::Interval,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+}
+
+impl Beats {
+    pub fn new(shutdown: tokio::sync::watch::Receiver<bool>) -> Beats {
+        let mut interval = tokio::time::interval(BEAT);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Beats { interval, shutdown }
+    }
+
+    /// Waits for the next beat: false once the node shuts down.
+    pub async fn next(&mut self) -> bool {
+        tokio::select! {
+            _ = self.interval.tick() => true,
+            _ = self.shutdown.changed() => false,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     #[error("several nodes share one PostgreSQL: --redis-url needs a postgres:// --database-url (SQLite is one node only)")]

@@ -163,14 +163,9 @@ impl Peers {
     }
 
     /// Every beat: which nodes are live (those that published their games lately).
-    async fn watch_nodes(self, mut shutdown: watch::Receiver<bool>) {
-        let mut beat = tokio::time::interval(BEAT);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = beat.tick() => {}
-                _ = shutdown.changed() => return,
-            }
+    async fn watch_nodes(self, shutdown: watch::Receiver<bool>) {
+        let mut beats = super::Beats::new(shutdown);
+        while beats.next().await {
             let Ok(now_live) = self.cluster.live_nodes().await else {
                 continue;
             };

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::outbox::Outboxes;
 use super::wire::{Message, ToFollowers};
-use super::{Cluster, BEAT};
+use super::Cluster;
 use crate::online::Online;
 
 /// Players on the other nodes, as of the last beat. Cloning shares.
@@ -40,14 +40,9 @@ impl Presence {
         presence
     }
 
-    async fn beat(self, mut shutdown: watch::Receiver<bool>) {
-        let mut beat = tokio::time::interval(BEAT);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = beat.tick() => {}
-                _ = shutdown.changed() => return,
-            }
+    async fn beat(self, shutdown: watch::Receiver<bool>) {
+        let mut beats = super::Beats::new(shutdown);
+        while beats.next().await {
             if let Err(e) = self
                 .cluster
                 .publish_players(&self.online.player_ids())

@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::followers::Followers;
 use super::outbox::Outboxes;
 use super::wire::{Message, RemoteConn, ToOwner};
-use super::{Cluster, BEAT};
+use super::Cluster;
 use crate::rooms::{Connection, JoinIntent, RoomCommand, RoomHandle, Rooms};
 
 /// Every proxy of this node, by game. Cloning shares.
@@ -65,14 +65,9 @@ impl Proxies {
     }
 
     /// Every beat, who holds each followed game's lease, for its proxy.
-    async fn watch_leases(self, mut shutdown: watch::Receiver<bool>) {
-        let mut beat = tokio::time::interval(BEAT);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = beat.tick() => {}
-                _ = shutdown.changed() => return,
-            }
+    async fn watch_leases(self, shutdown: watch::Receiver<bool>) {
+        let mut beats = super::Beats::new(shutdown);
+        while beats.next().await {
             let games: Vec<Uuid> = self
                 .by_game
                 .lock()
