@@ -132,6 +132,7 @@ test('a move taken back against the computer (en, 1366px)', async () => {
   await page.click('#takeback');
   await page.waitForFunction(() => window.jungleApp.game?.moves.length === 0);
   assert.equal(await page.locator('[data-square="e3"] .piece').count(), 1, 'the leopard is home again');
+  assert.equal(await page.locator('#chat-form').count(), 0, 'no chat with the computer');
   await page.context().close();
 });
 
@@ -162,6 +163,11 @@ test('players chat, spectators chat apart, markup stays text, a person can be mu
   await blue.screenshot({ path: join(artifacts, 'chat-zh-390.png'), fullPage: true });
   await blue.click('#chat-lines [data-mute]');
   await blue.waitForFunction(() => !/下得好/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  // The mute says so, and can be undone.
+  assert.match(await blue.locator('.chat-muted-note').innerText(), /已屏蔽 1 人/);
+  await blue.click('.chat-muted-note [data-unmute]');
+  await blue.waitForFunction(() => /下得好/.test(document.querySelector('#chat-lines')?.textContent ?? ''));
+  assert.equal(await blue.locator('.chat-muted-note').count(), 0);
   for (const page of [red, blue, fan]) await page.context().close();
 });
 

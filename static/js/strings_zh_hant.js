@@ -63,7 +63,7 @@ export const ZH_HANT = {
     takeback: '悔棋', takebackAsked: '已請求悔棋', takebackOfferedToYou: '對方請求悔一步棋。',
     takebackDeclinedToYou: '對方拒絕了你的悔棋。',
     chat: '聊天', chatSpectators: '觀眾聊天', chatOff: '關閉聊天', chatSay: '說點什麼（140 字以內）', chatSend: '傳送',
-    chatMute: '遮蔽', chatMuteName: '遮蔽 {name}', 'error.bad_chat': '這條訊息無法傳送。',
+    chatMute: '遮蔽', chatMuteName: '遮蔽 {name}', chatMutedCount: '已遮蔽 {n} 人：', 'chatMutedCount.one': '已遮蔽 1 人：', chatUnmuteName: '取消遮蔽 {name}', 'error.bad_chat': '這條訊息無法傳送。',
     'chat.hello': '你好！', 'chat.good_luck': '祝你好運！', 'chat.well_played': '下得好！', 'chat.thanks': '謝謝！',
     'chat.good_game': '好棋！', 'chat.oops': '哎呀！',
     'error.bad_frame': '伺服器無法讀取該請求。',

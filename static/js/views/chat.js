@@ -30,6 +30,11 @@ function muted() {
  */
 export function drawChat(el, app, lines) {
   const game = app.game;
+  // Nobody to talk to in a game against the computer (spectators still have their channel).
+  if (game.you != null && (game.red?.computer || game.blue?.computer)) {
+    el.innerHTML = '';
+    return;
+  }
   const off = localStorage.getItem(OFF_KEY) === '1';
   const spectator = game.you == null;
   const title = spectator ? t('chatSpectators') : t('chat');
@@ -65,6 +70,30 @@ export function drawChat(el, app, lines) {
       list.append(item);
     }
     list.scrollTop = list.scrollHeight;
+    // Who is muted among those who spoke here, each with a way back.
+    const silenced = new Map(lines.filter((l) => hidden.has(l.from.id)).map((l) => [l.from.id, l.from.name]));
+    if (silenced.size) {
+      const note = document.createElement('p');
+      note.className = 'muted chat-muted-note';
+      note.textContent = `${t('chatMutedCount', { n: silenced.size })} `;
+      for (const [id, name] of silenced) {
+        const undo = document.createElement('button');
+        undo.type = 'button';
+        undo.className = 'chat-mute';
+        undo.dataset.unmute = id;
+        undo.textContent = t('chatUnmuteName', { name });
+        note.append(undo, ' ');
+      }
+      list.after(note);
+      note.addEventListener('click', (e) => {
+        const id = /** @type {HTMLElement} */ (e.target).closest?.('[data-unmute]')?.getAttribute('data-unmute');
+        if (!id) return;
+        const set = muted();
+        set.delete(id);
+        localStorage.setItem(MUTED_KEY, JSON.stringify([...set]));
+        drawChat(el, app, lines);
+      });
+    }
     el.querySelector('.chat-presets')?.addEventListener('click', (e) => {
       const key = /** @type {HTMLElement} */ (e.target).closest?.('[data-preset]')?.getAttribute('data-preset');
       if (key) app.send({ t: 'chat', game: game.game, preset: key });
