@@ -136,6 +136,7 @@ export const ZH_HANT = {
     sendReport: '提交舉報', reportSent: '謝謝，管理員會處理。', reportGame: '關於對局 {id}',
     fullLeaderboard: '完整排行榜', leaderboardTitle: '排行榜 · {rules}', rating: '等級分', player: '玩家',
     leaderboardHint: '僅列出等級分已穩定（偏差低於 110）的賬號。',
+    provisionalTitle: '尚未穩定', provisionalHint: '帶 ? 的是暫定等級分：再下幾局便會穩定，並進入上面的排名。',
     allRulesets: '全部規則', olderGames: '更早', newerGames: '更新', pageN: '第 {n} 頁',
     settings: '設定', language: '語言', muteSounds: '關閉聲音', showCoordinates: '在棋盤上顯示格子座標',
     save: '儲存', saved: '已儲存。', sessionsTitle: '已登入的裝置', thisDevice: '本裝置', lastSeen: '最近使用 {when}',

@@ -233,7 +233,11 @@ pub struct LeaderboardEntry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Leaderboard {
     pub rules: Ruleset,
+    /// Settled ratings, best first (at most 100).
     pub players: Vec<LeaderboardEntry>,
+    /// Ratings still provisional, best first (at most 50): listed apart, not ranked.
+    #[serde(default)]
+    pub provisional: Vec<LeaderboardEntry>,
 }
 
 /// A player of a recorded game, with the rating they started it with.

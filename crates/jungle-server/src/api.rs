@@ -357,19 +357,25 @@ pub async fn leaderboard(
     Query(q): Query<LeaderboardQuery>,
 ) -> Result<Json<Leaderboard>, ApiError> {
     let rules = ruleset_of(&q)?;
-    let rows = state.store.leaderboard(rules, 100).await?;
-    let players = rows
-        .into_iter()
-        .map(|(p, r)| LeaderboardEntry {
-            id: p.id,
-            name: p.name,
-            rating: r.rating.round() as i64,
-            deviation: r.deviation.round() as i64,
-            provisional: r.provisional,
-            games: r.games,
-        })
-        .collect();
-    Ok(Json(Leaderboard { rules, players }))
+    let entries = |rows: Vec<(crate::store::PlayerRecord, crate::store::RatingRecord)>| {
+        rows.into_iter()
+            .map(|(p, r)| LeaderboardEntry {
+                id: p.id,
+                name: p.name,
+                rating: r.rating.round() as i64,
+                deviation: r.deviation.round() as i64,
+                provisional: r.provisional,
+                games: r.games,
+            })
+            .collect()
+    };
+    let players = entries(state.store.leaderboard(rules, 100, false).await?);
+    let provisional = entries(state.store.leaderboard(rules, 50, true).await?);
+    Ok(Json(Leaderboard {
+        rules,
+        players,
+        provisional,
+    }))
 }
 
 /// `GET /api/seeks`: the seeks waiting in the lobby, longest-waiting first.

@@ -1,4 +1,5 @@
-// The leaderboard of one ruleset (/leaderboard/classic): the top 100 established ratings.
+// The leaderboard of one ruleset (/leaderboard/classic): the top 100 established ratings, and
+// apart from them, marked, the best 50 still provisional.
 
 import * as api from '../api.js';
 import { $ } from '../dom.js';
@@ -19,7 +20,10 @@ export function renderLeaderboard(root, rules) {
     <nav class="tabs" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<a href="/leaderboard/${r}" data-link ${r === rules ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join('')}</nav>
     <p class="muted">${t('leaderboardHint')}</p>
     <table class="ranking"><thead><tr><th scope="col">#</th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('games', { n: '' }).trim()}</th></tr></thead>
-    <tbody id="ranking"></tbody></table></section>`;
+    <tbody id="ranking"></tbody></table>
+    <section id="settling" hidden><h2>${t('provisionalTitle')}</h2><p class="muted">${t('provisionalHint')}</p>
+    <table class="ranking"><thead><tr><th scope="col"><span class="sr-only">#</span></th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('games', { n: '' }).trim()}</th></tr></thead>
+    <tbody id="provisional"></tbody></table></section></section>`;
   const body = $(root, '#ranking');
   let alive = true;
   api.leaderboard(rules).then((data) => {
@@ -27,6 +31,11 @@ export function renderLeaderboard(root, rules) {
     body.innerHTML = data.players.length
       ? data.players.map((p, i) => `<tr><td>${i + 1}</td><td class="name"><a href="/p/${p.id}" data-link>${escape(p.name)}</a></td><td>${p.rating}</td><td>${p.games}</td></tr>`).join('')
       : `<tr><td colspan="4" class="muted">${t('noRatings')}</td></tr>`;
+    // A new site's players are all provisional: listed apart, marked, not ranked.
+    const settling = data.provisional ?? [];
+    $(root, '#settling').hidden = settling.length === 0;
+    $(root, '#provisional').innerHTML = settling
+      .map((p) => `<tr><td class="muted">–</td><td class="name"><a href="/p/${p.id}" data-link>${escape(p.name)}</a></td><td>${p.rating}?</td><td>${p.games}</td></tr>`).join('');
   }).catch((err) => {
     if (alive) body.innerHTML = `<tr><td colspan="4" role="alert">${escape(err.message)}</td></tr>`;
   });

@@ -194,23 +194,26 @@ impl Store {
     }
 
     /// The best established ratings of a ruleset, best first.
+    /// The best ratings of a ruleset: settled ones, or with `provisional` those still
+    /// settling (they say too little to rank anyone among the settled, and are listed apart).
     pub async fn leaderboard(
         &self,
         ruleset: Ruleset,
         limit: i64,
+        provisional: bool,
     ) -> Result<Vec<(PlayerRecord, RatingRecord)>, StoreError> {
         let rows = sqlx::query(
             "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
              WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL AND p.banned_at IS NULL
                AND p.engine_marked_at IS NULL
-               AND r.deviation < $3
+               AND (r.deviation < $3) = ($4 = 0)
              ORDER BY r.rating DESC LIMIT $2",
         )
         .bind(ruleset.name())
         .bind(limit)
-        // Provisional ratings say too little to rank anyone.
         .bind(crate::rating::PROVISIONAL_DEVIATION)
+        .bind(i64::from(provisional))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
