@@ -93,6 +93,7 @@ export const ZH_HANT = {
     'error.name_characters': '暱稱只能包含字母、數字、空格、_ 和 -。',
     'error.name_blank': '暱稱不能包含不可見字元。',
     'error.name_taken': '這個暱稱屬於某個賬號或與之相似，請換一個。',
+    'error.name_reserved': '以“Computer”開頭的暱稱留給電腦，請換一個。',
     'error.not_found': '找不到。',
     'error.bad_username': '使用者名稱為 2–20 個字母、數字、_ 或 -，並以字母開頭。',
     'error.bad_password': '密碼至少 8 個字元，且不能是常見密碼。',

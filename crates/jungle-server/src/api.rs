@@ -87,6 +87,8 @@ pub enum NameError {
     Blank,
     #[error("{0:?} is an account's name, or looks like one; choose another")]
     Taken(String),
+    #[error("{0:?}: names starting with \"computer\" are the computer's; choose another")]
+    Reserved(String),
 }
 
 impl NameError {
@@ -97,6 +99,7 @@ impl NameError {
             NameError::BadCharacter(_) => "name_characters",
             NameError::Blank => "name_blank",
             NameError::Taken(_) => "name_taken",
+            NameError::Reserved(_) => "name_reserved",
         }
     }
 }
@@ -131,8 +134,10 @@ async fn guest_name(state: &AppState, raw: &str) -> Result<String, ApiError> {
     if keys
         .skeleton
         .starts_with(&crate::accounts::names::name_keys("computer").skeleton)
-        || state.store.account_name_clashes(&keys).await?
     {
+        return Err(NameError::Reserved(name).into());
+    }
+    if state.store.account_name_clashes(&keys).await? {
         return Err(NameError::Taken(name).into());
     }
     Ok(name)

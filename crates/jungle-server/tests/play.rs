@@ -492,7 +492,8 @@ async fn a_guest_plays_at_once_and_names_themself_later(db: Db) {
     assert_eq!(profile.name, "Ada of the Jungle");
     for (name, code) in [
         ("", "name_empty"),
-        ("Computer level 9", "name_taken"),
+        ("Computer level 9", "name_reserved"),
+        ("Computer Bob", "name_reserved"),
         ("<b>", "name_characters"),
     ] {
         let answer = rename(name).await.unwrap();
