@@ -52,7 +52,7 @@ for (const [lang, challengerView, challengedView] of [['en', desktop, phone], ['
     await alice.waitForURL(/\/g\//);
     await bob.waitForURL(/\/g\//);
     assert.equal(new URL(alice.url()).pathname, new URL(bob.url()).pathname, 'the same game');
-    assert.equal(await alice.evaluate(() => window.jungleApp.game.you), 'red');
+    assert.equal(await alice.evaluate(() => window.jungleApp.store.state.game.you), 'red');
     assert.equal(await alice.locator('.challenge-notice').count(), 0, 'the notice went with the answer');
 
     // Bob resigns; Alice reports him from the end panel, about this game.

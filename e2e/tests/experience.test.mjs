@@ -81,21 +81,21 @@ test('a move queued on the opponent\'s turn is played the moment it becomes lega
   await red.click('[data-square="e3"]');
   await red.click('[data-square="d3"]');
   // Blue's queued move went by itself.
-  await red.waitForFunction(() => window.jungleApp.game?.moves.join(' ') === 'e3d3 a7a6');
+  await red.waitForFunction(() => window.jungleApp.store.state.game?.moves.join(' ') === 'e3d3 a7a6');
   assert.equal(await blue.locator('.sq.premove').count(), 0);
   // A queued move that is illegal when the turn comes (a leopard cannot leap five squares)
   // is dropped silently.
   await red.click('[data-square="d3"]');
   await red.click('[data-square="d4"]');
-  await blue.waitForFunction(() => window.jungleApp.game?.moves.length === 3);
+  await blue.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 3);
   await red.click('[data-square="d4"]');
   await red.click('[data-square="d9"]');
   await red.waitForFunction(() => document.querySelectorAll('.sq.premove').length === 2);
   await blue.click('[data-square="a6"]');
   await blue.click('[data-square="a5"]');
-  await red.waitForFunction(() => window.jungleApp.game?.moves.length === 4);
+  await red.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 4);
   await red.waitForTimeout(500);
-  assert.equal(await red.evaluate(() => window.jungleApp.game.moves.length), 4, 'nothing sent');
+  assert.equal(await red.evaluate(() => window.jungleApp.store.state.game.moves.length), 4, 'nothing sent');
   assert.equal(await red.locator('.sq.premove').count(), 0, 'the queued move is gone');
   await red.context().close();
   await blue.context().close();
@@ -128,9 +128,9 @@ test('a move taken back against the computer (en, 1366px)', async () => {
   await page.waitForURL(/\/g\//);
   await page.click('[data-square="e3"]');
   await page.click('[data-square="d3"]');
-  await page.waitForFunction(() => window.jungleApp.game?.moves.length === 2);
+  await page.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 2);
   await page.click('#takeback');
-  await page.waitForFunction(() => window.jungleApp.game?.moves.length === 0);
+  await page.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 0);
   assert.equal(await page.locator('[data-square="e3"] .piece').count(), 1, 'the leopard is home again');
   assert.equal(await page.locator('#chat-form').count(), 0, 'no chat with the computer');
   await page.context().close();
@@ -256,6 +256,6 @@ test('a spectator follows the players into their rematch', async () => {
   await red.waitForFunction((path) => location.pathname !== path, first);
   const second = new URL(red.url()).pathname;
   await fan.waitForFunction((path) => location.pathname === path, second);
-  await fan.waitForFunction(() => window.jungleApp.game?.status === 'active');
+  await fan.waitForFunction(() => window.jungleApp.store.state.game?.status === 'active');
   for (const page of [red, blue, fan]) await page.context().close();
 });

@@ -83,12 +83,12 @@ export async function newPlayer(browser, url, name, viewport = { width: 1100, he
 export const appState = (page, expression) => page.evaluate(expression);
 
 export async function mySide(page) {
-  await page.waitForFunction(() => window.jungleApp.game?.you);
-  return page.evaluate(() => window.jungleApp.game.you);
+  await page.waitForFunction(() => window.jungleApp.store.state.game?.you);
+  return page.evaluate(() => window.jungleApp.store.state.game.you);
 }
 
 export async function waitForPlies(page, plies) {
-  await page.waitForFunction((n) => window.jungleApp.game?.moves.length >= n, plies);
+  await page.waitForFunction((n) => window.jungleApp.store.state.game?.moves.length >= n, plies);
 }
 
 /// Plays a move by clicking the from-square, then the to-square.

@@ -67,3 +67,20 @@ test('no circle among the client\'s modules', () => {
   const cycle = firstCycle(graph);
   assert.equal(cycle, null, `a circle: ${cycle?.map((f) => relative(root, f)).join(' → ')}`);
 });
+
+test('no view imports another view: what two pages share is a component or a helper', () => {
+  const views = resolve(root, 'views');
+  const files = modules(views);
+  assert.ok(files.length > 5, `the views were found (${files.length})`);
+  for (const file of files) {
+    const others = importsOf(file).filter((target) => dirname(target) === views);
+    assert.deepEqual(others.map((f) => relative(root, f)), [], `${relative(root, file)} imports a view`);
+  }
+});
+
+test('main.js only boots and routes: no server frame that changes state is read there', () => {
+  const main = readFileSync(join(root, 'main.js'), 'utf8');
+  for (const frame of ['moved', 'game_over', 'presence', 'draw_offered', 'takeback_offered', 'chat_line', 'seeking']) {
+    assert.ok(!main.includes(`case '${frame}'`), `main.js reads '${frame}' itself`);
+  }
+});

@@ -9,7 +9,7 @@ const env = serverAndBrowser();
 
 test('two players quick-match and play to a den win by clicking and dragging', async () => {
   const { red, blue } = await quickMatch(env.browser, env.server.url);
-  assert.equal(await blue.evaluate(() => window.jungleApp.game.you), 'blue');
+  assert.equal(await blue.evaluate(() => window.jungleApp.store.state.game.you), 'blue');
   // Blue sees the board turned round: its den d9 is at the bottom.
   const redDen = await blue.locator('[data-square="d1"]').boundingBox();
   const blueDen = await blue.locator('[data-square="d9"]').boundingBox();
@@ -50,9 +50,9 @@ test('a private room link, a second player, and a third who watches', async () =
   const guest = await newPlayer(env.browser, env.server.url, 'Guest');
   await guest.goto(link);
   await guest.waitForURL(/\/g\//);
-  await host.waitForFunction(() => window.jungleApp.game.status === 'active');
-  assert.equal(await host.evaluate(() => window.jungleApp.game.you), 'red');
-  assert.equal(await guest.evaluate(() => window.jungleApp.game.you), 'blue');
+  await host.waitForFunction(() => window.jungleApp.store.state.game.status === 'active');
+  assert.equal(await host.evaluate(() => window.jungleApp.store.state.game.you), 'red');
+  assert.equal(await guest.evaluate(() => window.jungleApp.store.state.game.you), 'blue');
   const fan = await newPlayer(env.browser, env.server.url, 'Fan', { width: 390, height: 844 });
   await fan.goto(link);
   await fan.waitForURL(/\/g\//);
@@ -89,7 +89,7 @@ test('a capture shows in the captured panel, as the server reports it, on a phon
   // Red's rat walks up the g-file and takes Blue's elephant (the rat takes the elephant).
   await playMoves(red, blue, ['g3g4', 'a9b9', 'g4g5', 'b9a9', 'g5g6', 'a9b9', 'g6g7']);
   for (const page of [red, blue]) {
-    await page.waitForFunction(() => window.jungleApp.game.captured.blue.length === 1);
+    await page.waitForFunction(() => window.jungleApp.store.state.game.captured.blue.length === 1);
     assert.equal(await page.locator('#captured .blue').innerText(), '象');
     assert.equal(await page.locator('#captured .red').innerText(), '');
   }
@@ -107,7 +107,7 @@ test('a reload mid-game lands back in the game', async () => {
   await blue.waitForSelector('.piece');
   await waitForPlies(blue, 3);
   assert.equal(blue.url(), url);
-  assert.equal(await blue.evaluate(() => window.jungleApp.game.you), 'blue');
+  assert.equal(await blue.evaluate(() => window.jungleApp.store.state.game.you), 'blue');
   await playMoves(red, blue, ['a6a5'], 3);
   // Keyboard play: focus a square, Enter to select, arrows to the target, Enter to move.
   await red.focus('[data-square="g5"]');
@@ -115,7 +115,7 @@ test('a reload mid-game lands back in the game', async () => {
   await red.keyboard.press('ArrowUp');
   await red.keyboard.press('Enter');
   await waitForPlies(blue, 5);
-  assert.equal(await blue.evaluate(() => window.jungleApp.game.moves[4]), 'g5g6');
+  assert.equal(await blue.evaluate(() => window.jungleApp.store.state.game.moves[4]), 'g5g6');
   await red.context().close();
   await blue.context().close();
 });
@@ -136,8 +136,8 @@ test('playing the computer from the lobby', async () => {
   await page.selectOption('#pc-colour', 'red');
   await page.click('#play-computer');
   await page.waitForURL(/\/g\//);
-  await page.waitForFunction(() => window.jungleApp.game?.status === 'active');
-  assert.equal(await page.evaluate(() => window.jungleApp.game.blue.computer), 2);
+  await page.waitForFunction(() => window.jungleApp.store.state.game?.status === 'active');
+  assert.equal(await page.evaluate(() => window.jungleApp.store.state.game.blue.computer), 2);
   await clickMove(page, 'g3g4');
   await waitForPlies(page, 2);
   await clickMove(page, 'g4g5');
@@ -179,8 +179,8 @@ test('a waiting room shows the host the colour they chose; a long name gives way
   const guest = await newPlayer(env.browser, env.server.url, 'Guest');
   await guest.goto(link);
   await guest.waitForURL(/\/g\//);
-  await host.waitForFunction(() => window.jungleApp.game.status === 'active');
-  const side = await host.evaluate(() => window.jungleApp.game.you);
+  await host.waitForFunction(() => window.jungleApp.store.state.game.status === 'active');
+  const side = await host.evaluate(() => window.jungleApp.store.state.game.you);
   assert.equal(await bottomChip(), side === 'red' ? 'Red' : 'Blue', 'drawn once the guest came');
 
   // A host who chose Blue sees Blue at the bottom while waiting.
@@ -201,9 +201,9 @@ test('a waiting room shows the host the colour they chose; a long name gives way
   await blue.click('#resign');
   await blue.click('#resign-yes');
   await red.waitForSelector('#end');
-  const final = await red.evaluate(() => window.jungleApp.game.clocks);
+  const final = await red.evaluate(() => window.jungleApp.store.state.game.clocks);
   assert.equal(final.running, null);
-  const limit = await red.evaluate(() => window.jungleApp.game.clock.base_s * 1000);
+  const limit = await red.evaluate(() => window.jungleApp.store.state.game.clock.base_s * 1000);
   assert.ok(final.red_ms <= limit - 2000, `Red's 2.5 s are counted: ${final.red_ms} of ${limit}`);
   const shown = await red.locator('[data-clock="red"]').innerText();
   await red.waitForTimeout(1200);

@@ -139,7 +139,7 @@ test('a position set up in the editor is played against the computer (zh, 390px)
   await page.selectOption('#ed-colour', 'red');
   await page.click('#ed-computer');
   await page.waitForURL(/\/g\//);
-  await page.waitForFunction(() => window.jungleApp.game?.start === '2e4/3L3/7/7/7/7/7/7/7 r 0 1');
+  await page.waitForFunction(() => window.jungleApp.store.state.game?.start === '2e4/3L3/7/7/7/7/7/7/7 r 0 1');
   await clickMove(page, 'd8d9');
   await page.waitForSelector('#end');
   assert.match(await page.locator('#end').innerText(), /你赢了/, 'the winner reads it as theirs');

@@ -83,7 +83,7 @@ test('two players join a private tournament by its link, are paired, play, and s
   await guest.waitForURL(/\/g\//, { timeout: 10000 });
   const red = (await mySide(host)) === 'red' ? host : guest;
   const blue = red === host ? guest : host;
-  assert.ok(await red.evaluate(() => window.jungleApp.game.tournament));
+  assert.ok(await red.evaluate(() => window.jungleApp.store.state.game.tournament));
   await playMoves(red, blue, DEN_WIN_AT_PLY_13);
   await red.waitForSelector('#end');
   // No rematch in a tournament: the way back is to the tournament, and the game was rated.

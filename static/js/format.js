@@ -1,5 +1,7 @@
-// Helpers every page shares: escaping text for markup, and the clock presets. No view's code
+// Helpers every page shares: escaping text for markup, the clock presets, dates. No view's code
 // lives here, so that views import it and never each other.
+
+import { locale } from './i18n.js';
 
 export const PRESETS = [
   { id: '3+2', clock: { kind: 'fischer', base_s: 180, inc_s: 2 } },
@@ -25,4 +27,12 @@ export function presetClock(presetId, rules) {
  */
 export function escape(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+/**
+ * A moment as the reader's language writes a date and time.
+ * @param {string} iso
+ */
+export function when(iso) {
+  return new Date(iso).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }

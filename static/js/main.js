@@ -10,15 +10,16 @@ import { renderHome } from './views/home.js';
 import { escape } from './format.js';
 import { renderGame } from './views/game.js';
 import { renderRules } from './views/rules.js';
-import { renderSignIn } from './views/account.js';
+import { renderSignIn } from './components/account.js';
 import { renderProfile } from './views/profile.js';
 import { renderLeaderboard } from './views/leaderboard.js';
 import { renderSettings, renderReset } from './views/settings.js';
-import { createChallengeNotices } from './views/challenge.js';
+import { createChallengeNotices } from './components/challenge.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderEditor } from './views/editor.js';
 import { renderTournament } from './views/tournaments.js';
 import * as preferences from './preferences.js';
+import { createStore } from './store.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
@@ -30,16 +31,8 @@ const app = {
   socket: null,
   route: null,
   view: null,
-  game: null,
-  clockReceivedAt: 0,
-  awayDeadline: {},
-  seek: null,
-  rematchAsked: false,
-  rematchOffered: false,
-  confirmResign: false,
+  store: createStore((effect) => carryOut(effect)),
   tickers: [],
-  redrawSeek: null,
-  redrawGame: null,
   send(frame) {
     app.socket?.send(markMove(frame));
   },
@@ -85,20 +78,44 @@ function show(view) {
   app.view = view;
 }
 
-/** Draws the game page for `app.game`, or redraws the one shown. */
-function drawGame() {
-  if (app.redrawGame) {
-    app.redrawGame();
-    return;
-  }
+/** The game page shown, if one is (it redraws itself when the store's game changes). */
+let gameView = null;
+
+/** Shows the game page for the store's game. */
+function showGame() {
   const view = renderGame(root, app);
   show(view);
-  app.redrawGame = view.update;
+  gameView = view;
   const destroy = view.destroy;
   view.destroy = () => {
-    app.redrawGame = null;
+    gameView = null;
     destroy();
   };
+}
+
+/**
+ * A game's state arrived: its page opens (or, for another game on the page shown, a rematch
+ * followed, opens afresh); the page of the same game redraws by itself.
+ * @param {string} id
+ * @param {boolean} arriving
+ */
+function openGame(id, arriving) {
+  if (app.route?.name !== 'game' || app.route.id !== id) app.navigate(`/g/${id}`, app.route?.name === 'room');
+  else if (arriving && gameView) route();
+  else if (!gameView) showGame();
+}
+
+/**
+ * What a frame's reducer asks of the page besides its state.
+ * @param {import('./reducers.js').Effect} effect
+ */
+function carryOut(effect) {
+  if ('sound' in effect) sound.play(effect.sound);
+  else if ('send' in effect) app.send(effect.send);
+  else if ('openGame' in effect) openGame(effect.openGame, effect.arriving);
+  // Focused for screen readers, without scrolling the board away on a phone (the result also
+  // stands in the bar under the board).
+  else if ('focusEnd' in effect) /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.({ preventScroll: true });
 }
 
 function route() {
@@ -152,7 +169,7 @@ function route() {
       app.send({ t: 'join_room', code: app.route.code });
       break;
     case 'game':
-      if (app.game?.game === app.route.id) drawGame();
+      if (app.store.state.game?.game === app.route.id) showGame();
       else {
         root.innerHTML = `<p class="card">${t('connecting')}</p>`;
         app.send({ t: 'watch', game: app.route.id });
@@ -196,6 +213,7 @@ function renderNamePrompt() {
 /** The player signed in, out, or became an account: start again as whoever is stored now. */
 function identityChanged() {
   app.player = api.storedPlayer();
+  app.store.reset();
   app.socket?.close();
   app.socket = null;
   challengeNotices.clear();
@@ -225,196 +243,32 @@ function ensureSocket() {
   });
 }
 
-function setGame(state) {
-  const previous = app.game;
-  if (!previous || previous.game !== state.game) {
-    app.rematchAsked = false;
-    app.rematchOffered = false;
-    app.confirmResign = false;
-    app.drawOfferedAt = null;
-    app.drawDeclined = false;
-    app.premove = null;
-    app.chat = [];
-    app.awayDeadline = {};
-    if (state.status === 'active' && state.moves.length === 0) sound.play('start');
-  }
-  app.game = state;
-  app.clockReceivedAt = performance.now();
-  app.abortDeadline = state.abort_in_ms != null ? performance.now() + state.abort_in_ms : null;
-  for (const side of ['red', 'blue']) {
-    const ms = state[`${side}_away_ms`];
-    app.awayDeadline[side] = ms != null ? performance.now() + ms : null;
-  }
-}
-
-/**
- * Whether an event about the shown game follows on from the state we hold. A frame we already
- * applied is dropped; after a gap (a frame was missed) the full state is asked for again.
- * @param {import('./types.js').Frame} frame
- */
-function inSequence(frame) {
-  const game = app.game;
-  const seq = Number(frame.seq);
-  if (seq <= game.seq) return false;
-  if (seq !== game.seq + 1) {
-    app.send({ t: 'watch', game: game.game });
-    return false;
-  }
-  game.seq = seq;
-  return true;
-}
-
-function redraw() {
-  if (app.redrawGame) app.redrawGame();
-}
-
 /** Refusals a tournament's page shows beside its buttons. */
 const TOURNAMENT_ERRORS = new Set(['unknown_tournament', 'tournament_over', 'tournament_code', 'already_joined',
   'in_tournament_game', 'tournament_full', 'account_required', 'rate_limited']);
 
-/** @param {import('./types.js').Frame} frame */
+/**
+ * A frame from the server: the store's reducers take what changes state; what is left is the
+ * page's own (who we are, refusals, the server going away).
+ * @param {import('./types.js').Frame} frame
+ */
 function onFrame(frame) {
   if (challengeNotices.onFrame(frame)) return;
-  const game = app.game;
-  const here = (id) => game && game.game === id;
+  if (app.store.dispatch(frame, { now: performance.now(), route: app.route })) return;
+  const store = app.store;
   switch (frame.t) {
     case 'welcome':
       if (frame.player.id !== app.player.id) api.forgetPlayer();
       break;
-    case 'seeking':
-      if (app.seek) app.seek.pool = frame.pool;
-      app.redrawSeek?.();
-      break;
-    case 'seek_cancelled':
-      app.seek = null;
-      app.redrawSeek?.();
-      break;
-    case 'room':
-      break;
-    case 'game': {
-      const arriving = !here(frame.game);
-      // A game we play always takes the screen; one we merely watch only on its own page.
-      const ours = frame.you != null && frame.status !== 'finished' && frame.status !== 'aborted';
-      const wanted = app.route?.name === 'game' && app.route.id === frame.game;
-      // A spectator of a finished game follows its rematch: the same two players, a new game.
-      const rematch = game && game.game !== frame.game && game.status !== 'active' && app.route?.name === 'game'
-        && frame.status === 'active' && [frame.red?.id, frame.blue?.id].sort().join() === [game.red?.id, game.blue?.id].sort().join();
-      if (!ours && !wanted && !rematch && !(app.route?.name === 'room')) break;
-      if (ours && arriving) app.seek = null;
-      setGame(/** @type {import('./types.js').GameState} */ (/** @type {unknown} */ (frame)));
-      if (app.route?.name !== 'game' || app.route.id !== frame.game) {
-        app.navigate(`/g/${frame.game}`, app.route?.name === 'room');
-      } else if (arriving && app.redrawGame) {
-        // Another game on the same page (a rematch followed): a fresh board.
-        route();
-      } else {
-        drawGame();
-      }
-      break;
-    }
-    case 'moved':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      app.drawDeclined = false;
-      app.takebackDeclined = false;
-      game.takeback_offer = null;
-      game.moves.push(frame.mv);
-      game.position = frame.position;
-      game.turn = frame.turn;
-      game.status = frame.status;
-      game.draw_offer = frame.draw_offer ?? null;
-      game.clocks = frame.clocks;
-      game.legal = frame.legal;
-      app.abortDeadline = frame.abort_in_ms != null ? performance.now() + frame.abort_in_ms : null;
-      // The side now to move is the one whose animal was taken.
-      if (frame.captured) game.captured[frame.turn].push(frame.captured);
-      app.clockReceivedAt = performance.now();
-      // Our turn now: a queued move goes at once if it is legal; otherwise it is dropped.
-      if (frame.turn === game.you && app.premove) {
-        const queued = app.premove;
-        app.premove = null;
-        if (frame.legal.includes(queued)) app.send({ t: 'move', game: game.game, mv: queued });
-      }
-      sound.play(frame.captured ? 'capture' : 'move');
-      redraw();
-      break;
-    case 'game_over':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      game.status = frame.status;
-      game.result = { winner: frame.winner, reason: frame.reason, rated: frame.rated, rating_change: frame.rating_change };
-      game.legal = [];
-      game.draw_offer = null;
-      // As they stood at the end, not as at the last move.
-      game.clocks = frame.clocks ?? { ...game.clocks, running: null };
-      app.clockReceivedAt = performance.now();
-      sound.play(frame.reason === 'den' ? 'den' : 'start');
-      redraw();
-      // Focused for screen readers, without scrolling the board away on a phone (the result
-      // also stands in the bar under the board).
-      /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.({ preventScroll: true });
-      break;
-    case 'presence':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      if (game[frame.side]) game[frame.side].online = frame.online;
-      app.awayDeadline[frame.side] = frame.online || frame.abandon_in_ms == null ? null : performance.now() + frame.abandon_in_ms;
-      redraw();
-      break;
-    case 'draw_offered':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      game.draw_offer = frame.by;
-      // An offer to us is heard, not only seen (on a phone it may be below the board).
-      if (frame.by !== game.you && game.you != null) sound.play('offer');
-      redraw();
-      break;
-    case 'draw_declined':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      game.draw_offer = null;
-      // The one who offered hears of it.
-      if (frame.by !== game.you && game.you != null) {
-        app.drawDeclined = true;
-        sound.play('low');
-      }
-      redraw();
-      break;
-    case 'chat_line':
-      if (!here(frame.game)) break;
-      app.chat = [...(app.chat ?? []), frame].slice(-100);
-      app.redrawChat?.();
-      break;
-    case 'takeback_offered':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      game.takeback_offer = frame.by;
-      if (frame.by !== game.you && game.you != null) sound.play('offer');
-      redraw();
-      break;
-    case 'takeback_declined':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      game.takeback_offer = null;
-      if (frame.by !== game.you && game.you != null) app.takebackDeclined = true;
-      redraw();
-      break;
-    case 'rematch_offered':
-      if (!here(frame.game) || !inSequence(frame)) break;
-      if (frame.by !== game.you) {
-        app.rematchOffered = true;
-        redraw();
-      }
-      break;
-    case 'tournament_standings':
-    case 'tournament_entry':
-      app.onTournament?.(frame);
-      break;
     case 'error':
-      // The engine's refusal (fair play) goes where its answer would have gone; the analysis
-      // board shows it in place, a game page on the status line too.
+      // The engine's refusal (fair play) goes where its answer would have gone: the analysis
+      // board shows it in place; a game page shows it on the status line too.
       if (frame.code === 'analysis_unavailable') {
-        if (frame.game) app.onGameAnalysis?.(frame);
-        else app.onAnalysis?.(frame);
+        store.tell(frame.game ? 'game_analysis' : 'analysis', frame);
+        if (!frame.game && store.listened('analysis')) break;
       }
-      if (frame.code === 'analysis_unavailable' && !frame.game && app.onAnalysis) {
-        break;
-      }
-      if (app.onTournamentError && TOURNAMENT_ERRORS.has(frame.code)) {
-        app.onTournamentError(frame);
+      if (store.listened('tournament_error') && TOURNAMENT_ERRORS.has(frame.code)) {
+        store.tell('tournament_error', frame);
       } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(errorText(frame.code, frame.message))}</p>`;
@@ -430,14 +284,9 @@ function onFrame(frame) {
       } else {
         showStatus(errorText(frame.code, frame.message));
         setTimeout(() => showStatus(''), 4000);
-        redraw();
+        // A refused action (a move, an offer) redraws what it had changed.
+        store.tell('game');
       }
-      break;
-    case 'analysis':
-      app.onAnalysis?.(frame);
-      break;
-    case 'game_analysis':
-      app.onGameAnalysis?.(frame);
       break;
     case 'shutdown':
       showStatus(t('connecting'));

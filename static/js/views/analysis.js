@@ -8,7 +8,7 @@ import { createBoard, renderBoard } from '../board.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { errorText, t } from '../i18n.js';
-import { lastMove, replayBar } from './game.js';
+import { lastMove, replayBar } from '../components/replay.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
@@ -249,7 +249,7 @@ export function renderAnalysis(root, app) {
   };
 
   // The engine's answers come over the socket; so do its refusals.
-  app.onAnalysis = (frame) => {
+  const stopAnswers = app.store.subscribe('analysis', (frame) => {
     if (frame.t === 'error') {
       refused = errorText(frame.code, frame.message);
     } else {
@@ -257,7 +257,7 @@ export function renderAnalysis(root, app) {
       analysis = frame;
     }
     draw();
-  };
+  });
   /** A game in progress was opened here: its moves, but no engine until it ends. */
   let liveGame = false;
 
@@ -282,7 +282,7 @@ export function renderAnalysis(root, app) {
       clearTimeout(timer);
       board.destroy();
       document.removeEventListener('keydown', onKey);
-      if (app.onAnalysis) app.onAnalysis = null;
+      stopAnswers();
     },
   };
 }

@@ -1,5 +1,6 @@
 // The game page: board, players, clocks, moves, actions and the end panel, drawn from the
-// latest `game` state the server sent (kept in app.game). It derives nothing the server says.
+// latest `game` state the server sent (held by the store, store.js), and redrawn whenever the
+// store says the game changed. It derives nothing the server says.
 
 import { createBoard, renderBoard } from '../board.js';
 import { formatMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
@@ -9,15 +10,16 @@ import { t } from '../i18n.js';
 import { escape } from '../format.js';
 import * as api from '../api.js';
 import * as sound from '../sound.js';
-import { evalGraph, plyAt } from './eval_graph.js';
-import { drawChat } from './chat.js';
+import { evalGraph, plyAt } from '../components/eval_graph.js';
+import { drawChat } from '../components/chat.js';
+import { lastMove, replayBar } from '../components/replay.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').GameState} GameState */
 /** @typedef {import('../types.js').View & { update: () => void }} GameView */
 
 /**
- * Draws the game page for `app.game`; `update()` redraws it after the state changed.
+ * Draws the game page for the store's game; it redraws itself when the store's game changes.
  * @param {HTMLElement} root
  * @param {App} app
  * @returns {GameView}
@@ -39,27 +41,25 @@ export function renderGame(root, app) {
       <div id="end-panel"></div>
       <div class="card" id="turn-info" role="status"></div>
       <div class="card"><h3 class="row spread">${t('moves')}
-        <span><a href="/analysis?game=${app.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a><span class="muted" id="analyse-later" title="${t('engineAfterGameWhy')}">${t('engineAfterGame')}</span> ·
-        <a href="/api/games/${app.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
+        <span><a href="/analysis?game=${app.store.state.game.game}" data-link id="analyse-game" class="download">${t('analyse')}</a><span class="muted" id="analyse-later" title="${t('engineAfterGameWhy')}">${t('engineAfterGame')}</span> ·
+        <a href="/api/games/${app.store.state.game.game}.jgn" download id="download-game" class="download">${t('downloadGame')}</a></span></h3>
         <div class="moves" id="moves"></div></div>
       <div class="card"><h3>${t('captured')}</h3><div class="captured" id="captured"></div></div>
       <div id="chat"></div>
     </aside>
   </div>`;
   const board = createBoard($(root, '#board'), (mv) => {
-    const game = app.game;
+    const game = app.store.state.game;
     if (game.turn === game.you) {
       app.send({ t: 'move', game: game.game, mv });
     } else {
       // The opponent's turn: queued, sent when their move arrives if it is legal then.
-      app.premove = mv;
-      update();
+      app.store.set({ premove: mv });
     }
   });
   const cancelPremove = () => {
-    if (!app.premove) return false;
-    app.premove = null;
-    update();
+    if (!app.store.state.premove) return false;
+    app.store.set({ premove: null });
     return true;
   };
   $(root, '#board').addEventListener('contextmenu', (e) => {
@@ -68,30 +68,34 @@ export function renderGame(root, app) {
   $(root, '#board').addEventListener('pointerdown', (e) => {
     // A click elsewhere than on one's own animals lets the queued move go.
     const square = /** @type {HTMLElement} */ (e.target).closest?.('[data-square]')?.getAttribute('data-square');
-    const piece = square ? parseBoard(app.game.position).get(square) : null;
-    if (app.premove && piece?.side !== app.game.you) cancelPremove();
+    const { game, premove } = app.store.state;
+    const piece = square ? parseBoard(game.position).get(square) : null;
+    if (premove && piece?.side !== game.you) cancelPremove();
   }, { capture: true });
-  const tick = () => tickClocks(root, app);
+  /** What this page remembers: the clocks of the turn looked back at, the turn last warned of. */
+  const local = { pastClocks: null, lowWarned: -1 };
+  const tick = () => tickClocks(root, app, local);
   app.tickers.push(tick);
   const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false, analysis: /** @type {any} */ (null), analysing: false };
-  const update = () => updateGame(root, app, board, replay);
+  const update = () => updateGame(root, app, board, replay, local);
 
   /** Shows the position after `ply` turns (the live one at the end). */
   const goTo = async (ply) => {
-    const total = app.game.moves.length;
+    const total = app.store.state.game.moves.length;
     const target = Math.max(0, Math.min(total, ply));
     replay.ply = target === total ? null : target;
     if (replay.ply != null && (!replay.record || replay.record.moves.length < total) && !replay.loading) {
       replay.loading = true;
-      replay.record = await api.game(app.game.game).catch(() => null);
+      replay.record = await api.game(app.store.state.game.game).catch(() => null);
       replay.loading = false;
     }
     const hash = replay.ply == null ? '' : `#${replay.ply}`;
     if (location.hash !== hash) history.replaceState(history.state, '', `${location.pathname}${hash}`);
     update();
   };
-  const current = () => replay.ply ?? app.game.moves.length;
-  const steps = { first: () => 0, prev: () => current() - 1, next: () => current() + 1, last: () => app.game.moves.length };
+  const played = () => app.store.state.game.moves.length;
+  const current = () => replay.ply ?? played();
+  const steps = { first: () => 0, prev: () => current() - 1, next: () => current() + 1, last: played };
   $(root, '.replay-bar').onclick = (e) => {
     const step = /** @type {HTMLElement} */ (e.target).closest?.('[data-step]')?.getAttribute('data-step');
     if (step) goTo(steps[step]());
@@ -115,9 +119,9 @@ export function renderGame(root, app) {
   // The whole game's evaluation, asked for from the moves card, answered over the socket.
   // Chat redraws on its own, so that a line arriving never disturbs what is being typed.
   const chatEl = $(root, '#chat');
-  app.redrawChat = () => {
+  const redrawChat = () => {
     const typing = document.activeElement?.id === 'chat-text' ? /** @type {HTMLInputElement} */ (document.activeElement).value : null;
-    drawChat(chatEl, app, app.chat ?? []);
+    drawChat(chatEl, app, app.store.state.chat);
     if (typing != null) {
       const input = /** @type {HTMLInputElement | null} */ (chatEl.querySelector('#chat-text'));
       if (input) {
@@ -126,9 +130,9 @@ export function renderGame(root, app) {
       }
     }
   };
-  app.redrawChat();
-  app.onGameAnalysis = (frame) => {
-    if (frame.game !== app.game?.game) return;
+  redrawChat();
+  const onGameAnalysis = (frame) => {
+    if (frame.game !== app.store.state.game?.game) return;
     if (frame.t === 'error') {
       // Refused (analysis_unavailable): the reason is shown by the status line.
       replay.analysing = false;
@@ -142,18 +146,23 @@ export function renderGame(root, app) {
     if (svg instanceof SVGElement && replay.analysis) goTo(plyAt(/** @type {MouseEvent} */ (e), svg, replay.analysis.evals.length - 1));
   };
   root.addEventListener('click', (e) => {
+    if (/** @type {Element} */ (e.target).closest?.('[data-rematch]')) askRematch(app);
     if (/** @type {Element} */ (e.target).closest?.('#analyse-whole')) {
       replay.analysing = true;
-      app.send({ t: 'analyse_game', game: app.game.game });
+      app.send({ t: 'analyse_game', game: app.store.state.game.game });
       update();
     }
   });
+  const unsubscribe = [
+    app.store.subscribe('game', update),
+    app.store.subscribe('chat', redrawChat),
+    app.store.subscribe('game_analysis', onGameAnalysis),
+  ];
   const view = {
     update,
     destroy() {
       board.destroy();
-      app.onGameAnalysis = null;
-      app.redrawChat = null;
+      unsubscribe.forEach((stop) => stop());
       document.removeEventListener('keydown', onKey);
       app.tickers = app.tickers.filter((f) => f !== tick);
     },
@@ -162,17 +171,6 @@ export function renderGame(root, app) {
   const opening = location.hash.match(/^#(\d+)$/);
   if (opening) goTo(Number(opening[1]));
   return view;
-}
-
-/** The ⏮ ◀ n/N ▶ ⏭ bar under a board that steps through turns (`data-step` buttons). */
-export function replayBar() {
-  return `<nav class="replay-bar" aria-label="${t('replay')}">
-        <button type="button" class="secondary" data-step="first" aria-label="${t('replayFirst')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 5h2.5v14H5zM19 5v14L8.5 12z"/></svg></button>
-        <button type="button" class="secondary" data-step="prev" aria-label="${t('replayPrev')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
-        <span id="replay-ply" class="muted" aria-live="polite"></span>
-        <button type="button" class="secondary" data-step="next" aria-label="${t('replayNext')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
-        <button type="button" class="secondary" data-step="last" aria-label="${t('replayLast')}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
-      </nav>`;
 }
 
 /**
@@ -207,11 +205,6 @@ function shownSeat(game, side) {
     chip: chosen === 'random' ? t('random') : t(side),
     you: host && game.you != null,
   };
-}
-
-export function lastMove(game) {
-  const last = game.moves[game.moves.length - 1];
-  return last && last !== 'pass' ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
 }
 
 /**
@@ -259,8 +252,8 @@ export function stateAtPly(record, ply) {
  * @param {{ ply: number | null, record: any, analysis: any, analysing: boolean }} replay the turn
  *   looked back at, if any, and the whole game's evaluation once asked for
  */
-function updateGame(root, app, board, replay) {
-  const game = app.game;
+function updateGame(root, app, board, replay, local) {
+  const { game, premove } = app.store.state;
   if (!game) return;
   const past = replay.ply != null && replay.record ? stateAtPly(replay.record, replay.ply) : null;
   const pieces = parseBoard(past ? past.position : game.position);
@@ -270,7 +263,7 @@ function updateGame(root, app, board, replay) {
     orientation: orientation(game),
     legal: past || game.status !== 'active' ? [] : premoving ? premoveCandidates(pieces, game.you) : game.legal,
     lastMove: past ? past.lastMove : lastMove(game),
-    premove: app.premove ? { from: app.premove.slice(0, 2), to: app.premove.slice(2, 4) } : null,
+    premove: premove ? { from: premove.slice(0, 2), to: premove.slice(2, 4) } : null,
     premoving,
     animate: true,
   });
@@ -279,8 +272,8 @@ function updateGame(root, app, board, replay) {
   const top = bottom === 'red' ? 'blue' : 'red';
   drawBar($(root, '#top-bar'), game, top);
   drawBar($(root, '#bottom-bar'), game, bottom);
-  app.pastClocks = past ? past.clocks : null;
-  tickClocks(root, app);
+  local.pastClocks = past ? past.clocks : null;
+  tickClocks(root, app, local);
   const shown = past ? replay.ply : game.moves.length;
   $(root, '#replay-ply').textContent = t('plyOf', { n: shown, total: game.moves.length });
   drawAway(root, app);
@@ -330,11 +323,11 @@ function drawBar(el, game, side) {
     <span class="clock" data-clock="${side}" aria-label="${t('clockOf', { side: t(side) })}"></span>`;
 }
 
-function tickClocks(root, app) {
-  const game = app.game;
+function tickClocks(root, app, local) {
+  const { game, clockReceivedAt } = app.store.state;
   if (!game) return;
   tickFirstMove(root, app);
-  const past = app.pastClocks;
+  const past = local.pastClocks;
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-clock]'))) {
     const side = el.dataset.clock;
     if (past) {
@@ -344,7 +337,7 @@ function tickClocks(root, app) {
       continue;
     }
     const running = game.status === 'active' && game.clocks.running === side;
-    const ms = game.status === 'active' ? remainingMs(game.clocks, side, app.clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
+    const ms = game.status === 'active' ? remainingMs(game.clocks, side, clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
     let text = formatMs(ms);
     if (game.clock.kind === 'per_move') {
       const count = side === 'red' ? game.clocks.red_timeouts : game.clocks.blue_timeouts;
@@ -356,8 +349,8 @@ function tickClocks(root, app) {
     el.classList.toggle('low', running && ms < lowTimeMs(game.clock));
     // One warning a turn when our own time runs short: 10 s on a Fischer clock, 5 s a move.
     const warnBelow = game.clock.kind === 'per_move' ? 5000 : 10000;
-    if (running && side === game.you && ms < warnBelow && app.lowWarned !== game.moves.length) {
-      app.lowWarned = game.moves.length;
+    if (running && side === game.you && ms < warnBelow && local.lowWarned !== game.moves.length) {
+      local.lowWarned = game.moves.length;
       sound.play('low');
     }
   }
@@ -366,11 +359,11 @@ function tickClocks(root, app) {
 
 function drawAway(root, app) {
   const el = root.querySelector('#away');
-  const game = app.game;
+  const { game, awayDeadline } = app.store.state;
   if (!(el instanceof HTMLElement) || !game) return;
   const messages = [];
   for (const side of ['red', 'blue']) {
-    const deadline = app.awayDeadline?.[side];
+    const deadline = awayDeadline[side];
     if (game.status === 'active' && deadline && side !== game.you) {
       const seconds = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
       messages.push(t('opponentAway', { name: escape(game[side]?.name ?? t(side)), s: seconds }));
@@ -381,7 +374,7 @@ function drawAway(root, app) {
 }
 
 function drawRoomPanel(el, app) {
-  const game = app.game;
+  const { game } = app.store.state;
   if (game.status !== 'waiting' || !game.code) {
     el.innerHTML = '';
     return;
@@ -420,7 +413,7 @@ export function endText(game) {
 }
 
 function drawEnd(el, app) {
-  const game = app.game;
+  const { game, rematchAsked, rematchOffered } = app.store.state;
   const text = endText(game);
   if (!text) {
     el.innerHTML = '';
@@ -450,23 +443,28 @@ function drawEnd(el, app) {
   const player = game.you != null;
   el.innerHTML = `<section class="card end" id="end" aria-live="polite" tabindex="-1"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
     <div class="actions">
-      ${player && !game.tournament ? `<button type="button" class="primary" id="rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>` : ''}
+      ${player && !game.tournament ? rematchButton('rematch', rematchAsked) : ''}
       ${game.tournament ? `<a href="/t/${game.tournament}" data-link class="button primary link-button">${t('backToTournament')}</a>` : ''}
       <a href="/" data-link class="button secondary link-button">${t('backToLobby')}</a>
     </div>
-    ${app.rematchOffered && !app.rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}
+    ${rematchOffered && !rematchAsked ? `<p class="notice">${t('rematchOffered')}</p>` : ''}
     ${game.tournament && player ? `<p class="muted">${t('nextPairing')}</p>` : ''}
     ${reportLinks(game)}</section>`;
-  const rematch = el.querySelector('#rematch');
-  if (rematch instanceof HTMLElement) {
-    rematch.onclick = () => {
-      app.rematchAsked = true;
-      app.send({ t: 'rematch', game: game.game });
-      drawEnd(el, app);
-      const bar = el.closest('.game')?.querySelector('#actions');
-      if (bar instanceof HTMLElement) drawActions(bar, app);
-    };
-  }
+}
+
+/**
+ * The rematch button, in the end panel and in the bar under the board alike.
+ * @param {string} id
+ * @param {boolean} asked
+ */
+function rematchButton(id, asked) {
+  return `<button type="button" class="primary" id="${id}" data-rematch ${asked ? 'disabled' : ''}>${asked ? t('rematchAsked') : t('rematch')}</button>`;
+}
+
+/** @param {App} app */
+function askRematch(app) {
+  app.store.set({ rematchAsked: true });
+  app.send({ t: 'rematch', game: app.store.state.game.game });
 }
 
 /**
@@ -491,8 +489,8 @@ function drawTurn(el, game) {
 function tickFirstMove(root, app) {
   const el = root.querySelector('#first-move');
   if (!(el instanceof HTMLElement)) return;
-  const game = app.game;
-  const deadline = game.status === 'active' ? app.abortDeadline : null;
+  const { game, abortDeadline } = app.store.state;
+  const deadline = game.status === 'active' ? abortDeadline : null;
   if (deadline == null) {
     el.textContent = '';
     return;
@@ -509,23 +507,13 @@ function tickFirstMove(root, app) {
  * @param {App} app
  */
 function drawActions(el, app) {
-  const game = app.game;
+  const { game, rematchAsked, rematchOffered, confirmResign, drawOfferedAt, drawDeclined, takebackDeclined } = app.store.state;
   const ended = endText(game);
   if (ended) {
     el.hidden = false;
     const player = game.you != null && !game.tournament;
-    const rematch = player
-      ? `<button type="button" class="primary" id="bar-rematch" ${app.rematchAsked ? 'disabled' : ''}>${app.rematchAsked ? t('rematchAsked') : t('rematch')}</button>`
-      : '';
     el.innerHTML = `<p class="result-line full" role="status"><strong>${ended.headline}</strong> · ${ended.why}</p>
-      ${app.rematchOffered && !app.rematchAsked ? `<p class="notice full">${t('rematchOffered')}</p>` : ''}${rematch}`;
-    el.querySelector('#bar-rematch')?.addEventListener('click', () => {
-      app.rematchAsked = true;
-      app.send({ t: 'rematch', game: game.game });
-      drawActions(el, app);
-      const end = el.closest('.game')?.querySelector('#end-panel');
-      if (end instanceof HTMLElement) drawEnd(end, app);
-    });
+      ${rematchOffered && !rematchAsked ? `<p class="notice full">${t('rematchOffered')}</p>` : ''}${player ? rematchButton('bar-rematch', rematchAsked) : ''}`;
     return;
   }
   if (game.you == null || game.status !== 'active') {
@@ -551,18 +539,15 @@ function drawActions(el, app) {
     $(el, '#decline-takeback').onclick = () => app.send({ t: 'decline_takeback', game: id });
     return;
   }
-  if (app.confirmResign) {
+  if (confirmResign) {
     el.innerHTML = `<p class="full">${t('confirmResign')}</p>
       <button type="button" class="danger" id="resign-yes">${t('yes')}</button>
       <button type="button" class="secondary" id="resign-no">${t('no')}</button>`;
     $(el, '#resign-yes').onclick = () => {
-      app.confirmResign = false;
+      app.store.set({ confirmResign: false });
       app.send({ t: 'resign', game: id });
     };
-    $(el, '#resign-no').onclick = () => {
-      app.confirmResign = false;
-      drawActions(el, app);
-    };
+    $(el, '#resign-no').onclick = () => app.store.set({ confirmResign: false });
     $(el, '#resign-no').focus();
     return;
   }
@@ -572,26 +557,24 @@ function drawActions(el, app) {
   const canTakeBack = !game.rated && (game.moves.length >= 2 || (game.moves.length === 1 && firstMover === game.you));
   const asked = game.takeback_offer === game.you;
   // The server allows one offer per player every 20 turns: the button says when again.
-  const againAt = app.drawOfferedAt != null ? app.drawOfferedAt + 20 : 0;
+  const againAt = drawOfferedAt != null ? drawOfferedAt + 20 : 0;
   const waiting = !offered && game.moves.length < againAt;
   const label = offered ? t('drawOffered') : waiting ? t('drawAgainAt', { n: Math.floor(againAt / 2) + 1 }) : t('offerDraw');
-  el.innerHTML = `${app.drawDeclined ? `<p class="notice full" role="status">${t('drawDeclinedToYou')}</p>` : ''}
+  el.innerHTML = `${drawDeclined ? `<p class="notice full" role="status">${t('drawDeclinedToYou')}</p>` : ''}
     <button type="button" class="secondary" id="offer-draw" ${offered || waiting ? 'disabled' : ''}>${label}</button>
     ${canTakeBack ? `<button type="button" class="secondary" id="takeback" ${asked ? 'disabled' : ''}>${asked ? t('takebackAsked') : t('takeback')}</button>` : ''}
-    ${app.takebackDeclined ? `<p class="notice full" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
+    ${takebackDeclined ? `<p class="notice full" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
   el.querySelector('#takeback')?.addEventListener('click', () => {
-    app.takebackDeclined = false;
+    app.store.set({ takebackDeclined: false });
     app.send({ t: 'takeback', game: id });
   });
   $(el, '#offer-draw').onclick = () => {
-    app.drawOfferedAt = game.moves.length;
-    app.drawDeclined = false;
+    app.store.set({ drawOfferedAt: game.moves.length, drawDeclined: false });
     app.send({ t: 'offer_draw', game: id });
   };
   $(el, '#resign').onclick = () => {
-    app.confirmResign = true;
-    drawActions(el, app);
+    app.store.set({ confirmResign: true });
   };
 }
 

@@ -5,8 +5,8 @@ import { describeClock } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
 import { PRESETS, escape, presetClock } from '../format.js';
-import { renderAccountBox } from './account.js';
-import { renderTournamentList } from './tournaments.js';
+import { renderAccountBox } from '../components/account.js';
+import { renderTournamentList } from '../components/tournament_list.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
@@ -88,9 +88,10 @@ export function renderHome(root, app) {
   }
   const seekArea = $(root, '#seek-area');
   const drawSeek = () => {
-    if (app.seek) {
-      const seconds = Math.floor((performance.now() - app.seek.since) / 1000);
-      seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${app.seek.pool > 1 ? ` · ${t('pool', { n: app.seek.pool - 1 })}` : ''}</p>
+    const { seek } = app.store.state;
+    if (seek) {
+      const seconds = Math.floor((performance.now() - seek.since) / 1000);
+      seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${seek.pool > 1 ? ` · ${t('pool', { n: seek.pool - 1 })}` : ''}</p>
         <button type="button" class="danger" id="cancel-seek">${t('cancel')}</button>`;
       $(seekArea, '#cancel-seek').onclick = () => app.send({ t: 'cancel_seek' });
     } else {
@@ -100,17 +101,16 @@ export function renderHome(root, app) {
         const rated = account && checkedOf(root, '#qm-rated');
         const computerAfter = valueOf(root, '#qm-computer');
         localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), rules, preset, rated: account ? rated : last.rated, computerAfter }));
-        app.seek = { since: performance.now(), pool: 0 };
         const frame = { t: 'seek', rules, clock: presetClock(preset, rules), rated };
         if (computerAfter) frame.computer_after_s = Number(computerAfter);
         app.send(frame);
-        drawSeek();
+        app.store.set({ seek: { since: performance.now(), pool: 0 } }, 'seek');
       };
     }
   };
   drawSeek();
-  app.tickers.push(() => app.seek && drawSeek());
-  app.redrawSeek = drawSeek;
+  app.tickers.push(() => app.store.state.seek && drawSeek());
+  const stopSeekNews = app.store.subscribe('seek', drawSeek);
 
   $(root, '#play-computer').onclick = () => {
     const rules = valueOf(root, '#pc-rules');
@@ -197,7 +197,7 @@ export function renderHome(root, app) {
       tournamentList.destroy();
       clearInterval(liveTimer);
       clearInterval(seeksTimer);
-      if (app.redrawSeek === drawSeek) app.redrawSeek = null;
+      stopSeekNews();
     },
   };
 }

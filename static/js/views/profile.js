@@ -6,8 +6,8 @@ import { $ } from '../dom.js';
 import { locale, t } from '../i18n.js';
 import { describeClock } from '../clock.js';
 import { escape } from '../format.js';
-import { renderChallengeForm } from './challenge.js';
-import { renderReportForm } from './report.js';
+import { renderChallengeForm } from '../components/challenge.js';
+import { renderReportForm } from '../components/report.js';
 
 /** Games per page of a player's list (the server's page size). */
 const GAMES_PER_PAGE = 20;

@@ -1,111 +1,11 @@
-// Tournaments in the client (issue 15): the lobby's list of upcoming, running and finished
-// arenas with their countdowns, a form to make one, and a tournament's page with live
-// standings, joining and withdrawing.
+// A tournament's page (issue 15): its settings, the time left, joining and withdrawing, and
+// live standings. The lobby's list of tournaments is components/tournament_list.js.
 
 import * as api from '../api.js';
 import { describeClock, formatMs } from '../clock.js';
-import { $, checkedOf, valueOf } from '../dom.js';
-import { errorText, locale, t } from '../i18n.js';
-import { PRESETS, presetClock, escape } from '../format.js';
-
-const RULESETS = ['classic', 'strict', 'daitou', 'international'];
-
-/** @param {string} iso */
-function when(iso) {
-  return new Date(iso).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/**
- * When a listed tournament starts or ends, counted down on the lobby.
- * @param {any} tour
- */
-function countdown(tour) {
-  const at = Date.parse(tour.status === 'upcoming' ? tour.starts_at : tour.ends_at);
-  if (tour.status === 'finished') return `${t('tournament.finished')} · ${when(tour.ends_at)}`;
-  const label = tour.status === 'upcoming' ? t('startsIn') : t('endsIn');
-  return `${label} <span class="countdown" data-at="${at}">${formatMs(Math.max(0, at - Date.now()))}</span>`;
-}
-
-/** @param {any} tour */
-function line(tour) {
-  const rated = tour.rated ? t('rated') : t('casual');
-  const official = tour.official ? ` <span class="badge official" title="${t('officialTournament')}">★ ${t('officialShort')}</span>` : '';
-  return `<li><span><a href="/t/${tour.id}" data-link>${escape(tour.name)}</a>${official}<br>
-    <span class="muted">${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${rated} · ${t('playersN', { n: tour.players })} · ${countdown(tour)}</span></span></li>`;
-}
-
-/**
- * The lobby's tournaments card.
- * @param {HTMLElement} root
- * @param {import('../types.js').App} app
- * @returns {import('../types.js').View}
- */
-export function renderTournamentList(root, app) {
-  root.innerHTML = `<ul class="list" id="tour-list"></ul>
-    <details class="action-panel"><summary>${t('newTournament')}</summary>
-      <form id="tour-form">
-        <label>${t('tournamentName')} <input type="text" id="tour-name" maxlength="40" required></label>
-        <label>${t('ruleset')} <select id="tour-rules">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select></label>
-        <label>${t('clock')} <select id="tour-clock">${PRESETS.map((p) => `<option value="${p.id}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</option>`).join('')}</select></label>
-        <label>${t('minutes')} <select id="tour-minutes">${[20, 30, 45, 60, 90, 120].map((m) => `<option value="${m}" ${m === 30 ? 'selected' : ''}>${m}</option>`).join('')}</select></label>
-        <label class="row"><input type="checkbox" id="tour-private" ${app.player?.username ? '' : 'checked disabled'}> ${t('privateTournament')}</label>
-        ${app.player?.username ? '' : `<p class="muted">${t('publicNeedsAccount')}</p>`}
-        <label class="row ${app.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-rated" ${app.player?.username ? '' : 'disabled'}> ${t('rated')}</label>
-        <p class="error" id="tour-error" role="alert"></p>
-        <button type="submit" class="secondary">${t('createTournament')}</button></form></details>`;
-  const list = $(root, '#tour-list');
-  const pager = document.createElement('p');
-  pager.className = 'row pager';
-  list.after(pager);
-  let alive = true;
-  let page = 1;
-  const load = async () => {
-    const all = await api.tournaments(page).catch(() => ({ upcoming: [], running: [], finished: [], page: 1, pages: 1 }));
-    if (!alive) return;
-    // The operator's arenas come first on every page, then the players' by players and start.
-    const open = [...all.upcoming, ...all.running].sort((a, b) => Number(b.official) - Number(a.official));
-    const shown = [...open, ...all.finished.slice(0, 5)];
-    list.innerHTML = shown.length ? shown.map(line).join('') : `<li class="muted">${t('noTournaments')}</li>`;
-    const pages = all.pages || 1;
-    pager.innerHTML = pages > 1
-      ? `<button type="button" class="secondary" data-page="${page - 1}" ${page <= 1 ? 'disabled' : ''} aria-label="${t('previousPage')}">‹</button>
-         <span>${t('pageOf', { n: page, total: pages })}</span>
-         <button type="button" class="secondary" data-page="${page + 1}" ${page >= pages ? 'disabled' : ''} aria-label="${t('nextPage')}">›</button>`
-      : '';
-  };
-  pager.onclick = (e) => {
-    const to = /** @type {HTMLElement} */ (e.target).closest?.('[data-page]')?.getAttribute('data-page');
-    if (to) {
-      page = Math.max(1, Number(to));
-      load();
-    }
-  };
-  load();
-  const timer = setInterval(load, 15000);
-  const ticker = setInterval(() => {
-    for (const el of list.querySelectorAll('.countdown')) {
-      el.textContent = formatMs(Math.max(0, Number(/** @type {HTMLElement} */ (el).dataset.at) - Date.now()));
-    }
-  }, 1000);
-  $(root, '#tour-form').onsubmit = async (e) => {
-    e.preventDefault();
-    const rules = valueOf(root, '#tour-rules');
-    try {
-      const made = await api.createTournament({
-        name: valueOf(root, '#tour-name'),
-        rules,
-        clock: presetClock(valueOf(root, '#tour-clock'), rules),
-        minutes: Number(valueOf(root, '#tour-minutes')),
-        rated: checkedOf(root, '#tour-rated'),
-        private: checkedOf(root, '#tour-private'),
-      });
-      app.navigate(made.code ? `/t/${made.id}?code=${made.code}` : `/t/${made.id}`);
-    } catch (err) {
-      $(root, '#tour-error').textContent = err.message;
-    }
-  };
-  return { destroy() { alive = false; clearInterval(timer); clearInterval(ticker); } };
-}
+import { $ } from '../dom.js';
+import { errorText, t } from '../i18n.js';
+import { escape, when } from '../format.js';
 
 /** @typedef {{ n: number, player: string, name: string, rating: number, points: number, games: number, streak: number, game?: string | null, paused?: boolean }} Line */
 
@@ -191,7 +91,7 @@ export function renderTournament(root, app, id, code) {
     drawn.length = order.length;
   };
   /** @param {any} frame */
-  app.onTournament = (frame) => {
+  const onNews = (frame) => {
     if (frame.id !== id) return;
     if (frame.t === 'tournament_entry') {
       active = frame.active;
@@ -214,9 +114,12 @@ export function renderTournament(root, app, id, code) {
     drawTime();
     drawActions();
   };
-  app.onTournamentError = (frame) => {
-    $(root, '#tour-error').textContent = errorText(frame.code, frame.message);
-  };
+  const unsubscribe = [
+    app.store.subscribe('tournament', onNews),
+    app.store.subscribe('tournament_error', (frame) => {
+      $(root, '#tour-error').textContent = errorText(frame.code, frame.message);
+    }),
+  ];
   joinButton.onclick = () => app.send(code ? { t: 'join_tournament', id, code } : { t: 'join_tournament', id });
   withdrawButton.onclick = () => app.send({ t: 'withdraw', id });
   app.send({ t: 'watch_tournament', id });
@@ -238,8 +141,7 @@ export function renderTournament(root, app, id, code) {
     destroy() {
       alive = false;
       clearInterval(timer);
-      app.onTournament = null;
-      app.onTournamentError = null;
+      unsubscribe.forEach((stop) => stop());
       app.send({ t: 'unwatch_tournament', id });
     },
   };

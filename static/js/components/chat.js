@@ -29,7 +29,7 @@ function muted() {
  * @param {ChatLine[]} lines
  */
 export function drawChat(el, app, lines) {
-  const game = app.game;
+  const { game } = app.store.state;
   // Nobody to talk to in a game against the computer (spectators still have their channel).
   if (game.you != null && (game.red?.computer || game.blue?.computer)) {
     el.innerHTML = '';
