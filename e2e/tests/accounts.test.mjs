@@ -6,8 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, DEN_WIN_AT_PLY_21, matchPages, newPlayer, playMoves, serverAndBrowser,
-} from './harness.mjs';
+  artifacts, clickMove, DEN_WIN_AT_PLY_21, matchPages, newPlayer, playMoves, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -18,7 +17,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     // The longest names allowed: 24 characters for a guest, 20 for a username.
     const username = `${lang === 'en' ? 'L' : 'Z'}ovelace_Countess_18`.slice(0, 20);
     const page = await newPlayer(env.browser, env.server.url, 'Augusta Ada King Byron', viewport);
-    await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await useLanguage(page, lang);
     await page.reload();
     await page.waitForSelector('#claim-form');
     // A guest cannot tick "rated", and is told why.
@@ -52,7 +51,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     const other = await context.newPage();
     other.on('pageerror', (error) => { throw error; });
     await other.goto(env.server.url);
-    await other.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await useLanguage(other, lang);
     await other.reload();
     await other.fill('#signin-user', username.toLowerCase());
     await other.fill('#signin-pass', 'wrong password!');

@@ -7,8 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, newPlayer, serverAndBrowser,
-} from './harness.mjs';
+  artifacts, newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -16,9 +15,9 @@ const PASSWORD = 'correct horse battery';
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 900 };
 
-/** @param {import('playwright-core').Page} page @param {string} lang */
-async function useLanguage(page, lang) {
-  await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+/** The lobby again, in `lang`. @param {import('playwright-core').Page} page @param {string} lang */
+async function inLanguage(page, lang) {
+  await useLanguage(page, lang);
   await page.reload();
   await page.waitForSelector('#play');
 }
@@ -27,8 +26,8 @@ for (const [lang, challengerView, challengedView] of [['en', desktop, phone], ['
   test(`a challenge from a profile starts a game for both (${lang})`, async () => {
     const alice = await newPlayer(env.browser, env.server.url, `Alexandrina Victoria ${lang}1`.padEnd(24, 'x').slice(0, 24), challengerView);
     const bob = await newPlayer(env.browser, env.server.url, `Bartholomew Roberts ${lang}22`.padEnd(24, 'y').slice(0, 24), challengedView);
-    await useLanguage(alice, lang);
-    await useLanguage(bob, lang);
+    await inLanguage(alice, lang);
+    await inLanguage(bob, lang);
     const bobId = await bob.evaluate(() => JSON.parse(localStorage.getItem('jungle.player')).id);
     // Bob wanders off to the rules page: the notice finds him there.
     await bob.click('a[href="/rules/classic"]');
@@ -93,7 +92,7 @@ test('an account\'s display settings follow it to a new device; the leaderboard 
   const other = await context.newPage();
   other.on('pageerror', (error) => { throw error; });
   await other.goto(env.server.url);
-  await other.evaluate(() => localStorage.setItem('jungle.lang', 'en'));
+  await useLanguage(other, 'en');
   await other.reload();
   await other.fill('#signin-user', 'settings_keeper_2026');
   await other.fill('#signin-pass', PASSWORD);

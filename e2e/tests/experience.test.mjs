@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, matchPages, newPlayer, serverAndBrowser } from './harness.mjs';
+import { artifacts, matchPages, newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
 import { lowContrast } from './contrast.mjs';
 
 const env = serverAndBrowser();
@@ -13,7 +13,7 @@ const phone = { width: 390, height: 844 };
 test('a quick match between 24-character names fits a phone, both online, first move counted down', async () => {
   const alice = await newPlayer(env.browser, env.server.url, 'Wwwwwwwwwwwwwwwwwwwwwwww', phone);
   const bob = await newPlayer(env.browser, env.server.url, 'Mmmmmmmmmmmmmmmmmmmmmmmm', phone);
-  await bob.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(bob, 'zh');
   await bob.reload();
   await bob.waitForSelector('#play');
   const { red, blue } = await matchPages(alice, bob);
@@ -56,7 +56,7 @@ test('dark mode follows the system, and the switch overrides it', async () => {
 
 test('an unknown address answers 404 with the app\'s own page', async () => {
   const page = await newPlayer(env.browser, env.server.url, 'Lost', phone);
-  await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(page, 'zh');
   const response = await page.goto(`${env.server.url}/no/such/page`);
   assert.equal(response.status(), 404);
   await page.waitForSelector('[role="alert"] h1');
@@ -141,7 +141,7 @@ test('players chat, spectators chat apart, markup stays text, a person can be mu
     await newPlayer(env.browser, env.server.url, 'Talker Red', { width: 1366, height: 900 }),
     await newPlayer(env.browser, env.server.url, 'Talker Blue', phone),
   );
-  await blue.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(blue, 'zh');
   const path = new URL(red.url()).pathname;
   const fan = await newPlayer(env.browser, env.server.url, 'Fan In The Stands', phone);
   await fan.goto(`${env.server.url}${path}`);

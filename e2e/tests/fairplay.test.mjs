@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, matchPages, newPlayer, playMoves, serverAndBrowser } from './harness.mjs';
+import { artifacts, matchPages, newPlayer, playMoves, serverAndBrowser, useLanguage, watchPage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -26,7 +26,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     const alice = await newPlayer(env.browser, env.server.url, 'Alice', viewport);
     const bob = await newPlayer(env.browser, env.server.url, 'Bob', viewport);
     for (const page of [alice, bob]) {
-      await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+      await useLanguage(page, lang);
       await page.reload();
       await page.waitForSelector('#play');
       await page.uncheck('#qm-rated').catch(() => {});
@@ -42,7 +42,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
 
     // A spectator opens the analysis board on it: the moves, but no evaluation.
     const board = await newPlayer(env.browser, env.server.url, 'Watcher', viewport);
-    await board.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await useLanguage(board, lang);
     await board.goto(`${env.server.url}/analysis?game=${game}`);
     await board.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '2 / 2');
     const closed = await board.locator('#eval-text').innerText();

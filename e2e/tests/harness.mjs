@@ -68,6 +68,12 @@ export function watchPage(page, name) {
   });
 }
 
+/// The interface's language for `page`'s browser from now on (as the header's button would
+/// leave it); the page shown keeps its words until it is drawn again.
+export async function useLanguage(page, lang) {
+  await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+}
+
 /// A fresh browser profile that has picked a name and sits in the lobby.
 export async function newPlayer(browser, url, name, viewport = { width: 1100, height: 900 }) {
   const context = await browser.newContext({ viewport });

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  newPlayer, serverAndBrowser,
-} from './harness.mjs';
+  newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -70,7 +69,7 @@ test('every string exists in both languages, every error code has words, errors 
   assert.deepEqual(untranslated, [], 'error codes without words');
 
   // A refusal from the server, in the Chinese interface: our words, not the server's.
-  await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(page, 'zh');
   await page.goto(`${env.server.url}/r/ZZZZZZZZ`);
   await page.waitForSelector('[role="alert"]');
   assert.equal(await page.locator('[role="alert"]').innerText(), '没有这个房间码。');

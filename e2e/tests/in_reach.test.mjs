@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, matchPages, newPlayer, playMoves, serverAndBrowser } from './harness.mjs';
+import { artifacts, matchPages, newPlayer, playMoves, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 const phone = { width: 390, height: 844 };
@@ -24,7 +24,7 @@ async function casualMatch(viewport, lang) {
   const alice = await newPlayer(env.browser, env.server.url, 'Wwwwwwwwwwwwwwwwwwwwwwww', viewport);
   const bob = await newPlayer(env.browser, env.server.url, 'Mmmmmmmmmmmmmmmmmmmmmmmm', viewport);
   for (const page of [alice, bob]) {
-    await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await useLanguage(page, lang);
     await page.reload();
     await page.waitForSelector('#play');
     await page.uncheck('#qm-rated').catch(() => {});

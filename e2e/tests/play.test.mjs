@@ -2,8 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, DEN_WIN_AT_PLY_13, dragMove, newPlayer, playMoves, quickMatch, serverAndBrowser, waitForPlies,
-} from './harness.mjs';
+  artifacts, clickMove, DEN_WIN_AT_PLY_13, dragMove, newPlayer, playMoves, quickMatch, serverAndBrowser, waitForPlies, useLanguage, watchPage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -49,6 +48,11 @@ test('a private room link, a second player, and a third who watches', async () =
   assert.match(link, new RegExp(`/r/${code}$`));
   const guest = await newPlayer(env.browser, env.server.url, 'Guest');
   await guest.goto(link);
+  // The link says who invites to what; one button takes the seat.
+  await guest.waitForSelector('#take-seat');
+  assert.match(await guest.locator('.invite h1').innerText(), /^Host invites you to a game of Classic, \d+\+\d+$/);
+  assert.match(await guest.locator('.invite').innerText(), /you play Blue/);
+  await guest.click('#take-seat');
   await guest.waitForURL(/\/g\//);
   await host.waitForFunction(() => window.jungleApp.store.state.game.status === 'active');
   assert.equal(await host.evaluate(() => window.jungleApp.store.state.game.you), 'red');
@@ -178,6 +182,7 @@ test('a waiting room shows the host the colour they chose; a long name gives way
   const link = await host.inputValue('#room-link');
   const guest = await newPlayer(env.browser, env.server.url, 'Guest');
   await guest.goto(link);
+  await guest.click('#take-seat');
   await guest.waitForURL(/\/g\//);
   await host.waitForFunction(() => window.jungleApp.store.state.game.status === 'active');
   const side = await host.evaluate(() => window.jungleApp.store.state.game.you);
@@ -209,4 +214,46 @@ test('a waiting room shows the host the colour they chose; a long name gives way
   await red.waitForTimeout(1200);
   assert.equal(await red.locator('[data-clock="red"]').innerText(), shown, 'stopped');
   for (const page of [host, guest, blueHost]) await page.context().close();
+});
+
+test('a room link invites a first-time visitor by name, on a phone, in every language', async () => {
+  const words = {
+    en: { invites: /invites you to a game of Classic/, seat: 'Take the seat' },
+    zh: { invites: /邀请你下一盘经典/, seat: '入座' },
+    'zh-Hant': { invites: /邀請你下一盤經典/, seat: '入座' },
+  };
+  for (const [lang, expected] of Object.entries(words)) {
+    // The longest name allowed, to see that the card holds it on a phone.
+    const hostName = `Ada Lovelace ${lang}`.padEnd(24, 'x');
+    const host = await newPlayer(env.browser, env.server.url, hostName);
+    await host.selectOption('#pr-colour', 'random');
+    await host.click('#create-room');
+    await host.waitForSelector('#room-link');
+    const link = await host.inputValue('#room-link');
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const visitor = await context.newPage();
+    watchPage(visitor, `visitor ${lang}`);
+    await visitor.goto(env.server.url + '/rules/classic');
+    await useLanguage(visitor, lang);
+    await visitor.goto(link);
+    await visitor.waitForSelector('#take-seat');
+    const title = await visitor.locator('.invite h1').innerText();
+    assert.match(title, expected.invites, lang);
+    assert.ok(title.includes(hostName), `${lang}: the host's whole name: ${title}`);
+    assert.equal((await visitor.locator('#take-seat').innerText()).trim(), expected.seat);
+    // Nothing wider than the phone.
+    assert.ok(await visitor.evaluate(() => document.documentElement.scrollWidth <= 390), `${lang}: no sideways scroll`);
+    await visitor.screenshot({ path: join(artifacts, `invite-${lang}-390.png`) });
+    await visitor.fill('#invite-name', `Visitor ${lang}`);
+    await visitor.click('#take-seat');
+    await visitor.waitForURL(/\/g\//);
+    await host.waitForFunction(() => window.jungleApp.store.state.game?.status === 'active');
+    const seats = await visitor.evaluate(() => {
+      const g = window.jungleApp.store.state.game;
+      return [g.you, g[g.you]?.name];
+    });
+    assert.equal(seats[1], `Visitor ${lang}`, 'seated under the name typed on the way');
+    await host.context().close();
+    await context.close();
+  }
 });

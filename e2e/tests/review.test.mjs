@@ -6,8 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, DEN_WIN_AT_PLY_13, matchPages, newPlayer, playMoves, serverAndBrowser,
-} from './harness.mjs';
+  artifacts, clickMove, DEN_WIN_AT_PLY_13, matchPages, newPlayer, playMoves, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -20,7 +19,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     const alice = await newPlayer(env.browser, env.server.url, 'Maximiliana Longname_24x', viewport);
     const bob = await newPlayer(env.browser, env.server.url, 'Bartholomew Q Longname24', viewport);
     for (const page of [alice, bob]) {
-      await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+      await useLanguage(page, lang);
       await page.reload();
       await page.waitForSelector('#play');
       await page.uncheck('#qm-rated').catch(() => {});
@@ -78,7 +77,7 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
 for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { width: 1366, height: 900 }]]) {
   test(`the analysis board imports, varies and asks the engine (${lang}, ${viewport.width}px)`, async () => {
     const page = await newPlayer(env.browser, env.server.url, 'Analyst With A Long Name', viewport);
-    await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+    await useLanguage(page, lang);
     await page.reload();
     await page.waitForSelector('#analysis-link');
     await page.click('#analysis-link');
@@ -121,7 +120,7 @@ for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { wi
 
 test('a position set up in the editor is played against the computer (zh, 390px)', async () => {
   const page = await newPlayer(env.browser, env.server.url, 'Setter Upper Of Boards', { width: 390, height: 844 });
-  await page.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(page, 'zh');
   await page.reload();
   await page.click('#editor-link');
   await page.waitForFunction(() => /走法/.test(document.querySelector('#ed-verdict')?.textContent ?? ''));

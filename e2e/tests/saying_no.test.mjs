@@ -5,14 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, newPlayer, serverAndBrowser } from './harness.mjs';
+import { artifacts, newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 const PASSWORD = 'correct horse battery';
 
 async function account(url, username, viewport, lang) {
   const page = await newPlayer(env.browser, url, username.slice(0, 24), viewport);
-  await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
+  await useLanguage(page, lang);
   await page.reload();
   await page.waitForSelector('#claim-form');
   await page.fill('#claim-user', username);

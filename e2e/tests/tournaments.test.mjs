@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { lowContrast } from './contrast.mjs';
-import { artifacts, DEN_WIN_AT_PLY_13, mySide, newPlayer, playMoves, serverAndBrowser } from './harness.mjs';
+import { artifacts, DEN_WIN_AT_PLY_13, mySide, newPlayer, playMoves, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -34,7 +34,7 @@ test('a tournament made in the lobby is listed for others and has its page', asy
   await host.screenshot({ path: join(artifacts, 'tournament-1366.png'), fullPage: true });
 
   const guest = await newPlayer(env.browser, env.server.url, 'Curious Onlooker', { width: 390, height: 844 });
-  await guest.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(guest, 'zh');
   await guest.reload();
   await guest.waitForSelector('#tour-list a');
   assert.match(await guest.locator('#tour-list').innerText(), /Friday Night Jungle Arena Open/);
@@ -65,7 +65,7 @@ test('two players join a private tournament by its link, are paired, play, and s
   await host.waitForSelector('#tour-withdraw:not([hidden])');
 
   const guest = await newPlayer(env.browser, env.server.url, longName, { width: 390, height: 844 });
-  await guest.evaluate(() => localStorage.setItem('jungle.lang', 'zh'));
+  await useLanguage(guest, 'zh');
   // Without the code the page shows the refusal; with the link, joining works.
   await guest.goto(link.replace(/\?code=.*/, ''));
   await guest.waitForSelector('#tour-join:not([hidden])');

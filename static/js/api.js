@@ -52,6 +52,24 @@ async function request(method, path, body, token) {
   return data;
 }
 
+/**
+ * @typedef {{ code: string, host_id: string, host: string, host_rating: number, host_provisional: boolean,
+ *   rules: string, clock: any, rated: boolean, host_colour: 'red' | 'blue' | 'random', start: string | null }} RoomInvite
+ */
+
+/**
+ * What a room link invites to, or null when its room waits no more (or never was).
+ * @param {string} code
+ * @returns {Promise<RoomInvite | null>}
+ */
+export async function roomInvite(code) {
+  const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+  if (response.status === 404) return null;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(errorText(data.code ?? data.error, data.message || data.error || `HTTP ${response.status}`));
+  return data;
+}
+
 /** A new guest; without a name the server gives one (`Guest-4821`), to change later. */
 export async function createPlayer(name) {
   return keep(await request('POST', '/api/players', name === undefined ? {} : { name }));

@@ -18,6 +18,7 @@ import { createChallengeNotices } from './components/challenge.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderEditor } from './views/editor.js';
 import { renderTournament } from './views/tournaments.js';
+import { renderInvite } from './views/invite.js';
 import * as preferences from './preferences.js';
 import { createStore } from './store.js';
 
@@ -134,6 +135,16 @@ function route() {
       <p>${t('notFound')}</p><p><a href="/" data-link>${t('notFoundBack')}</a></p></section>`;
     return;
   }
+  if (app.route.name === 'room') {
+    const code = app.route.code;
+    const join = () => {
+      ensureSocket();
+      root.innerHTML = `<p class="card">${t('connecting')}</p>`;
+      app.send({ t: 'join_room', code });
+    };
+    show(renderInvite(root, app, code, join, renderNamePrompt));
+    return;
+  }
   if (!app.player) {
     renderNamePrompt();
     return;
@@ -164,10 +175,6 @@ function route() {
       show(renderTournament(root, app, app.route.id, app.route.code ?? null));
       break;
 
-    case 'room':
-      root.innerHTML = `<p class="card">${t('connecting')}</p>`;
-      app.send({ t: 'join_room', code: app.route.code });
-      break;
     case 'game':
       if (app.store.state.game?.game === app.route.id) showGame();
       else {

@@ -569,3 +569,23 @@ pub struct Tournaments {
 
 /// Players' tournaments listed a page.
 pub const TOURNAMENTS_PAGE: u32 = 50;
+
+/// `GET /api/rooms/{code}`: a private room still waiting for its guest, as the visitor of its
+/// link sees it before taking the seat ("Ada invites you to a game of classic, 5+3"). A room
+/// whose game started, that expired, or that never was answers 404 `not_found` alike.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomInvite {
+    pub code: String,
+    pub host_id: Uuid,
+    pub host: String,
+    /// The host's rating in the room's ruleset, and whether it is still provisional.
+    pub host_rating: i32,
+    pub host_provisional: bool,
+    pub rules: Ruleset,
+    pub clock: ClockSpec,
+    pub rated: bool,
+    /// The colour the host chose: the guest plays the other, or the sides are drawn.
+    pub host_colour: crate::ColorChoice,
+    /// A set-up starting position; `None` for the initial one.
+    pub start: Option<String>,
+}

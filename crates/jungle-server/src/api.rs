@@ -389,6 +389,52 @@ pub async fn open_seeks(State(state): State<AppState>) -> Json<Vec<http::OpenSee
 }
 
 /// The games in progress: this node's, or every node's as they last published them.
+/// The longest room code a link may carry (the client's route allows as many).
+const MAX_ROOM_CODE: usize = 12;
+
+/// `GET /api/rooms/{code}`: what a room link's visitor is invited to. Looking a code up counts
+/// as a `join_room` lookup of the address, and a code that names no waiting room costs as a
+/// wrong guess there does, so that the page is no faster a way to guess codes than the socket.
+pub async fn room_invite(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    Path(code): Path<String>,
+) -> Result<Json<http::RoomInvite>, ApiError> {
+    state
+        .limits
+        .check(crate::limits::Limited::JoinRoom, None, client)?;
+    let code = code.trim().to_ascii_uppercase();
+    let readable = !code.is_empty()
+        && code.len() <= MAX_ROOM_CODE
+        && code.bytes().all(|b| b.is_ascii_alphanumeric());
+    let room = match readable {
+        true => state.store.waiting_room_by_code(&code).await?,
+        false => None,
+    };
+    let Some(room) = room else {
+        state.limits.charge_miss(client);
+        return Err(ApiError::NotFound("room"));
+    };
+    let host = state
+        .store
+        .player(room.host)
+        .await?
+        .ok_or(ApiError::NotFound("room"))?;
+    let rating = state.store.rating(room.host, room.ruleset).await?;
+    Ok(Json(http::RoomInvite {
+        code: room.code,
+        host_id: host.id,
+        host: host.name,
+        host_rating: rating.rating.round() as i32,
+        host_provisional: rating.provisional,
+        rules: room.ruleset,
+        clock: room.clock,
+        rated: room.rated,
+        host_colour: room.color,
+        start: room.start,
+    }))
+}
+
 pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
     Json(state.reach.live_games().await)
 }

@@ -426,6 +426,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/users/{username}", get(api::account_profile))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
+        .route("/api/rooms/{code}", get(api::room_invite))
         .route("/api/seeks", get(api::open_seeks))
         .route(
             "/api/tournaments",

@@ -136,7 +136,68 @@ async fn a_waiting_room_is_no_game_to_a_stranger(db: Db) {
     server.shutdown().await;
 }
 
+/// A room link's visitor learns who invites them to what before taking the seat (issue 25):
+/// the host, the ruleset, the clock and the host's colour, while the room waits; once the game
+/// started the link invites nobody, and a made-up code is a miss charged as on the socket.
+async fn a_room_link_says_who_invites_to_what_while_the_room_waits(db: Db) {
+    let server = TestServer::start(db).await;
+    let host_player = server.player("Ada Lovelace").await;
+    let mut host = server.client(&host_player).await;
+    let (code, game) = open_private_room(&mut host, fischer(300, 3), false).await;
+    // Anyone with the link, with no player yet and in any case of the code.
+    let invite: http::RoomInvite = server
+        .get(&format!("/api/rooms/{}", code.to_lowercase()))
+        .await;
+    assert_eq!(invite.code, code);
+    assert_eq!(invite.host, "Ada Lovelace");
+    assert_eq!(invite.host_id, host_player.id);
+    assert_eq!(invite.host_rating, 1500);
+    assert!(invite.host_provisional);
+    assert_eq!(invite.rules, Ruleset::Classic);
+    assert_eq!(invite.clock, fischer(300, 3));
+    assert!(!invite.rated);
+    assert_eq!(invite.host_colour, ColorChoice::Red);
+    assert_eq!(invite.start, None);
+
+    let mut guest = server.client(&server.player("Guest").await).await;
+    guest
+        .send(ClientFrame::JoinRoom { code: code.clone() })
+        .await;
+    guest.expect_game().await;
+    play(&mut host, &mut guest, game, &["e3d3"]).await;
+    let (status, error) = server.get_status(&format!("/api/rooms/{code}")).await;
+    assert_eq!(status, 404, "the seat is taken: {error:?}");
+    for wrong in ["NOSUCHRM", "a b", "%2E%2E", "TOOLONGFORACODE1"] {
+        let (status, _) = server.get_status(&format!("/api/rooms/{wrong}")).await;
+        assert_eq!(status, 404, "{wrong}");
+    }
+    server.shutdown().await;
+}
+
+/// Guessing codes through the page is no cheaper than through the socket: misses cost the
+/// address five lookups each and soon answer 429.
+async fn room_links_cannot_be_guessed_faster_than_codes(db: Db) {
+    let server = TestServer::start(db).await;
+    let mut statuses = Vec::new();
+    for i in 0..12 {
+        statuses.push(
+            server
+                .get_status(&format!("/api/rooms/ZZZZZZ{i:02}"))
+                .await
+                .0,
+        );
+    }
+    assert_eq!(statuses[0], 404);
+    assert!(
+        statuses.iter().filter(|&&s| s == 429).count() >= 6,
+        "misses are limited: {statuses:?}"
+    );
+    server.shutdown().await;
+}
+
 both_stores!(
     a_private_game_is_seen_only_through_its_code_until_it_ends,
-    a_waiting_room_is_no_game_to_a_stranger
+    a_waiting_room_is_no_game_to_a_stranger,
+    a_room_link_says_who_invites_to_what_while_the_room_waits,
+    room_links_cannot_be_guessed_faster_than_codes
 );

@@ -102,6 +102,21 @@ impl Store {
         row.as_ref().map(waiting_room).transpose()
     }
 
+    /// The room `code` names, if it still waits.
+    pub async fn waiting_room_by_code(
+        &self,
+        code: &str,
+    ) -> Result<Option<WaitingRoom>, StoreError> {
+        let row = sqlx::query(
+            "SELECT code, game_id, host_id, ruleset, clock, rated, color, created_at, start
+             FROM waiting_rooms WHERE code = $1",
+        )
+        .bind(code.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(waiting_room).transpose()
+    }
+
     /// The games of every room still waiting.
     pub async fn waiting_room_games(&self) -> Result<Vec<Uuid>, StoreError> {
         let rows = sqlx::query("SELECT game_id FROM waiting_rooms")

@@ -1,0 +1,73 @@
+// A room link's page (issue 25): whoever opens /r/CODE learns who invites them to what ("Ada
+// invites you to a game of Classic, 5+3"), and takes the seat with one button, choosing a name
+// on the way if this browser has no player yet. The host opening their own link, or a link
+// whose room no longer waits, goes straight on to the room (the server says what became of it).
+
+import * as api from '../api.js';
+import { describeClock } from '../clock.js';
+import { $ } from '../dom.js';
+import { t } from '../i18n.js';
+import { escape } from '../format.js';
+
+/**
+ * @param {HTMLElement} root
+ * @param {import('../types.js').App} app
+ * @param {string} code
+ * @param {() => void} join takes the seat (or the room's news) for the player now stored
+ * @param {() => void} askName the plain name prompt, for a link that invites to nothing now
+ * @returns {import('../types.js').View}
+ */
+export function renderInvite(root, app, code, join, askName) {
+  let alive = true;
+  root.innerHTML = `<p class="card">${t('connecting')}</p>`;
+  api.roomInvite(code).then((invite) => {
+    if (!alive) return;
+    if (!invite || invite.host_id === app.player?.id) {
+      if (app.player) join();
+      else askName();
+      return;
+    }
+    draw(invite);
+  }).catch((err) => {
+    if (alive) root.innerHTML = `<p class="card" role="alert">${escape(err.message)}</p>`;
+  });
+
+  /** @param {import('../api.js').RoomInvite} invite */
+  function draw(invite) {
+    const host = `<a href="/p/${invite.host_id}" data-link>${escape(invite.host)}</a>`;
+    const rating = `${invite.host_rating}${invite.host_provisional ? '?' : ''}`;
+    const guestColour = invite.host_colour === 'random' ? null : invite.host_colour === 'red' ? 'blue' : 'red';
+    const facts = [
+      invite.rated ? t('rated') : t('casual'),
+      guestColour ? t('youPlaySide', { side: t(guestColour) }) : t('coloursDrawn'),
+      ...(invite.start ? [t('fromSetUpPosition')] : []),
+    ];
+    const named = Boolean(app.player);
+    root.innerHTML = `<section class="card narrow invite">
+      <h1>${t('invitesYou', { name: host, rules: t(`ruleset.${invite.rules}`), clock: describeClock(invite.clock, t) })}</h1>
+      <p class="muted">${t('rating')} ${rating} · ${facts.join(' · ')}</p>
+      <form id="invite-form">
+        ${named ? '' : `<label for="invite-name">${t('chooseName')}</label>
+        <input type="text" id="invite-name" maxlength="24" autocomplete="nickname" aria-describedby="invite-hint">
+        <p class="muted" id="invite-hint">${t('inviteNameHint')}</p>`}
+        <p class="error" id="invite-error" role="alert"></p>
+        <p class="row"><button type="submit" class="primary" id="take-seat">${t('takeSeat')}</button></p>
+      </form></section>`;
+    $(root, '#invite-form').onsubmit = async (e) => {
+      e.preventDefault();
+      if (!app.player) {
+        const name = /** @type {HTMLInputElement} */ ($(root, '#invite-name')).value.trim();
+        try {
+          app.player = await api.createPlayer(name || undefined);
+        } catch (err) {
+          $(root, '#invite-error').textContent = err.message;
+          return;
+        }
+      }
+      join();
+    };
+    if (!named) $(root, '#invite-name').focus();
+  }
+
+  return { destroy() { alive = false; } };
+}
