@@ -83,3 +83,23 @@ test('at 1366×900 the board, both player bars, the actions and the replay bar f
   await red.context().close();
   await blue.context().close();
 });
+
+test('a clock per move shows the turn emptying as a ring beside its seconds', async () => {
+  const alice = await newPlayer(env.browser, env.server.url, 'Ring Alice', phone);
+  const bob = await newPlayer(env.browser, env.server.url, 'Ring Bob', phone);
+  for (const page of [alice, bob]) await page.click('[data-preset="30s"]');
+  const { red, blue } = await matchPages(alice, bob);
+  // Each side's first move has its own countdown; the clocks run from the third turn.
+  await playMoves(red, blue, ['g3g4', 'a7a6', 'g4g5']);
+  // Blue's turn: Blue's ring empties, Red's stands full.
+  const offsets = (page) => page.evaluate(() => Object.fromEntries(['red', 'blue'].map((side) => [side,
+    Number(document.querySelector(`[data-clock="${side}"] .ring-left`)?.getAttribute('stroke-dashoffset') ?? NaN)])));
+  const first = await offsets(red);
+  await red.waitForTimeout(1500);
+  const later = await offsets(red);
+  assert.equal(later.red, 0, `the waiting side's ring is full: ${JSON.stringify(later)}`);
+  assert.ok(later.blue > first.blue && later.blue > 0, `the running ring empties: ${JSON.stringify([first, later])}`);
+  await inView(red, '[data-clock="blue"] .move-ring', "the running clock's ring");
+  await red.screenshot({ path: join(artifacts, 'per-move-ring-390.png') });
+  for (const page of [red, blue]) await page.context().close();
+});

@@ -65,6 +65,8 @@ for (const [lang, viewport] of [['en', { width: 390, height: 844 }], ['zh', { wi
     await other.click('#analyse-whole');
     await other.waitForSelector('.eval-graph', { timeout: 30000 });
     assert.ok(await other.locator('.moves .mark-symbol').count() >= 1, 'Blue let Red walk in');
+    // A person scrolls to the graph under the board first (on a phone it is below the fold).
+    await other.locator('.eval-graph').scrollIntoViewIfNeeded();
     const graph = await other.locator('.eval-graph').boundingBox();
     await other.mouse.click(graph.x + graph.width / 2, graph.y + graph.height / 2);
     await other.waitForFunction(() => /^(6|7) \/ 13$/.test(document.querySelector('#replay-ply')?.textContent ?? ''));
@@ -92,6 +94,20 @@ for (const [lang, viewport] of [['zh', { width: 390, height: 844 }], ['en', { wi
     await page.click('[data-step="prev"]');
     await page.click('[data-step="prev"]');
     await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '1 / 3');
+    // The list marks the move shown.
+    assert.equal(await page.locator('#moves .move.current').innerText(), 'e3d3');
+    assert.equal(await page.locator('#moves [aria-current="step"]').count(), 1);
+    // Turned round, Blue's den is at the bottom; turned again, Red's.
+    const denRow = () => page.evaluate(() => {
+      const squares = [...document.querySelectorAll('[data-square]')];
+      return squares.findIndex((el) => el.getAttribute('data-square') === 'd1') < squares.findIndex((el) => el.getAttribute('data-square') === 'd9') ? 'red-first' : 'blue-first';
+    });
+    const before = await denRow();
+    await page.click('#flip');
+    assert.equal(await page.locator('#flip').getAttribute('aria-pressed'), 'true');
+    assert.notEqual(await denRow(), before, 'the board turned round');
+    await page.click('#flip');
+    assert.equal(await denRow(), before);
     await page.waitForSelector('[data-square="g9"]');
     await clickMove(page, 'g9f9');
     await page.waitForFunction(() => document.querySelector('#replay-ply')?.textContent === '2 / 2');

@@ -29,7 +29,7 @@ test('a tournament made in the lobby is listed for others and has its page', asy
   await host.click('#tour-form button[type=submit]');
   await host.waitForURL(/\/t\//);
   await host.waitForFunction(() => document.querySelector('#tour-title')?.textContent === 'Friday Night Jungle Arena Open');
-  await host.waitForFunction(() => /running/.test(document.querySelector('#tour-status')?.textContent ?? ''));
+  await host.waitForFunction(() => /In progress/.test(document.querySelector('#tour-status')?.textContent ?? ''));
   assert.match(await host.locator('#tour-left').innerText(), /Ends in 4\d:\d\d/);
   await host.screenshot({ path: join(artifacts, 'tournament-1366.png'), fullPage: true });
 

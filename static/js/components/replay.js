@@ -22,3 +22,16 @@ export function lastMove(game) {
   const last = game.moves[game.moves.length - 1];
   return last && last !== 'pass' ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
 }
+
+/**
+ * Scrolls a list of moves (and only the list, never the page: on a phone the board stays in
+ * view) so that the move shown is in sight.
+ * @param {HTMLElement} list
+ */
+export function keepInSight(list) {
+  const current = list.querySelector('.current');
+  if (!(current instanceof HTMLElement)) return;
+  const item = current.getBoundingClientRect();
+  const box = list.getBoundingClientRect();
+  if (item.top < box.top || item.bottom > box.bottom) list.scrollTop += item.top - box.top - list.clientHeight / 2;
+}

@@ -8,7 +8,7 @@ import { createBoard, renderBoard } from '../board.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
 import { errorText, t } from '../i18n.js';
-import { lastMove, replayBar } from '../components/replay.js';
+import { keepInSight, lastMove, replayBar } from '../components/replay.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
@@ -51,7 +51,8 @@ export function renderAnalysis(root, app) {
     </section>
     <aside class="side">
       <div class="card"><h1>${t('analysisBoard')}</h1>
-        <label class="row"><input type="checkbox" id="engine-on" checked> ${t('engine')}</label>
+        <p class="row spread"><label class="row"><input type="checkbox" id="engine-on" checked> ${t('engine')}</label>
+        <button type="button" class="secondary" id="flip" aria-pressed="false">${t('flipBoard')}</button></p>
         <p><span class="eval-text" id="eval-text">…</span> <span class="muted" id="eval-depth"></span></p>
         <p class="pv" id="pv"></p>
         <p class="muted" id="outcome"></p>
@@ -77,8 +78,10 @@ export function renderAnalysis(root, app) {
   let timer = 0;
   /** The engine's refusal for the shown position (fair play), if any. */
   let refused = '';
+  /** Blue at the bottom, once the board is turned round. */
+  let flipped = false;
   /** @returns {'red' | 'blue'} */
-  const orientation = () => 'red';
+  const orientation = () => (flipped ? 'blue' : 'red');
 
   const positionAt = (k) => (k === 0 ? line.start : line.positions[k - 1]);
 
@@ -97,9 +100,12 @@ export function renderAnalysis(root, app) {
     });
     $(root, '#replay-ply').textContent = t('plyOf', { n: ply, total: line.moves.length });
     const rows = [];
-    const turn = (k) => (k < line.moves.length ? `<button type="button" class="move${k === ply - 1 ? ' current' : ''}" data-ply="${k + 1}">${line.moves[k]}</button>` : '');
+    const turn = (k) => (k < line.moves.length
+      ? `<button type="button" class="move${k === ply - 1 ? ' current' : ''}" data-ply="${k + 1}" ${k === ply - 1 ? 'aria-current="step"' : ''}>${line.moves[k]}</button>`
+      : '');
     for (let i = 0; i < line.moves.length; i += 2) rows.push(`<li>${turn(i)} ${turn(i + 1)}</li>`);
     $(root, '#moves').innerHTML = `<ol>${rows.join('')}</ol>`;
+    keepInSight($(root, '#moves'));
     const lost = { red: [], blue: [] };
     let mover = toMove(line.start);
     for (let i = 0; i < ply; i++) {
@@ -228,6 +234,11 @@ export function renderAnalysis(root, app) {
     }
   };
   document.addEventListener('keydown', onKey);
+  $(root, '#flip').onclick = () => {
+    flipped = !flipped;
+    $(root, '#flip').setAttribute('aria-pressed', String(flipped));
+    draw();
+  };
   $(root, '#engine-on').onchange = () => {
     asked = '';
     draw();

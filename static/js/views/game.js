@@ -12,7 +12,7 @@ import * as api from '../api.js';
 import * as sound from '../sound.js';
 import { evalGraph, plyAt } from '../components/eval_graph.js';
 import { drawChat } from '../components/chat.js';
-import { lastMove, replayBar } from '../components/replay.js';
+import { keepInSight, lastMove, replayBar } from '../components/replay.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').GameState} GameState */
@@ -340,6 +340,8 @@ function tickClocks(root, app, local) {
     const ms = game.status === 'active' ? remainingMs(game.clocks, side, clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
     let text = formatMs(ms);
     if (game.clock.kind === 'per_move') {
+      // The turn's time as a ring that empties, beside the seconds (full while waiting).
+      text = moveRing(running ? ms / (game.clock.move_s * 1000) : 1) + text;
       const count = side === 'red' ? game.clocks.red_timeouts : game.clocks.blue_timeouts;
       const vars = { n: count, max: game.clock.max_timeouts };
       text += `<small title="${t('timeoutsTitle', vars)}" aria-label="${t('timeoutsTitle', vars)}">${t('timeouts', vars)}</small>`;
@@ -355,6 +357,19 @@ function tickClocks(root, app, local) {
     }
   }
   drawAway(root, app);
+}
+
+/** Circumference of the per-move ring's circle (r = 8). */
+const RING = 2 * Math.PI * 8;
+
+/**
+ * A ring showing the share of a move's time left.
+ * @param {number} left 0–1
+ */
+function moveRing(left) {
+  const share = Math.max(0, Math.min(1, left));
+  return `<svg class="move-ring" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8" class="ring-track"/>`
+    + `<circle cx="10" cy="10" r="8" class="ring-left" stroke-dasharray="${RING.toFixed(2)}" stroke-dashoffset="${(RING * (1 - share)).toFixed(2)}"/></svg>`;
 }
 
 function drawAway(root, app) {
@@ -593,8 +608,7 @@ function drawMoves(el, game, shown, marks) {
     : '');
   for (let i = 0; i < game.moves.length; i += 2) rows.push(`<li>${turn(i)} ${turn(i + 1)}</li>`);
   el.innerHTML = `<ol>${rows.join('')}</ol>`;
-  const current = el.querySelector('.current');
-  if (current instanceof HTMLElement && shown < game.moves.length) current.scrollIntoView({ block: 'nearest' });
+  if (shown < game.moves.length) keepInSight(el);
   else el.scrollTop = el.scrollHeight;
 }
 

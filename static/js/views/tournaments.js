@@ -71,7 +71,7 @@ export function renderTournament(root, app, id, code) {
   const drawTime = () => {
     $(root, '#tour-status').textContent = status ? t(`tournament.${status}`) : '';
     const left = Math.max(0, endsAt - performance.now());
-    $(root, '#tour-left').textContent = status === 'finished' || !status ? '' : `${status === 'upcoming' ? t('startsIn') : t('endsIn')} ${formatMs(left)}`;
+    $(root, '#tour-left').textContent = status === 'finished' || !status ? '' : `· ${status === 'upcoming' ? t('startsIn') : t('endsIn')} ${formatMs(left)}`;
   };
   const drawTable = () => {
     if (!order.length) {
