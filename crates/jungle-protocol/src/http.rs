@@ -187,6 +187,11 @@ pub struct GameSummary {
     pub blue_name: String,
     pub red_rating: i32,
     pub blue_rating: i32,
+    /// Whether each of those ratings was still provisional (shown "1500?").
+    #[serde(default)]
+    pub red_provisional: bool,
+    #[serde(default)]
+    pub blue_provisional: bool,
     /// What the game did to each rating, when it moved them.
     #[serde(default)]
     pub rating_change: Option<RatingChange>,

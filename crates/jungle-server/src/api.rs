@@ -525,11 +525,11 @@ fn resident_memory_bytes() -> Option<u64> {
 pub fn archived_state(record: &GameRecord) -> GameState {
     let game = crate::replay::as_far_as_it_goes(record);
     let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
-    let seat = |id: Uuid, name: &str, rating: i32| Seat {
+    let seat = |id: Uuid, name: &str, rating: i32, provisional: bool| Seat {
         id,
         name: name.to_owned(),
         rating,
-        provisional: false,
+        provisional,
         online: false,
         computer: crate::bots::bot_level(id),
         disconnects: 0,
@@ -542,8 +542,18 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         clock: record.clock,
         rated: record.rated,
         code: record.room_code.clone(),
-        red: Some(seat(record.red, &record.red_name, record.red_rating)),
-        blue: Some(seat(record.blue, &record.blue_name, record.blue_rating)),
+        red: Some(seat(
+            record.red,
+            &record.red_name,
+            record.red_rating,
+            record.red_provisional,
+        )),
+        blue: Some(seat(
+            record.blue,
+            &record.blue_name,
+            record.blue_rating,
+            record.blue_provisional,
+        )),
         you: None,
         start: record.start.clone(),
         moves: record.moves.iter().map(|m| m.mv.clone()).collect(),

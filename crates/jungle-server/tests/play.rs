@@ -35,6 +35,15 @@ async fn matchmade_game_to_a_den_win_updates_ratings(db: Db) {
     assert_eq!(record.reason, Some(Reason::Den));
     assert_eq!(record.winner, Some(Side::Red));
     assert_eq!(record.result, "red");
+    // The history shows both ratings as they stood when the game began: provisional ("1500?").
+    let games: Vec<http::GameSummary> = server.get(&format!("/api/players/{red_id}/games")).await;
+    assert_eq!((games[0].red_rating, games[0].blue_rating), (1500, 1500));
+    assert!(games[0].red_provisional && games[0].blue_provisional);
+    let mut later = server.client(&server.player("Later").await).await;
+    later.send(ClientFrame::Watch { game }).await;
+    let archived = later.expect_game().await;
+    assert!(archived.red.expect("red").provisional);
+    assert!(archived.blue.expect("blue").provisional);
     // One game leaves both ratings provisional: not ranked yet.
     let board: http::Leaderboard = server.get("/api/leaderboard?rules=classic").await;
     assert!(board.players.is_empty(), "{:?}", board.players);

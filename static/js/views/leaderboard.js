@@ -19,10 +19,10 @@ export function renderLeaderboard(root, rules) {
     <h1>${t('leaderboardTitle', { rules: t(`ruleset.${rules}`) })}</h1>
     <nav class="tabs" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<a href="/leaderboard/${r}" data-link ${r === rules ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join('')}</nav>
     <p class="muted">${t('leaderboardHint')}</p>
-    <table class="ranking"><thead><tr><th scope="col">#</th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('games', { n: '' }).trim()}</th></tr></thead>
+    <table class="ranking"><thead><tr><th scope="col">#</th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('gamesShort')}</th></tr></thead>
     <tbody id="ranking"></tbody></table>
     <section id="settling" hidden><h2>${t('provisionalTitle')}</h2><p class="muted">${t('provisionalHint')}</p>
-    <table class="ranking"><thead><tr><th scope="col"><span class="sr-only">#</span></th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('games', { n: '' }).trim()}</th></tr></thead>
+    <table class="ranking"><thead><tr><th scope="col"><span class="sr-only">#</span></th><th scope="col">${t('player')}</th><th scope="col">${t('rating')}</th><th scope="col">${t('gamesShort')}</th></tr></thead>
     <tbody id="provisional"></tbody></table></section></section>`;
   const body = $(root, '#ranking');
   let alive = true;

@@ -892,6 +892,8 @@ impl Room {
             blue: seat(Side::Blue).player.id,
             red_rating: seat(Side::Red).rating.glicko().shown(),
             blue_rating: seat(Side::Blue).rating.glicko().shown(),
+            red_provisional: seat(Side::Red).rating.provisional,
+            blue_provisional: seat(Side::Blue).rating.provisional,
             start_fen: self.session.game().start().to_string(),
             tournament: self.session.tournament(),
             private: self.session.is_private(),

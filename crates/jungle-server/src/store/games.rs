@@ -21,6 +21,9 @@ pub struct NewGame {
     pub blue: Uuid,
     pub red_rating: i32,
     pub blue_rating: i32,
+    /// Whether each rating was still provisional when the game began.
+    pub red_provisional: bool,
+    pub blue_provisional: bool,
     pub start_fen: String,
     /// The tournament that paired it: its pairing is stored with the game.
     pub tournament: Option<Uuid>,
@@ -86,6 +89,9 @@ pub struct GameRecord {
     pub blue_name: String,
     pub red_rating: i32,
     pub blue_rating: i32,
+    /// Whether each rating was still provisional when the game began.
+    pub red_provisional: bool,
+    pub blue_provisional: bool,
     pub start: String,
     pub status: GameStatus,
     pub winner: Option<Side>,
@@ -134,7 +140,8 @@ fn parse_ruleset(text: &str) -> Result<Ruleset, StoreError> {
 }
 
 const GAME_COLUMNS: &str = "g.id, g.ruleset, g.clock, g.rated, g.room_code, g.red_id, g.blue_id,
-    g.red_rating, g.blue_rating, g.start_fen, g.status, g.winner, g.reason, g.rating_applied,
+    g.red_rating, g.blue_rating, g.red_provisional, g.blue_provisional, g.start_fen, g.status,
+    g.winner, g.reason, g.rating_applied,
     g.red_change, g.blue_change, g.created_at, g.ended_at, g.private, pr.name AS red_name, pb.name AS blue_name,
     (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = g.id) AS tournament_id";
 
@@ -155,6 +162,8 @@ fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
         blue_name: r.try_get("blue_name")?,
         red_rating: r.try_get::<i64, _>("red_rating")? as i32,
         blue_rating: r.try_get::<i64, _>("blue_rating")? as i32,
+        red_provisional: r.try_get::<i64, _>("red_provisional")? != 0,
+        blue_provisional: r.try_get::<i64, _>("blue_provisional")? != 0,
         start: r.try_get("start_fen")?,
         status: parse_status(&r.try_get::<String, _>("status")?)?,
         winner: parse_side(r.try_get("winner")?)?,
@@ -190,8 +199,8 @@ impl Store {
         let clock = serde_json::to_string(&game.clock).expect("clock serializes");
         sqlx::query(
             "INSERT INTO games (id, ruleset, clock, rated, room_code, red_id, blue_id, red_rating,
-                blue_rating, start_fen, status, created_at, private)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12)
+                blue_rating, start_fen, status, created_at, private, red_provisional, blue_provisional)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12, $13, $14)
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(game.id.to_string())
@@ -206,6 +215,8 @@ impl Store {
         .bind(game.start_fen.clone())
         .bind(now_ms())
         .bind(i64::from(game.private))
+        .bind(i64::from(game.red_provisional))
+        .bind(i64::from(game.blue_provisional))
         .execute(&mut **tx)
         .await?;
         // A private room's game starting ends its wait, in the same transaction.
@@ -613,6 +624,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT g.id, g.ruleset, g.red_id, g.blue_id, g.status, g.winner, g.reason, g.plies,
                     g.created_at, g.ended_at, g.clock, g.rated, g.red_rating, g.blue_rating,
+                    g.red_provisional, g.blue_provisional,
                     g.rating_applied, g.red_change, g.blue_change,
                     r.name AS red_name, b.name AS blue_name
              FROM games g JOIN players r ON r.id = g.red_id JOIN players b ON b.id = g.blue_id
@@ -648,6 +660,8 @@ impl Store {
                     blue_name: r.try_get("blue_name")?,
                     red_rating: r.try_get::<i64, _>("red_rating")? as i32,
                     blue_rating: r.try_get::<i64, _>("blue_rating")? as i32,
+                    red_provisional: r.try_get::<i64, _>("red_provisional")? != 0,
+                    blue_provisional: r.try_get::<i64, _>("blue_provisional")? != 0,
                     rating_change: match (
                         r.try_get::<i64, _>("rating_applied")? != 0,
                         r.try_get::<Option<i64>, _>("red_change")?,

@@ -352,6 +352,8 @@ mod tests {
                 blue: blue.id,
                 red_rating: 1500,
                 blue_rating: 1500,
+                red_provisional: true,
+                blue_provisional: true,
                 start_fen: String::new(),
                 tournament: None,
                 private: false,
