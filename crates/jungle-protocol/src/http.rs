@@ -162,6 +162,9 @@ pub struct PlayerProfile {
     /// The engine level when this player is the computer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<u8>,
+    /// `BOT` for a bot account (one that plays through the Bot API); absent for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// A line of `GET /api/players/{id}/games`, newest first.

@@ -12,6 +12,7 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
+pub mod bot;
 mod clock;
 mod frames;
 pub mod http;

@@ -40,6 +40,8 @@ async fn main() {
             blue,
             red_rating: 1500,
             blue_rating: 1500,
+            red_provisional: true,
+            blue_provisional: true,
             start_fen: String::new(),
             tournament: None,
             private: false,

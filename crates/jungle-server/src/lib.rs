@@ -8,6 +8,7 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod bot_api;
 pub mod bots;
 pub mod challenges;
 pub mod client_addr;
@@ -427,6 +428,15 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
         .route("/api/rooms/{code}", get(api::room_invite))
+        .route(
+            "/api/tokens",
+            post(bot_api::tokens::create).get(bot_api::tokens::list),
+        )
+        .route(
+            "/api/tokens/{id}",
+            axum::routing::delete(bot_api::tokens::delete),
+        )
+        .route("/api/bot/account/upgrade", post(bot_api::account::upgrade))
         .route("/api/seeks", get(api::open_seeks))
         .route(
             "/api/tournaments",

@@ -59,6 +59,8 @@ pub enum Limited {
     TournamentEntry,
     /// `analyse_game` that starts an analysis (a minute of engine time at most).
     GameAnalysis,
+    /// `POST /api/tokens`, `DELETE /api/tokens/{id}` and `POST /api/bot/account/upgrade`.
+    ApiTokens,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -91,6 +93,7 @@ impl Limited {
             Limited::TournamentEntry => "tournament entry",
             Limited::GameAnalysis => "analyse_game",
             Limited::CloseToLive => "close to a live game",
+            Limited::ApiTokens => "api tokens",
         }
     }
 }
@@ -173,6 +176,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::GameAnalysis, Per::Address, 10, 5 * MIN),
     rule(Limited::CloseToLive, Per::Player, 10, 2 * MIN),
     rule(Limited::CloseToLive, Per::Address, 10, 2 * MIN),
+    rule(Limited::ApiTokens, Per::Player, 10, MIN),
+    rule(Limited::ApiTokens, Per::Address, 30, 20 * S),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

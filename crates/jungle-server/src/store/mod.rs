@@ -2,6 +2,7 @@
 //! runtime queries in portable SQL so that no live database is needed to build.
 
 mod accounts;
+mod api_tokens;
 mod blocks;
 mod fair_play;
 mod games;
@@ -19,6 +20,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
+pub use api_tokens::{NewTokenError, TokenHolder, TokenRecord, MAX_TOKENS};
 pub use blocks::{BlockError, MAX_BLOCKS};
 pub use fair_play::{GameAssessment, QueueLine};
 pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};

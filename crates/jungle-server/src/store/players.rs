@@ -173,7 +173,7 @@ impl Store {
             abandons: row.try_get("abandons")?,
         };
         let counts = sqlx::query(
-            "SELECT disconnects, aborts, username, banned_at FROM players WHERE id = $1",
+            "SELECT disconnects, aborts, username, banned_at, title FROM players WHERE id = $1",
         )
         .bind(id.to_string())
         .fetch_one(&self.pool)
@@ -190,6 +190,7 @@ impl Store {
             online: false,
             banned: counts.try_get::<Option<i64>, _>("banned_at")?.is_some(),
             computer: crate::bots::bot_level(id),
+            title: counts.try_get("title")?,
         }))
     }
 

@@ -1,0 +1,95 @@
+//! The Bot and Board APIs (issue 26), in lichess's shape adapted to Jungle: personal API
+//! tokens with scopes, bot accounts, and (to come) the event and game streams, a game's actions
+//! and challenges over HTTP. docs/bot-api.md is the contract.
+//!
+//! A token is not a session: it never signs in to the web client (the socket and the account
+//! pages know only sessions and guest tokens), and a session never works here.
+
+pub mod account;
+pub mod holder;
+pub mod tokens;
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use jungle_protocol::http;
+
+use crate::store::StoreError;
+
+/// Why a Bot or Board API request was refused. Each maps to one status and code, here.
+#[derive(Debug, thiserror::Error)]
+pub enum BotApiError {
+    #[error("no API token, or not one we know: send Authorization: Bearer TOKEN")]
+    Unauthorized,
+    #[error("this token lacks the scope {0}")]
+    MissingScope(&'static str),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error(
+        "an account holds at most {} tokens; delete one first",
+        crate::store::MAX_TOKENS
+    )]
+    TooManyTokens,
+    #[error("only an account that has played no game can become a bot")]
+    UpgradeRefused,
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error(transparent)]
+    RateLimited(#[from] crate::limits::RateLimited),
+    #[error(transparent)]
+    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl BotApiError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            BotApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            BotApiError::MissingScope(_) => (StatusCode::FORBIDDEN, "missing_scope"),
+            BotApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            BotApiError::TooManyTokens => (StatusCode::BAD_REQUEST, "too_many_tokens"),
+            BotApiError::UpgradeRefused => (StatusCode::BAD_REQUEST, "bot_upgrade_refused"),
+            BotApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            BotApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            BotApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
+            BotApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+impl From<crate::store::NewTokenError> for BotApiError {
+    fn from(e: crate::store::NewTokenError) -> Self {
+        match e {
+            crate::store::NewTokenError::TooMany => BotApiError::TooManyTokens,
+            crate::store::NewTokenError::Store(e) => BotApiError::Store(e),
+        }
+    }
+}
+
+impl IntoResponse for BotApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        let message = match &self {
+            BotApiError::Store(e) => {
+                tracing::error!(error = %e, "bot api request failed");
+                "something went wrong on our side".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let body = Json(http::ApiError::new(code, message));
+        match &self {
+            BotApiError::RateLimited(limited) => {
+                let wait = limited.retry_after.as_secs().max(1).to_string();
+                (status, [(header::RETRY_AFTER, wait)], body).into_response()
+            }
+            BotApiError::Unauthorized => (
+                status,
+                [(header::WWW_AUTHENTICATE, "Bearer".to_owned())],
+                body,
+            )
+                .into_response(),
+            _ => (status, body).into_response(),
+        }
+    }
+}
