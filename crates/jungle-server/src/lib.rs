@@ -221,6 +221,7 @@ impl Server {
         let reach = reach::Reach::new(rooms.clone(), lobby.clone(), challenges.clone(), across);
         let state = AppState {
             reach,
+            bot_streams: Default::default(),
             challenges,
             game_analyses: Default::default(),
             online,
@@ -437,6 +438,59 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             axum::routing::delete(bot_api::tokens::delete),
         )
         .route("/api/bot/account/upgrade", post(bot_api::account::upgrade))
+        .route("/api/bot/game/stream/{id}", get(bot_api::game_stream::bot))
+        .route(
+            "/api/bot/game/{id}/move/{mv}",
+            post(bot_api::actions::bot_move),
+        )
+        .route(
+            "/api/bot/game/{id}/resign",
+            post(bot_api::actions::bot_resign),
+        )
+        .route(
+            "/api/bot/game/{id}/draw/yes",
+            post(bot_api::actions::bot_draw_yes),
+        )
+        .route(
+            "/api/bot/game/{id}/draw/no",
+            post(bot_api::actions::bot_draw_no),
+        )
+        .route(
+            "/api/bot/game/{id}/takeback/yes",
+            post(bot_api::actions::bot_takeback_yes),
+        )
+        .route(
+            "/api/bot/game/{id}/takeback/no",
+            post(bot_api::actions::bot_takeback_no),
+        )
+        .route(
+            "/api/board/game/stream/{id}",
+            get(bot_api::game_stream::board),
+        )
+        .route(
+            "/api/board/game/{id}/move/{mv}",
+            post(bot_api::actions::board_move),
+        )
+        .route(
+            "/api/board/game/{id}/resign",
+            post(bot_api::actions::board_resign),
+        )
+        .route(
+            "/api/board/game/{id}/draw/yes",
+            post(bot_api::actions::board_draw_yes),
+        )
+        .route(
+            "/api/board/game/{id}/draw/no",
+            post(bot_api::actions::board_draw_no),
+        )
+        .route(
+            "/api/board/game/{id}/takeback/yes",
+            post(bot_api::actions::board_takeback_yes),
+        )
+        .route(
+            "/api/board/game/{id}/takeback/no",
+            post(bot_api::actions::board_takeback_no),
+        )
         .route("/api/seeks", get(api::open_seeks))
         .route(
             "/api/tournaments",

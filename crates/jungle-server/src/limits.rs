@@ -61,6 +61,8 @@ pub enum Limited {
     GameAnalysis,
     /// `POST /api/tokens`, `DELETE /api/tokens/{id}` and `POST /api/bot/account/upgrade`.
     ApiTokens,
+    /// A game's stream and actions over the Bot and Board APIs.
+    BotRequests,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -94,6 +96,7 @@ impl Limited {
             Limited::GameAnalysis => "analyse_game",
             Limited::CloseToLive => "close to a live game",
             Limited::ApiTokens => "api tokens",
+            Limited::BotRequests => "bot and board requests",
         }
     }
 }
@@ -178,6 +181,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::CloseToLive, Per::Address, 10, 2 * MIN),
     rule(Limited::ApiTokens, Per::Player, 10, MIN),
     rule(Limited::ApiTokens, Per::Address, 30, 20 * S),
+    rule(Limited::BotRequests, Per::Player, 60, 100),
+    rule(Limited::BotRequests, Per::Address, 120, 50),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

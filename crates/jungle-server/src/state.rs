@@ -51,6 +51,8 @@ pub struct AppState {
     pub game_analyses: crate::game_analysis::Running,
     /// Where is it: the rooms, matchmaking and players on this node or another.
     pub reach: crate::reach::Reach,
+    /// The Bot and Board APIs' open streams, per token.
+    pub bot_streams: crate::bot_api::streams::OpenStreams,
 }
 
 /// Counts open connections per address.

@@ -241,8 +241,246 @@ async fn an_account_holds_at_most_twenty_tokens(db: Db) {
     server.shutdown().await;
 }
 
+/// A session for an account that exists (the matched players of `matched_pair`).
+async fn session_for(server: &TestServer, player: &Player) -> String {
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
+    let session: http::SignedIn = reqwest::Client::new()
+        .post(server.url("/api/session"))
+        .json(&http::Credentials {
+            username: profile.username.expect("an account"),
+            password: PASSWORD.into(),
+        })
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    session.token
+}
+
+/// A game stream's lines as they come.
+struct Lines {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Lines {
+    async fn open(server: &TestServer, path: &str, token: &str) -> Lines {
+        let response = reqwest::Client::new()
+            .get(server.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+        Lines {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next line that is not a keep-alive; `None` once the stream ended.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(end) = self.buffer.find('\n') {
+                let line: String = self.buffer.drain(..=end).collect();
+                if line.trim().is_empty() {
+                    continue;
+                }
+                return Some(serde_json::from_str(&line).expect("a JSON line"));
+            }
+            let chunk =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.response.chunk())
+                    .await
+                    .expect("a line within 10 s")
+                    .unwrap()?;
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+/// A person on the socket plays a rated game against another who plays it from their own
+/// client over the Board API: the game stream's first line is the whole game, each change
+/// follows, an illegal move changes nothing, a draw offer is declined and the HTTP player
+/// resigns; the stream ends with the game.
+async fn a_game_played_over_the_board_api_against_the_socket(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) =
+        matched_pair(&server, seek(Ruleset::Classic, fischer(300, 3), true)).await;
+    let red_player = red.player.clone().expect("signed in");
+    let session = session_for(&server, &red_player).await;
+    let token = new_token(&server, &session, &["board:play"]).await.token;
+    // Not a bot: the Bot API is not this account's.
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/bot/game/{game}/resign"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("missing_scope"))
+    );
+
+    let mut lines = Lines::open(&server, &format!("/api/board/game/stream/{game}"), &token).await;
+    let full = lines.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["id"], game.to_string());
+    assert_eq!(full["rules"], "classic");
+    assert_eq!(full["rated"], true);
+    assert_eq!(
+        full["clock"],
+        json!({ "kind": "fischer", "initial": 300_000, "increment": 3_000 })
+    );
+    assert_eq!(full["red"]["id"], red_player.id.to_string());
+    assert_eq!(full["red"]["title"], Value::Null);
+    assert_eq!(full["state"]["moves"], "");
+    assert_eq!(full["state"]["status"], "started");
+
+    // A move over HTTP reaches the socket and the stream.
+    let path = |what: &str| format!("/api/board/game/{game}/{what}");
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("move/e3d3"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(blue.expect_moved().await.0, "e3d3");
+    red.expect_moved().await;
+    let state = lines.next().await.unwrap();
+    assert_eq!(
+        (state["type"].as_str(), state["moves"].as_str()),
+        (Some("gameState"), Some("e3d3"))
+    );
+    assert!(state["rtime"].as_u64().unwrap() <= 303_000);
+
+    // Not our turn, then a move that is no move: refused, nothing changed.
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("move/d3d4"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("refused")),
+        "{body}"
+    );
+    blue.mv(game, "a9b9").await;
+    blue.expect_moved().await;
+    red.expect_moved().await;
+    assert_eq!(lines.next().await.unwrap()["moves"], "e3d3 a9b9");
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("move/a1a9"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 400);
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("move/not%20a%20move"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // The socket's player offers a draw; the HTTP player declines it.
+    blue.send(ClientFrame::OfferDraw { game }).await;
+    expect_frame!(blue, ServerFrame::DrawOffered { .. });
+    expect_frame!(red, ServerFrame::DrawOffered { .. });
+    assert_eq!(lines.next().await.unwrap()["drawOffer"], "blue");
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("draw/no"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    expect_frame!(blue, ServerFrame::DrawDeclined { .. });
+    assert_eq!(lines.next().await.unwrap()["drawOffer"], Value::Null);
+
+    // A move that offers a draw with it, then the resignation.
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("{}?offeringDraw=true", path("move/d3d4")),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(lines.next().await.unwrap()["moves"], "e3d3 a9b9 d3d4");
+    assert_eq!(lines.next().await.unwrap()["drawOffer"], "red");
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("resign"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let over = blue.expect_over().await;
+    assert_eq!(
+        (over.winner, over.reason),
+        (Some(Side::Blue), Reason::Resign)
+    );
+    let last = lines.next().await.unwrap();
+    assert_eq!(
+        (last["status"].as_str(), last["winner"].as_str()),
+        (Some("resign"), Some("blue"))
+    );
+    assert_eq!(lines.next().await, None, "the stream ends with the game");
+
+    // Another player's token reads nothing of this game; actions on a finished game are refused.
+    let (_, _, stranger_session) = signed_in(&server, "Stranger").await;
+    let stranger = new_token(&server, &stranger_session, &["board:play"])
+        .await
+        .token;
+    let (status, _) = call(
+        &server,
+        reqwest::Method::GET,
+        &format!("/api/board/game/stream/{game}"),
+        &stranger,
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &path("resign"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("refused")),
+        "{body}"
+    );
+    server.shutdown().await;
+}
+
 both_stores!(
     tokens_are_made_listed_and_deleted_and_never_a_session,
     an_account_that_has_played_nothing_becomes_a_bot_for_good,
-    an_account_holds_at_most_twenty_tokens
+    an_account_holds_at_most_twenty_tokens,
+    a_game_played_over_the_board_api_against_the_socket
 );

@@ -6,7 +6,11 @@
 //! pages know only sessions and guest tokens), and a session never works here.
 
 pub mod account;
+pub mod actions;
+pub mod game_stream;
+pub mod game_view;
 pub mod holder;
+pub mod streams;
 pub mod tokens;
 
 use axum::http::{header, StatusCode};
@@ -32,6 +36,19 @@ pub enum BotApiError {
     TooManyTokens,
     #[error("only an account that has played no game can become a bot")]
     UpgradeRefused,
+    #[error("this account is not a bot: it plays through the Board API (/api/board/…)")]
+    NotABot,
+    #[error("a bot plays through the Bot API (/api/bot/…)")]
+    BotOnBoard,
+    #[error(
+        "this token holds {} game streams open already",
+        streams::MAX_GAME_STREAMS
+    )]
+    TooManyStreams,
+    #[error("{0}")]
+    Refused(String),
+    #[error("the game did not answer in time; try again")]
+    NoAnswer,
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error(transparent)]
@@ -50,6 +67,11 @@ impl BotApiError {
             BotApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             BotApiError::TooManyTokens => (StatusCode::BAD_REQUEST, "too_many_tokens"),
             BotApiError::UpgradeRefused => (StatusCode::BAD_REQUEST, "bot_upgrade_refused"),
+            BotApiError::NotABot => (StatusCode::FORBIDDEN, "not_a_bot"),
+            BotApiError::BotOnBoard => (StatusCode::FORBIDDEN, "bot_on_board_api"),
+            BotApiError::TooManyStreams => (StatusCode::TOO_MANY_REQUESTS, "too_many_streams"),
+            BotApiError::Refused(_) => (StatusCode::BAD_REQUEST, "refused"),
+            BotApiError::NoAnswer => (StatusCode::SERVICE_UNAVAILABLE, "no_answer"),
             BotApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             BotApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             BotApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),

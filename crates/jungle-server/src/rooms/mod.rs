@@ -54,6 +54,17 @@ pub trait Fanout: Send + Sync + std::fmt::Debug {
     fn frames(&self, conns: Vec<u64>, text: &Utf8Bytes);
 }
 
+/// Connection ids, unique across nodes too: a random high half per process, then a count.
+pub fn next_connection_id() -> u64 {
+    static NEXT: std::sync::OnceLock<std::sync::atomic::AtomicU64> = std::sync::OnceLock::new();
+    NEXT.get_or_init(|| {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).expect("system randomness");
+        std::sync::atomic::AtomicU64::new(u64::from(u32::from_le_bytes(bytes)) << 32 | 1)
+    })
+    .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A way to reach one WebSocket connection.
 #[derive(Clone, Debug)]
 pub struct Connection {

@@ -2,7 +2,6 @@
 //! the connection follows. It knows nothing of sockets; the transport feeds it text.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,19 +12,10 @@ use uuid::Uuid;
 
 use crate::auth::hash_token;
 use crate::frame_error::FrameError;
-use crate::rooms::{frame_text, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
+use crate::rooms::{
+    frame_text, next_connection_id, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle,
+};
 use crate::state::AppState;
-
-/// Connection ids, unique across nodes too: a random high half per process, then a count.
-fn next_connection_id() -> u64 {
-    static NEXT: std::sync::OnceLock<AtomicU64> = std::sync::OnceLock::new();
-    NEXT.get_or_init(|| {
-        let mut bytes = [0u8; 4];
-        getrandom::fill(&mut bytes).expect("system randomness");
-        AtomicU64::new(u64::from(u32::from_le_bytes(bytes)) << 32 | 1)
-    })
-    .fetch_add(1, Ordering::Relaxed)
-}
 
 /// What a handler answers at once, ahead of anything rooms send later.
 pub type Reply = Result<Option<Utf8Bytes>, FrameError>;

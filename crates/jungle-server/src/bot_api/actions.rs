@@ -1,0 +1,222 @@
+//! A game's actions over the Bot and Board APIs: `POST /api/{bot,board}/game/{id}/move/{move}`
+//! (`?offeringDraw=true` offers a draw with it), `/resign`, `/draw/{yes|no}` and
+//! `/takeback/{yes|no}`. Each is the socket's action, taken through a short-lived connection of
+//! the player's to the game's room (on whichever node runs it), and answered when the room has
+//! answered: 200 once it happened, 400 with the reason when the room refused (nothing changed).
+//! A move's time is charged as any move's is, from when the room takes it.
+
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use jungle_protocol::ServerFrame;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use super::game_stream::{player_of, Api};
+use super::BotApiError;
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::rooms::{next_connection_id, Action, Connection, JoinIntent, Outbound, RoomCommand};
+use crate::state::AppState;
+
+/// How long an action waits for the room's answer.
+const ANSWER: Duration = Duration::from_secs(5);
+/// The longest move text read (`a3a4`, `pass`).
+const MAX_MOVE: usize = 8;
+
+#[derive(Deserialize)]
+pub struct MoveQuery {
+    #[serde(default, rename = "offeringDraw")]
+    offering_draw: bool,
+}
+
+pub async fn bot_move(
+    state: State<AppState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    Path((game, mv)): Path<(Uuid, String)>,
+    query: Query<MoveQuery>,
+) -> Result<Json<Value>, BotApiError> {
+    play(state, client, headers, game, mv, query, Api::Bot).await
+}
+
+pub async fn board_move(
+    state: State<AppState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    Path((game, mv)): Path<(Uuid, String)>,
+    query: Query<MoveQuery>,
+) -> Result<Json<Value>, BotApiError> {
+    play(state, client, headers, game, mv, query, Api::Board).await
+}
+
+async fn play(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    game: Uuid,
+    mv: String,
+    Query(query): Query<MoveQuery>,
+    api: Api,
+) -> Result<Json<Value>, BotApiError> {
+    if mv.is_empty() || mv.len() > MAX_MOVE || !mv.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(BotApiError::BadRequest(format!(
+            "{mv:?} is no move: a move reads like a3a4, or pass"
+        )));
+    }
+    let mut actions = vec![Action::Move {
+        text: mv.to_ascii_lowercase(),
+        lag: Duration::ZERO,
+        blurred: false,
+    }];
+    if query.offering_draw {
+        actions.push(Action::OfferDraw);
+    }
+    act(&state, client, &headers, game, actions, api).await
+}
+
+/// `resign`, `draw/yes`, `draw/no`, `takeback/yes`, `takeback/no`.
+fn action_named(name: &str) -> Option<Action> {
+    Some(match name {
+        "resign" => Action::Resign,
+        "draw/yes" => Action::AcceptDraw,
+        "draw/no" => Action::DeclineDraw,
+        "takeback/yes" => Action::AcceptTakeback,
+        "takeback/no" => Action::DeclineTakeback,
+        _ => return None,
+    })
+}
+
+macro_rules! named_action {
+    ($name:ident, $path:literal, $api:expr) => {
+        pub async fn $name(
+            State(state): State<AppState>,
+            ClientAddr(client): ClientAddr,
+            headers: HeaderMap,
+            Path(game): Path<Uuid>,
+        ) -> Result<Json<Value>, BotApiError> {
+            let action = action_named($path).expect("a known action");
+            act(&state, client, &headers, game, vec![action], $api).await
+        }
+    };
+}
+
+named_action!(bot_resign, "resign", Api::Bot);
+named_action!(bot_draw_yes, "draw/yes", Api::Bot);
+named_action!(bot_draw_no, "draw/no", Api::Bot);
+named_action!(bot_takeback_yes, "takeback/yes", Api::Bot);
+named_action!(bot_takeback_no, "takeback/no", Api::Bot);
+named_action!(board_resign, "resign", Api::Board);
+named_action!(board_draw_yes, "draw/yes", Api::Board);
+named_action!(board_draw_no, "draw/no", Api::Board);
+named_action!(board_takeback_yes, "takeback/yes", Api::Board);
+named_action!(board_takeback_no, "takeback/no", Api::Board);
+
+/// Takes `actions` in `game` for the token's player, one after another, each answered by the
+/// room before the next.
+async fn act(
+    state: &AppState,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+    game: Uuid,
+    actions: Vec<Action>,
+    api: Api,
+) -> Result<Json<Value>, BotApiError> {
+    let holder = player_of(state, headers, api).await?;
+    state
+        .limits
+        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+    let room = state
+        .reach
+        .room_in_progress(game)
+        .await
+        .ok_or(BotApiError::NotFound("game in progress"))?;
+    let (tx, mut frames) = mpsc::channel(32);
+    let conn = Connection {
+        id: next_connection_id(),
+        player: holder.player.clone(),
+        tx,
+        too_slow: Default::default(),
+        addr: client,
+        remote: None,
+    };
+    let conn_id = conn.id;
+    room.send(RoomCommand::Join {
+        conn,
+        intent: JoinIntent::Watch,
+    })
+    .await;
+    let mut answer = Ok(());
+    // The room answers the join with the game's state first; a player of another game, or
+    // none, is refused there.
+    match wait(&mut frames, game, true).await {
+        Ok(Seen::State { seated }) if seated.contains(&holder.player.id) => {}
+        Ok(_) => answer = Err(BotApiError::NotFound("game in progress")),
+        Err(e) => answer = Err(e),
+    }
+    for action in actions {
+        if answer.is_err() {
+            break;
+        }
+        room.send(RoomCommand::Act {
+            conn_id,
+            player: holder.player.id,
+            action,
+        })
+        .await;
+        answer = wait(&mut frames, game, false).await.map(|_| ());
+    }
+    room.send(RoomCommand::Leave { conn_id }).await;
+    answer.map(|()| Json(json!({ "ok": true })))
+}
+
+/// What the room said that ends a wait.
+enum Seen {
+    State { seated: Vec<Uuid> },
+    Event,
+}
+
+/// The room's next answer about `game`: its state (after a join), an event of the game (an
+/// action taken), or its refusal.
+async fn wait(
+    frames: &mut mpsc::Receiver<Outbound>,
+    game: Uuid,
+    joining: bool,
+) -> Result<Seen, BotApiError> {
+    let deadline = tokio::time::Instant::now() + ANSWER;
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, frames.recv()).await {
+            Ok(Some(Outbound::Text(text))) => serde_json::from_str::<ServerFrame>(&text).ok(),
+            Ok(Some(Outbound::Refused { .. })) => {
+                return Err(BotApiError::NotFound("game in progress"))
+            }
+            Ok(Some(Outbound::Enter(_))) => None,
+            Ok(None) | Err(_) => return Err(BotApiError::NoAnswer),
+        };
+        match frame {
+            Some(ServerFrame::Error { message, .. }) => return Err(BotApiError::Refused(message)),
+            Some(ServerFrame::Game(state)) if state.game == game && joining => {
+                let seated = [&state.red, &state.blue]
+                    .into_iter()
+                    .flatten()
+                    .map(|s| s.id)
+                    .collect();
+                return Ok(Seen::State { seated });
+            }
+            Some(
+                ServerFrame::Moved { game: g, .. }
+                | ServerFrame::GameOver { game: g, .. }
+                | ServerFrame::DrawOffered { game: g, .. }
+                | ServerFrame::DrawDeclined { game: g, .. }
+                | ServerFrame::TakebackDeclined { game: g, .. },
+            ) if g == game && !joining => return Ok(Seen::Event),
+            // A takeback taken: the whole state again.
+            Some(ServerFrame::Game(state)) if state.game == game => return Ok(Seen::Event),
+            _ => {}
+        }
+    }
+}

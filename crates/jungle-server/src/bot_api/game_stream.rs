@@ -1,0 +1,181 @@
+//! `GET /api/bot/game/stream/{id}` and `GET /api/board/game/stream/{id}`: one game as
+//! newline-delimited JSON for as long as the client reads (game_view.rs says what each line
+//! is), with an empty line every 7 s to keep it open. The stream follows the game's room as a
+//! connection of the player's, on whichever node runs it; it ends with the game, when the
+//! client goes, or when the client stops reading (a stuck reader is dropped, not buffered for).
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use jungle_protocol::ServerFrame;
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use super::game_view::GameView;
+use super::holder::holder;
+use super::streams::MAX_GAME_STREAMS;
+use super::BotApiError;
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::rooms::{next_connection_id, Connection, JoinIntent, Outbound, RoomCommand};
+use crate::state::AppState;
+
+/// Between two lines, at most this long: an empty line keeps proxies from closing the stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(7);
+/// A client that has not taken a line for this long is not reading: the stream ends.
+const STUCK: Duration = Duration::from_secs(30);
+/// Frames from the room the stream may hold before it counts as too slow.
+const FRAMES: usize = 64;
+
+/// Which API a request came through: bots on one, people's own clients on the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    Bot,
+    Board,
+}
+
+impl Api {
+    pub fn scope(self) -> &'static str {
+        match self {
+            Api::Bot => "bot:play",
+            Api::Board => "board:play",
+        }
+    }
+}
+
+pub async fn bot(
+    state: State<AppState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    game: Path<Uuid>,
+) -> Result<Response, BotApiError> {
+    stream(state, client, headers, game, Api::Bot).await
+}
+
+pub async fn board(
+    state: State<AppState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    game: Path<Uuid>,
+) -> Result<Response, BotApiError> {
+    stream(state, client, headers, game, Api::Board).await
+}
+
+/// The account of a request to one of the two APIs, which must be the right one for it: a
+/// bot plays through the Bot API only, a person through the Board API.
+pub async fn player_of(
+    state: &AppState,
+    headers: &HeaderMap,
+    api: Api,
+) -> Result<crate::store::TokenHolder, BotApiError> {
+    let holder = holder(state, headers, api.scope()).await?;
+    match (api, holder.bot) {
+        (Api::Bot, false) => Err(BotApiError::NotABot),
+        (Api::Board, true) => Err(BotApiError::BotOnBoard),
+        _ => Ok(holder),
+    }
+}
+
+async fn stream(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(game): Path<Uuid>,
+    api: Api,
+) -> Result<Response, BotApiError> {
+    let holder = player_of(&state, &headers, api).await?;
+    state
+        .limits
+        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+    let record = state
+        .store
+        .game(game)
+        .await?
+        .filter(|g| g.red == holder.player.id || g.blue == holder.player.id)
+        .ok_or(BotApiError::NotFound("game"))?;
+    let hold = state
+        .bot_streams
+        .open(holder.token, MAX_GAME_STREAMS)
+        .ok_or(BotApiError::TooManyStreams)?;
+    let mut bots = Vec::new();
+    for player in [record.red, record.blue] {
+        if state.store.is_bot(player).await? {
+            bots.push(player);
+        }
+    }
+    let mut view = GameView::new(game, holder.player.id, bots);
+    let (lines, body) = mpsc::channel::<Result<Bytes, std::io::Error>>(8);
+    let room = state.reach.room_in_progress(game).await;
+    match room {
+        None => {
+            // Over (or between nodes this moment): the game as it stands, then the end.
+            let frame = ServerFrame::Game(Box::new(crate::api::archived_state(&record)));
+            for line in view.read(&frame) {
+                let _ = lines.try_send(Ok(Bytes::from(format!("{line}\n"))));
+            }
+            drop(hold);
+        }
+        Some(room) => {
+            let (tx, mut frames) = mpsc::channel(FRAMES);
+            let too_slow = std::sync::Arc::new(tokio::sync::Notify::new());
+            let conn = Connection {
+                id: next_connection_id(),
+                player: holder.player.clone(),
+                tx,
+                too_slow: too_slow.clone(),
+                addr: client,
+                remote: None,
+            };
+            let conn_id = conn.id;
+            room.send(RoomCommand::Join {
+                conn,
+                intent: JoinIntent::Watch,
+            })
+            .await;
+            let mut shutdown = state.shutdown.clone();
+            tokio::spawn(async move {
+                let _hold = hold;
+                loop {
+                    let said = tokio::select! {
+                        frame = frames.recv() => match frame {
+                            Some(Outbound::Text(text)) => {
+                                let Ok(frame) = serde_json::from_str::<ServerFrame>(&text) else {
+                                    continue;
+                                };
+                                view.read(&frame)
+                                    .into_iter()
+                                    .map(|line| format!("{line}\n"))
+                                    .collect::<String>()
+                            }
+                            Some(_) => continue,
+                            None => break,
+                        },
+                        _ = tokio::time::sleep(KEEP_ALIVE) => "\n".to_owned(),
+                        _ = too_slow.notified() => break,
+                        _ = shutdown.changed() => break,
+                    };
+                    if said.is_empty() {
+                        continue;
+                    }
+                    match tokio::time::timeout(STUCK, lines.send(Ok(Bytes::from(said)))).await {
+                        Ok(Ok(())) => {}
+                        // Gone, or not reading.
+                        _ => break,
+                    }
+                    if view.over() {
+                        break;
+                    }
+                }
+                room.send(RoomCommand::Leave { conn_id }).await;
+            });
+        }
+    }
+    let body = Body::from_stream(futures_util::stream::unfold(body, |mut rx| async move {
+        rx.recv().await.map(|line| (line, rx))
+    }));
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}

@@ -1,0 +1,235 @@
+//! What a game stream says (issue 26): the socket's frames about one game, read as lichess's
+//! Board and Bot APIs write them — one `gameFull` first, then a `gameState` after every change,
+//! `chatLine`s and `opponentGone`. Pure: frames in, JSON lines out, so that it is tested alone.
+
+use jungle_protocol::{ClockSpec, Clocks, GameState, ServerFrame, Side};
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+/// One game as its stream has told it so far.
+pub struct GameView {
+    game: Uuid,
+    /// The player the stream is for.
+    me: Uuid,
+    /// The bot accounts among the two players (they carry the title BOT).
+    bots: Vec<Uuid>,
+    moves: Vec<String>,
+    clocks: Option<Clocks>,
+    clock: Option<ClockSpec>,
+    /// Whose draw offer and takeback request stand.
+    draw_offer: Option<Side>,
+    takeback_offer: Option<Side>,
+    /// `started`, or once over the reason it ended.
+    status: String,
+    winner: Option<Side>,
+    /// The side the stream's player holds, once the game's state told it.
+    my_side: Option<Side>,
+    started: bool,
+    over: bool,
+}
+
+impl GameView {
+    pub fn new(game: Uuid, me: Uuid, bots: Vec<Uuid>) -> GameView {
+        GameView {
+            game,
+            me,
+            bots,
+            moves: Vec::new(),
+            clocks: None,
+            clock: None,
+            draw_offer: None,
+            takeback_offer: None,
+            status: "started".into(),
+            winner: None,
+            my_side: None,
+            started: false,
+            over: false,
+        }
+    }
+
+    /// Whether the game has ended (the stream closes after saying so).
+    pub fn over(&self) -> bool {
+        self.over
+    }
+
+    /// The lines one frame adds to the stream (none for a frame of another game or of no
+    /// interest here).
+    pub fn read(&mut self, frame: &ServerFrame) -> Vec<Value> {
+        match frame {
+            ServerFrame::Game(state) if state.game == self.game => self.full(state),
+            ServerFrame::Moved {
+                game,
+                mv,
+                clocks,
+                draw_offer,
+                ..
+            } if *game == self.game => {
+                self.moves.push(mv.clone());
+                self.clocks = Some(*clocks);
+                self.draw_offer = *draw_offer;
+                self.takeback_offer = None;
+                vec![self.state()]
+            }
+            ServerFrame::DrawOffered { game, by, .. } if *game == self.game => {
+                self.draw_offer = Some(*by);
+                vec![self.state()]
+            }
+            ServerFrame::DrawDeclined { game, .. } if *game == self.game => {
+                self.draw_offer = None;
+                vec![self.state()]
+            }
+            ServerFrame::TakebackOffered { game, by, .. } if *game == self.game => {
+                self.takeback_offer = Some(*by);
+                vec![self.state()]
+            }
+            ServerFrame::TakebackDeclined { game, .. } if *game == self.game => {
+                self.takeback_offer = None;
+                vec![self.state()]
+            }
+            ServerFrame::GameOver {
+                game,
+                winner,
+                reason,
+                clocks,
+                ..
+            } if *game == self.game => {
+                self.over = true;
+                self.winner = *winner;
+                self.status = reason.name().to_owned();
+                if let Some(clocks) = clocks {
+                    self.clocks = Some(*clocks);
+                }
+                self.draw_offer = None;
+                vec![self.state()]
+            }
+            ServerFrame::Presence {
+                game,
+                online,
+                abandon_in_ms,
+                side,
+                ..
+            } if *game == self.game && !self.is_me(*side) => {
+                let seconds = abandon_in_ms.map(|ms| ms.div_ceil(1000));
+                vec![json!({
+                    "type": "opponentGone",
+                    "gone": !online,
+                    "claimWinInSeconds": if *online { None } else { seconds },
+                })]
+            }
+            ServerFrame::ChatLine {
+                game,
+                channel,
+                from,
+                preset,
+                text,
+            } if *game == self.game => vec![json!({
+                "type": "chatLine",
+                "room": channel,
+                "username": from.name,
+                "text": text.clone().or_else(|| preset.clone()).unwrap_or_default(),
+            })],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Which side the stream's player holds, as last told.
+    fn is_me(&self, side: Side) -> bool {
+        self.my_side == Some(side)
+    }
+
+    /// A whole state: the stream's first line, and later a resync (a takeback, a reconnect).
+    fn full(&mut self, state: &GameState) -> Vec<Value> {
+        self.moves = state.moves.clone();
+        self.clocks = Some(state.clocks);
+        self.clock = Some(state.clock);
+        self.draw_offer = state.draw_offer;
+        self.takeback_offer = state.takeback_offer;
+        self.my_side = [Side::Red, Side::Blue].into_iter().find(|side| {
+            let seat = match side {
+                Side::Red => &state.red,
+                Side::Blue => &state.blue,
+            };
+            seat.as_ref().is_some_and(|s| s.id == self.me)
+        });
+        if let Some(result) = &state.result {
+            self.over = true;
+            self.winner = result.winner;
+            self.status = result.reason.name().to_owned();
+        }
+        if self.started {
+            return vec![self.state()];
+        }
+        self.started = true;
+        let seat = |seat: &Option<jungle_protocol::Seat>| match seat {
+            Some(s) => json!({
+                "id": s.id,
+                "name": s.name,
+                "title": if self.bots.contains(&s.id) { Some("BOT") } else { None },
+                "rating": s.rating,
+                "provisional": s.provisional,
+            }),
+            None => Value::Null,
+        };
+        vec![json!({
+            "type": "gameFull",
+            "id": state.game,
+            "rules": state.rules,
+            "rated": state.rated,
+            "clock": clock_json(&state.clock),
+            "red": seat(&state.red),
+            "blue": seat(&state.blue),
+            "initialPosition": state.start,
+            "state": self.state(),
+        })]
+    }
+
+    /// The `gameState` line as things stand.
+    fn state(&self) -> Value {
+        let clocks = self.clocks.unwrap_or(Clocks {
+            red_ms: 0,
+            blue_ms: 0,
+            running: None,
+            red_timeouts: 0,
+            blue_timeouts: 0,
+        });
+        let inc_ms = match self.clock {
+            Some(ClockSpec::Fischer { inc_s, .. }) => u64::from(inc_s) * 1000,
+            _ => 0,
+        };
+        json!({
+            "type": "gameState",
+            "moves": self.moves.join(" "),
+            "rtime": clocks.red_ms,
+            "btime": clocks.blue_ms,
+            "rinc": inc_ms,
+            "binc": inc_ms,
+            "rtimeouts": clocks.red_timeouts,
+            "btimeouts": clocks.blue_timeouts,
+            "status": self.status,
+            "winner": self.winner,
+            "drawOffer": self.draw_offer,
+            "takebackOffer": self.takeback_offer,
+        })
+    }
+}
+
+/// A clock as the streams write it: `kind` and its own fields, in milliseconds.
+pub fn clock_json(clock: &ClockSpec) -> Value {
+    match *clock {
+        ClockSpec::Fischer { base_s, inc_s } => json!({
+            "kind": "fischer",
+            "initial": u64::from(base_s) * 1000,
+            "increment": u64::from(inc_s) * 1000,
+        }),
+        ClockSpec::PerMove {
+            move_s,
+            max_timeouts,
+            consecutive,
+        } => json!({
+            "kind": "per_move",
+            "perMove": u64::from(move_s) * 1000,
+            "maxTimeouts": max_timeouts,
+            "consecutive": consecutive,
+        }),
+    }
+}
