@@ -222,6 +222,7 @@ impl Server {
         let state = AppState {
             reach,
             bot_streams: Default::default(),
+            event_streams: Default::default(),
             challenges,
             game_analyses: Default::default(),
             online,
@@ -438,6 +439,20 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             axum::routing::delete(bot_api::tokens::delete),
         )
         .route("/api/bot/account/upgrade", post(bot_api::account::upgrade))
+        .route("/api/stream/event", get(bot_api::event_stream::stream))
+        .route("/api/challenge/{who}", post(bot_api::challenges::create))
+        .route(
+            "/api/challenge/{who}/accept",
+            post(bot_api::challenges::accept),
+        )
+        .route(
+            "/api/challenge/{who}/decline",
+            post(bot_api::challenges::decline),
+        )
+        .route(
+            "/api/challenge/{who}/cancel",
+            post(bot_api::challenges::cancel),
+        )
         .route("/api/bot/game/stream/{id}", get(bot_api::game_stream::bot))
         .route(
             "/api/bot/game/{id}/move/{mv}",

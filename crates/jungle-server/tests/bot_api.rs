@@ -478,9 +478,237 @@ async fn a_game_played_over_the_board_api_against_the_socket(db: Db) {
     server.shutdown().await;
 }
 
+/// A bot: an account upgraded, with a token that plays and challenges.
+async fn bot(server: &TestServer, name: &str) -> (Player, String) {
+    let (player, _, session) = signed_in(server, name).await;
+    let token = new_token(server, &session, &["bot:play", "challenge:write"])
+        .await
+        .token;
+    let (status, _) = call(
+        server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    (player, token)
+}
+
+/// A whole rated game between a person on the socket and a bot on the HTTP API: the person
+/// challenges the bot from its profile, the bot hears it on its event stream and accepts, the
+/// game starts for both, the bot plays from its game stream, declines a draw, and loses; its
+/// event stream hears the end, and both ratings moved.
+async fn a_rated_game_between_a_person_and_a_bot(db: Db) {
+    let server = TestServer::start(db).await;
+    let (bot_player, token) = bot(&server, "Engine").await;
+    let mut events = Lines::open(&server, "/api/stream/event", &token).await;
+    // The bot is online while its event stream is open: a person can challenge it.
+    let person_player = create_account(server.addr, "Person").await;
+    let mut person = server.client(&person_player).await;
+    person
+        .send(ClientFrame::Challenge {
+            to: bot_player.id,
+            rules: Ruleset::Classic,
+            clock: fischer(300, 3),
+            rated: true,
+            color: ColorChoice::Red,
+        })
+        .await;
+    expect_frame!(person, ServerFrame::ChallengeSent { .. });
+    let challenge = events.next().await.unwrap();
+    assert_eq!(challenge["type"], "challenge", "{challenge}");
+    assert_eq!(challenge["challenge"]["rated"], true);
+    assert_eq!(
+        challenge["challenge"]["challenger"]["id"],
+        person_player.id.to_string()
+    );
+    let id = challenge["challenge"]["id"].as_str().unwrap().to_owned();
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{id}/accept"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let state = person.expect_game().await;
+    let game = state.game;
+    assert_eq!(state.you, Some(Side::Red));
+    let start = events.next().await.unwrap();
+    assert_eq!(start["type"], "gameStart", "{start}");
+    assert_eq!(start["game"]["id"], game.to_string());
+    assert_eq!(start["game"]["color"], "blue");
+    assert_eq!(start["game"]["rated"], true);
+
+    let mut lines = Lines::open(&server, &format!("/api/bot/game/stream/{game}"), &token).await;
+    let full = lines.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["blue"]["title"], "BOT");
+    assert_eq!(full["red"]["title"], Value::Null);
+    let (last, moves) = DEN_WIN_AT_PLY_21.split_last().unwrap();
+    for (i, mv) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            person.mv(game, mv).await;
+            person.expect_moved().await;
+        } else {
+            let (status, body) = call(
+                &server,
+                reqwest::Method::POST,
+                &format!("/api/bot/game/{game}/move/{mv}"),
+                &token,
+                None,
+            )
+            .await;
+            assert_eq!(status, 200, "{mv}: {body}");
+            person.expect_moved().await;
+        }
+        let seen = lines.next().await.unwrap();
+        assert_eq!(seen["moves"].as_str().unwrap().split(' ').count(), i + 1);
+        if i == 10 {
+            // The person offers a draw; the bot declines it.
+            person.send(ClientFrame::OfferDraw { game }).await;
+            expect_frame!(person, ServerFrame::DrawOffered { .. });
+            assert_eq!(lines.next().await.unwrap()["drawOffer"], "red");
+            let (status, _) = call(
+                &server,
+                reqwest::Method::POST,
+                &format!("/api/bot/game/{game}/draw/no"),
+                &token,
+                None,
+            )
+            .await;
+            assert_eq!(status, 200);
+            expect_frame!(person, ServerFrame::DrawDeclined { .. });
+            assert_eq!(lines.next().await.unwrap()["drawOffer"], Value::Null);
+        }
+    }
+    person.mv(game, last).await;
+    let over = person.expect_over().await;
+    assert_eq!(
+        (over.winner, over.reason, over.rated),
+        (Some(Side::Red), Reason::Den, true)
+    );
+    let change = over.rating_change.expect("rated for both");
+    assert!(change.red > 0 && change.blue < 0, "{change:?}");
+    // The last move, then the end.
+    assert_eq!(
+        lines.next().await.unwrap()["moves"].as_str().unwrap().split(' ').count(),
+        21
+    );
+    let end = lines.next().await.unwrap();
+    assert_eq!(
+        (end["status"].as_str(), end["winner"].as_str()),
+        (Some("den"), Some("red"))
+    );
+    assert_eq!(lines.next().await, None);
+    let finish = events.next().await.unwrap();
+    assert_eq!(finish["type"], "gameFinish", "{finish}");
+    assert_eq!(finish["game"]["winner"], "red");
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", bot_player.id)).await;
+    assert_eq!(profile.title.as_deref(), Some("BOT"));
+    assert!(profile.ratings["classic"].rating < 1500.0);
+    assert_eq!(profile.ratings["classic"].games, 1);
+    server.shutdown().await;
+}
+
+/// The bot challenges over HTTP; the person declines on the socket; the bot's stream hears
+/// it. A restarted bot (a new event stream) hears of its game in progress first.
+async fn a_bot_challenges_over_http_and_picks_its_games_up_again(db: Db) {
+    let server = TestServer::start(db).await;
+    let (_, token) = bot(&server, "Challenger").await;
+    let person_player = create_account(server.addr, "Target").await;
+    let username = server
+        .get::<http::PlayerProfile>(&format!("/api/players/{}", person_player.id))
+        .await
+        .username
+        .unwrap();
+    let mut person = server.client(&person_player).await;
+    // Without an event stream, nobody would hear the answer.
+    let body =
+        json!({ "rated": false, "clock": { "limit": 300, "increment": 3 }, "color": "blue" });
+    let (status, answer) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{username}"),
+        &token,
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (400, Some("no_event_stream"))
+    );
+    let mut events = Lines::open(&server, "/api/stream/event", &token).await;
+    let (status, sent) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{username}"),
+        &token,
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let challenge = expect_frame!(person, ServerFrame::Challenged { challenge } => challenge);
+    assert_eq!(sent["id"], challenge.id.to_string());
+    person
+        .send(ClientFrame::DeclineChallenge { id: challenge.id })
+        .await;
+    let declined = events.next().await.unwrap();
+    assert_eq!(declined["type"], "challengeDeclined", "{declined}");
+    // A bad clock changes nothing.
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{username}"),
+        &token,
+        Some(json!({ "clock": {} })),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // The person challenges back; the bot accepts; then the bot "restarts".
+    let bot_id = challenge.from.id;
+    person
+        .send(ClientFrame::Challenge {
+            to: bot_id,
+            rules: Ruleset::Classic,
+            clock: fischer(300, 3),
+            rated: false,
+            color: ColorChoice::Red,
+        })
+        .await;
+    expect_frame!(person, ServerFrame::ChallengeSent { .. });
+    let incoming = events.next().await.unwrap();
+    let id = incoming["challenge"]["id"].as_str().unwrap().to_owned();
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{id}/accept"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let game = person.expect_game().await.game;
+    assert_eq!(events.next().await.unwrap()["type"], "gameStart");
+    drop(events);
+    let mut again = Lines::open(&server, "/api/stream/event", &token).await;
+    let start = again.next().await.unwrap();
+    assert_eq!(
+        (start["type"].as_str(), start["game"]["id"].as_str()),
+        (Some("gameStart"), Some(game.to_string().as_str()))
+    );
+    server.shutdown().await;
+}
+
 both_stores!(
     tokens_are_made_listed_and_deleted_and_never_a_session,
     an_account_that_has_played_nothing_becomes_a_bot_for_good,
     an_account_holds_at_most_twenty_tokens,
-    a_game_played_over_the_board_api_against_the_socket
+    a_game_played_over_the_board_api_against_the_socket,
+    a_rated_game_between_a_person_and_a_bot,
+    a_bot_challenges_over_http_and_picks_its_games_up_again
 );

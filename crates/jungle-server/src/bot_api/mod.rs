@@ -7,6 +7,8 @@
 
 pub mod account;
 pub mod actions;
+pub mod challenges;
+pub mod event_stream;
 pub mod game_stream;
 pub mod game_view;
 pub mod holder;
@@ -49,6 +51,8 @@ pub enum BotApiError {
     Refused(String),
     #[error("the game did not answer in time; try again")]
     NoAnswer,
+    #[error("open the event stream (GET /api/stream/event) first: it hears the answer")]
+    NoEventStream,
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error(transparent)]
@@ -72,6 +76,7 @@ impl BotApiError {
             BotApiError::TooManyStreams => (StatusCode::TOO_MANY_REQUESTS, "too_many_streams"),
             BotApiError::Refused(_) => (StatusCode::BAD_REQUEST, "refused"),
             BotApiError::NoAnswer => (StatusCode::SERVICE_UNAVAILABLE, "no_answer"),
+            BotApiError::NoEventStream => (StatusCode::BAD_REQUEST, "no_event_stream"),
             BotApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             BotApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             BotApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),

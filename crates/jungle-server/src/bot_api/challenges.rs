@@ -1,0 +1,226 @@
+//! Challenges over HTTP (issue 26), one mechanism with the socket's: `POST
+//! /api/challenge/{username}` sends one, `POST /api/challenge/{id}/accept`, `/decline` and
+//! `/cancel` answer or take it back. Each is the socket's challenge frame, sent through the
+//! player's open event stream (which hears the answer, and the game's start); without one the
+//! request is refused, as the game would start with nobody to hear of it.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, Ruleset, ServerFrame};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use super::event_stream::challenge_json;
+use super::holder::holder;
+use super::BotApiError;
+use crate::client_addr::ClientAddr;
+use crate::frame_error::FrameError;
+use crate::limits::Limited;
+use crate::rooms::Connection;
+use crate::state::AppState;
+
+/// The clock of a challenge, as lichess writes it (seconds), or a clock per move.
+#[derive(Deserialize)]
+pub struct ClockBody {
+    limit: Option<u32>,
+    increment: Option<u32>,
+    per_move: Option<u32>,
+}
+
+#[derive(Deserialize)]
+pub struct ChallengeBody {
+    #[serde(default)]
+    rated: bool,
+    clock: ClockBody,
+    #[serde(default)]
+    rules: Option<Ruleset>,
+    #[serde(default)]
+    color: Option<ColorChoice>,
+}
+
+/// The connection of the holder's event stream: the challenge's news go there.
+async fn through(
+    state: &AppState,
+    headers: &HeaderMap,
+    client: std::net::IpAddr,
+    scope: &'static str,
+) -> Result<Connection, BotApiError> {
+    let holder = holder(state, headers, scope).await?;
+    state
+        .limits
+        .check(Limited::Challenge, Some(holder.player.id), client)?;
+    state
+        .event_streams
+        .connection(holder.token)
+        .ok_or(BotApiError::NoEventStream)
+}
+
+/// Sends a challenge frame where the challenges are held; the local answer, if any.
+async fn send(
+    state: &AppState,
+    conn: &Connection,
+    frame: ClientFrame,
+) -> Result<Option<ServerFrame>, BotApiError> {
+    if state
+        .reach
+        .challenge_elsewhere(conn, frame.clone())
+        .await
+        .map_err(|_| BotApiError::NoAnswer)?
+    {
+        return Ok(None);
+    }
+    let answer = crate::challenges::handle_frame(
+        &state.store,
+        &state.challenges,
+        &state.room_ctx,
+        conn,
+        frame,
+    )
+    .await
+    .map_err(refusal)?;
+    Ok(answer.and_then(|text| serde_json::from_str(&text).ok()))
+}
+
+/// A refused challenge frame, as the API says it.
+fn refusal(e: FrameError) -> BotApiError {
+    match e {
+        FrameError::Store(e) => BotApiError::Store(e),
+        other => BotApiError::Refused(other.to_string()),
+    }
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(username): Path<String>,
+    body: Result<Json<ChallengeBody>, JsonRejection>,
+) -> Result<Json<Value>, BotApiError> {
+    let conn = through(&state, &headers, client, "challenge:write").await?;
+    let Json(body) = body.map_err(|e| BotApiError::BadRequest(e.body_text()))?;
+    let clock = match body.clock {
+        ClockBody {
+            limit: Some(limit),
+            increment,
+            per_move: None,
+        } => ClockSpec::Fischer {
+            base_s: limit,
+            inc_s: increment.unwrap_or(0),
+        },
+        ClockBody {
+            limit: None,
+            increment: None,
+            per_move: Some(move_s),
+        } => ClockSpec::PerMove {
+            move_s,
+            max_timeouts: 3,
+            consecutive: false,
+        },
+        _ => {
+            return Err(BotApiError::BadRequest(
+                "clock: either limit (and increment) in seconds, or per_move".into(),
+            ))
+        }
+    };
+    if username.len() > 20 {
+        return Err(BotApiError::NotFound("player"));
+    }
+    let to = state
+        .store
+        .player_by_username(&username)
+        .await?
+        .ok_or(BotApiError::NotFound("player"))?;
+    let frame = ClientFrame::Challenge {
+        to,
+        rules: body.rules.unwrap_or(Ruleset::Classic),
+        clock,
+        rated: body.rated,
+        color: body.color.unwrap_or(ColorChoice::Random),
+    };
+    match send(&state, &conn, frame).await? {
+        Some(ServerFrame::ChallengeSent { challenge }) => Ok(Json(challenge_json(&challenge))),
+        // Held on another node: its answer reaches the event stream.
+        _ => Ok(Json(json!({ "ok": true }))),
+    }
+}
+
+/// Why a challenge is declined, from lichess's list (the challenger's stream says so).
+const DECLINE_REASONS: [&str; 10] = [
+    "generic",
+    "later",
+    "tooFast",
+    "tooSlow",
+    "timeControl",
+    "rated",
+    "casual",
+    "standard",
+    "noBot",
+    "onlyBot",
+];
+
+#[derive(Deserialize, Default)]
+pub struct DeclineBody {
+    reason: Option<String>,
+}
+
+async fn answer(
+    state: AppState,
+    client: std::net::IpAddr,
+    headers: HeaderMap,
+    frame: ClientFrame,
+) -> Result<Json<Value>, BotApiError> {
+    // Answering needs no challenge:write: a bot answers with its play scope.
+    let holder = match holder(&state, &headers, "bot:play").await {
+        Err(BotApiError::MissingScope(_)) => holder(&state, &headers, "board:play").await?,
+        other => other?,
+    };
+    state
+        .limits
+        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+    let conn = state
+        .event_streams
+        .connection(holder.token)
+        .ok_or(BotApiError::NoEventStream)?;
+    send(&state, &conn, frame).await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+pub async fn accept(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> Result<Json<Value>, BotApiError> {
+    answer(state, client, headers, ClientFrame::AcceptChallenge { id }).await
+}
+
+pub async fn decline(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+    body: Option<Json<DeclineBody>>,
+) -> Result<Json<Value>, BotApiError> {
+    let reason = body.and_then(|Json(b)| b.reason);
+    if let Some(reason) = &reason {
+        if !DECLINE_REASONS.contains(&reason.as_str()) {
+            return Err(BotApiError::BadRequest(format!(
+                "reason: one of {}",
+                DECLINE_REASONS.join(", ")
+            )));
+        }
+    }
+    answer(state, client, headers, ClientFrame::DeclineChallenge { id }).await
+}
+
+pub async fn cancel(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> Result<Json<Value>, BotApiError> {
+    answer(state, client, headers, ClientFrame::CancelChallenge { id }).await
+}
