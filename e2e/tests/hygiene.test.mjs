@@ -72,6 +72,6 @@ test('every string exists in both languages, every error code has words, errors 
   await useLanguage(page, 'zh');
   await page.goto(`${env.server.url}/r/ZZZZZZZZ`);
   await page.waitForSelector('[role="alert"]');
-  assert.equal(await page.locator('[role="alert"]').innerText(), '没有这个房间码。');
+  assert.equal(await page.locator('[role="alert"] p').first().innerText(), '没有这个房间码。');
   await page.context().close();
 });

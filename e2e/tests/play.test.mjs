@@ -253,7 +253,45 @@ test('a room link invites a first-time visitor by name, on a phone, in every lan
       return [g.you, g[g.you]?.name];
     });
     assert.equal(seats[1], `Visitor ${lang}`, 'seated under the name typed on the way');
+    // The pieces in the reader's script: 獅 and 貓 in Traditional Chinese.
+    const board = await visitor.locator('.board').innerText();
+    assert.ok(lang === 'zh-Hant' ? board.includes('獅') && !board.includes('狮') : board.includes('狮'), `${lang}: ${board.slice(0, 40)}`);
     await host.context().close();
     await context.close();
   }
+});
+
+test('a room link that invites to nothing says so; one whose game started lets a newcomer watch', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const stranger = await context.newPage();
+  watchPage(stranger, 'stranger');
+  await stranger.goto(`${env.server.url}/r/NOSUCHRM`);
+  // No name asked for nothing: the reason, and the way back.
+  await stranger.waitForSelector('[role="alert"]');
+  assert.match(await stranger.locator('[role="alert"]').innerText(), /No open room has that code/);
+  assert.equal(await stranger.locator('#name').count(), 0);
+  await stranger.click('[role="alert"] a[href="/"]');
+  await stranger.waitForSelector('#name');
+
+  const host = await newPlayer(env.browser, env.server.url, 'Started Host');
+  await host.click('#create-room');
+  await host.waitForSelector('#room-link');
+  const link = await host.inputValue('#room-link');
+  const guest = await newPlayer(env.browser, env.server.url, 'Started Guest');
+  await guest.goto(link);
+  await guest.click('#take-seat');
+  await guest.waitForURL(/\/g\//);
+  const late = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const newcomer = await late.newPage();
+  watchPage(newcomer, 'newcomer');
+  await newcomer.goto(link);
+  await newcomer.waitForSelector('#name');
+  assert.match(await newcomer.locator('.notice').innerText(), /has started: choose a name to watch it/);
+  await newcomer.fill('#name', 'Late Fan');
+  await newcomer.click('#name-form button[type=submit]');
+  await newcomer.waitForURL(/\/g\//);
+  await newcomer.waitForSelector('text=You are watching this game.');
+  for (const page of [host, guest]) await page.context().close();
+  await context.close();
+  await late.close();
 });

@@ -58,16 +58,18 @@ async function request(method, path, body, token) {
  */
 
 /**
- * What a room link invites to, or null when its room waits no more (or never was).
+ * What a room link invites to: the room waiting for its guest, a game under way (watchable),
+ * or nothing (a code that names no room now).
  * @param {string} code
- * @returns {Promise<RoomInvite | null>}
+ * @returns {Promise<{ status: 'waiting', invite: RoomInvite } | { status: 'started' } | { status: 'unknown' }>}
  */
 export async function roomInvite(code) {
   const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
-  if (response.status === 404) return null;
+  if (response.status === 404) return { status: 'unknown' };
+  if (response.status === 409) return { status: 'started' };
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(errorText(data.code ?? data.error, data.message || data.error || `HTTP ${response.status}`));
-  return data;
+  return { status: 'waiting', invite: data };
 }
 
 /** A new guest; without a name the server gives one (`Guest-4821`), to change later. */

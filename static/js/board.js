@@ -1,7 +1,7 @@
 // The board: 63 buttons drawn from explicit state. It knows terrain and how to show animals,
 // and nothing of the rules: the server's `legal` list decides what may move where.
 
-import { ANIMALS, DENS, TRAPS, WATER, squareName } from './fen.js';
+import { ANIMALS, DENS, TRAPS, WATER, squareName, glyphOf } from './fen.js';
 import { t } from './i18n.js';
 
 /**
@@ -151,7 +151,7 @@ function drawPiece(button, piece, name) {
   const el = document.createElement('span');
   el.className = `piece ${piece.side}`;
   el.title = t(`animal.${animal.name}`);
-  el.innerHTML = `<span aria-hidden="true">${animal.glyph}</span><span class="rank" aria-hidden="true">${animal.rank}</span>`;
+  el.innerHTML = `<span aria-hidden="true">${glyphOf(animal)}</span><span class="rank" aria-hidden="true">${animal.rank}</span>`;
   button.append(el);
 }
 

@@ -1,16 +1,26 @@
 // Reads position text for drawing only: which animal stands where. No rules live here; the
 // server sends the legal moves.
 
+import { language } from './i18n.js';
+
 export const ANIMALS = {
   e: { name: 'elephant', glyph: '象', rank: 8 },
-  l: { name: 'lion', glyph: '狮', rank: 7 },
+  l: { name: 'lion', glyph: '狮', hant: '獅', rank: 7 },
   t: { name: 'tiger', glyph: '虎', rank: 6 },
   p: { name: 'leopard', glyph: '豹', rank: 5 },
   w: { name: 'wolf', glyph: '狼', rank: 4 },
   d: { name: 'dog', glyph: '狗', rank: 3 },
-  c: { name: 'cat', glyph: '猫', rank: 2 },
+  c: { name: 'cat', glyph: '猫', hant: '貓', rank: 2 },
   r: { name: 'rat', glyph: '鼠', rank: 1 },
 };
+
+/**
+ * An animal's character as the reader's script writes it (獅 and 貓 in Traditional Chinese).
+ * @param {{ glyph: string, hant?: string }} animal
+ */
+export function glyphOf(animal) {
+  return language() === 'zh-Hant' ? animal.hant ?? animal.glyph : animal.glyph;
+}
 
 export const FILES = 'abcdefg';
 

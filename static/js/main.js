@@ -139,7 +139,7 @@ function route() {
     const code = app.route.code;
     const join = () => {
       ensureSocket();
-      root.innerHTML = `<p class="card">${t('connecting')}</p>`;
+      root.innerHTML = `<p class="card">${t('loading')}</p>`;
       app.send({ t: 'join_room', code });
     };
     show(renderInvite(root, app, code, join, renderNamePrompt));
@@ -187,8 +187,10 @@ function route() {
   }
 }
 
-function renderNamePrompt() {
+/** The first visit's name card; `note` says why it is asked (a room link's game to watch). */
+function renderNamePrompt(note = '') {
   root.innerHTML = `<section class="card narrow">
+    ${note ? `<p class="notice" role="status">${escape(note)}</p>` : ''}
     <h1>${t('chooseName')}</h1>
     <form id="name-form"><label for="name">${t('chooseName')}</label>
     <input type="text" id="name" maxlength="24" autocomplete="nickname" required aria-describedby="name-hint">
@@ -276,9 +278,11 @@ function onFrame(frame) {
       }
       if (store.listened('tournament_error') && TOURNAMENT_ERRORS.has(frame.code)) {
         store.tell('tournament_error', frame);
-      } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game') {
+      } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game' || (app.route?.name === 'room' && !gameView)) {
+        // Nothing to show in place of the room or game asked for: say why, and the way back.
         show(null);
-        root.innerHTML = `<p class="card" role="alert">${escape(errorText(frame.code, frame.message))}</p>`;
+        root.innerHTML = `<section class="card narrow" role="alert"><p>${escape(errorText(frame.code, frame.message))}</p>
+          <p><a href="/" data-link class="button primary link-button">${t('backToLobby')}</a></p></section>`;
       } else if (frame.code === 'banned') {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;

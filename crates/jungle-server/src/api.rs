@@ -33,6 +33,8 @@ pub enum ApiError {
     Store(#[from] StoreError),
     #[error(transparent)]
     ForeignOrigin(#[from] crate::auth::ForeignOrigin),
+    #[error("that room's game has started: it can be watched, not joined")]
+    RoomStarted,
 }
 
 impl IntoResponse for ApiError {
@@ -55,6 +57,7 @@ impl IntoResponse for ApiError {
             }
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
             ApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, self.to_string()),
+            ApiError::RoomStarted => (StatusCode::CONFLICT, self.to_string()),
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "api request failed");
                 (
@@ -67,6 +70,7 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::Store(_) => "internal",
             ApiError::ForeignOrigin(_) => "foreign_origin",
+            ApiError::RoomStarted => "room_started",
             _ => "bad_request",
         };
         let body = http::ApiError::new(code, message);
@@ -412,6 +416,10 @@ pub async fn room_invite(
         false => None,
     };
     let Some(room) = room else {
+        // A room whose game is under way: its link lets one watch (no guess: no charge).
+        if readable && state.reach.room_by_code(&code).await.is_some() {
+            return Err(ApiError::RoomStarted);
+        }
         state.limits.charge_miss(client);
         return Err(ApiError::NotFound("room"));
     };

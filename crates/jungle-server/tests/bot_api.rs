@@ -595,7 +595,11 @@ async fn a_rated_game_between_a_person_and_a_bot(db: Db) {
     assert!(change.red > 0 && change.blue < 0, "{change:?}");
     // The last move, then the end.
     assert_eq!(
-        lines.next().await.unwrap()["moves"].as_str().unwrap().split(' ').count(),
+        lines.next().await.unwrap()["moves"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .count(),
         21
     );
     let end = lines.next().await.unwrap();

@@ -165,8 +165,9 @@ async fn a_room_link_says_who_invites_to_what_while_the_room_waits(db: Db) {
         .await;
     guest.expect_game().await;
     play(&mut host, &mut guest, game, &["e3d3"]).await;
+    // The seat is taken: the link lets one watch.
     let (status, error) = server.get_status(&format!("/api/rooms/{code}")).await;
-    assert_eq!(status, 404, "the seat is taken: {error:?}");
+    assert_eq!(status, 409, "{error:?}");
     for wrong in ["NOSUCHRM", "a b", "%2E%2E", "TOOLONGFORACODE1"] {
         let (status, _) = server.get_status(&format!("/api/rooms/{wrong}")).await;
         assert_eq!(status, 404, "{wrong}");

@@ -6,7 +6,7 @@
 import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
 import { $, checkedOf, valueOf } from '../dom.js';
-import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
+import { ANIMAL_BY_NAME, parseBoard, glyphOf } from '../fen.js';
 import { errorText, t } from '../i18n.js';
 import { keepInSight, lastMove, replayBar } from '../components/replay.js';
 
@@ -112,7 +112,7 @@ export function renderAnalysis(root, app) {
       if (line.captures[i]) lost[mover === 'red' ? 'blue' : 'red'].push(line.captures[i]);
       mover = mover === 'red' ? 'blue' : 'red';
     }
-    $(root, '#captured').innerHTML = ['red', 'blue'].map((side) => `<div class="${side}">${lost[side].map((a) => ANIMAL_BY_NAME[a]?.glyph ?? '?').join(' ')}</div>`).join('');
+    $(root, '#captured').innerHTML = ['red', 'blue'].map((side) => `<div class="${side}">${lost[side].map((a) => (ANIMAL_BY_NAME[a] ? glyphOf(ANIMAL_BY_NAME[a]) : '?')).join(' ')}</div>`).join('');
     $(root, '#outcome').textContent = atEnd && line.outcome ? t(`reason.${line.outcome.reason}`, { side: t(line.outcome.winner ?? 'red'), loser: t(line.outcome.winner === 'red' ? 'blue' : 'red') }) : '';
     $(root, '#variation').hidden = !mainline;
     drawAnalysis();
@@ -226,7 +226,9 @@ export function renderAnalysis(root, app) {
   /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
-    if (!line || e.altKey || e.ctrlKey || e.metaKey || target.closest?.('.board, input, select, textarea')) return;
+    // A board moved about with the keyboard keeps the arrows; one just clicked does not.
+    const keyboardBoard = target.closest?.('.board') && target.matches?.(':focus-visible');
+    if (!line || e.altKey || e.ctrlKey || e.metaKey || keyboardBoard || target.closest?.('input, select, textarea')) return;
     const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: line.moves.length }[e.key];
     if (to != null) {
       e.preventDefault();

@@ -5,7 +5,7 @@
 import { createBoard, renderBoard } from '../board.js';
 import { formatMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
 import { $, valueOf } from '../dom.js';
-import { ANIMAL_BY_NAME, parseBoard } from '../fen.js';
+import { ANIMAL_BY_NAME, parseBoard, glyphOf } from '../fen.js';
 import { t } from '../i18n.js';
 import { escape } from '../format.js';
 import * as api from '../api.js';
@@ -28,6 +28,7 @@ export function renderGame(root, app) {
   root.innerHTML = `
   <div class="game">
     <section aria-label="${t('boardSection')}">
+      <div id="room-panel"></div>
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
@@ -37,7 +38,6 @@ export function renderGame(root, app) {
       <div id="eval-graph" class="eval-graph-box"></div>
     </section>
     <aside class="side">
-      <div id="room-panel"></div>
       <div id="end-panel"></div>
       <div class="card" id="turn-info" role="status"></div>
       <div class="card"><h3 class="row spread">${t('moves')}
@@ -108,7 +108,9 @@ export function renderGame(root, app) {
   const onKey = (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
     // The board takes arrows for its own cursor; fields take them for editing.
-    if (e.altKey || e.ctrlKey || e.metaKey || target.closest?.('.board, input, select, textarea')) return;
+    // A board moved about with the keyboard keeps them; one just clicked does not.
+    const keyboardBoard = target.closest?.('.board') && target.matches?.(':focus-visible');
+    if (e.altKey || e.ctrlKey || e.metaKey || keyboardBoard || target.closest?.('input, select, textarea')) return;
     const keys = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
     if (keys[e.key]) {
       e.preventDefault();
@@ -318,7 +320,7 @@ function drawBar(el, game, side) {
   // The name gives way (with an ellipsis) so that the rating, the notes and the clock stay on
   // the line.
   const chipClass = waitingHostColour(game) === 'random' ? 'random' : side;
-  el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${online}"></span>
+  el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${t(seat?.online ? 'online' : 'offline')}"></span>
     <span class="piece-chip ${chipClass}">${chip}</span> <span class="seat-name" title="${escape(seat?.name ?? '')}">${name}</span>${rating}${left}${you}</span>
     <span class="clock" data-clock="${side}" aria-label="${t('clockOf', { side: t(side) })}"></span>`;
 }
@@ -620,6 +622,6 @@ function drawMoves(el, game, shown, marks) {
 function drawCaptured(el, captured) {
   const lost = captured ?? { red: [], blue: [] };
   el.innerHTML = ['red', 'blue']
-    .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((name) => `<span title="${t(`animal.${name}`)}">${ANIMAL_BY_NAME[name]?.glyph ?? '?'}</span>`).join(' ')}</div>`)
+    .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((name) => `<span title="${t(`animal.${name}`)}">${ANIMAL_BY_NAME[name] ? glyphOf(ANIMAL_BY_NAME[name]) : '?'}</span>`).join(' ')}</div>`)
     .join('');
 }

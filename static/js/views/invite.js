@@ -1,12 +1,12 @@
 // A room link's page (issue 25): whoever opens /r/CODE learns who invites them to what ("Ada
 // invites you to a game of Classic, 5+3"), and takes the seat with one button, choosing a name
-// on the way if this browser has no player yet. The host opening their own link, or a link
-// whose room no longer waits, goes straight on to the room (the server says what became of it).
+// on the way if this browser has no player yet. The host opening their own link goes back to
+// the room; a link whose game has started lets one watch it; a code that names no room says so.
 
 import * as api from '../api.js';
 import { describeClock } from '../clock.js';
 import { $ } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { escape } from '../format.js';
 
 /**
@@ -14,22 +14,28 @@ import { escape } from '../format.js';
  * @param {import('../types.js').App} app
  * @param {string} code
  * @param {() => void} join takes the seat (or the room's news) for the player now stored
- * @param {() => void} askName the plain name prompt, for a link that invites to nothing now
+ * @param {(note: string) => void} askName the name prompt with a note, for a game one can watch
  * @returns {import('../types.js').View}
  */
 export function renderInvite(root, app, code, join, askName) {
   let alive = true;
-  root.innerHTML = `<p class="card">${t('connecting')}</p>`;
-  api.roomInvite(code).then((invite) => {
+  root.innerHTML = `<p class="card">${t('loading')}</p>`;
+  /** A card that says why there is nothing to sit down to, and the way back. */
+  const nothing = (text) => {
+    root.innerHTML = `<section class="card narrow" role="alert"><p>${escape(text)}</p>
+      <p><a href="/" data-link class="button primary link-button">${t('backToLobby')}</a></p></section>`;
+  };
+  api.roomInvite(code).then((found) => {
     if (!alive) return;
-    if (!invite || invite.host_id === app.player?.id) {
+    if (found.status === 'unknown') nothing(errorText('room_not_found', ''));
+    else if (found.status === 'started') {
+      // The game is under way: the link lets one watch it, once one has a name.
       if (app.player) join();
-      else askName();
-      return;
-    }
-    draw(invite);
+      else askName(t('roomStartedWatch'));
+    } else if (found.invite.host_id === app.player?.id) join();
+    else draw(found.invite);
   }).catch((err) => {
-    if (alive) root.innerHTML = `<p class="card" role="alert">${escape(err.message)}</p>`;
+    if (alive) nothing(err.message);
   });
 
   /** @param {import('../api.js').RoomInvite} invite */

@@ -63,7 +63,7 @@ export function gameRow(g, playerId) {
   const settings = `${t(`ruleset.${g.rules}`)} · ${describeClock(g.clock, t)} · ${g.rated ? t('rated') : t('casual')}`;
   const link = g.status === 'active' ? t('watch') : t('replayGame');
   return `<li class="game-row"><span><span class="piece-chip ${side}">${t(side)}</span> ${t('versus')} ${opponent}<br>
-    <span class="muted">${settings} · <strong>${outcome}</strong> · ${t('movesN', { n: g.plies })} · ${date}</span>${changed}</span>
+    <span class="muted">${settings} · <strong>${outcome}</strong> · ${t('movesN', { n: g.plies })} · <span class="nowrap">${date}</span></span>${changed}</span>
     <a href="/g/${g.id}" data-link>${link}</a></li>`;
 }
 

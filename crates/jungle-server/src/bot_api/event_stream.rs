@@ -69,7 +69,10 @@ impl EventStreams {
 
     fn close(&self, token: Uuid, conn_id: u64) {
         let mut by_token = self.by_token.lock().expect("event streams lock");
-        if by_token.get(&token).is_some_and(|open| open.conn.id == conn_id) {
+        if by_token
+            .get(&token)
+            .is_some_and(|open| open.conn.id == conn_id)
+        {
             by_token.remove(&token);
         }
     }
