@@ -295,3 +295,17 @@ test('a room link that invites to nothing says so; one whose game started lets a
   await context.close();
   await late.close();
 });
+
+test('a host closes a room nobody joined, and its link then names no room', async () => {
+  const host = await newPlayer(env.browser, env.server.url, 'Closing Host', { width: 390, height: 844 });
+  await host.click('#create-room');
+  await host.waitForSelector('#room-link');
+  const link = await host.inputValue('#room-link');
+  await host.click('#close-room');
+  await host.waitForSelector('#play');
+  const visitor = await newPlayer(env.browser, env.server.url, 'Late Friend');
+  await visitor.goto(link);
+  await visitor.waitForSelector('[role="alert"]');
+  assert.match(await visitor.locator('[role="alert"]').innerText(), /No open room has that code/);
+  for (const page of [host, visitor]) await page.context().close();
+});

@@ -5,7 +5,7 @@ export const ZH_HANT = {
     brand: '鬥獸棋競技場', rules: '規則', sound: '聲音開關', theme: '明暗', themeDark: '深色', themeLight: '淺色',
     notFound: '這裡沒有頁面。', notFoundBack: '回到大廳', playNow: '先玩，稍後取名', changeName: '你的暱稱',
     chooseName: '請選擇暱稱', nameHint: '1–24個字，可用字母、數字、空格、_ 或 -', start: '開始',
-    flipBoard: '翻轉棋盤', loading: '載入中…', roomStartedWatch: '這盤棋已經開始：取個暱稱即可觀戰。', invitesYou: '{name} 邀請你下一盤{rules}，{clock}', takeSeat: '入座', youPlaySide: '你執{side}',
+    flipBoard: '翻轉棋盤', closeRoom: '關閉房間', loading: '載入中…', roomStartedWatch: '這盤棋已經開始：取個暱稱即可觀戰。', invitesYou: '{name} 邀請你下一盤{rules}，{clock}', takeSeat: '入座', youPlaySide: '你執{side}',
     coloursDrawn: '入座時隨機分紅藍', fromSetUpPosition: '從擺好的局面開始', inviteNameHint: '1–24個字，可用字母、數字、空格、_ 或 -；留空則由我們代取',
     playComputer: '人機對戰', level: '難度', levelN: '{n} 級', computerAfter: '無人應戰時，多久後改與電腦對弈',
     never: '不', afterS: '{s} 秒', addComputer: '讓電腦坐這個位置', computer: '電腦',

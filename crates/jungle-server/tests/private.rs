@@ -196,7 +196,47 @@ async fn room_links_cannot_be_guessed_faster_than_codes(db: Db) {
     server.shutdown().await;
 }
 
+/// The host closes a room nobody has joined yet (`resign` while it waits): its link names no
+/// room from then on, and the host's place for rooms is free again.
+async fn a_host_closes_a_waiting_room(db: Db) {
+    let server = TestServer::start(db).await;
+    let host_player = server.player("Host").await;
+    let mut host = server.client(&host_player).await;
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        codes.push(open_private_room(&mut host, fischer(300, 3), false).await);
+    }
+    // At the cap, a fourth is refused until one goes.
+    host.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 3),
+        rated: false,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    expect_frame!(host, ServerFrame::Error { .. });
+    let (code, game) = codes.remove(0);
+    host.send(ClientFrame::Resign { game }).await;
+    // The link invites to nothing now, on the socket and over HTTP.
+    let mut closed = false;
+    for _ in 0..50 {
+        if server.get_status(&format!("/api/rooms/{code}")).await.0 == 404 {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(closed, "the room closed");
+    let mut guest = server.client(&server.player("Guest").await).await;
+    guest.send(ClientFrame::JoinRoom { code }).await;
+    guest.expect_error(ErrorCode::RoomNotFound).await;
+    open_private_room(&mut host, fischer(300, 3), false).await;
+    server.shutdown().await;
+}
+
 both_stores!(
+    a_host_closes_a_waiting_room,
     a_private_game_is_seen_only_through_its_code_until_it_ends,
     a_waiting_room_is_no_game_to_a_stranger,
     a_room_link_says_who_invites_to_what_while_the_room_waits,

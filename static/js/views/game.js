@@ -402,7 +402,14 @@ function drawRoomPanel(el, app) {
     <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>
     <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" class="grow">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
-    <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p></div>`;
+    <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p>
+    ${game.you != null ? `<p><button type="button" class="secondary" id="close-room">${t('closeRoom')}</button></p>` : ''}</div>`;
+  // Nobody came (or the link went to the wrong person): the host closes the room; its link
+  // then names no room.
+  el.querySelector('#close-room')?.addEventListener('click', () => {
+    app.send({ t: 'resign', game: game.game });
+    app.navigate('/');
+  });
   $(el, '#add-computer').onclick = () => {
     app.send({ t: 'add_computer', game: game.game, level: Number(valueOf(el, '#add-level')) });
   };

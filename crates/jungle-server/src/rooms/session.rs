@@ -680,6 +680,9 @@ impl GameSession {
     pub fn act(&mut self, side: Side, action: Action, now: Instant) -> Result<Vec<Event>, Refusal> {
         match action {
             Action::Move { text, lag, blurred } => self.play(side, &text, lag, blurred, now),
+            // The host of a private room nobody has joined yet closes it (its link then names
+            // no room, and the host may open another).
+            Action::Resign if matches!(self.phase, Phase::Waiting { .. }) => Ok(self.close()),
             Action::Resign => {
                 self.require_active()?;
                 Ok(self.end(Some(!side), Reason::Resign, now))
@@ -1038,14 +1041,18 @@ impl GameSession {
                 }
             }
             Timer::Abandon(side) => self.end(Some(!side), Reason::Abandoned, at),
-            Timer::Close => {
-                let expired_unjoined = matches!(self.phase, Phase::Waiting { .. });
-                self.phase = Phase::Closed {
-                    result: self.result(),
-                };
-                vec![Event::Closed { expired_unjoined }]
-            }
+            Timer::Close => self.close(),
         }
+    }
+
+    /// The room ends: after a finished game's lingering, when a private room expired unjoined,
+    /// or when its host closed it before anyone came.
+    fn close(&mut self) -> Vec<Event> {
+        let expired_unjoined = matches!(self.phase, Phase::Waiting { .. });
+        self.phase = Phase::Closed {
+            result: self.result(),
+        };
+        vec![Event::Closed { expired_unjoined }]
     }
 }
 
