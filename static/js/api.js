@@ -116,7 +116,7 @@ export const importGame = (text) => request('POST', '/api/games/import', { text 
 export const game = (id) => request('GET', `/api/games/${id}`);
 export const openSeeks = () => request('GET', '/api/seeks');
 export const liveGames = () => request('GET', '/api/games/live');
-export const leaderboard = (rules) => request('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}`);
+export const leaderboard = (rules, bots = false) => request('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}${bots ? '&bots=true' : ''}`);
 
 /** A request on behalf of the stored player (their token as the bearer). */
 const mine = (method, path, body) => request(method, path, body, storedPlayer()?.token);

@@ -54,7 +54,9 @@ function parseRoute() {
   if ((m = path.match(/^\/rules\/(\w+)$/))) return { name: 'rules', rules: m[1] };
   if ((m = path.match(/^\/@\/([A-Za-z][A-Za-z0-9_-]{1,19})$/))) return { name: 'profile', username: m[1] };
   if ((m = path.match(/^\/p\/([0-9a-f-]{36})$/i))) return { name: 'profile', id: m[1].toLowerCase() };
-  if ((m = path.match(/^\/leaderboard(?:\/(\w+))?$/))) return { name: 'leaderboard', rules: m[1] || 'classic' };
+  if ((m = path.match(/^\/leaderboard(?:\/(\w+))?$/))) {
+    return { name: 'leaderboard', rules: m[1] || 'classic', bots: new URLSearchParams(location.search).has('bots') };
+  }
   if (path === '/settings') return { name: 'settings' };
   if (path === '/analysis') return { name: 'analysis' };
   if (path === '/editor') return { name: 'editor' };
@@ -160,7 +162,7 @@ function route() {
       break;
     }
     case 'leaderboard':
-      show(renderLeaderboard(root, app.route.rules));
+      show(renderLeaderboard(root, app.route.rules, app.route.bots));
       break;
     case 'settings':
       show(renderSettings(root, app));

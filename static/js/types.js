@@ -6,7 +6,7 @@
  * @typedef {'waiting' | 'active' | 'finished' | 'aborted'} GameStatus
  * @typedef {{ kind: 'fischer', base_s: number, inc_s: number } | { kind: 'per_move', move_s: number, max_timeouts: number, consecutive: boolean }} ClockSpec
  * @typedef {{ red_ms: number, blue_ms: number, running: Side | null, red_timeouts: number, blue_timeouts: number }} Clocks
- * @typedef {{ id: string, name: string, rating: number, provisional: boolean, online: boolean, computer?: number, disconnects?: number }} Seat
+ * @typedef {{ id: string, name: string, rating: number, provisional: boolean, online: boolean, computer?: number, disconnects?: number, title?: string }} Seat
  * @typedef {{ red: number, blue: number }} RatingChange
  * @typedef {{ winner: Side | null, reason: string, rated: boolean, rating_change: RatingChange | null }} GameResult
  * @typedef {{ red: string[], blue: string[] }} Captured
@@ -39,7 +39,7 @@
  * @typedef {{
  *   player: StoredPlayer | null,
  *   socket: { send: (frame: Frame) => void, close: () => void } | null,
- *   route: { name: string, id?: string, code?: string, rules?: string, username?: string } | null,
+ *   route: { name: string, id?: string, code?: string, rules?: string, username?: string, bots?: boolean } | null,
  *   view: View | null,
  *   store: import('./store.js').Store,
  *   tickers: Array<() => void>,

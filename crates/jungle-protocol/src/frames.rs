@@ -269,6 +269,9 @@ pub struct Seat {
     /// The player's disconnect count (games lost by leaving), as players see it before a game.
     #[serde(default)]
     pub disconnects: i64,
+    /// `BOT` for a bot account; absent for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// Both clocks. Times are what remains, in milliseconds, at the moment the frame was made.
@@ -709,6 +712,8 @@ pub enum ErrorCode {
     UnknownChallenge,
     /// The operator banned this player; the message says why.
     Banned,
+    /// A bot account signed in on the socket: bots play through the Bot API only.
+    BotAccount,
     RateLimited,
     /// No tournament has this id.
     UnknownTournament,

@@ -322,6 +322,8 @@ pub async fn player_of(
 #[derive(Deserialize)]
 pub struct LeaderboardQuery {
     rules: Option<String>,
+    /// The bots' leaderboard in place of the people's.
+    bots: Option<bool>,
 }
 
 /// `GET /api/players/{id}/ratings?rules=…`: the rating after each rated game (the last 500).
@@ -378,8 +380,10 @@ pub async fn leaderboard(
             })
             .collect()
     };
-    let players = entries(state.store.leaderboard(rules, 100, false).await?);
-    let provisional = entries(state.store.leaderboard(rules, 50, true).await?);
+    // Bots are ranked apart from people (`bots=true`), never among them.
+    let bots = q.bots.unwrap_or(false);
+    let players = entries(state.store.leaderboard(rules, 100, false, bots).await?);
+    let provisional = entries(state.store.leaderboard(rules, 50, true, bots).await?);
     Ok(Json(Leaderboard {
         rules,
         players,
@@ -533,15 +537,17 @@ fn resident_memory_bytes() -> Option<u64> {
 pub fn archived_state(record: &GameRecord) -> GameState {
     let game = crate::replay::as_far_as_it_goes(record);
     let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
-    let seat = |id: Uuid, name: &str, rating: i32, provisional: bool| Seat {
-        id,
-        name: name.to_owned(),
-        rating,
-        provisional,
-        online: false,
-        computer: crate::bots::bot_level(id),
-        disconnects: 0,
-    };
+    let seat =
+        |id: Uuid, name: &str, rating: i32, provisional: bool, title: &Option<String>| Seat {
+            id,
+            name: name.to_owned(),
+            rating,
+            provisional,
+            title: title.clone(),
+            online: false,
+            computer: crate::bots::bot_level(id),
+            disconnects: 0,
+        };
     GameState {
         game: record.id,
         // An archived game sends no more events.
@@ -555,12 +561,14 @@ pub fn archived_state(record: &GameRecord) -> GameState {
             &record.red_name,
             record.red_rating,
             record.red_provisional,
+            &record.red_title,
         )),
         blue: Some(seat(
             record.blue,
             &record.blue_name,
             record.blue_rating,
             record.blue_provisional,
+            &record.blue_title,
         )),
         you: None,
         start: record.start.clone(),

@@ -53,6 +53,7 @@ pub fn bot_player(level: u8) -> PlayerRecord {
         id: bot_id(level),
         name: bot_name(level),
         disconnects: 0,
+        bot: false,
     }
 }
 

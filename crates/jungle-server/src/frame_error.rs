@@ -62,6 +62,8 @@ pub enum FrameError {
     AnalysisRunning,
     #[error("this player is banned: {0}")]
     Banned(String),
+    #[error("a bot account plays through the Bot API (docs/bot-api.md), not here")]
+    BotAccount,
     #[error("{0}")]
     Tournament(crate::tournaments::director::JoinError),
     #[error(transparent)]
@@ -140,6 +142,7 @@ impl FrameError {
                 }
             }
             FrameError::Banned(_) => ErrorCode::Banned,
+            FrameError::BotAccount => ErrorCode::BotAccount,
             FrameError::Unavailable(_) => ErrorCode::Unavailable,
             FrameError::EngineClosed(_) => ErrorCode::AnalysisUnavailable,
             FrameError::Tournament(e) => {

@@ -173,6 +173,15 @@ async fn an_account_that_has_played_nothing_becomes_a_bot_for_good(db: Db) {
     assert_eq!(status, 200, "{body}");
     let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
     assert_eq!(profile.title.as_deref(), Some("BOT"));
+    // A bot plays through the Bot API only: its session does not sign in on the socket (no
+    // pools, rooms or arenas of people).
+    let mut socket = server.raw_client().await;
+    socket
+        .send(ClientFrame::Hello {
+            token: session.clone(),
+        })
+        .await;
+    socket.expect_error(ErrorCode::BotAccount).await;
     // Again: still a bot, nothing else.
     let (status, _) = call(
         &server,
@@ -615,6 +624,24 @@ async fn a_rated_game_between_a_person_and_a_bot(db: Db) {
     assert_eq!(profile.title.as_deref(), Some("BOT"));
     assert!(profile.ratings["classic"].rating < 1500.0);
     assert_eq!(profile.ratings["classic"].games, 1);
+    // Ranked apart: on the bots' leaderboard, not the people's.
+    let people: http::Leaderboard = server.get("/api/leaderboard?rules=classic").await;
+    let bots: http::Leaderboard = server.get("/api/leaderboard?rules=classic&bots=true").await;
+    let listed = |board: &http::Leaderboard, id: Uuid| {
+        board
+            .players
+            .iter()
+            .chain(&board.provisional)
+            .any(|e| e.id == id)
+    };
+    assert!(!listed(&people, bot_player.id) && listed(&bots, bot_player.id));
+    assert!(listed(&people, person_player.id) && !listed(&bots, person_player.id));
+    // A spectator's view of the finished game shows the title.
+    let mut fan = server.client(&server.player("Fan").await).await;
+    fan.send(ClientFrame::Watch { game }).await;
+    let seen = fan.expect_game().await;
+    assert_eq!(seen.blue.expect("blue").title.as_deref(), Some("BOT"));
+    assert_eq!(seen.red.expect("red").title, None);
     server.shutdown().await;
 }
 

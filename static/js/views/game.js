@@ -307,7 +307,9 @@ function drawBar(el, game, side) {
   let rating = '';
   if (seat?.computer) name = `${t('computer')} · ${t('levelN', { n: seat.computer })}`;
   else if (seat) {
-    name = `<a href="/p/${seat.id}" data-link>${escape(seat.name)}</a>`;
+    // A bot carries its title before its name, as on lichess.
+    const title = seat.title ? `<span class="title-badge" title="${t('botTitle')}">${escape(seat.title)}</span> ` : '';
+    name = `${title}<a href="/p/${seat.id}" data-link>${escape(seat.name)}</a>`;
     // Outside the name, which gives way first: a long name never hides the rating.
     rating = `<span class="seat-rating">(${seat.rating}${seat.provisional ? '?' : ''})</span>`;
   }

@@ -103,7 +103,7 @@ export function renderProfile(root, app, who) {
   const found = who.username ? api.accountProfile(who.username) : api.profile(who.id);
   found.then(async (profile) => {
     if (!alive) return;
-    $(root, '#profile-name').textContent = profile.name;
+    $(root, '#profile-name').innerHTML = `${profile.title ? `<span class="title-badge" title="${t('botTitle')}">${escape(profile.title)}</span> ` : ''}${escape(profile.name)}`;
     $(root, '#profile-presence').textContent = profile.banned ? t('banned') : profile.online ? t('online') : t('offline');
     ratings.innerHTML = RULESETS.map((r) => {
       const rating = profile.ratings[r];

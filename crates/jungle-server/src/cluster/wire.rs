@@ -20,6 +20,9 @@ pub struct RemoteConn {
     pub player: Uuid,
     pub name: String,
     pub disconnects: i64,
+    /// A bot account's connection (its seat carries the title BOT).
+    #[serde(default)]
+    pub bot: bool,
     /// The client's address, for the limits the receiving node counts.
     pub addr: std::net::IpAddr,
 }
@@ -32,6 +35,7 @@ impl RemoteConn {
             player: conn.player.id,
             name: conn.player.name.clone(),
             disconnects: conn.player.disconnects,
+            bot: conn.player.bot,
             addr: conn.addr,
         }
     }
@@ -41,6 +45,7 @@ impl RemoteConn {
             id: self.player,
             name: self.name.clone(),
             disconnects: self.disconnects,
+            bot: self.bot,
         }
     }
 }

@@ -31,6 +31,7 @@ fn connection(id: u64, name: &str) -> (Connection, mpsc::Receiver<Outbound>) {
             id: Uuid::new_v4(),
             name: name.into(),
             disconnects: 0,
+            bot: false,
         },
         tx,
         too_slow: Arc::new(Notify::new()),

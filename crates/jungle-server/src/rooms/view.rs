@@ -32,6 +32,7 @@ impl View<'_> {
                 online: s.online(),
                 computer: s.who.computer,
                 disconnects: s.who.player.disconnects,
+                title: s.who.player.bot.then(|| "BOT".to_owned()),
             })
         };
         let away_ms = |side: Side| {

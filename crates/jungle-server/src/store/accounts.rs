@@ -191,7 +191,7 @@ impl Store {
         idle_ms: i64,
     ) -> Result<Option<(Uuid, PlayerRecord)>, StoreError> {
         let row = sqlx::query(
-            "SELECT s.id AS session_id, s.last_seen_at, p.id, p.name, p.disconnects
+            "SELECT s.id AS session_id, s.last_seen_at, p.id, p.name, p.disconnects, p.title
              FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
         )
         .bind(token_hash)
@@ -219,6 +219,7 @@ impl Store {
             id: get_uuid(&row, "id")?,
             name: row.try_get("name")?,
             disconnects: row.try_get("disconnects")?,
+            bot: row.try_get::<Option<String>, _>("title")?.as_deref() == Some("BOT"),
         };
         Ok(Some((session, player)))
     }

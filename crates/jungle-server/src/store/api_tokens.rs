@@ -141,6 +141,7 @@ impl Store {
                 id: get_uuid(&r, "id")?,
                 name: r.try_get("name")?,
                 disconnects: r.try_get("disconnects")?,
+                bot: r.try_get::<Option<String>, _>("title")?.as_deref() == Some("BOT"),
             },
             username: r.try_get("username")?,
             scopes: split_scopes(&r.try_get::<String, _>("scopes")?),

@@ -92,6 +92,9 @@ pub struct GameRecord {
     /// Whether each rating was still provisional when the game began.
     pub red_provisional: bool,
     pub blue_provisional: bool,
+    /// Each player's title (`BOT`), if any.
+    pub red_title: Option<String>,
+    pub blue_title: Option<String>,
     pub start: String,
     pub status: GameStatus,
     pub winner: Option<Side>,
@@ -143,6 +146,7 @@ const GAME_COLUMNS: &str = "g.id, g.ruleset, g.clock, g.rated, g.room_code, g.re
     g.red_rating, g.blue_rating, g.red_provisional, g.blue_provisional, g.start_fen, g.status,
     g.winner, g.reason, g.rating_applied,
     g.red_change, g.blue_change, g.created_at, g.ended_at, g.private, pr.name AS red_name, pb.name AS blue_name,
+    pr.title AS red_title, pb.title AS blue_title,
     (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = g.id) AS tournament_id";
 
 fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
@@ -164,6 +168,8 @@ fn game_from_row(r: &AnyRow) -> Result<GameRecord, StoreError> {
         blue_rating: r.try_get::<i64, _>("blue_rating")? as i32,
         red_provisional: r.try_get::<i64, _>("red_provisional")? != 0,
         blue_provisional: r.try_get::<i64, _>("blue_provisional")? != 0,
+        red_title: r.try_get("red_title")?,
+        blue_title: r.try_get("blue_title")?,
         start: r.try_get("start_fen")?,
         status: parse_status(&r.try_get::<String, _>("status")?)?,
         winner: parse_side(r.try_get("winner")?)?,

@@ -13,6 +13,9 @@ pub struct PlayerRecord {
     pub name: String,
     /// Games lost by leaving and not coming back (seed 002's 断线次数), as last read.
     pub disconnects: i64,
+    /// A bot account (title BOT): it plays through the Bot API only.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// One rating as the API shows it.
@@ -61,6 +64,7 @@ fn player_from_row(r: &sqlx::any::AnyRow) -> Result<PlayerRecord, StoreError> {
         id: get_uuid(r, "id")?,
         name: r.try_get("name")?,
         disconnects: r.try_get("disconnects")?,
+        bot: r.try_get::<Option<String>, _>("title")?.as_deref() == Some("BOT"),
     })
 }
 
@@ -85,6 +89,7 @@ impl Store {
             id,
             name: name.to_owned(),
             disconnects: 0,
+            bot: false,
         })
     }
 
@@ -92,10 +97,11 @@ impl Store {
         &self,
         token_hash: &str,
     ) -> Result<Option<PlayerRecord>, StoreError> {
-        let row = sqlx::query("SELECT id, name, disconnects FROM players WHERE token_hash = $1")
-            .bind(token_hash)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT id, name, disconnects, title FROM players WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(&self.pool)
+                .await?;
         row.map(|r| player_from_row(&r)).transpose()
     }
 
@@ -112,7 +118,7 @@ impl Store {
     }
 
     pub async fn player(&self, id: Uuid) -> Result<Option<PlayerRecord>, StoreError> {
-        let row = sqlx::query("SELECT id, name, disconnects FROM players WHERE id = $1")
+        let row = sqlx::query("SELECT id, name, disconnects, title FROM players WHERE id = $1")
             .bind(id.to_string())
             .fetch_optional(&self.pool)
             .await?;
@@ -202,11 +208,13 @@ impl Store {
         ruleset: Ruleset,
         limit: i64,
         provisional: bool,
+        bots: bool,
     ) -> Result<Vec<(PlayerRecord, RatingRecord)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT p.id, p.name, p.disconnects, r.rating, r.deviation, r.volatility, r.games
+            "SELECT p.id, p.name, p.disconnects, p.title, r.rating, r.deviation, r.volatility, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
              WHERE r.ruleset = $1 AND r.games > 0 AND p.deleted_at IS NULL AND p.banned_at IS NULL
+               AND (p.title IS NOT NULL) = ($5 = 1)
                AND p.engine_marked_at IS NULL
                AND (r.deviation < $3) = ($4 = 0)
              ORDER BY r.rating DESC LIMIT $2",
@@ -215,6 +223,7 @@ impl Store {
         .bind(limit)
         .bind(crate::rating::PROVISIONAL_DEVIATION)
         .bind(i64::from(provisional))
+        .bind(i64::from(bots))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

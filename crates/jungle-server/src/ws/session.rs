@@ -124,6 +124,11 @@ impl Session {
             self._session = None;
             return Err(FrameError::Banned(reason));
         }
+        // Bots play through the Bot API only: no pools, rooms or arenas of people.
+        if player.bot {
+            self._session = None;
+            return Err(FrameError::BotAccount);
+        }
         let games = store.active_game_ids(player.id).await?;
         let conn = Connection {
             id: next_connection_id(),

@@ -27,6 +27,7 @@ fn human(name: &str) -> SeatPlayer {
             id: Uuid::new_v4(),
             name: name.into(),
             disconnects: 0,
+            bot: false,
         },
         RatingRecord::from_glicko(Glicko::default(), 0),
     )
