@@ -328,6 +328,7 @@ mod tests {
                 id: player,
                 name: format!("p{id}"),
                 disconnects: 0,
+                bot: false,
             },
             tx,
             too_slow: Arc::new(Notify::new()),

@@ -173,6 +173,8 @@ impl RoomHandle {
     }
 
     /// Sends without waiting; a full queue gives the command back (a closed room drops it).
+    // The command comes back whole to be sent later, as tokio's own `try_send` gives it back.
+    #[allow(clippy::result_large_err)]
     pub fn try_send_back(&self, command: RoomCommand) -> Result<(), RoomCommand> {
         match self.tx.try_send(command) {
             Err(mpsc::error::TrySendError::Full(command)) => Err(command),
