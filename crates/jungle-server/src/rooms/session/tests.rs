@@ -559,7 +559,7 @@ fn a_private_room_seats_its_guest_on_the_other_colour_and_starts() {
         "on Red until then"
     );
     assert_eq!(
-        s.act(Side::Red, Action::Resign, t0),
+        s.act(Side::Red, Action::OfferDraw, t0),
         Err(Refusal::NotStarted)
     );
     let (guest_side, events) = s.seat_guest(human("Guest"), t0 + secs(5)).unwrap();
@@ -864,5 +864,37 @@ fn a_takeback_replays_the_game_without_the_undone_turns() {
     assert_eq!(
         rated.act(Side::Red, Action::OfferTakeback, t0 + secs(2)),
         Err(Refusal::TakebackRated)
+    );
+}
+
+/// The host of a private room nobody joined closes it by resigning: the room ends as an
+/// unjoined room does when it expires (its code is let go), with no game to record.
+#[test]
+fn a_host_closes_a_room_nobody_joined() {
+    let t0 = Instant::now();
+    let host = human("Host");
+    let mut s = GameSession::private(
+        settings(RAPID, false),
+        "ABC234".into(),
+        host.clone(),
+        HostColour {
+            chosen: ColorChoice::Red,
+            side: Side::Red,
+        },
+        Duration::ZERO,
+        timing(),
+        t0,
+    );
+    let events = s.act(Side::Red, Action::Resign, t0 + secs(3)).unwrap();
+    assert_eq!(
+        events,
+        vec![Event::Closed {
+            expired_unjoined: true
+        }]
+    );
+    assert!(s.is_closed());
+    assert!(
+        s.seat_guest(human("Late"), t0 + secs(4)).is_err(),
+        "nobody sits down in a closed room"
     );
 }
