@@ -17,10 +17,11 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::game_stream::{player_of, Api};
+use super::holder::connection;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
-use crate::rooms::{next_connection_id, Action, Connection, JoinIntent, Outbound, RoomCommand};
+use crate::rooms::{Action, JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
 
 /// How long an action waits for the room's answer.
@@ -135,15 +136,7 @@ async fn act(
         .room_in_progress(game)
         .await
         .ok_or(BotApiError::NotFound("game in progress"))?;
-    let (tx, mut frames) = mpsc::channel(32);
-    let conn = Connection {
-        id: next_connection_id(),
-        player: holder.player.clone(),
-        tx,
-        too_slow: Default::default(),
-        addr: client,
-        remote: None,
-    };
+    let (conn, mut frames, _) = connection(&holder, client, 32);
     let conn_id = conn.id;
     room.send(RoomCommand::Join {
         conn,

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use super::event_stream::challenge_json;
-use super::holder::holder;
+use super::holder::{holder, playing_holder};
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::frame_error::FrameError;
@@ -173,10 +173,7 @@ async fn answer(
     frame: ClientFrame,
 ) -> Result<Json<Value>, BotApiError> {
     // Answering needs no challenge:write: a bot answers with its play scope.
-    let holder = match holder(&state, &headers, "bot:play").await {
-        Err(BotApiError::MissingScope(_)) => holder(&state, &headers, "board:play").await?,
-        other => other?,
-    };
+    let holder = playing_holder(&state, &headers).await?;
     state
         .limits
         .check(Limited::BotRequests, Some(holder.player.id), client)?;

@@ -11,27 +11,24 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{header, HeaderMap};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use jungle_protocol::{ChallengeEnd, ServerFrame};
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::Notify;
 use uuid::Uuid;
 
 use super::game_view::clock_json;
-use super::holder::holder;
+use super::holder::{connection, playing_holder};
+use super::ndjson;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
-use crate::rooms::{next_connection_id, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
+use crate::rooms::{Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
 
-const KEEP_ALIVE: Duration = Duration::from_secs(7);
-const STUCK: Duration = Duration::from_secs(30);
 const FRAMES: usize = 256;
 /// Games one event stream follows at once (beyond, the oldest is let go).
 const MAX_FOLLOWED: usize = 64;
@@ -94,7 +91,7 @@ pub fn challenge_json(c: &jungle_protocol::ChallengeInfo) -> Value {
 
 /// The lines one frame from a room or from the challenges adds to the stream; `started`
 /// holds the games already announced.
-fn lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Vec<Value> {
+fn event_lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Vec<Value> {
     match frame {
         ServerFrame::Challenged { challenge } => {
             vec![json!({ "type": "challenge", "challenge": challenge_json(challenge) })]
@@ -153,26 +150,14 @@ pub async fn stream(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Response, BotApiError> {
-    // Any play scope: bots and people's own clients alike hear of their games.
-    let holder = match holder(&state, &headers, "bot:play").await {
-        Err(BotApiError::MissingScope(_)) => holder(&state, &headers, "board:play").await?,
-        other => other?,
-    };
+    // Bots and people's own clients alike hear of their games.
+    let holder = playing_holder(&state, &headers).await?;
     state
         .limits
         .check(Limited::BotRequests, Some(holder.player.id), client)?;
     let me = holder.player.id;
     let games = state.store.active_game_ids(me).await?;
-    let (tx, mut frames) = mpsc::channel(FRAMES);
-    let too_slow = Arc::new(Notify::new());
-    let conn = Connection {
-        id: next_connection_id(),
-        player: holder.player.clone(),
-        tx,
-        too_slow: too_slow.clone(),
-        addr: client,
-        remote: None,
-    };
+    let (conn, mut frames, too_slow) = connection(&holder, client, FRAMES);
     let end = Arc::new(Notify::new());
     let online = state.online.register(&conn, end.clone());
     state
@@ -190,40 +175,33 @@ pub async fn stream(
             follow(&conn, &mut followed, room).await;
         }
     }
-    let (lines_tx, body) = mpsc::channel::<Result<Bytes, std::io::Error>>(8);
+    let (lines, response) = ndjson::answer();
     let mut shutdown = state.shutdown.clone();
     let token = holder.token;
     tokio::spawn(async move {
         let _online = online;
         let mut started = HashSet::new();
         loop {
-            let said = tokio::select! {
+            let written = tokio::select! {
                 frame = frames.recv() => match frame {
                     Some(Outbound::Text(text)) => match serde_json::from_str::<ServerFrame>(&text) {
-                        Ok(frame) => lines(&frame, me, &mut started)
-                            .into_iter()
-                            .map(|line| format!("{line}\n"))
-                            .collect::<String>(),
-                        Err(_) => continue,
+                        Ok(frame) => lines.write(event_lines(&frame, me, &mut started)).await,
+                        Err(_) => true,
                     },
                     Some(Outbound::Enter(room)) => {
                         follow(&conn, &mut followed, room).await;
-                        continue;
+                        true
                     }
-                    Some(Outbound::Refused { .. }) => continue,
-                    None => break,
+                    Some(Outbound::Refused { .. }) => true,
+                    None => false,
                 },
-                _ = tokio::time::sleep(KEEP_ALIVE) => "\n".to_owned(),
-                _ = too_slow.notified() => break,
-                _ = end.notified() => break,
-                _ = shutdown.changed() => break,
+                _ = tokio::time::sleep(ndjson::KEEP_ALIVE) => lines.keep_alive().await,
+                _ = too_slow.notified() => false,
+                _ = end.notified() => false,
+                _ = shutdown.changed() => false,
             };
-            if said.is_empty() {
-                continue;
-            }
-            match tokio::time::timeout(STUCK, lines_tx.send(Ok(Bytes::from(said)))).await {
-                Ok(Ok(())) => {}
-                _ => break,
+            if !written {
+                break;
             }
         }
         for room in followed {
@@ -232,10 +210,7 @@ pub async fn stream(
         state.event_streams.close(token, conn.id);
         state.reach.connection_gone(conn.id).await;
     });
-    let body = Body::from_stream(futures_util::stream::unfold(body, |mut rx| async move {
-        rx.recv().await.map(|line| (line, rx))
-    }));
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+    Ok(response)
 }
 
 /// Follows a game's room: its start and end are heard here.

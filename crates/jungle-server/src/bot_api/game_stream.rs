@@ -4,30 +4,22 @@
 //! connection of the player's, on whichever node runs it; it ends with the game, when the
 //! client goes, or when the client stops reading (a stuck reader is dropped, not buffered for).
 
-use std::time::Duration;
-
-use axum::body::Body;
-use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use jungle_protocol::ServerFrame;
-use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::game_view::GameView;
-use super::holder::holder;
+use super::holder::{connection, holder};
+use super::ndjson;
 use super::streams::MAX_GAME_STREAMS;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
-use crate::rooms::{next_connection_id, Connection, JoinIntent, Outbound, RoomCommand};
+use crate::rooms::{JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
 
-/// Between two lines, at most this long: an empty line keeps proxies from closing the stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(7);
-/// A client that has not taken a line for this long is not reading: the stream ends.
-const STUCK: Duration = Duration::from_secs(30);
 /// Frames from the room the stream may hold before it counts as too slow.
 const FRAMES: usize = 64;
 
@@ -108,74 +100,43 @@ async fn stream(
         }
     }
     let mut view = GameView::new(game, holder.player.id, bots);
-    let (lines, body) = mpsc::channel::<Result<Bytes, std::io::Error>>(8);
-    let room = state.reach.room_in_progress(game).await;
-    match room {
-        None => {
-            // Over (or between nodes this moment): the game as it stands, then the end.
-            let frame = ServerFrame::Game(Box::new(crate::api::archived_state(&record)));
-            for line in view.read(&frame) {
-                let _ = lines.try_send(Ok(Bytes::from(format!("{line}\n"))));
-            }
-            drop(hold);
-        }
-        Some(room) => {
-            let (tx, mut frames) = mpsc::channel(FRAMES);
-            let too_slow = std::sync::Arc::new(tokio::sync::Notify::new());
-            let conn = Connection {
-                id: next_connection_id(),
-                player: holder.player.clone(),
-                tx,
-                too_slow: too_slow.clone(),
-                addr: client,
-                remote: None,
+    let (lines, response) = ndjson::answer();
+    let Some(room) = state.reach.room_in_progress(game).await else {
+        // Over (or between nodes this moment): the game as it stands, then the end.
+        let frame = ServerFrame::Game(Box::new(crate::api::archived_state(&record)));
+        lines.write_now(view.read(&frame));
+        return Ok(response);
+    };
+    let (conn, mut frames, too_slow) = connection(&holder, client, FRAMES);
+    let conn_id = conn.id;
+    room.send(RoomCommand::Join {
+        conn,
+        intent: JoinIntent::Watch,
+    })
+    .await;
+    let mut shutdown = state.shutdown.clone();
+    tokio::spawn(async move {
+        let _hold = hold;
+        loop {
+            let written = tokio::select! {
+                frame = frames.recv() => match frame {
+                    Some(Outbound::Text(text)) => match serde_json::from_str::<ServerFrame>(&text) {
+                        Ok(frame) => lines.write(view.read(&frame)).await,
+                        Err(_) => true,
+                    },
+                    Some(_) => true,
+                    None => false,
+                },
+                _ = tokio::time::sleep(ndjson::KEEP_ALIVE) => lines.keep_alive().await,
+                _ = too_slow.notified() => false,
+                _ = shutdown.changed() => false,
             };
-            let conn_id = conn.id;
-            room.send(RoomCommand::Join {
-                conn,
-                intent: JoinIntent::Watch,
-            })
-            .await;
-            let mut shutdown = state.shutdown.clone();
-            tokio::spawn(async move {
-                let _hold = hold;
-                loop {
-                    let said = tokio::select! {
-                        frame = frames.recv() => match frame {
-                            Some(Outbound::Text(text)) => {
-                                let Ok(frame) = serde_json::from_str::<ServerFrame>(&text) else {
-                                    continue;
-                                };
-                                view.read(&frame)
-                                    .into_iter()
-                                    .map(|line| format!("{line}\n"))
-                                    .collect::<String>()
-                            }
-                            Some(_) => continue,
-                            None => break,
-                        },
-                        _ = tokio::time::sleep(KEEP_ALIVE) => "\n".to_owned(),
-                        _ = too_slow.notified() => break,
-                        _ = shutdown.changed() => break,
-                    };
-                    if said.is_empty() {
-                        continue;
-                    }
-                    match tokio::time::timeout(STUCK, lines.send(Ok(Bytes::from(said)))).await {
-                        Ok(Ok(())) => {}
-                        // Gone, or not reading.
-                        _ => break,
-                    }
-                    if view.over() {
-                        break;
-                    }
-                }
-                room.send(RoomCommand::Leave { conn_id }).await;
-            });
+            // Gone, not reading, or the game is over.
+            if !written || view.over() {
+                break;
+            }
         }
-    }
-    let body = Body::from_stream(futures_util::stream::unfold(body, |mut rx| async move {
-        rx.recv().await.map(|line| (line, rx))
-    }));
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+        room.send(RoomCommand::Leave { conn_id }).await;
+    });
+    Ok(response)
 }

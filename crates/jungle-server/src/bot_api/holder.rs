@@ -3,8 +3,13 @@
 
 use axum::http::{header, HeaderMap};
 
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, Notify};
+
 use super::BotApiError;
 use crate::auth::hash_token;
+use crate::rooms::{next_connection_id, Connection, Outbound};
 use crate::state::AppState;
 use crate::store::TokenHolder;
 
@@ -33,4 +38,35 @@ pub async fn holder(
         return Err(BotApiError::MissingScope(scope));
     }
     Ok(holder)
+}
+
+/// The holder of a token that plays, as a bot or from a person's own client (either scope).
+pub async fn playing_holder(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<TokenHolder, BotApiError> {
+    match holder(state, headers, "bot:play").await {
+        Err(BotApiError::MissingScope(_)) => holder(state, headers, "board:play").await,
+        other => other,
+    }
+}
+
+/// A connection of the holder's, as a browser tab is one: what rooms and challenges send it
+/// arrives on the returned queue (`capacity` frames at most; beyond, `too_slow` rings).
+pub fn connection(
+    holder: &TokenHolder,
+    client: std::net::IpAddr,
+    capacity: usize,
+) -> (Connection, mpsc::Receiver<Outbound>, Arc<Notify>) {
+    let (tx, rx) = mpsc::channel(capacity);
+    let too_slow = Arc::new(Notify::new());
+    let conn = Connection {
+        id: next_connection_id(),
+        player: holder.player.clone(),
+        tx,
+        too_slow: too_slow.clone(),
+        addr: client,
+        remote: None,
+    };
+    (conn, rx, too_slow)
 }

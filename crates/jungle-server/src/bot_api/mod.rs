@@ -12,6 +12,7 @@ pub mod event_stream;
 pub mod game_stream;
 pub mod game_view;
 pub mod holder;
+pub mod ndjson;
 pub mod streams;
 pub mod tokens;
 
