@@ -222,6 +222,7 @@ impl Server {
         let state = AppState {
             reach,
             bot_streams: Default::default(),
+            bot_actions: Default::default(),
             event_streams: Default::default(),
             challenges,
             game_analyses: Default::default(),

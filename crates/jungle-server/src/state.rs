@@ -53,6 +53,8 @@ pub struct AppState {
     pub reach: crate::reach::Reach,
     /// The Bot and Board APIs' open streams, per token.
     pub bot_streams: crate::bot_api::streams::OpenStreams,
+    /// The Bot and Board APIs' actions under way, per token (one at a time).
+    pub bot_actions: crate::bot_api::streams::ActionsUnderWay,
     /// The Bot and Board APIs' event streams, one per token.
     pub event_streams: crate::bot_api::event_stream::EventStreams,
 }

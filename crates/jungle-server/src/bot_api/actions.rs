@@ -131,6 +131,12 @@ async fn act(
     state
         .limits
         .check(Limited::BotRequests, Some(holder.player.id), client)?;
+    // One action at a time per token: a program that fires many at once waits its turn.
+    let _turn = state
+        .bot_actions
+        .0
+        .open(holder.token, 1)
+        .ok_or(BotApiError::OneAtATime)?;
     let room = state
         .reach
         .room_in_progress(game)

@@ -48,6 +48,8 @@ pub enum BotApiError {
         streams::MAX_GAME_STREAMS
     )]
     TooManyStreams,
+    #[error("this token has a request under way: one at a time")]
+    OneAtATime,
     #[error("{0}")]
     Refused(String),
     #[error("the game did not answer in time; try again")]
@@ -76,6 +78,7 @@ impl BotApiError {
             BotApiError::BotOnBoard => (StatusCode::FORBIDDEN, "bot_on_board_api"),
             BotApiError::TooManyStreams => (StatusCode::TOO_MANY_REQUESTS, "too_many_streams"),
             BotApiError::Refused(_) => (StatusCode::BAD_REQUEST, "refused"),
+            BotApiError::OneAtATime => (StatusCode::TOO_MANY_REQUESTS, "one_at_a_time"),
             BotApiError::NoAnswer => (StatusCode::SERVICE_UNAVAILABLE, "no_answer"),
             BotApiError::NoEventStream => (StatusCode::BAD_REQUEST, "no_event_stream"),
             BotApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
@@ -110,6 +113,9 @@ impl IntoResponse for BotApiError {
             BotApiError::RateLimited(limited) => {
                 let wait = limited.retry_after.as_secs().max(1).to_string();
                 (status, [(header::RETRY_AFTER, wait)], body).into_response()
+            }
+            BotApiError::OneAtATime => {
+                (status, [(header::RETRY_AFTER, "1".to_owned())], body).into_response()
             }
             BotApiError::Unauthorized => (
                 status,
