@@ -62,6 +62,7 @@ export const ZH_HANT = {
     boardTheme: '棋盤配色', 'board.wood': '木紋', 'board.meadow': '草地',
     'error.seek_gone': '這局已被別人接下或取消了。', openSeeks: '公開挑戰', noOpenSeeks: '現在沒有人在等：點“開始對局”做第一個。',
     'error.takeback_unavailable': '這裡不能悔棋。', 'error.takeback_pending': '已經請求悔棋了。',
+    'error.abort_unavailable': '只有在你走第一步之前才能中止對局；請改為認輸。',
     takeback: '悔棋', takebackAsked: '已請求悔棋', takebackOfferedToYou: '對方請求悔一步棋。',
     takebackDeclinedToYou: '對方拒絕了你的悔棋。',
     chat: '聊天', chatSpectators: '觀眾聊天', chatOff: '關閉聊天', chatSay: '說點什麼（140 字以內）', chatSend: '傳送',

@@ -86,6 +86,10 @@ pub enum ClientFrame {
     Resign {
         game: Uuid,
     },
+    /// End the game unplayed, before your first move, on your turn (see `AbortUnavailable`).
+    Abort {
+        game: Uuid,
+    },
     OfferDraw {
         game: Uuid,
     },
@@ -692,6 +696,8 @@ pub enum ErrorCode {
     TakebackUnavailable,
     /// A takeback is already asked for in this game.
     TakebackPending,
+    /// An abort after your first move, or on your opponent's turn (resign instead).
+    AbortUnavailable,
     /// The seek taken is no longer waiting (or is your own).
     SeekGone,
     /// A chat line that is empty, too long, holds control characters, names an unknown preset,

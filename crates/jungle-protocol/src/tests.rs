@@ -49,6 +49,7 @@ fn client_frames_read_as_documented() {
     }
     for t in [
         "resign",
+        "abort",
         "offer_draw",
         "accept_draw",
         "decline_draw",

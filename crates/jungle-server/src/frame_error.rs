@@ -139,6 +139,7 @@ impl FrameError {
                     C::RecentlyDeclined(_) => ErrorCode::RateLimited,
                     C::Unknown => ErrorCode::UnknownChallenge,
                     C::Refused => ErrorCode::ChallengeRefused,
+                    C::BotDailyLimit | C::BotPaused => ErrorCode::LimitReached,
                 }
             }
             FrameError::Banned(_) => ErrorCode::Banned,

@@ -735,11 +735,116 @@ async fn a_bot_challenges_over_http_and_picks_its_games_up_again(db: Db) {
     server.shutdown().await;
 }
 
+/// The bot, Red, chats (as lichess-bot does, a form) and aborts before its first move; a
+/// bot that aborts three times within the hour takes no new game for a while, on either
+/// side of a challenge.
+async fn a_bot_chats_aborts_and_is_paused_after_repeated_aborts(db: Db) {
+    let server = TestServer::start(db).await;
+    let (bot_player, token) = bot(&server, "Aborter").await;
+    let mut events = Lines::open(&server, "/api/stream/event", &token).await;
+    let person_player = create_account(server.addr, "Patient").await;
+    let mut person = server.client(&person_player).await;
+    for round in 0..3 {
+        person
+            .send(ClientFrame::Challenge {
+                to: bot_player.id,
+                rules: Ruleset::Classic,
+                clock: fischer(300, 3),
+                rated: false,
+                color: ColorChoice::Blue,
+            })
+            .await;
+        expect_frame!(person, ServerFrame::ChallengeSent { .. });
+        let incoming = events.next().await.unwrap();
+        let id = incoming["challenge"]["id"].as_str().unwrap().to_owned();
+        let (status, body) = call(
+            &server,
+            reqwest::Method::POST,
+            &format!("/api/challenge/{id}/accept"),
+            &token,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let game = person.expect_game().await.game;
+        assert_eq!(events.next().await.unwrap()["type"], "gameStart");
+        if round == 0 {
+            let chat = reqwest::Client::new()
+                .post(server.url(&format!("/api/bot/game/{game}/chat")))
+                .bearer_auth(&token)
+                .form(&[("room", "player"), ("text", "good luck")])
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(chat.status().as_u16(), 200);
+            let text = expect_frame!(person, ServerFrame::ChatLine { text, .. } => text);
+            assert_eq!(text.as_deref(), Some("good luck"));
+            for (room, text) in [("spectator", "hello"), ("player", ""), ("lobby", "hi")] {
+                let refused = reqwest::Client::new()
+                    .post(server.url(&format!("/api/bot/game/{game}/chat")))
+                    .bearer_auth(&token)
+                    .form(&[("room", room), ("text", text)])
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(refused.status().as_u16(), 400, "{room} {text:?}");
+            }
+            // The person, waiting for Red's first move, may not abort: it is not their turn.
+            person.send(ClientFrame::Abort { game }).await;
+            person.expect_error(ErrorCode::AbortUnavailable).await;
+        }
+        let (status, body) = call(
+            &server,
+            reqwest::Method::POST,
+            &format!("/api/bot/game/{game}/abort"),
+            &token,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let over = person.expect_over().await;
+        assert_eq!((over.winner, over.reason), (None, Reason::Aborted));
+        assert_eq!(events.next().await.unwrap()["type"], "gameFinish");
+    }
+    // Paused: the person's challenge is refused, and so is the bot's own.
+    person
+        .send(ClientFrame::Challenge {
+            to: bot_player.id,
+            rules: Ruleset::Classic,
+            clock: fischer(300, 3),
+            rated: false,
+            color: ColorChoice::Blue,
+        })
+        .await;
+    let message = person.expect_error(ErrorCode::LimitReached).await;
+    assert!(message.contains("aborted or lost on time"), "{message}");
+    let username = server
+        .get::<http::PlayerProfile>(&format!("/api/players/{}", person_player.id))
+        .await
+        .username
+        .unwrap();
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{username}"),
+        &token,
+        Some(json!({ "clock": { "limit": 300, "increment": 3 } })),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["message"]
+        .as_str()
+        .unwrap()
+        .contains("aborted or lost on time"));
+    server.shutdown().await;
+}
+
 both_stores!(
     tokens_are_made_listed_and_deleted_and_never_a_session,
     an_account_that_has_played_nothing_becomes_a_bot_for_good,
     an_account_holds_at_most_twenty_tokens,
     a_game_played_over_the_board_api_against_the_socket,
     a_rated_game_between_a_person_and_a_bot,
-    a_bot_challenges_over_http_and_picks_its_games_up_again
+    a_bot_challenges_over_http_and_picks_its_games_up_again,
+    a_bot_chats_aborts_and_is_paused_after_repeated_aborts
 );

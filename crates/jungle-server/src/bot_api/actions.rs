@@ -1,6 +1,6 @@
 //! A game's actions over the Bot and Board APIs: `POST /api/{bot,board}/game/{id}/move/{move}`
 //! (`?offeringDraw=true` offers a draw with it), `/resign`, `/draw/{yes|no}` and
-//! `/takeback/{yes|no}`. Each is the socket's action, taken through a short-lived connection of
+//! `/takeback/{yes|no}`, `/abort` and `/chat`. Each is the socket's action, taken through a short-lived connection of
 //! the player's to the game's room (on whichever node runs it), and answered when the room has
 //! answered: 200 once it happened, 400 with the reason when the room refused (nothing changed).
 //! A move's time is charged as any move's is, from when the room takes it.
@@ -84,6 +84,7 @@ async fn play(
 fn action_named(name: &str) -> Option<Action> {
     Some(match name {
         "resign" => Action::Resign,
+        "abort" => Action::Abort,
         "draw/yes" => Action::AcceptDraw,
         "draw/no" => Action::DeclineDraw,
         "takeback/yes" => Action::AcceptTakeback,
@@ -107,15 +108,97 @@ macro_rules! named_action {
 }
 
 named_action!(bot_resign, "resign", Api::Bot);
+named_action!(bot_abort, "abort", Api::Bot);
 named_action!(bot_draw_yes, "draw/yes", Api::Bot);
 named_action!(bot_draw_no, "draw/no", Api::Bot);
 named_action!(bot_takeback_yes, "takeback/yes", Api::Bot);
 named_action!(bot_takeback_no, "takeback/no", Api::Bot);
 named_action!(board_resign, "resign", Api::Board);
+named_action!(board_abort, "abort", Api::Board);
 named_action!(board_draw_yes, "draw/yes", Api::Board);
 named_action!(board_draw_no, "draw/no", Api::Board);
 named_action!(board_takeback_yes, "takeback/yes", Api::Board);
 named_action!(board_takeback_no, "takeback/no", Api::Board);
+
+/// The body of `/chat`, as a form (as lichess-bot sends it) or as JSON.
+#[derive(Deserialize)]
+pub struct ChatBody {
+    /// `player` (the default) or `spectator`.
+    #[serde(default)]
+    room: Option<String>,
+    text: String,
+}
+
+pub async fn bot_chat(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(game): Path<Uuid>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, BotApiError> {
+    chat(&state, client, &headers, game, &body, Api::Bot).await
+}
+
+pub async fn board_chat(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(game): Path<Uuid>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, BotApiError> {
+    chat(&state, client, &headers, game, &body, Api::Board).await
+}
+
+/// A player's line to the players' chat of their game. The spectators' room is not a
+/// player's to write in while the game is on (a player's own room is the players' chat).
+async fn chat(
+    state: &AppState,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+    game: Uuid,
+    body: &[u8],
+    api: Api,
+) -> Result<Json<Value>, BotApiError> {
+    let is_json = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let body: ChatBody = if is_json {
+        serde_json::from_slice(body).map_err(|e| BotApiError::BadRequest(e.to_string()))?
+    } else {
+        serde_urlencoded::from_bytes(body).map_err(|e| BotApiError::BadRequest(e.to_string()))?
+    };
+    match body.room.as_deref() {
+        None | Some("player") => {}
+        Some("spectator") => {
+            return Err(BotApiError::BadRequest(
+                "a player writes in the player room; the spectators' room is the spectators'"
+                    .to_owned(),
+            ))
+        }
+        Some(_) => {
+            return Err(BotApiError::BadRequest(
+                "room is player or spectator".to_owned(),
+            ))
+        }
+    }
+    let line = crate::rooms::chat_line::check(state.config.chat, None, Some(body.text))
+        .map_err(|reason| BotApiError::BadRequest(reason.to_owned()))?;
+    let said = Said::Chat {
+        preset: line.preset,
+        text: line.text,
+    };
+    take_turns(state, client, headers, game, vec![said], api).await
+}
+
+/// What a request asks of the room: actions of the game, or a chat line.
+enum Said {
+    Act(Action),
+    Chat {
+        preset: Option<String>,
+        text: Option<String>,
+    },
+}
 
 /// Takes `actions` in `game` for the token's player, one after another, each answered by the
 /// room before the next.
@@ -127,10 +210,28 @@ async fn act(
     actions: Vec<Action>,
     api: Api,
 ) -> Result<Json<Value>, BotApiError> {
+    let said = actions.into_iter().map(Said::Act).collect();
+    take_turns(state, client, headers, game, said, api).await
+}
+
+async fn take_turns(
+    state: &AppState,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+    game: Uuid,
+    actions: Vec<Said>,
+    api: Api,
+) -> Result<Json<Value>, BotApiError> {
     let holder = player_of(state, headers, api).await?;
     state
         .limits
         .check(Limited::BotRequests, Some(holder.player.id), client)?;
+    if actions.iter().any(|said| matches!(said, Said::Chat { .. })) {
+        // A line over HTTP counts as one on the socket.
+        state
+            .limits
+            .check(Limited::Chat, Some(holder.player.id), client)?;
+    }
     // One action at a time per token: a program that fires many at once waits its turn.
     let _turn = state
         .bot_actions
@@ -161,12 +262,19 @@ async fn act(
         if answer.is_err() {
             break;
         }
-        room.send(RoomCommand::Act {
-            conn_id,
-            player: holder.player.id,
-            action,
-        })
-        .await;
+        let command = match action {
+            Said::Act(action) => RoomCommand::Act {
+                conn_id,
+                player: holder.player.id,
+                action,
+            },
+            Said::Chat { preset, text } => RoomCommand::Chat {
+                conn_id,
+                preset,
+                text,
+            },
+        };
+        room.send(command).await;
         answer = wait(&mut frames, game, false).await.map(|_| ());
     }
     room.send(RoomCommand::Leave { conn_id }).await;
@@ -211,7 +319,8 @@ async fn wait(
                 | ServerFrame::GameOver { game: g, .. }
                 | ServerFrame::DrawOffered { game: g, .. }
                 | ServerFrame::DrawDeclined { game: g, .. }
-                | ServerFrame::TakebackDeclined { game: g, .. },
+                | ServerFrame::TakebackDeclined { game: g, .. }
+                | ServerFrame::ChatLine { game: g, .. },
             ) if g == game && !joining => return Ok(Seen::Event),
             // A takeback taken: the whole state again.
             Some(ServerFrame::Game(state)) if state.game == game => return Ok(Seen::Event),

@@ -1,5 +1,5 @@
 //! The Bot and Board APIs (issue 26), in lichess's shape adapted to Jungle: personal API
-//! tokens with scopes, bot accounts, and (to come) the event and game streams, a game's actions
+//! tokens with scopes, bot accounts, the event and game streams, a game's actions and chat,
 //! and challenges over HTTP. docs/bot-api.md is the contract.
 //!
 //! A token is not a session: it never signs in to the web client (the socket and the account
@@ -13,6 +13,7 @@ pub mod game_stream;
 pub mod game_view;
 pub mod holder;
 pub mod ndjson;
+pub mod routes;
 pub mod streams;
 pub mod tokens;
 

@@ -44,6 +44,10 @@ pub async fn handle_frame(
             if rated && !store.has_account(to).await? {
                 return Err(FrameError::OpponentNeedsAccount);
             }
+            let pair = ((conn.player.id, conn.player.bot), (target.id, target.bot));
+            if let Err(e) = crate::challenges::bot_rules::check_pair(store, pair.0, pair.1).await {
+                return Err(crate::challenges::AcceptError::from(e).into());
+            }
             let settings = RoomSettings {
                 rules,
                 clock,

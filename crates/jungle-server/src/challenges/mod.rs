@@ -4,6 +4,7 @@
 //! [`CHALLENGE_TTL_S`] seconds. Bounded per player both ways, and a decline keeps the same
 //! challenger away from the same player for a while.
 
+pub mod bot_rules;
 mod frames;
 pub use frames::handle_frame;
 
@@ -50,6 +51,17 @@ pub enum ChallengeError {
     /// The target's setting, or a block either way. Said the same whichever it is.
     #[error("that player does not take challenges from you")]
     Refused,
+    #[error(
+        "a bot plays at most {} games a day against other bots",
+        bot_rules::BOT_GAMES_A_DAY
+    )]
+    BotDailyLimit,
+    #[error(
+        "this bot aborted or lost on time {} times within {} minutes: it takes no new game for a while",
+        bot_rules::FAILURES_BEFORE_PAUSE,
+        bot_rules::FAILURE_WINDOW.as_secs() / 60
+    )]
+    BotPaused,
 }
 
 struct Pending {
@@ -195,6 +207,17 @@ impl Challenges {
         let pending = self
             .take(id, |p| p.info.to.id == by.player.id)
             .ok_or(AcceptError::Challenge(ChallengeError::Unknown))?;
+        // Refused by the rules for bots, the challenge ends as declined.
+        if let Err(e) = bot_rules::check_pair(
+            &ctx.store,
+            (pending.from.player.id, pending.from.player.bot),
+            (by.player.id, by.player.bot),
+        )
+        .await
+        {
+            self.tell_ended(&pending, ChallengeEnd::Declined, None);
+            return Err(e.into());
+        }
         let rules = pending.settings.rules;
         let challenger = SeatPlayer::human(
             pending.from.player.clone(),
@@ -309,6 +332,15 @@ pub enum AcceptError {
     Challenge(#[from] ChallengeError),
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
+}
+
+impl From<bot_rules::BotRuleError> for AcceptError {
+    fn from(e: bot_rules::BotRuleError) -> Self {
+        match e {
+            bot_rules::BotRuleError::Refused(e) => AcceptError::Challenge(e),
+            bot_rules::BotRuleError::Store(e) => AcceptError::Store(e),
+        }
+    }
 }
 
 #[cfg(test)]

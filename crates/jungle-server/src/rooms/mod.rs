@@ -8,6 +8,7 @@
 //! - [`open`]: every way a room is opened, and room codes;
 //! - [`clock`]: the game clock; [`registry`]: rooms by id and code.
 
+pub mod chat_line;
 pub mod clock;
 pub mod computer;
 pub mod open;

@@ -92,6 +92,9 @@ pub enum Action {
         blurred: bool,
     },
     Resign,
+    /// End the game unplayed: the side whose first move is due (Red at ply 0, Blue at ply 1)
+    /// declines to play it. Rated for nobody; counted as that player's abort.
+    Abort,
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
@@ -219,6 +222,8 @@ pub enum Refusal {
     TakebackTournament,
     #[error("tournament games have no rematch: the tournament pairs your next game")]
     RematchTournament,
+    #[error("a game is aborted only before your first move, on your turn; resign instead")]
+    AbortTooLate,
 }
 
 impl Refusal {
@@ -241,6 +246,7 @@ impl Refusal {
             | Refusal::NothingToTakeBack
             | Refusal::NoTakebackOffer => ErrorCode::TakebackUnavailable,
             Refusal::TakebackPending => ErrorCode::TakebackPending,
+            Refusal::AbortTooLate => ErrorCode::AbortUnavailable,
         }
     }
 }
@@ -686,6 +692,15 @@ impl GameSession {
             Action::Resign => {
                 self.require_active()?;
                 Ok(self.end(Some(!side), Reason::Resign, now))
+            }
+            Action::Abort => {
+                self.require_active()?;
+                let first_move_due =
+                    self.game.ply_count() < 2 && self.game.position().side_to_move() == side;
+                if !first_move_due {
+                    return Err(Refusal::AbortTooLate);
+                }
+                Ok(self.end(None, Reason::Aborted, now))
             }
             Action::OfferDraw => self.offer_draw(side, now),
             Action::AcceptDraw => {

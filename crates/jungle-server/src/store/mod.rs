@@ -4,6 +4,7 @@
 mod accounts;
 mod api_tokens;
 mod blocks;
+mod bot_record;
 mod fair_play;
 mod games;
 mod moderation;
@@ -22,6 +23,7 @@ use sqlx::{AnyPool, Row};
 pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, SessionRecord};
 pub use api_tokens::{NewTokenError, TokenHolder, TokenRecord, MAX_TOKENS};
 pub use blocks::{BlockError, MAX_BLOCKS};
+pub use bot_record::BotRecord;
 pub use fair_play::{GameAssessment, QueueLine};
 pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};

@@ -117,6 +117,7 @@ impl Session {
                 self.act(conn, game, action).await
             }
             ClientFrame::Resign { game } => self.act(conn, game, Action::Resign).await,
+            ClientFrame::Abort { game } => self.act(conn, game, Action::Abort).await,
             ClientFrame::OfferDraw { game } => self.act(conn, game, Action::OfferDraw).await,
             ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
@@ -244,34 +245,12 @@ impl Session {
         text: Option<String>,
     ) -> Reply {
         self.limit(Limited::Chat, conn)?;
-        let (preset, text) = match (preset, text) {
-            (Some(preset), None) if jungle_protocol::CHAT_PRESETS.contains(&preset.as_str()) => {
-                (Some(preset), None)
-            }
-            (None, Some(text)) => {
-                if self.state.config.chat == crate::config::ChatMode::PresetsOnly {
-                    return Err(FrameError::BadChat(
-                        "this server allows preset phrases only",
-                    ));
-                }
-                let text = text.trim();
-                let length = text.chars().count();
-                if length == 0 || length > jungle_protocol::MAX_CHAT_CHARS {
-                    return Err(FrameError::BadChat("a chat line holds 1 to 140 characters"));
-                }
-                if text.chars().any(char::is_control) {
-                    return Err(FrameError::BadChat(
-                        "a chat line may not hold control characters",
-                    ));
-                }
-                (None, Some(text.to_owned()))
-            }
-            _ => return Err(FrameError::BadChat("send one known preset, or some text")),
-        };
+        let line = crate::rooms::chat_line::check(self.state.config.chat, preset, text)
+            .map_err(FrameError::BadChat)?;
         let command = RoomCommand::Chat {
             conn_id: conn.id,
-            preset,
-            text,
+            preset: line.preset,
+            text: line.text,
         };
         self.send_to_followed(game, command).await
     }

@@ -158,6 +158,41 @@ fn the_flag_falls_when_the_time_is_spent() {
 }
 
 #[test]
+fn a_player_aborts_only_on_their_turn_before_their_first_move() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, true, t0);
+    // Blue waits for Red's first move: not Blue's to abort (the automatic abort is).
+    assert_eq!(
+        s.act(Side::Blue, Action::Abort, t0).unwrap_err(),
+        Refusal::AbortTooLate
+    );
+    play(&mut s, Side::Red, "g3g4", t0 + secs(2));
+    // Red has moved: too late for Red; Blue's first move is due, so Blue may.
+    assert_eq!(
+        s.act(Side::Red, Action::Abort, t0 + secs(3)).unwrap_err(),
+        Refusal::AbortTooLate
+    );
+    let events = s.act(Side::Blue, Action::Abort, t0 + secs(4)).unwrap();
+    assert_eq!(ended(&events), Some((None, Reason::Aborted)));
+    assert_eq!(
+        s.act(Side::Blue, Action::Abort, t0 + secs(5)).unwrap_err(),
+        Refusal::Over
+    );
+}
+
+#[test]
+fn no_abort_once_both_have_moved() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, false, t0);
+    play(&mut s, Side::Red, "g3g4", t0 + secs(2));
+    play(&mut s, Side::Blue, "a7a6", t0 + secs(5));
+    assert_eq!(
+        s.act(Side::Red, Action::Abort, t0 + secs(6)).unwrap_err(),
+        Refusal::AbortTooLate
+    );
+}
+
+#[test]
 fn the_clocks_stop_where_they_stood_when_the_game_ends() {
     let t0 = Instant::now();
     let mut s = matched(RAPID, false, t0);

@@ -1,0 +1,58 @@
+//! Every route of the Bot and Board APIs, and the body bound they share: no request here
+//! carries more than a token's description, a challenge or a chat line.
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{delete, get, post};
+use axum::Router;
+
+use super::{account, actions, challenges, event_stream, game_stream, tokens};
+use crate::state::AppState;
+
+/// The largest body any request here may carry.
+pub const MAX_BODY: usize = 4 * 1024;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/tokens", post(tokens::create).get(tokens::list))
+        .route("/api/tokens/{id}", delete(tokens::delete))
+        .route("/api/bot/account/upgrade", post(account::upgrade))
+        .route("/api/stream/event", get(event_stream::stream))
+        .route("/api/challenge/{who}", post(challenges::create))
+        .route("/api/challenge/{who}/accept", post(challenges::accept))
+        .route("/api/challenge/{who}/decline", post(challenges::decline))
+        .route("/api/challenge/{who}/cancel", post(challenges::cancel))
+        .route("/api/bot/game/stream/{id}", get(game_stream::bot))
+        .route("/api/bot/game/{id}/move/{mv}", post(actions::bot_move))
+        .route("/api/bot/game/{id}/resign", post(actions::bot_resign))
+        .route("/api/bot/game/{id}/abort", post(actions::bot_abort))
+        .route("/api/bot/game/{id}/chat", post(actions::bot_chat))
+        .route("/api/bot/game/{id}/draw/yes", post(actions::bot_draw_yes))
+        .route("/api/bot/game/{id}/draw/no", post(actions::bot_draw_no))
+        .route(
+            "/api/bot/game/{id}/takeback/yes",
+            post(actions::bot_takeback_yes),
+        )
+        .route(
+            "/api/bot/game/{id}/takeback/no",
+            post(actions::bot_takeback_no),
+        )
+        .route("/api/board/game/stream/{id}", get(game_stream::board))
+        .route("/api/board/game/{id}/move/{mv}", post(actions::board_move))
+        .route("/api/board/game/{id}/resign", post(actions::board_resign))
+        .route("/api/board/game/{id}/abort", post(actions::board_abort))
+        .route("/api/board/game/{id}/chat", post(actions::board_chat))
+        .route(
+            "/api/board/game/{id}/draw/yes",
+            post(actions::board_draw_yes),
+        )
+        .route("/api/board/game/{id}/draw/no", post(actions::board_draw_no))
+        .route(
+            "/api/board/game/{id}/takeback/yes",
+            post(actions::board_takeback_yes),
+        )
+        .route(
+            "/api/board/game/{id}/takeback/no",
+            post(actions::board_takeback_no),
+        )
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+}
