@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+mod bot;
 mod engine_cmds;
 mod uci;
 
@@ -97,6 +98,8 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         movetime: u64,
     },
+    /// Connects an engine to a Jungle Arena server's Bot API as a bot (docs/bot-api.md).
+    Bot(bot::BotArgs),
     /// A UCI-style engine loop on standard input and output.
     Uci {
         #[arg(long = "rules", default_value = "classic")]
@@ -241,11 +244,13 @@ fn run(command: Command) -> Result<String, String> {
                 movetime,
             )?;
         }
+        Command::Bot(args) => bot::run(args)?,
         Command::Uci {
             ruleset: name,
             level,
         } => {
-            uci::run(ruleset(&name)?, engine_cmds::level(level)?)?;
+            let rules = name.parse().map_err(|e| format!("--rules: {e}"))?;
+            uci::run(rules, engine_cmds::level(level)?)?;
         }
     }
     Ok(out)

@@ -1,7 +1,8 @@
 //! `jungle uci`: a UCI-style loop on stdin/stdout, for matches against other engines.
 //!
-//! `uci` → `id …` and `uciok`; `isready` → `readyok`; `ucinewgame`; `position startpos|fen FEN
-//! [moves …]`; `go movetime N`, `go wtime N btime N [winc N binc N]`, `go depth N` or
+//! `uci` → `id …` and `uciok`; `isready` → `readyok`; `ucinewgame`; `setoption name Level
+//! value 1-8`; `setoption name Rules value classic|strict|daitou|international` (a new game under
+//! those rules); `position startpos|fen FEN [moves …]`; `go movetime N`, `go wtime N btime N [winc N binc N]`, `go depth N` or
 //! `go infinite` → `info …` lines, then `bestmove a3a4`; `stop` ends a search early (its best
 //! move so far); `isready` is answered during a search; `quit`.
 
@@ -12,7 +13,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use jungle_engine::{budget_from_clock, Engine, Level, Limits};
-use jungle_rules::{Game, Position, Rules, Side, Turn};
+use jungle_rules::{Game, Position, Rules, Ruleset, Side, Turn};
 
 /// What the loop waits for: a line of input, its end, or a search's result.
 enum Event {
@@ -21,7 +22,8 @@ enum Event {
     Searched(Box<Engine>, String),
 }
 
-pub fn run(rules: Rules, level: Level) -> Result<(), String> {
+pub fn run(mut ruleset: Ruleset, mut level: Level) -> Result<(), String> {
+    let mut rules = ruleset.rules();
     // Lines are read on a thread of their own, so that `stop`, `isready` and `quit` are heard
     // while a search runs.
     let (events_tx, events) = mpsc::channel::<Event>();
@@ -52,8 +54,9 @@ pub fn run(rules: Rules, level: Level) -> Result<(), String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply = match words.first().copied() {
             Some("uci") => format!(
-                "id name Jungle Arena engine\nid author Jungle Arena developers\noption name Level type spin default {} min 1 max 8\nuciok\n",
-                level.get()
+                "id name Jungle Arena engine\nid author Jungle Arena developers\noption name Level type spin default {} min 1 max 8\noption name Rules type combo default {} var classic var strict var daitou var international\nuciok\n",
+                level.get(),
+                ruleset
             ),
             Some("isready") => "readyok\n".into(),
             Some("ucinewgame") => {
@@ -61,23 +64,27 @@ pub fn run(rules: Rules, level: Level) -> Result<(), String> {
                 game = Game::new(rules, Position::start());
                 String::new()
             }
-            Some("setoption") => {
-                // setoption name Level value N
-                let names_level = words.iter().any(|w| w.eq_ignore_ascii_case("level"));
-                let value = words
-                    .iter()
-                    .position(|w| w.eq_ignore_ascii_case("value"))
-                    .and_then(|i| words.get(i + 1))
-                    .and_then(|v| v.parse().ok())
-                    .and_then(Level::new);
-                match (names_level, value) {
-                    (true, Some(level)) => {
+            Some("setoption") => match option(&words).as_ref().map(|(n, v)| (n.as_str(), *v)) {
+                Some(("level", value)) => match value.parse().ok().and_then(Level::new) {
+                    Some(new) => {
+                        level = new;
                         engine = Engine::new(rules, level);
                         String::new()
                     }
-                    _ => "info string only the option Level (1-8) exists\n".into(),
-                }
-            }
+                    None => "info string Level is 1 to 8\n".into(),
+                },
+                Some(("rules", value)) => match value.parse::<Ruleset>() {
+                    Ok(new) => {
+                        ruleset = new;
+                        rules = ruleset.rules();
+                        engine = Engine::new(rules, level);
+                        game = Game::new(rules, Position::start());
+                        String::new()
+                    }
+                    Err(e) => format!("info string Rules: {e}\n"),
+                },
+                _ => "info string the options are Level (1-8) and Rules\n".into(),
+            },
             Some("position") => match parse_position(rules, &words[1..]) {
                 Ok(g) => {
                     game = g;
@@ -106,6 +113,14 @@ pub fn run(rules: Rules, level: Level) -> Result<(), String> {
         write(&mut out, &reply)?;
     }
     Ok(())
+}
+
+/// `setoption name NAME value VALUE`: the name in lower case, and the value.
+fn option<'a>(words: &[&'a str]) -> Option<(String, &'a str)> {
+    let name = words.iter().position(|w| w.eq_ignore_ascii_case("name"))?;
+    let value = words.iter().position(|w| w.eq_ignore_ascii_case("value"))?;
+    let name = words.get(name + 1..value)?.join(" ").to_ascii_lowercase();
+    Some((name, words.get(value + 1)?))
 }
 
 fn write(out: &mut std::io::Stdout, text: &str) -> Result<(), String> {

@@ -237,6 +237,9 @@ pub struct ChallengeInfo {
     pub color: ColorChoice,
     /// Milliseconds left to answer.
     pub expires_in_ms: u64,
+    /// The challenger's title: `BOT` for a bot account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_title: Option<String>,
 }
 
 /// How a challenge ended without a game (or with one: `accepted`).

@@ -4,61 +4,8 @@
 mod common;
 
 use common::*;
-use jungle_protocol::bot::{ApiTokenInfo, CreatedApiToken};
+use jungle_protocol::bot::ApiTokenInfo;
 use serde_json::{json, Value};
-
-const PASSWORD: &str = "correct horse battery";
-
-/// An account and a session token for it (what `POST /api/session` gives a program).
-async fn signed_in(server: &TestServer, name: &str) -> (Player, String, String) {
-    let player = create_account(server.addr, name).await;
-    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
-    let username = profile.username.expect("an account");
-    let session: http::SignedIn = reqwest::Client::new()
-        .post(server.url("/api/session"))
-        .json(&http::Credentials {
-            username: username.clone(),
-            password: PASSWORD.into(),
-        })
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (player, username, session.token)
-}
-
-async fn call(
-    server: &TestServer,
-    method: reqwest::Method,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut request = reqwest::Client::new()
-        .request(method, server.url(path))
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
-async fn new_token(server: &TestServer, session: &str, scopes: &[&str]) -> CreatedApiToken {
-    let (status, body) = call(
-        server,
-        reqwest::Method::POST,
-        "/api/tokens",
-        session,
-        Some(json!({ "description": "my engine", "scopes": scopes })),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    serde_json::from_value(body).unwrap()
-}
 
 async fn tokens_are_made_listed_and_deleted_and_never_a_session(db: Db) {
     let server = TestServer::start(db).await;
@@ -250,66 +197,6 @@ async fn an_account_holds_at_most_twenty_tokens(db: Db) {
     server.shutdown().await;
 }
 
-/// A session for an account that exists (the matched players of `matched_pair`).
-async fn session_for(server: &TestServer, player: &Player) -> String {
-    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
-    let session: http::SignedIn = reqwest::Client::new()
-        .post(server.url("/api/session"))
-        .json(&http::Credentials {
-            username: profile.username.expect("an account"),
-            password: PASSWORD.into(),
-        })
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    session.token
-}
-
-/// A game stream's lines as they come.
-struct Lines {
-    response: reqwest::Response,
-    buffer: String,
-}
-
-impl Lines {
-    async fn open(server: &TestServer, path: &str, token: &str) -> Lines {
-        let response = reqwest::Client::new()
-            .get(server.url(path))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 200);
-        assert_eq!(response.headers()["content-type"], "application/x-ndjson");
-        Lines {
-            response,
-            buffer: String::new(),
-        }
-    }
-
-    /// The next line that is not a keep-alive; `None` once the stream ended.
-    async fn next(&mut self) -> Option<Value> {
-        loop {
-            if let Some(end) = self.buffer.find('\n') {
-                let line: String = self.buffer.drain(..=end).collect();
-                if line.trim().is_empty() {
-                    continue;
-                }
-                return Some(serde_json::from_str(&line).expect("a JSON line"));
-            }
-            let chunk =
-                tokio::time::timeout(std::time::Duration::from_secs(10), self.response.chunk())
-                    .await
-                    .expect("a line within 10 s")
-                    .unwrap()?;
-            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-        }
-    }
-}
-
 /// A person on the socket plays a rated game against another who plays it from their own
 /// client over the Board API: the game stream's first line is the whole game, each change
 /// follows, an illegal move changes nothing, a draw offer is declined and the HTTP player
@@ -485,24 +372,6 @@ async fn a_game_played_over_the_board_api_against_the_socket(db: Db) {
         "{body}"
     );
     server.shutdown().await;
-}
-
-/// A bot: an account upgraded, with a token that plays and challenges.
-async fn bot(server: &TestServer, name: &str) -> (Player, String) {
-    let (player, _, session) = signed_in(server, name).await;
-    let token = new_token(server, &session, &["bot:play", "challenge:write"])
-        .await
-        .token;
-    let (status, _) = call(
-        server,
-        reqwest::Method::POST,
-        "/api/bot/account/upgrade",
-        &token,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200);
-    (player, token)
 }
 
 /// A whole rated game between a person on the socket and a bot on the HTTP API: the person

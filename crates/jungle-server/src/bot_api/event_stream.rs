@@ -79,7 +79,7 @@ impl EventStreams {
 pub fn challenge_json(c: &jungle_protocol::ChallengeInfo) -> Value {
     json!({
         "id": c.id,
-        "challenger": { "id": c.from.id, "name": c.from.name },
+        "challenger": { "id": c.from.id, "name": c.from.name, "title": c.from_title },
         "destUser": { "id": c.to.id, "name": c.to.name },
         "rules": c.rules,
         "clock": clock_json(&c.clock),

@@ -134,6 +134,7 @@ impl Challenges {
             rated: settings.rated,
             color,
             expires_in_ms: ttl.as_millis() as u64,
+            from_title: from.player.bot.then(|| "BOT".to_owned()),
         };
         {
             let mut book = self.book.lock().expect("challenges lock");

@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
+mod bots;
 mod nodes;
+pub use bots::*;
 pub use nodes::*;
 
 use futures_util::{SinkExt, StreamExt};
@@ -298,7 +300,11 @@ impl ServerProcess {
     /// Started with `extra` arguments after the address and database.
     pub fn start_with_args(database_url: &str, extra: &[&str]) -> ServerProcess {
         use std::io::{BufRead, BufReader};
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jungle-server"))
+        // Known in the server's own tests (the bridge's tests share these helpers but not this).
+        #[allow(clippy::option_env_unwrap)]
+        let binary = option_env!("CARGO_BIN_EXE_jungle-server")
+            .expect("the server's binary is known in jungle-server's tests only");
+        let mut child = std::process::Command::new(binary)
             .args([
                 "--addr",
                 "127.0.0.1:0",

@@ -1,0 +1,137 @@
+//! Accounts, tokens and streams of the Bot and Board APIs, for the tests that play through
+//! them (the API's own tests, and the `jungle bot` bridge's).
+
+use super::*;
+use jungle_protocol::bot::CreatedApiToken;
+use serde_json::{json, Value};
+
+pub const PASSWORD: &str = "correct horse battery";
+
+/// An account and a session token for it (what `POST /api/session` gives a program).
+pub async fn signed_in(server: &TestServer, name: &str) -> (Player, String, String) {
+    let player = create_account(server.addr, name).await;
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
+    let username = profile.username.expect("an account");
+    let session: http::SignedIn = reqwest::Client::new()
+        .post(server.url("/api/session"))
+        .json(&http::Credentials {
+            username: username.clone(),
+            password: PASSWORD.into(),
+        })
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (player, username, session.token)
+}
+
+pub async fn call(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .request(method, server.url(path))
+        .bearer_auth(token);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+pub async fn new_token(server: &TestServer, session: &str, scopes: &[&str]) -> CreatedApiToken {
+    let (status, body) = call(
+        server,
+        reqwest::Method::POST,
+        "/api/tokens",
+        session,
+        Some(json!({ "description": "my engine", "scopes": scopes })),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    serde_json::from_value(body).unwrap()
+}
+
+/// A session for an account that exists (the matched players of `matched_pair`).
+pub async fn session_for(server: &TestServer, player: &Player) -> String {
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
+    let session: http::SignedIn = reqwest::Client::new()
+        .post(server.url("/api/session"))
+        .json(&http::Credentials {
+            username: profile.username.expect("an account"),
+            password: PASSWORD.into(),
+        })
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    session.token
+}
+
+/// A game stream's lines as they come.
+pub struct Lines {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Lines {
+    pub async fn open(server: &TestServer, path: &str, token: &str) -> Lines {
+        let response = reqwest::Client::new()
+            .get(server.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+        Lines {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next line that is not a keep-alive; `None` once the stream ended.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(end) = self.buffer.find('\n') {
+                let line: String = self.buffer.drain(..=end).collect();
+                if line.trim().is_empty() {
+                    continue;
+                }
+                return Some(serde_json::from_str(&line).expect("a JSON line"));
+            }
+            let chunk =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.response.chunk())
+                    .await
+                    .expect("a line within 10 s")
+                    .unwrap()?;
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+/// A bot: an account upgraded, with a token that plays and challenges.
+pub async fn bot(server: &TestServer, name: &str) -> (Player, String) {
+    let (player, _, session) = signed_in(server, name).await;
+    let token = new_token(server, &session, &["bot:play", "challenge:write"])
+        .await
+        .token;
+    let (status, _) = call(
+        server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    (player, token)
+}
