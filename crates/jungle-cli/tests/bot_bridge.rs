@@ -13,10 +13,15 @@ use serde_json::{json, Value};
 
 /// A bridge running our engine at level 1 for the bot with `token`.
 fn bridge(server: &TestServer, token: &str) -> Child {
+    bridge_with(server, token, &[])
+}
+
+fn bridge_with(server: &TestServer, token: &str, extra: &[&str]) -> Child {
     let jungle = env!("CARGO_BIN_EXE_jungle");
     Command::new(jungle)
         .args(["bot", "--url", &server.url(""), "--engine"])
         .arg(format!("{jungle} uci --level 1"))
+        .args(extra)
         .env("JUNGLE_TOKEN", token)
         .stdin(Stdio::null())
         .spawn()
@@ -140,4 +145,47 @@ async fn two_bridged_bots_play_a_whole_rated_game(db: Db) {
     server.shutdown().await;
 }
 
-both_stores!(two_bridged_bots_play_a_whole_rated_game);
+/// Two bridges told to join an arena for bots play the games its director pairs.
+async fn bridged_bots_play_in_their_arena(db: Db) {
+    let server = TestServer::start(db).await;
+    let host = server.account("Organiser").await;
+    let made: Value = reqwest::Client::new()
+        .post(server.url("/api/tournaments"))
+        .bearer_auth(&host.token)
+        .json(
+            &json!({ "name": "Engines", "rules": "classic", "bots": true,
+            "clock": { "kind": "fischer", "base_s": 60, "inc_s": 1 }, "minutes": 30 }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made["id"].as_str().expect("made").to_owned();
+    let mut bridges = Bridges(Vec::new());
+    for name in ["Gamma", "Delta"] {
+        let (_, token) = bot(&server, name).await;
+        bridges
+            .0
+            .push(bridge_with(&server, &token, &["--arena", &id]));
+    }
+    let waited = std::time::Instant::now();
+    loop {
+        let shown: http::Tournament = server.get(&format!("/api/tournaments/{id}")).await;
+        let played: u32 = shown.standings.iter().map(|s| s.score.games).sum();
+        // Both entered, and their first game, played out, counted for both.
+        if shown.standings.len() == 2 && played >= 2 {
+            break;
+        }
+        assert!(waited.elapsed() < Duration::from_secs(120), "{shown:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop(bridges);
+    server.shutdown().await;
+}
+
+both_stores!(
+    two_bridged_bots_play_a_whole_rated_game,
+    bridged_bots_play_in_their_arena
+);

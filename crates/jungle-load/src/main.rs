@@ -92,6 +92,7 @@ async fn create_arena(http: &str, token: &str, args: &Args) -> Result<Uuid, Stri
         starts_at: None,
         rated: false,
         private: false,
+        bots: false,
     };
     let response = reqwest::Client::new()
         .post(format!("{http}/api/tournaments"))

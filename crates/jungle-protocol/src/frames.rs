@@ -723,6 +723,8 @@ pub enum ErrorCode {
     Banned,
     /// A bot account signed in on the socket: bots play through the Bot API only.
     BotAccount,
+    /// Joining an arena for bots as a person (people may watch it).
+    BotsOnly,
     RateLimited,
     /// No tournament has this id.
     UnknownTournament,

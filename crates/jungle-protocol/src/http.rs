@@ -490,6 +490,9 @@ pub struct NewTournament {
     /// Only holders of its code may join.
     #[serde(default)]
     pub private: bool,
+    /// For bots only: bot accounts join it over the Bot API, people may watch.
+    #[serde(default)]
+    pub bots: bool,
 }
 
 /// `201` answer of `POST /api/tournaments`.
@@ -556,6 +559,9 @@ pub struct Tournament {
     /// One of the operator's scheduled arenas (listed first).
     #[serde(default)]
     pub official: bool,
+    /// For bots only.
+    #[serde(default)]
+    pub bots: bool,
 }
 
 /// `GET /api/tournaments?page=N`: the operator's scheduled arenas first (every one, on every

@@ -156,6 +156,8 @@ impl FrameError {
                     J::InOtherGame => ErrorCode::InTournamentGame,
                     J::Full => ErrorCode::TournamentFull,
                     J::Unknown => ErrorCode::UnknownTournament,
+                    J::BotsOnly => ErrorCode::BotsOnly,
+                    J::NoBots => ErrorCode::BotAccount,
                     J::Store(_) => ErrorCode::Internal,
                 }
             }

@@ -708,6 +708,96 @@ async fn a_bot_chats_aborts_and_is_paused_after_repeated_aborts(db: Db) {
     server.shutdown().await;
 }
 
+/// An arena for bots: a person makes it, bots join it over HTTP (a person cannot), the
+/// director pairs them as it pairs people, their event streams hear the game, and the
+/// winner's points show in the standings.
+async fn bots_meet_in_an_arena_for_bots(db: Db) {
+    let server = TestServer::start(db).await;
+    let host = server.account("Arena host").await;
+    let made: Value = reqwest::Client::new()
+        .post(server.url("/api/tournaments"))
+        .bearer_auth(&host.token)
+        .json(
+            &json!({ "name": "Engines' night", "rules": "classic", "bots": true,
+            "clock": { "kind": "fischer", "base_s": 180, "inc_s": 2 }, "minutes": 30 }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made["id"].as_str().expect("made").to_owned();
+    let shown: http::Tournament = server.get(&format!("/api/tournaments/{id}")).await;
+    assert!(shown.bots);
+    // People watch; they do not join.
+    let mut person = server.client(&host).await;
+    person
+        .send(ClientFrame::JoinTournament {
+            id: id.parse().unwrap(),
+            code: None,
+        })
+        .await;
+    person.expect_error(ErrorCode::BotsOnly).await;
+
+    let mut bots = Vec::new();
+    for name in ["Engine A", "Engine B"] {
+        let (player, token) = bot(&server, name).await;
+        let join = format!("/api/tournament/{id}/join");
+        let (status, body) = call(&server, reqwest::Method::POST, &join, &token, None).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("no_event_stream"))
+        );
+        let events = Lines::open(&server, "/api/stream/event", &token).await;
+        let (status, body) = call(&server, reqwest::Method::POST, &join, &token, None).await;
+        assert_eq!(status, 200, "{body}");
+        bots.push((player, token, events));
+    }
+    // Paired within a tick or two: each stream hears the game, one as Red, one as Blue.
+    let mut game = String::new();
+    let mut red = None;
+    for (i, (_, _, events)) in bots.iter_mut().enumerate() {
+        let start = events.next().await.unwrap();
+        assert_eq!(start["type"], "gameStart", "{start}");
+        game = start["game"]["id"].as_str().unwrap().to_owned();
+        if start["game"]["color"] == "red" {
+            red = Some(i);
+        }
+    }
+    let red = red.expect("one plays Red");
+    let blue = 1 - red;
+    for (ply, mv) in DEN_WIN_AT_PLY_21.iter().take(4).enumerate() {
+        let token = &bots[if ply % 2 == 0 { red } else { blue }].1;
+        let path = format!("/api/bot/game/{game}/move/{mv}");
+        let (status, body) = call(&server, reqwest::Method::POST, &path, token, None).await;
+        assert_eq!(status, 200, "{mv}: {body}");
+    }
+    let resign = format!("/api/bot/game/{game}/resign");
+    let (status, _) = call(&server, reqwest::Method::POST, &resign, &bots[red].1, None).await;
+    assert_eq!(status, 200);
+    for (_, _, events) in &mut bots {
+        assert_eq!(events.next().await.unwrap()["type"], "gameFinish");
+    }
+    // The winner's points, in the standings everyone reads.
+    let winner = bots[blue].0.id;
+    let waited = std::time::Instant::now();
+    loop {
+        let shown: http::Tournament = server.get(&format!("/api/tournaments/{id}")).await;
+        let line = shown.standings.iter().find(|s| s.score.player == winner);
+        if line.is_some_and(|l| l.score.points > 0) {
+            assert_eq!(shown.standings[0].score.player, winner);
+            break;
+        }
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(10),
+            "{shown:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    server.shutdown().await;
+}
+
 both_stores!(
     tokens_are_made_listed_and_deleted_and_never_a_session,
     an_account_that_has_played_nothing_becomes_a_bot_for_good,
@@ -715,5 +805,6 @@ both_stores!(
     a_game_played_over_the_board_api_against_the_socket,
     a_rated_game_between_a_person_and_a_bot,
     a_bot_challenges_over_http_and_picks_its_games_up_again,
-    a_bot_chats_aborts_and_is_paused_after_repeated_aborts
+    a_bot_chats_aborts_and_is_paused_after_repeated_aborts,
+    bots_meet_in_an_arena_for_bots
 );

@@ -25,7 +25,8 @@ function countdown(tour) {
 function line(tour) {
   const rated = tour.rated ? t('rated') : t('casual');
   const official = tour.official ? ` <span class="badge official" title="${t('officialTournament')}">★ ${t('officialShort')}</span>` : '';
-  return `<li><span><a href="/t/${tour.id}" data-link>${escape(tour.name)}</a>${official}<br>
+  const bots = tour.bots ? ` <span class="title-badge" title="${t('botsArena')}">BOT</span>` : '';
+  return `<li><span><a href="/t/${tour.id}" data-link>${escape(tour.name)}</a>${official}${bots}<br>
     <span class="muted">${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${rated} · ${t('playersN', { n: tour.players })} · ${countdown(tour)}</span></span></li>`;
 }
 
@@ -46,6 +47,7 @@ export function renderTournamentList(root, app) {
         <label class="row"><input type="checkbox" id="tour-private" ${app.player?.username ? '' : 'checked disabled'}> ${t('privateTournament')}</label>
         ${app.player?.username ? '' : `<p class="muted">${t('publicNeedsAccount')}</p>`}
         <label class="row ${app.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-rated" ${app.player?.username ? '' : 'disabled'}> ${t('rated')}</label>
+        <label class="row ${app.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-bots" ${app.player?.username ? '' : 'disabled'}> ${t('botsTournament')}</label>
         <p class="error" id="tour-error" role="alert"></p>
         <button type="submit" class="secondary">${t('createTournament')}</button></form></details>`;
   const list = $(root, '#tour-list');
@@ -93,6 +95,7 @@ export function renderTournamentList(root, app) {
         minutes: Number(valueOf(root, '#tour-minutes')),
         rated: checkedOf(root, '#tour-rated'),
         private: checkedOf(root, '#tour-private'),
+        bots: checkedOf(root, '#tour-bots'),
       });
       app.navigate(made.code ? `/t/${made.id}?code=${made.code}` : `/t/${made.id}`);
     } catch (err) {

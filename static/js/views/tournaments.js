@@ -58,13 +58,15 @@ export function renderTournament(root, app, id, code) {
   let endsAt = 0;
   /** @type {boolean | null} whether we are being paired; null: not known yet */
   let active = null;
+  /** An arena for bots: people watch it, they do not join. */
+  let forBots = false;
   let alive = true;
 
   const drawActions = () => {
     const open = status === 'upcoming' || status === 'running';
     const mine = [...lines.values()].find((l) => l.player === me);
     if (active === null && mine) active = !mine.paused;
-    joinButton.hidden = !open || active === true;
+    joinButton.hidden = !open || active === true || forBots;
     joinButton.textContent = mine ? t('rejoinTournament') : t('joinTournament');
     withdrawButton.hidden = !open || active !== true;
   };
@@ -128,6 +130,12 @@ export function renderTournament(root, app, id, code) {
     $(root, '#tour-title').textContent = tour.name;
     document.title = `${tour.name} · Jungle Arena`;
     $(root, '#tour-facts').textContent = `${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${tour.rated ? t('rated') : t('casual')} · ${when(tour.starts_at)} – ${when(tour.ends_at)}`;
+    if (tour.bots) {
+      forBots = true;
+      $(root, '#tour-title').innerHTML = `<span class="title-badge" title="${t('botsArena')}">BOT</span> ${escape(tour.name)}`;
+      $(root, '#tour-facts').textContent += ` · ${t('botsArena')}`;
+      drawActions();
+    }
     if (tour.private && code) {
       const share = $(root, '#tour-share');
       share.hidden = false;

@@ -37,6 +37,10 @@ pub struct BotArgs {
     /// The challenge filter, a JSON file (docs/bot-api.md); everything accepted without one.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// An arena for bots to join (its id; repeat for several), again at each reconnection.
+    /// A private one's code follows a colon: ID:CODE.
+    #[arg(long = "arena")]
+    arenas: Vec<String>,
 }
 
 /// The longest wait between two attempts to open the event stream.
@@ -64,6 +68,7 @@ async fn bridge(args: BotArgs, filter: Filter) -> Result<(), String> {
             Ok(mut events) => {
                 println!("jungle bot: connected to {}", args.url);
                 wait = Duration::from_secs(1);
+                join_arenas(&api, &args.arenas).await;
                 while let Some(event) = events.next().await {
                     on_event(&api, &args.engine, &filter, &playing, event).await;
                 }
@@ -83,6 +88,22 @@ async fn bridge(args: BotArgs, filter: Filter) -> Result<(), String> {
         }
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(LONGEST_WAIT);
+    }
+}
+
+/// Joins each arena (the event stream is open: the pairings reach it). Being in one already
+/// is no failure.
+async fn join_arenas(api: &Api, arenas: &[String]) {
+    for arena in arenas {
+        let (id, code) = match arena.split_once(':') {
+            Some((id, code)) => (id, Some(code)),
+            None => (arena.as_str(), None),
+        };
+        let form: Vec<(&str, &str)> = code.map(|c| ("password", c)).into_iter().collect();
+        match api.post(&format!("/api/tournament/{id}/join"), &form).await {
+            Ok(_) => println!("jungle bot: in the arena {id}"),
+            Err(e) => eprintln!("jungle bot: joining the arena {id}: {e}"),
+        }
     }
 }
 

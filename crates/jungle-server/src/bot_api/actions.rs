@@ -159,15 +159,7 @@ async fn chat(
     body: &[u8],
     api: Api,
 ) -> Result<Json<Value>, BotApiError> {
-    let is_json = headers
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let body: ChatBody = if is_json {
-        serde_json::from_slice(body).map_err(|e| BotApiError::BadRequest(e.to_string()))?
-    } else {
-        serde_urlencoded::from_bytes(body).map_err(|e| BotApiError::BadRequest(e.to_string()))?
-    };
+    let body: ChatBody = super::form_or_json(headers, body)?;
     match body.room.as_deref() {
         None | Some("player") => {}
         Some("spectator") => {

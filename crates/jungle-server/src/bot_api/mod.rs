@@ -16,6 +16,7 @@ pub mod ndjson;
 pub mod routes;
 pub mod streams;
 pub mod tokens;
+pub mod tournaments;
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -87,6 +88,22 @@ impl BotApiError {
             BotApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             BotApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
+    }
+}
+
+/// A request body as lichess's clients send it, a form, or as JSON (by its content type).
+pub fn form_or_json<T: serde::de::DeserializeOwned>(
+    headers: &axum::http::HeaderMap,
+    body: &[u8],
+) -> Result<T, BotApiError> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        serde_json::from_slice(body).map_err(|e| BotApiError::BadRequest(e.to_string()))
+    } else {
+        serde_urlencoded::from_bytes(body).map_err(|e| BotApiError::BadRequest(e.to_string()))
     }
 }
 

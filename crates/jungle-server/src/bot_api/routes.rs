@@ -5,7 +5,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post};
 use axum::Router;
 
-use super::{account, actions, challenges, event_stream, game_stream, tokens};
+use super::{account, actions, challenges, event_stream, game_stream, tokens, tournaments};
 use crate::state::AppState;
 
 /// The largest body any request here may carry.
@@ -21,6 +21,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/challenge/{who}/accept", post(challenges::accept))
         .route("/api/challenge/{who}/decline", post(challenges::decline))
         .route("/api/challenge/{who}/cancel", post(challenges::cancel))
+        .route("/api/tournament/{id}/join", post(tournaments::join))
+        .route("/api/tournament/{id}/withdraw", post(tournaments::withdraw))
         .route("/api/bot/game/stream/{id}", get(game_stream::bot))
         .route("/api/bot/game/{id}/move/{mv}", post(actions::bot_move))
         .route("/api/bot/game/{id}/resign", post(actions::bot_resign))

@@ -38,6 +38,8 @@ pub struct TournamentRecord {
     pub ends_at: i64,
     pub code: Option<String>,
     pub created_by: Uuid,
+    /// For bots only (they join over the Bot API); otherwise for people only.
+    pub bots: bool,
 }
 
 fn record(r: &sqlx::any::AnyRow) -> Result<TournamentRecord, StoreError> {
@@ -56,10 +58,11 @@ fn record(r: &sqlx::any::AnyRow) -> Result<TournamentRecord, StoreError> {
         ends_at: r.try_get("ends_at")?,
         code: r.try_get("code")?,
         created_by: get_uuid(r, "created_by")?,
+        bots: r.try_get::<i64, _>("bots")? != 0,
     })
 }
 
-const COLUMNS: &str = "id, name, ruleset, clock, rated, starts_at, ends_at, code, created_by";
+const COLUMNS: &str = "id, name, ruleset, clock, rated, starts_at, ends_at, code, created_by, bots";
 
 impl Store {
     /// Stores a new tournament; `from` is its maker's address (the limits' key), when a
@@ -71,8 +74,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO tournaments (id, name, ruleset, clock, rated, starts_at, ends_at, code,
-                 created_by, created_at, created_from)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                 created_by, created_at, created_from, bots)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(t.id.to_string())
         .bind(&t.name)
@@ -85,6 +88,7 @@ impl Store {
         .bind(t.created_by.to_string())
         .bind(now_ms())
         .bind(from)
+        .bind(i64::from(t.bots))
         .execute(&self.pool)
         .await?;
         Ok(())

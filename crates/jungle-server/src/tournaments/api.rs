@@ -108,6 +108,7 @@ pub async fn create(
         ends_at: starts_at.max(now) + i64::from(new.minutes) * 60_000,
         code: code.clone(),
         created_by: player.id,
+        bots: new.bots,
     };
     state
         .store
@@ -175,6 +176,7 @@ async fn view(
         players,
         standings,
         official: t.created_by == super::schedule::organiser_id(),
+        bots: t.bots,
     })
 }
 

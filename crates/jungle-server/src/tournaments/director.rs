@@ -53,6 +53,10 @@ pub enum JoinError {
     Full,
     #[error("no tournament has this id")]
     Unknown,
+    #[error("this arena is for bots: people may watch it")]
+    BotsOnly,
+    #[error("this arena is for people: a bot plays in arenas for bots")]
+    NoBots,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -318,6 +322,11 @@ impl Director {
         }
         if self.t.rated && !has_account {
             return Err(JoinError::AccountRequired);
+        }
+        match (self.t.bots, conn.player.bot) {
+            (true, false) => return Err(JoinError::BotsOnly),
+            (false, true) => return Err(JoinError::NoBots),
+            _ => {}
         }
         let known = self.entries.contains_key(&player);
         if known && !self.paused.contains(&player) {

@@ -175,6 +175,7 @@ impl Schedule {
             ends_at: starts_at + i64::from(self.minutes) * 60_000,
             code: None,
             created_by: organiser_id(),
+            bots: false,
         };
         let key = format!(
             "{}|{}|{}|{}",
