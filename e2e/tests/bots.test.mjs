@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, newPlayer, serverAndBrowser } from './harness.mjs';
+import { artifacts, newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
 
 const env = serverAndBrowser();
 const PASSWORD = 'correct horse battery';
@@ -91,5 +91,48 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 
     await person.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 2);
     stream.close();
     await person.context().close();
+  });
+}
+
+for (const [lang, viewport] of [['en', { width: 1366, height: 900 }], ['zh', { width: 390, height: 844 }]]) {
+  test(`an account makes an API token on its settings page, sees it once, and deletes it (${lang}, ${viewport.width}px)`, async () => {
+    const username = `${lang === 'en' ? 'T' : 'Z'}okenmaker_Longname`.slice(0, 20);
+    const page = await newPlayer(env.browser, env.server.url, 'A_Guest_With_Longest_Nm', viewport);
+    await useLanguage(page, lang);
+    await page.reload();
+    await page.waitForSelector('#claim-form');
+    await page.fill('#claim-user', username);
+    await page.fill('#claim-pass', PASSWORD);
+    await page.click('#claim-form button[type=submit]');
+    await page.waitForFunction(() => window.jungleApp.player?.username);
+    await page.goto(`${env.server.url}/settings`);
+    await page.waitForSelector('#token-form');
+    await page.waitForSelector('#tokens li.muted');
+    // No scope chosen: refused, with the reason.
+    await page.fill('#token-description', 'My engine, for the Saturday arena of bots');
+    await page.click('#token-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#token-note')?.textContent !== '');
+    await page.check('#token-form input[value="bot:play"]');
+    await page.check('#token-form input[value="challenge:write"]');
+    await page.click('#token-form button[type=submit]');
+    const secret = page.locator('#token-note input.token-secret');
+    await secret.waitFor();
+    const token = await secret.inputValue();
+    assert.ok(token.length >= 32, token);
+    await page.waitForSelector('#tokens button[data-token]');
+    assert.match(await page.locator('#tokens').innerText(), /Saturday arena/);
+    await page.locator('#token-form').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, `api-tokens-${lang}-${viewport.width}.png`), fullPage: false });
+    // The token works on the API, and never as a session.
+    const upgrade = await fetch(`${env.server.url}/api/tokens`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(upgrade.status, 401);
+    const stream = await fetch(`${env.server.url}/api/bot/game/stream/00000000-0000-0000-0000-000000000000`, { headers: { authorization: `Bearer ${token}` } });
+    assert.notEqual(stream.status, 401);
+    // Deleted: gone from the list, and refused by the API.
+    await page.click('#tokens button[data-token]');
+    await page.waitForSelector('#tokens li.muted');
+    const after = await fetch(`${env.server.url}/api/bot/game/stream/00000000-0000-0000-0000-000000000000`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(after.status, 401);
+    await page.context().close();
   });
 }

@@ -124,6 +124,10 @@ const mine = (method, path, body) => request(method, path, body, storedPlayer()?
 export const settings = () => mine('GET', '/api/account/settings');
 export const saveSettings = (value) => mine('PUT', '/api/account/settings', value);
 export const sessions = () => mine('GET', '/api/sessions');
+export const apiTokens = () => mine('GET', '/api/tokens');
+/** @param {string} description @param {string[]} scopes */
+export const newApiToken = (description, scopes) => mine('POST', '/api/tokens', { description, scopes });
+export const deleteApiToken = (id) => mine('DELETE', `/api/tokens/${id}`);
 export const signOutSession = (id) => mine('DELETE', `/api/sessions/${id}`);
 export const signOutOthers = () => mine('DELETE', '/api/sessions');
 export const changePassword = (current, next) => mine('POST', '/api/account/password', { current, new: next });

@@ -144,6 +144,7 @@ export const ZH_HANT = {
     provisionalTitle: '尚未穩定', provisionalHint: '帶 ? 的是暫定等級分：再下幾局便會穩定，並進入上面的排名。',
     allRulesets: '全部規則', olderGames: '更早', newerGames: '較新', pageN: '第 {n} 頁',
     settings: '設定', language: '語言', muteSounds: '關閉聲音', showCoordinates: '在棋盤上顯示格子座標',
+    apiTokens: 'API 令牌', apiTokensHint: '令牌讓程式替這個賬戶下棋：把你的引擎作為機器人（機器人介面），或用你自己的客戶端（棋盤介面）。令牌不能用來登入本站。', tokenDescription: '用途', newToken: '建立令牌', tokenShownOnce: '請現在複製這個令牌：它只顯示這一次，我們只儲存它的指紋。', noTokens: '沒有令牌。', deleteToken: '刪除', deleteTokenName: '刪除令牌 {name}', neverUsed: '從未使用', lastUsed: '最近使用 {when}', 'scope.bot:play': '作為機器人下棋', 'scope.board:play': '下我自己的棋', 'scope.challenge:write': '發起挑戰', chooseScope: '請至少選擇一項許可權。',
     save: '儲存', saved: '已儲存。', sessionsTitle: '已登入的裝置', thisDevice: '本裝置', lastSeen: '最近使用 {when}',
     signOutDevice: '退出', signOutOthers: '退出其他所有裝置',
     changePassword: '修改密碼', currentPassword: '當前密碼', newPassword: '新密碼', passwordChanged: '密碼已修改，其他裝置已退出登入。',

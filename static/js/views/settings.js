@@ -7,6 +7,9 @@ import { language, locale, t } from '../i18n.js';
 import * as preferences from '../preferences.js';
 import { escape } from '../format.js';
 
+/** What a token may do, as the server names it. */
+const SCOPES = ['bot:play', 'board:play', 'challenge:write'];
+
 /** @param {number} ms */
 function when(ms) {
   return new Date(ms).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -16,7 +19,7 @@ function when(ms) {
  * Wires a form: `action()` on submit, its error or `done` text shown in `#<prefix>-note`.
  * @param {HTMLElement} root
  * @param {string} prefix
- * @param {() => Promise<string | void>} action resolves to the text to show
+ * @param {() => Promise<string | void>} action resolves to the text to show, if any
  */
 function wire(root, prefix, action) {
   const note = $(root, `#${prefix}-note`);
@@ -25,7 +28,9 @@ function wire(root, prefix, action) {
     note.textContent = '';
     note.className = '';
     try {
-      note.textContent = (await action()) || '';
+      // Nothing returned: the action wrote the note itself (or left it empty).
+      const text = await action();
+      if (typeof text === 'string') note.textContent = text;
     } catch (err) {
       note.className = 'error';
       note.textContent = err.message;
@@ -60,6 +65,13 @@ export function renderSettings(root, app) {
         <p id="privacy-note" role="status"></p>
         <button type="submit" class="secondary">${t('save')}</button></form>
       <h3>${t('blockedPlayers')}</h3><p class="muted">${t('blockHint')}</p><ul class="list" id="blocked"></ul></section>
+    <section class="card"><h2>${t('apiTokens')}</h2><p class="muted">${t('apiTokensHint')}</p>
+      <ul class="list" id="tokens"></ul>
+      <form id="token-form" class="account-form">
+        <label for="token-description">${t('tokenDescription')}</label><input type="text" id="token-description" maxlength="100" required>
+        <fieldset class="scopes">${SCOPES.map((scope) => `<label class="row"><input type="checkbox" name="scope" value="${scope}"> ${t(`scope.${scope}`)} <code>${scope}</code></label>`).join('')}</fieldset>
+        <p id="token-note" role="status"></p>
+        <button type="submit" class="secondary">${t('newToken')}</button></form></section>
     <section class="card"><h2>${t('sessionsTitle')}</h2><ul class="list" id="sessions"></ul>
       <button type="button" class="secondary" id="sign-out-others">${t('signOutOthers')}</button></section>
     <section class="card"><h2>${t('changePassword')}</h2>
@@ -115,6 +127,37 @@ export function renderSettings(root, app) {
     loadSessions();
   };
   loadSessions();
+
+  const tokens = $(root, '#tokens');
+  const loadTokens = async () => {
+    const list = await api.apiTokens().catch(() => []);
+    if (!alive) return;
+    tokens.innerHTML = list.length
+      ? list.map((k) => `<li><span><strong>${escape(k.description)}</strong> <span class="muted">${k.scopes.map(escape).join(', ')}</span><br>
+          <span class="muted">${when(k.created_at)} · ${k.last_used_at ? t('lastUsed', { when: when(k.last_used_at) }) : t('neverUsed')}</span></span>
+          <button type="button" class="danger" data-token="${k.id}" aria-label="${t('deleteTokenName', { name: escape(k.description) })}">${t('deleteToken')}</button></li>`).join('')
+      : `<li class="muted">${t('noTokens')}</li>`;
+  };
+  tokens.onclick = async (e) => {
+    const id = /** @type {HTMLElement} */ (e.target).closest?.('button')?.getAttribute('data-token');
+    if (id) {
+      await api.deleteApiToken(id).catch(() => {});
+      loadTokens();
+    }
+  };
+  loadTokens();
+  wire(root, 'token', async () => {
+    const scopes = [...root.querySelectorAll('#token-form input[name="scope"]:checked')]
+      .map((box) => /** @type {HTMLInputElement} */ (box).value);
+    if (!scopes.length) throw new Error(t('chooseScope'));
+    const made = await api.newApiToken(valueOf(root, '#token-description'), scopes);
+    /** @type {HTMLFormElement} */ ($(root, '#token-form')).reset();
+    loadTokens();
+    const note = $(root, '#token-note');
+    note.innerHTML = `${t('tokenShownOnce')} <input type="text" readonly class="token-secret" aria-label="${t('apiTokens')}" value="${escape(made.token)}">`;
+    /** @type {HTMLInputElement} */ (note.querySelector('input')).select();
+    return undefined;
+  });
 
   api.settings().then((saved) => {
     if (alive) /** @type {HTMLSelectElement} */ ($(root, '#set-challenges')).value = saved.challenges ?? 'everyone';

@@ -87,9 +87,14 @@ pub async fn create(
 
 pub async fn list(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<Vec<ApiTokenInfo>>, BotApiError> {
     let player = account(&state, &headers).await?;
+    // A read, counted with the API's requests (its own page reads it at each visit).
+    state
+        .limits
+        .check(Limited::BotRequests, Some(player.id), client)?;
     let tokens = state.store.api_tokens(player.id).await?;
     Ok(Json(
         tokens
