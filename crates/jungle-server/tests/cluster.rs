@@ -381,6 +381,11 @@ async fn draining_a_node_moves_its_game_without_ending_it() {
 }
 
 async fn adopted_count(addr: std::net::SocketAddr) -> u64 {
+    metric(addr, "jungle_games_adopted_total").await
+}
+
+/// A node's metric, 0 when it has none yet.
+async fn metric(addr: std::net::SocketAddr, name: &str) -> u64 {
     let text = reqwest::get(format!("http://{addr}/metrics"))
         .await
         .unwrap()
@@ -388,9 +393,109 @@ async fn adopted_count(addr: std::net::SocketAddr) -> u64 {
         .await
         .unwrap();
     text.lines()
-        .find(|l| l.starts_with("jungle_games_adopted_total"))
+        .find(|l| l.starts_with(name))
         .and_then(|l| l.split_whitespace().nth(1))
         .map_or(0, |n| n.parse::<f64>().unwrap() as u64)
+}
+
+/// A bot whose streams and actions all go to node A plays a game that node B runs: the
+/// challenge from a person on B reaches its event stream, its game stream on A follows every
+/// move made on B, its moves over HTTP on A are played on B, and the end reaches both streams.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bots_streams_on_one_node_follow_its_game_run_by_another() {
+    let url = fresh_database(Db::Postgres).await;
+    // B first: it takes matchmaking (and so the challenges, whose games it runs).
+    let b = node(&url, "b");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let a = node(&url, "a");
+    let (bot_player, token) = bot(&a, "Remote engine").await;
+    let mut events = Lines::open(&a, "/api/stream/event", &token).await;
+    let person = create_player(b.addr, "Person on B").await;
+    let mut client = signed_in_client(b.addr, &person).await;
+    let until = Instant::now() + Duration::from_secs(8);
+    loop {
+        client
+            .send(ClientFrame::Challenge {
+                to: bot_player.id,
+                rules: Ruleset::Classic,
+                clock: fischer(300, 2),
+                rated: false,
+                color: ColorChoice::Red,
+            })
+            .await;
+        match client.next().await {
+            Some(ServerFrame::ChallengeSent { .. }) => break,
+            Some(ServerFrame::Error {
+                code: ErrorCode::PlayerOffline,
+                ..
+            }) => {
+                assert!(
+                    Instant::now() < until,
+                    "the bot is seen online across nodes"
+                );
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let incoming = events.next().await.unwrap();
+    assert_eq!(incoming["type"], "challenge", "{incoming}");
+    let id = incoming["challenge"]["id"].as_str().unwrap().to_owned();
+    let accept = format!("/api/challenge/{id}/accept");
+    let (status, body) = call(&a, reqwest::Method::POST, &accept, &token, None).await;
+    assert_eq!(status, 200, "{body}");
+    let game = client.expect_game().await.game;
+    let start = events.next().await.unwrap();
+    assert_eq!(
+        (start["type"].as_str(), start["game"]["id"].as_str()),
+        (Some("gameStart"), Some(game.to_string().as_str()))
+    );
+    // The game runs on B, not on A where the bot's streams are (each node counts its own
+    // games at its next beat).
+    let until = Instant::now() + Duration::from_secs(4);
+    let owned = loop {
+        let owned = (
+            metric(b.addr, "jungle_games_owned").await,
+            metric(a.addr, "jungle_games_owned").await,
+        );
+        if owned.0 + owned.1 == 1 || Instant::now() > until {
+            break owned;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(owned, (1, 0), "the game runs on B");
+    let mut lines = Lines::open(&a, &format!("/api/bot/game/stream/{game}"), &token).await;
+    assert_eq!(lines.next().await.unwrap()["type"], "gameFull");
+    for (ply, mv) in DEN_WIN_AT_PLY_21.iter().take(6).enumerate() {
+        if ply % 2 == 0 {
+            client.mv(game, mv).await;
+        } else {
+            let path = format!("/api/bot/game/{game}/move/{mv}");
+            let (status, body) = call(&a, reqwest::Method::POST, &path, &token, None).await;
+            assert_eq!(status, 200, "{mv}: {body}");
+        }
+        client.expect_moved().await;
+        let seen = lines.next().await.unwrap();
+        assert_eq!(
+            seen["moves"].as_str().unwrap().split(' ').count(),
+            ply + 1,
+            "{seen}"
+        );
+    }
+    let resign = format!("/api/bot/game/{game}/resign");
+    let (status, _) = call(&a, reqwest::Method::POST, &resign, &token, None).await;
+    assert_eq!(status, 200);
+    let over = client.expect_over().await;
+    assert_eq!(
+        (over.winner, over.reason),
+        (Some(Side::Red), Reason::Resign)
+    );
+    let end = lines.next().await.unwrap();
+    assert_eq!(end["status"], "resign", "{end}");
+    assert_eq!(lines.next().await, None);
+    assert_eq!(events.next().await.unwrap()["type"], "gameFinish");
+    drop((a, b));
+    drop_database(&url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,13 +7,42 @@ use serde_json::{json, Value};
 
 pub const PASSWORD: &str = "correct horse battery";
 
+/// Where a test reaches a server: the embedded one, or a node's own process.
+pub trait Reachable {
+    fn http_addr(&self) -> std::net::SocketAddr;
+
+    fn at(&self, path: &str) -> String {
+        format!("http://{}{}", self.http_addr(), path)
+    }
+}
+
+impl Reachable for TestServer {
+    fn http_addr(&self) -> std::net::SocketAddr {
+        self.addr
+    }
+}
+
+impl Reachable for ServerProcess {
+    fn http_addr(&self) -> std::net::SocketAddr {
+        self.addr
+    }
+}
+
+async fn profile(server: &impl Reachable, player: &Player) -> http::PlayerProfile {
+    reqwest::get(server.at(&format!("/api/players/{}", player.id)))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// An account and a session token for it (what `POST /api/session` gives a program).
-pub async fn signed_in(server: &TestServer, name: &str) -> (Player, String, String) {
-    let player = create_account(server.addr, name).await;
-    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
-    let username = profile.username.expect("an account");
+pub async fn signed_in(server: &impl Reachable, name: &str) -> (Player, String, String) {
+    let player = create_account(server.http_addr(), name).await;
+    let username = profile(server, &player).await.username.expect("an account");
     let session: http::SignedIn = reqwest::Client::new()
-        .post(server.url("/api/session"))
+        .post(server.at("/api/session"))
         .json(&http::Credentials {
             username: username.clone(),
             password: PASSWORD.into(),
@@ -28,14 +57,14 @@ pub async fn signed_in(server: &TestServer, name: &str) -> (Player, String, Stri
 }
 
 pub async fn call(
-    server: &TestServer,
+    server: &impl Reachable,
     method: reqwest::Method,
     path: &str,
     token: &str,
     body: Option<Value>,
 ) -> (u16, Value) {
     let mut request = reqwest::Client::new()
-        .request(method, server.url(path))
+        .request(method, server.at(path))
         .bearer_auth(token);
     if let Some(body) = body {
         request = request.json(&body);
@@ -45,7 +74,7 @@ pub async fn call(
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
-pub async fn new_token(server: &TestServer, session: &str, scopes: &[&str]) -> CreatedApiToken {
+pub async fn new_token(server: &impl Reachable, session: &str, scopes: &[&str]) -> CreatedApiToken {
     let (status, body) = call(
         server,
         reqwest::Method::POST,
@@ -59,10 +88,10 @@ pub async fn new_token(server: &TestServer, session: &str, scopes: &[&str]) -> C
 }
 
 /// A session for an account that exists (the matched players of `matched_pair`).
-pub async fn session_for(server: &TestServer, player: &Player) -> String {
-    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
+pub async fn session_for(server: &impl Reachable, player: &Player) -> String {
+    let profile = profile(server, player).await;
     let session: http::SignedIn = reqwest::Client::new()
-        .post(server.url("/api/session"))
+        .post(server.at("/api/session"))
         .json(&http::Credentials {
             username: profile.username.expect("an account"),
             password: PASSWORD.into(),
@@ -83,9 +112,9 @@ pub struct Lines {
 }
 
 impl Lines {
-    pub async fn open(server: &TestServer, path: &str, token: &str) -> Lines {
+    pub async fn open(server: &impl Reachable, path: &str, token: &str) -> Lines {
         let response = reqwest::Client::new()
-            .get(server.url(path))
+            .get(server.at(path))
             .bearer_auth(token)
             .send()
             .await
@@ -119,7 +148,7 @@ impl Lines {
 }
 
 /// A bot: an account upgraded, with a token that plays and challenges.
-pub async fn bot(server: &TestServer, name: &str) -> (Player, String) {
+pub async fn bot(server: &impl Reachable, name: &str) -> (Player, String) {
     let (player, _, session) = signed_in(server, name).await;
     let token = new_token(server, &session, &["bot:play", "challenge:write"])
         .await
