@@ -136,3 +136,27 @@ for (const [lang, viewport] of [['en', { width: 1366, height: 900 }], ['zh', { w
     await page.context().close();
   });
 }
+
+test('a bot declines a person\'s challenge and the person reads why (zh, 390px)', async () => {
+  const bot = await makeBot(env.server.url, 'PickyBot');
+  const stream = listen(env.server.url, bot.token);
+  const person = await newPlayer(env.browser, env.server.url, 'Impatient_Player_Longest', { width: 390, height: 844 });
+  await useLanguage(person, 'zh');
+  await person.goto(`${env.server.url}/p/${bot.id}`);
+  await person.waitForSelector('#challenge-panel');
+  await person.click('#challenge-panel summary');
+  await person.click('#challenge-form button[type=submit]');
+  const challenge = await stream.next('challenge');
+  const declined = await fetch(`${env.server.url}/api/challenge/${challenge.challenge.id}/decline`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bot.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'reason=tooFast',
+  });
+  assert.equal(declined.status, 200);
+  const notice = person.locator('.challenge-notice');
+  await notice.waitFor();
+  await person.waitForFunction(() => /太快/.test(document.querySelector('.challenge-notice')?.textContent ?? ''));
+  await person.screenshot({ path: join(artifacts, 'bot-declines-zh-390.png') });
+  stream.close();
+  await person.context().close();
+});

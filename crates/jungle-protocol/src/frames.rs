@@ -153,6 +153,9 @@ pub enum ClientFrame {
     },
     DeclineChallenge {
         id: Uuid,
+        /// Why, for the challenger (absent: no reason given).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<DeclineReason>,
     },
     /// The challenger takes their challenge back.
     CancelChallenge {
@@ -240,6 +243,22 @@ pub struct ChallengeInfo {
     /// The challenger's title: `BOT` for a bot account.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_title: Option<String>,
+}
+
+/// Why a challenge is declined: lichess's list, by its names (`tooFast`, `noBot`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DeclineReason {
+    Generic,
+    Later,
+    TooFast,
+    TooSlow,
+    TimeControl,
+    Rated,
+    Casual,
+    Standard,
+    NoBot,
+    OnlyBot,
 }
 
 /// How a challenge ended without a game (or with one: `accepted`).
@@ -606,6 +625,9 @@ pub enum ServerFrame {
     ChallengeEnded {
         id: Uuid,
         reason: ChallengeEnd,
+        /// Why it was declined, when the challenged player said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        decline_reason: Option<DeclineReason>,
     },
     /// Your place in a tournament: `active` while you are paired, false once withdrawn (by
     /// you, or because you let a tournament game be aborted).

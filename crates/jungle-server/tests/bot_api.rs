@@ -554,10 +554,14 @@ async fn a_bot_challenges_over_http_and_picks_its_games_up_again(db: Db) {
     let challenge = expect_frame!(person, ServerFrame::Challenged { challenge } => challenge);
     assert_eq!(sent["id"], challenge.id.to_string());
     person
-        .send(ClientFrame::DeclineChallenge { id: challenge.id })
+        .send(ClientFrame::DeclineChallenge {
+            id: challenge.id,
+            reason: Some(jungle_protocol::DeclineReason::TooSlow),
+        })
         .await;
     let declined = events.next().await.unwrap();
     assert_eq!(declined["type"], "challengeDeclined", "{declined}");
+    assert_eq!(declined["challenge"]["declineReason"], "tooSlow");
     // A bad clock changes nothing.
     let (status, _) = call(
         &server,
@@ -601,6 +605,32 @@ async fn a_bot_challenges_over_http_and_picks_its_games_up_again(db: Db) {
         (start["type"].as_str(), start["game"]["id"].as_str()),
         (Some("gameStart"), Some(game.to_string().as_str()))
     );
+    // The bot declines another's challenge, saying why (a form, as lichess-bot sends it): the
+    // person reads the reason.
+    let mut speedy = server.client(&server.player("Speedy").await).await;
+    speedy
+        .send(ClientFrame::Challenge {
+            to: bot_id,
+            rules: Ruleset::Classic,
+            clock: fischer(15, 0),
+            rated: false,
+            color: ColorChoice::Random,
+        })
+        .await;
+    expect_frame!(speedy, ServerFrame::ChallengeSent { .. });
+    let incoming = again.next().await.unwrap();
+    let id = incoming["challenge"]["id"].as_str().unwrap().to_owned();
+    let declined = reqwest::Client::new()
+        .post(server.url(&format!("/api/challenge/{id}/decline")))
+        .bearer_auth(&token)
+        .form(&[("reason", "tooFast")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(declined.status().as_u16(), 200);
+    let why =
+        expect_frame!(speedy, ServerFrame::ChallengeEnded { decline_reason, .. } => decline_reason);
+    assert_eq!(why, Some(jungle_protocol::DeclineReason::TooFast));
     server.shutdown().await;
 }
 

@@ -133,22 +133,25 @@ async fn challenges_reach_every_tab_and_start_a_game(db: Db) {
     assert_eq!(bob_game.you, Some(Side::Blue), "Alice chose red");
     assert!(bob_game.rated);
     assert_eq!(bob_game.status, GameStatus::Active);
-    expect_frame!(a, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Accepted } if id == sent.id);
+    expect_frame!(a, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Accepted, .. } if id == sent.id);
     let alice_game = a.expect_game().await;
     assert_eq!(
         (alice_game.game, alice_game.you),
         (bob_game.game, Some(Side::Red))
     );
-    expect_frame!(b1, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Accepted } if id == sent.id);
+    expect_frame!(b1, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Accepted, .. } if id == sent.id);
 
     // A decline tells both; asking again at once is refused for a while.
     a.send(challenge(bob.id, false)).await;
     let second = expect_frame!(a, ServerFrame::ChallengeSent { challenge } => challenge);
     expect_frame!(b1, ServerFrame::Challenged { challenge } if challenge.id == second.id);
-    b1.send(ClientFrame::DeclineChallenge { id: second.id })
-        .await;
-    expect_frame!(a, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Declined } if id == second.id);
-    expect_frame!(b2, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Declined } if id == second.id);
+    b1.send(ClientFrame::DeclineChallenge {
+        id: second.id,
+        reason: None,
+    })
+    .await;
+    expect_frame!(a, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Declined, .. } if id == second.id);
+    expect_frame!(b2, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Declined, .. } if id == second.id);
     a.send(challenge(bob.id, false)).await;
     a.expect_error(ErrorCode::RateLimited).await;
 
@@ -168,7 +171,7 @@ async fn challenges_reach_every_tab_and_start_a_game(db: Db) {
     let third = expect_frame!(c, ServerFrame::ChallengeSent { challenge } => challenge);
     expect_frame!(b1, ServerFrame::Challenged { challenge } if challenge.id == third.id);
     drop(c);
-    expect_frame!(b1, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Cancelled } if id == third.id);
+    expect_frame!(b1, ServerFrame::ChallengeEnded { id, reason: jungle_protocol::ChallengeEnd::Cancelled, .. } if id == third.id);
     server.shutdown().await;
 }
 

@@ -52,7 +52,7 @@ export function renderChallengeForm(root, app, target) {
  * @typedef {{ id: string, from: { id: string, name: string }, to: { id: string, name: string },
  *   rules: string, clock: import('../types.js').ClockSpec, rated: boolean, color: string,
  *   expires_in_ms: number }} Challenge
- * @typedef {{ challenge: Challenge, incoming: boolean, deadline: number, ended?: string }} Notice
+ * @typedef {{ challenge: Challenge, incoming: boolean, deadline: number, ended?: string, why?: string }} Notice
  */
 
 /**
@@ -88,7 +88,8 @@ export function createChallengeNotices(host, send) {
       const c = n.challenge;
       const seconds = Math.max(0, Math.ceil((n.deadline - now) / 1000));
       if (n.ended) {
-        return `<div class="challenge-notice" role="status"><p>${escape(t(`challengeEnd.${n.ended}`, { name: c.to.name }))}</p>
+        const why = n.why ? `<p class="muted">${escape(t(`declineReason.${n.why}`))}</p>` : '';
+        return `<div class="challenge-notice" role="status"><p>${escape(t(`challengeEnd.${n.ended}`, { name: c.to.name }))}</p>${why}
           <button type="button" class="secondary" data-dismiss="${c.id}">OK</button></div>`;
       }
       if (n.incoming) {
@@ -144,6 +145,7 @@ export function createChallengeNotices(host, send) {
           if (notice && !notice.incoming && frame.reason !== 'accepted') {
             // The challenger reads why; an answered or expired notice to us just goes.
             notice.ended = frame.reason;
+            notice.why = frame.decline_reason;
           } else {
             notices.delete(frame.id);
           }

@@ -8,7 +8,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
-use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, Ruleset, ServerFrame};
+use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, DeclineReason, Ruleset, ServerFrame};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use uuid::Uuid;
@@ -147,20 +147,6 @@ pub async fn create(
     }
 }
 
-/// Why a challenge is declined, from lichess's list (the challenger's stream says so).
-const DECLINE_REASONS: [&str; 10] = [
-    "generic",
-    "later",
-    "tooFast",
-    "tooSlow",
-    "timeControl",
-    "rated",
-    "casual",
-    "standard",
-    "noBot",
-    "onlyBot",
-];
-
 #[derive(Deserialize, Default)]
 pub struct DeclineBody {
     reason: Option<String>,
@@ -199,18 +185,26 @@ pub async fn decline(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,
-    body: Option<Json<DeclineBody>>,
+    body: axum::body::Bytes,
 ) -> Result<Json<Value>, BotApiError> {
-    let reason = body.and_then(|Json(b)| b.reason);
-    if let Some(reason) = &reason {
-        if !DECLINE_REASONS.contains(&reason.as_str()) {
-            return Err(BotApiError::BadRequest(format!(
-                "reason: one of {}",
-                DECLINE_REASONS.join(", ")
-            )));
-        }
-    }
-    answer(state, client, headers, ClientFrame::DeclineChallenge { id }).await
+    let body: DeclineBody = if body.is_empty() {
+        DeclineBody::default()
+    } else {
+        super::form_or_json(&headers, &body)?
+    };
+    // One of lichess's names (generic, later, tooFast, …), read as the socket reads it.
+    let reason = body
+        .reason
+        .map(|name| {
+            serde_json::from_value::<DeclineReason>(Value::String(name)).map_err(|_| {
+                BotApiError::BadRequest(
+                    "reason: one of generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, noBot, onlyBot".into(),
+                )
+            })
+        })
+        .transpose()?;
+    let frame = ClientFrame::DeclineChallenge { id, reason };
+    answer(state, client, headers, frame).await
 }
 
 pub async fn cancel(

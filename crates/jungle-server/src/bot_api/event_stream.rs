@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use jungle_protocol::{ChallengeEnd, ServerFrame};
+use jungle_protocol::{ChallengeEnd, DeclineReason, ServerFrame};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 use uuid::Uuid;
@@ -96,10 +96,15 @@ fn event_lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Ve
         ServerFrame::Challenged { challenge } => {
             vec![json!({ "type": "challenge", "challenge": challenge_json(challenge) })]
         }
-        ServerFrame::ChallengeEnded { id, reason } => match reason {
-            ChallengeEnd::Declined => {
-                vec![json!({ "type": "challengeDeclined", "challenge": { "id": id } })]
-            }
+        ServerFrame::ChallengeEnded {
+            id,
+            reason,
+            decline_reason,
+        } => match reason {
+            ChallengeEnd::Declined => vec![json!({
+                "type": "challengeDeclined",
+                "challenge": { "id": id, "declineReason": decline_reason.unwrap_or(DeclineReason::Generic) },
+            })],
             ChallengeEnd::Cancelled | ChallengeEnd::Expired => {
                 vec![json!({ "type": "challengeCanceled", "challenge": { "id": id } })]
             }

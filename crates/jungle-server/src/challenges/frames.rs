@@ -65,8 +65,8 @@ pub async fn handle_frame(
             let _ = conn.tx.try_send(crate::rooms::Outbound::Enter(room));
             Ok(None)
         }
-        ClientFrame::DeclineChallenge { id } => {
-            challenges.decline(id, conn)?;
+        ClientFrame::DeclineChallenge { id, reason } => {
+            challenges.decline(id, conn, reason)?;
             Ok(None)
         }
         ClientFrame::CancelChallenge { id } => {

@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use jungle_protocol::{
-    ChallengeEnd, ChallengeInfo, ColorChoice, PlayerInfo, ServerFrame, CHALLENGE_TTL_S,
+    ChallengeEnd, ChallengeInfo, ColorChoice, DeclineReason, PlayerInfo, ServerFrame,
+    CHALLENGE_TTL_S,
 };
 use jungle_rules::Side;
 use tokio::time::Instant;
@@ -238,8 +239,14 @@ impl Challenges {
         Ok(room)
     }
 
-    /// The challenged player declines: the challenger is told, and waits before asking again.
-    pub fn decline(&self, id: Uuid, by: &Connection) -> Result<(), ChallengeError> {
+    /// The challenged player declines (saying why, or not): the challenger is told, and waits
+    /// before asking again.
+    pub fn decline(
+        &self,
+        id: Uuid,
+        by: &Connection,
+        why: Option<DeclineReason>,
+    ) -> Result<(), ChallengeError> {
         let pending = self
             .take(id, |p| p.info.to.id == by.player.id)
             .ok_or(ChallengeError::Unknown)?;
@@ -257,7 +264,7 @@ impl Challenges {
                 now + DECLINE_COOLDOWN,
             );
         }
-        self.tell_ended(&pending, ChallengeEnd::Declined, None);
+        self.tell(&pending, ChallengeEnd::Declined, why, None);
         Ok(())
     }
 
@@ -315,9 +322,20 @@ impl Challenges {
     /// Tells both sides (every tab of the challenged, the challenger's connection) that the
     /// challenge is over, except the connection `except` that ended it itself.
     fn tell_ended(&self, pending: &Pending, how: ChallengeEnd, except: Option<u64>) {
+        self.tell(pending, how, None, except);
+    }
+
+    fn tell(
+        &self,
+        pending: &Pending,
+        how: ChallengeEnd,
+        why: Option<DeclineReason>,
+        except: Option<u64>,
+    ) {
         let text = frame_text(&ServerFrame::ChallengeEnded {
             id: pending.info.id,
             reason: how,
+            decline_reason: why,
         });
         self.send(pending.info.to.id, &text, except);
         if Some(pending.from.id) != except {
@@ -419,6 +437,7 @@ mod tests {
         let ended = ServerFrame::ChallengeEnded {
             id: sent.id,
             reason: ChallengeEnd::Expired,
+            decline_reason: None,
         };
         assert_eq!(received(&mut from_rx), vec![ended.clone()]);
         assert_eq!(received(&mut to_rx), vec![ended]);
