@@ -89,6 +89,13 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 
     await person.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 1);
     assert.equal((await bot.post(`/api/bot/game/${start.game.id}/move/a7a6`)).status, 200);
     await person.waitForFunction(() => window.jungleApp.store.state.game?.moves.length === 2);
+    // Anyone's lobby lists the game in progress with the bot's title.
+    const onlooker = await newPlayer(env.browser, env.server.url, 'Onlooker', viewport);
+    await onlooker.waitForSelector('#live .title-badge');
+    assert.match(await onlooker.locator('#live').innerText(), /BOT\s*EngineBot/);
+    await onlooker.locator('#live').scrollIntoViewIfNeeded();
+    await onlooker.screenshot({ path: join(artifacts, `bot-in-lobby-${viewport.width}.png`) });
+    await onlooker.context().close();
     stream.close();
     await person.context().close();
   });

@@ -198,6 +198,11 @@ pub struct GameSummary {
     /// What the game did to each rating, when it moved them.
     #[serde(default)]
     pub rating_change: Option<RatingChange>,
+    /// Each player's title (`BOT`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub red_title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue_title: Option<String>,
 }
 
 /// A player's rating after one rated game (`GET /api/players/{id}/ratings?rules=…`).
@@ -224,6 +229,11 @@ pub struct LiveGame {
     pub red_id: Option<Uuid>,
     #[serde(default)]
     pub blue_id: Option<Uuid>,
+    /// Each player's title (`BOT`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub red_title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue_title: Option<String>,
 }
 
 /// One line of the leaderboard.

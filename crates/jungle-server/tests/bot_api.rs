@@ -421,6 +421,13 @@ async fn a_rated_game_between_a_person_and_a_bot(db: Db) {
     assert_eq!(start["game"]["color"], "blue");
     assert_eq!(start["game"]["rated"], true);
 
+    // The lobby's list of games in progress names the bot with its title.
+    let live: Vec<http::LiveGame> = server.get("/api/games/live").await;
+    let listed = live.iter().find(|g| g.id == game).expect("listed");
+    assert_eq!(
+        (listed.red_title.as_deref(), listed.blue_title.as_deref()),
+        (None, Some("BOT"))
+    );
     let mut lines = Lines::open(&server, &format!("/api/bot/game/stream/{game}"), &token).await;
     let full = lines.next().await.unwrap();
     assert_eq!(full["type"], "gameFull");
@@ -489,6 +496,11 @@ async fn a_rated_game_between_a_person_and_a_bot(db: Db) {
     let finish = events.next().await.unwrap();
     assert_eq!(finish["type"], "gameFinish", "{finish}");
     assert_eq!(finish["game"]["winner"], "red");
+    // So does the person's list of games.
+    let games: Vec<http::GameSummary> = server
+        .get(&format!("/api/players/{}/games", person_player.id))
+        .await;
+    assert_eq!(games[0].blue_title.as_deref(), Some("BOT"));
     let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", bot_player.id)).await;
     assert_eq!(profile.title.as_deref(), Some("BOT"));
     assert!(profile.ratings["classic"].rating < 1500.0);

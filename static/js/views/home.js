@@ -144,7 +144,7 @@ export function renderHome(root, app) {
   const loadLive = async () => {
     const games = await api.liveGames().catch(() => []);
     live.innerHTML = games.length
-      ? games.map((g) => `<li><span>${nameLink(g.red, g.red_id)} (${g.red_rating}) – ${nameLink(g.blue, g.blue_id)} (${g.blue_rating}) · ${t(`ruleset.${g.rules}`)} ${describeClock(g.clock, t)}</span>
+      ? games.map((g) => `<li><span>${nameLink(g.red, g.red_id, g.red_title)} (${g.red_rating}) – ${nameLink(g.blue, g.blue_id, g.blue_title)} (${g.blue_rating}) · ${t(`ruleset.${g.rules}`)} ${describeClock(g.clock, t)}</span>
           <a href="/g/${g.id}" data-link>${t('watch')}</a></li>`).join('')
       : `<li class="muted">${t('noLiveGames')}</li>`;
   };
@@ -203,10 +203,13 @@ export function renderHome(root, app) {
 }
 
 /**
- * A player's name as a link to their profile (plain text when the id is unknown).
+ * A player's name as a link to their profile (plain text when the id is unknown), after
+ * their title (BOT) if they have one.
  * @param {string} name
  * @param {string | null | undefined} id
+ * @param {string | null} [title]
  */
-function nameLink(name, id) {
-  return id ? `<a href="/p/${id}" data-link>${escape(name)}</a>` : escape(name);
+function nameLink(name, id, title) {
+  const badge = title ? `<span class="title-badge" title="${t('botTitle')}">${escape(title)}</span> ` : '';
+  return badge + (id ? `<a href="/p/${id}" data-link>${escape(name)}</a>` : escape(name));
 }

@@ -59,7 +59,9 @@ export function gameRow(g, playerId) {
     : ` · <span class="change ${change >= 0 ? 'up' : 'down'}">${change >= 0 ? '+' : '−'}${Math.abs(change)}</span>`;
   const date = new Date(g.created_at).toLocaleDateString(locale(), { year: 'numeric', month: 'short', day: 'numeric' });
   // Their rating as the game began; "?" while it was provisional.
-  const opponent = `<a href="/p/${g[other]}" data-link>${escape(g[`${other}_name`])}</a> (${g[`${other}_rating`]}${g[`${other}_provisional`] ? '?' : ''})`;
+  const title = g[`${other}_title`];
+  const badge = title ? `<span class="title-badge" title="${t('botTitle')}">${escape(title)}</span> ` : '';
+  const opponent = `${badge}<a href="/p/${g[other]}" data-link>${escape(g[`${other}_name`])}</a> (${g[`${other}_rating`]}${g[`${other}_provisional`] ? '?' : ''})`;
   const settings = `${t(`ruleset.${g.rules}`)} · ${describeClock(g.clock, t)} · ${g.rated ? t('rated') : t('casual')}`;
   const link = g.status === 'active' ? t('watch') : t('replayGame');
   return `<li class="game-row"><span><span class="piece-chip ${side}">${t(side)}</span> ${t('versus')} ${opponent}<br>

@@ -933,6 +933,8 @@ impl Room {
                 .unwrap_or_default(),
             red_id: seat(Side::Red).map(|w| w.player.id),
             blue_id: seat(Side::Blue).map(|w| w.player.id),
+            red_title: seat(Side::Red).and_then(|w| w.player.bot.then(|| "BOT".to_owned())),
+            blue_title: seat(Side::Blue).and_then(|w| w.player.bot.then(|| "BOT".to_owned())),
         }
     }
 

@@ -632,7 +632,7 @@ impl Store {
                     g.created_at, g.ended_at, g.clock, g.rated, g.red_rating, g.blue_rating,
                     g.red_provisional, g.blue_provisional,
                     g.rating_applied, g.red_change, g.blue_change,
-                    r.name AS red_name, b.name AS blue_name
+                    r.name AS red_name, b.name AS blue_name, r.title AS red_title, b.title AS blue_title
              FROM games g JOIN players r ON r.id = g.red_id JOIN players b ON b.id = g.blue_id
              WHERE (g.red_id = $1 OR g.blue_id = $1) AND ($2 = '' OR g.ruleset = $2)
                AND ($5 = 1 OR g.private = 0 OR g.status <> 'active')
@@ -664,6 +664,8 @@ impl Store {
                     rated: r.try_get::<i64, _>("rated")? != 0,
                     red_name: r.try_get("red_name")?,
                     blue_name: r.try_get("blue_name")?,
+                    red_title: r.try_get("red_title")?,
+                    blue_title: r.try_get("blue_title")?,
                     red_rating: r.try_get::<i64, _>("red_rating")? as i32,
                     blue_rating: r.try_get::<i64, _>("blue_rating")? as i32,
                     red_provisional: r.try_get::<i64, _>("red_provisional")? != 0,
