@@ -66,3 +66,90 @@ impl Store {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::challenges::bot_rules::{may_play, BotRuleError, BOT_GAMES_A_DAY};
+    use crate::challenges::ChallengeError;
+    use crate::store::NewGame;
+    use jungle_protocol::ClockSpec;
+    use jungle_rules::Ruleset;
+
+    async fn player(store: &Store, name: &str, bot: bool) -> Uuid {
+        let id = store
+            .create_player(name, &format!("{name:0>64}"))
+            .await
+            .expect("player")
+            .id;
+        if bot {
+            sqlx::query("UPDATE players SET title = 'BOT' WHERE id = $1")
+                .bind(id.to_string())
+                .execute(&store.pool)
+                .await
+                .expect("a bot");
+        }
+        id
+    }
+
+    async fn games(store: &Store, red: Uuid, blue: Uuid, n: i64) {
+        let mut tx = store.pool.begin().await.expect("begin");
+        for _ in 0..n {
+            let game = NewGame {
+                id: Uuid::new_v4(),
+                ruleset: Ruleset::Classic,
+                clock: ClockSpec::CLASSIC_PER_MOVE,
+                rated: false,
+                room_code: None,
+                red,
+                blue,
+                red_rating: 1500,
+                blue_rating: 1500,
+                red_provisional: true,
+                blue_provisional: true,
+                start_fen: String::new(),
+                tournament: None,
+                private: false,
+            };
+            store.insert_game(&mut tx, &game).await.expect("game");
+        }
+        tx.commit().await.expect("commit");
+    }
+
+    /// A bot's hundredth game against bots in a day is its last; games against people are
+    /// not counted, and a person is never held by the cap.
+    #[tokio::test]
+    async fn a_bot_plays_at_most_a_hundred_games_a_day_against_bots() {
+        let dir = std::env::temp_dir().join(format!("jungle-bots-{}", Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let url = format!("sqlite://{}", dir.join("bots.db").display());
+        let store = Store::open_with(&url, None).await.expect("store");
+        let (alpha, beta) = (
+            player(&store, "alpha", true).await,
+            player(&store, "beta-bot", true).await,
+        );
+        let person = player(&store, "a person", false).await;
+        games(&store, alpha, beta, BOT_GAMES_A_DAY - 1).await;
+        games(&store, person, alpha, 30).await;
+        let record = store
+            .bot_record(alpha, 86_400_000, 3_600_000)
+            .await
+            .unwrap();
+        assert_eq!(
+            record,
+            BotRecord {
+                against_bots: BOT_GAMES_A_DAY - 1,
+                failures: 0
+            }
+        );
+        assert!(may_play(&store, alpha, true).await.is_ok());
+        games(&store, beta, alpha, 1).await;
+        assert!(matches!(
+            may_play(&store, alpha, true).await,
+            Err(BotRuleError::Refused(ChallengeError::BotDailyLimit))
+        ));
+        // Against people, it plays on.
+        assert!(may_play(&store, alpha, false).await.is_ok());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
