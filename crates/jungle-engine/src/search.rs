@@ -102,6 +102,20 @@ impl Searcher {
         &mut self,
         game: &Game,
         limits: Limits,
+        on_info: impl FnMut(&Info),
+    ) -> (Option<Move>, Option<Info>) {
+        let moves = game.legal_moves().to_vec();
+        self.search_among(game, &moves, limits, on_info)
+    }
+
+    /// Searches as [`Searcher::search`] does, choosing only among `moves` at the root (legal
+    /// moves of the game): the best move other than one already known, say, to tell whether
+    /// the best is the only good one. `(None, None)` when `moves` is empty.
+    pub fn search_among(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        limits: Limits,
         mut on_info: impl FnMut(&Info),
     ) -> (Option<Move>, Option<Info>) {
         let started = Instant::now();
@@ -112,7 +126,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY];
         self.path = replay_keys(game);
-        let mut root_moves: Vec<Move> = game.legal_moves().to_vec();
+        let mut root_moves: Vec<Move> = moves.to_vec();
         if root_moves.is_empty() {
             return (None, None);
         }

@@ -27,6 +27,7 @@ pub mod metrics;
 pub mod moderation;
 pub mod online;
 pub mod persist;
+pub mod puzzles;
 pub mod rating;
 pub mod reach;
 pub mod replay;

@@ -20,8 +20,28 @@ async fn main() -> std::process::ExitCode {
         Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
         Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
     }
-    if let Some(jungle_server::admin::Command::Admin(action)) = config.command.clone() {
-        return admin(&config, action).await;
+    match config.command.clone() {
+        Some(jungle_server::admin::Command::Admin(action)) => return admin(&config, action).await,
+        Some(jungle_server::admin::Command::Puzzles(
+            jungle_server::admin::PuzzlesAction::Mine(args),
+        )) => {
+            // Pure computation: off the runtime's threads.
+            let mined =
+                tokio::task::spawn_blocking(move || jungle_server::puzzles::mine::run(&args))
+                    .await
+                    .unwrap_or_else(|e| Err(e.to_string()));
+            return match mined {
+                Ok(report) => {
+                    eprint!("{report}");
+                    std::process::ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("jungle-server puzzles mine: {e}");
+                    std::process::ExitCode::FAILURE
+                }
+            };
+        }
+        None => {}
     }
     match Server::start(config).await {
         Ok(server) => {

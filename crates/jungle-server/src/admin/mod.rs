@@ -20,6 +20,15 @@ pub enum Command {
     /// Moderation: bans, renames, password resets, sessions, reports, the audit log.
     #[command(subcommand)]
     Admin(AdminAction),
+    /// Puzzles: mine them from self-play games (the starter set was made so).
+    #[command(subcommand)]
+    Puzzles(PuzzlesAction),
+}
+
+#[derive(Clone, Debug, Subcommand)]
+pub enum PuzzlesAction {
+    /// Mine puzzles from games our engine plays against itself; prints what it rejected.
+    Mine(crate::puzzles::mine::MineArgs),
 }
 
 /// Players are named by username (any case) or, for guests, by player id.

@@ -9,6 +9,7 @@ mod fair_play;
 mod games;
 mod moderation;
 mod players;
+mod puzzles;
 mod rooms;
 mod tournaments;
 
@@ -28,6 +29,9 @@ pub use fair_play::{GameAssessment, QueueLine};
 pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
+pub use puzzles::{
+    puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle, KEPT_ATTEMPTS,
+};
 pub use rooms::WaitingRoom;
 pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};
 

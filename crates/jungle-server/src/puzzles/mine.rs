@@ -1,0 +1,76 @@
+//! `jungle-server puzzles mine`: the miner from the command line, over self-play games (what
+//! made the starter set) — a puzzle a line of JSON, and what was rejected and why at the end.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use clap::Args;
+use jungle_rules::Ruleset;
+
+use super::{selfplay, Budget, Miner, Rejection};
+
+#[derive(Clone, Debug, Args)]
+pub struct MineArgs {
+    /// Mine this many self-play games per ruleset.
+    #[arg(long)]
+    pub selfplay: u64,
+    /// The first self-play game's number (to continue a run, or split one).
+    #[arg(long, default_value_t = 0)]
+    pub first: u64,
+    /// Rulesets to mine (all four without it).
+    #[arg(long = "rules")]
+    pub rules: Vec<Ruleset>,
+    /// Write the puzzles here (JSON lines, appended); standard output without it.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// Mines as asked; the tally of puzzles and rejections, per ruleset.
+pub fn run(args: &MineArgs) -> Result<String, String> {
+    let rulesets = if args.rules.is_empty() {
+        Ruleset::ALL.to_vec()
+    } else {
+        args.rules.clone()
+    };
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(path) => Box::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout()),
+    };
+    let mut report = String::new();
+    for ruleset in rulesets {
+        let mut miner = Miner::new(ruleset, Budget::default());
+        let mut found = 0u64;
+        let mut rejected: BTreeMap<Rejection, u64> = BTreeMap::new();
+        for n in args.first..args.first + args.selfplay {
+            let (start, turns) = selfplay::game(ruleset, n);
+            match miner.mine(ruleset, start, &turns, None) {
+                Ok(puzzle) => {
+                    found += 1;
+                    let line = serde_json::to_string(&puzzle).expect("a puzzle serializes");
+                    writeln!(out, "{line}").map_err(|e| e.to_string())?;
+                    out.flush().map_err(|e| e.to_string())?;
+                }
+                Err(why) => *rejected.entry(why).or_default() += 1,
+            }
+        }
+        report.push_str(&format!(
+            "{ruleset}: {} games, {found} puzzles",
+            args.selfplay
+        ));
+        for why in Rejection::ALL {
+            report.push_str(&format!(
+                "; {}: {}",
+                why.name(),
+                rejected.get(&why).copied().unwrap_or(0)
+            ));
+        }
+        report.push('\n');
+    }
+    Ok(report)
+}

@@ -1,0 +1,279 @@
+//! The miner (issue 27): finds in a game the move that threw it away, and keeps the position
+//! as a puzzle when the punishment is a decisive line the engine can prove unique. Pure and
+//! synchronous (the caller picks the thread): a game's turns in, a puzzle or the reason there
+//! is none out.
+//!
+//! In the spirit of lichess-puzzler, in our own terms:
+//! - the opponent's move must turn a position that was not already lost for them into one the
+//!   solver wins: a den entry in some moves, or a decisive swing of material;
+//! - at every solver move the best is clearly better than the second best (by winning
+//!   chances, each found by its own search at a fixed node budget), except that any move that
+//!   wins at once is as good as another;
+//! - the opponent's replies are the engine's best; the line ends on the solver's move; it is
+//!   replayed by the rules crate from the puzzle's position, so repetitions and the history
+//!   rules hold in it as in a game that started there;
+//! - at most one puzzle a game: the first that holds.
+
+use jungle_engine::{Limits, Score, Searcher};
+use jungle_rules::{Game, Move, Position, Ruleset, Side, Turn};
+
+use super::chances::winning_chances;
+use super::puzzle::Puzzle;
+use super::themes;
+
+/// The solver's moves in a line at most.
+const MAX_SOLVER_MOVES: usize = 6;
+/// Plies at the start of a game not looked at (the opening's moves are nobody's blunder).
+const SKIPPED_PLIES: usize = 4;
+/// The solver must win this clearly after the opponent's move…
+const DECISIVE: f64 = 0.6;
+/// …from a position where the opponent was not already lost (their chances above minus this).
+const ALREADY_LOST: f64 = 0.6;
+/// The best move must beat the second by this many winning chances.
+const UNIQUE_BY: f64 = 0.5;
+
+/// Why a game gave no puzzle (counted for docs/benchmarks.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rejection {
+    /// No move in it turned the game.
+    NoTurningPoint,
+    /// The turning point came in a game already decided.
+    AlreadyDecided,
+    /// At the solver's first move, another move was about as good.
+    NotUnique,
+    /// The line did not end in a won position.
+    NotDecisive,
+    /// The blunder or the line did not replay from the puzzle's own position (history rules).
+    DoesNotReplay,
+}
+
+impl Rejection {
+    pub const ALL: [Rejection; 5] = [
+        Rejection::NoTurningPoint,
+        Rejection::AlreadyDecided,
+        Rejection::NotUnique,
+        Rejection::NotDecisive,
+        Rejection::DoesNotReplay,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rejection::NoTurningPoint => "no turning point",
+            Rejection::AlreadyDecided => "already decided",
+            Rejection::NotUnique => "solution not unique",
+            Rejection::NotDecisive => "line not decisive",
+            Rejection::DoesNotReplay => "does not replay",
+        }
+    }
+}
+
+/// The miner's budgets, in search nodes (fixed, so a mine is the same on every machine).
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// For the scan of every position of a game.
+    pub scan: u64,
+    /// For each move of a candidate's line, and its second best.
+    pub solve: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            scan: 20_000,
+            solve: 200_000,
+        }
+    }
+}
+
+pub struct Miner {
+    searcher: Searcher,
+    budget: Budget,
+}
+
+impl Miner {
+    pub fn new(ruleset: Ruleset, budget: Budget) -> Miner {
+        Miner {
+            searcher: Searcher::new(ruleset.rules(), 16),
+            budget,
+        }
+    }
+
+    /// The engine's best move in `game` and its score for the side to move.
+    fn best(&mut self, game: &Game, nodes: u64) -> Option<(Move, Score)> {
+        let moves = game.legal_moves().to_vec();
+        self.best_among(game, &moves, nodes)
+    }
+
+    fn best_among(&mut self, game: &Game, moves: &[Move], nodes: u64) -> Option<(Move, Score)> {
+        self.searcher.set_rules(*game.rules());
+        let limits = Limits {
+            depth: None,
+            movetime: None,
+            nodes: Some(nodes),
+        };
+        let (best, info) = self.searcher.search_among(game, moves, limits, |_| {});
+        Some((best?, Score::from_search(info?.score)))
+    }
+
+    /// The first puzzle in the game of `turns` from `start`, or why there is none.
+    pub fn mine(
+        &mut self,
+        ruleset: Ruleset,
+        start: Position,
+        turns: &[Turn],
+        source: Option<uuid::Uuid>,
+    ) -> Result<Puzzle, Rejection> {
+        let mut game = Game::new(ruleset.rules(), start);
+        let mut rejection = Rejection::NoTurningPoint;
+        for (ply, &turn) in turns.iter().enumerate() {
+            if ply >= SKIPPED_PLIES {
+                if let Turn::Move(blunder) = turn {
+                    match self.turning_point(ruleset, &game, blunder, source) {
+                        Some(Ok(puzzle)) => return Ok(puzzle),
+                        Some(Err(why)) => rejection = rejection.max(why),
+                        None => {}
+                    }
+                }
+            }
+            if game.play(turn).is_err() || game.outcome().is_some() {
+                break;
+            }
+        }
+        Err(rejection)
+    }
+
+    /// Whether `blunder`, played in `game`, turns it: `None` if not, else the puzzle or why
+    /// it does not hold.
+    fn turning_point(
+        &mut self,
+        ruleset: Ruleset,
+        game: &Game,
+        blunder: Move,
+        source: Option<uuid::Uuid>,
+    ) -> Option<Result<Puzzle, Rejection>> {
+        let scan = self.budget.scan;
+        let mut after = game.clone();
+        after.play(Turn::Move(blunder)).ok()?;
+        if after.outcome().is_some() {
+            return None;
+        }
+        let (_, solver_score) = self.best(&after, scan)?;
+        if winning_chances(solver_score) < DECISIVE {
+            return None;
+        }
+        let (_, mover_score) = self.best(game, scan)?;
+        if winning_chances(mover_score) < -ALREADY_LOST {
+            return Some(Err(Rejection::AlreadyDecided));
+        }
+        // The puzzle's own game: the history rules start at its position.
+        let position = *game.position();
+        let mut fresh = Game::new(ruleset.rules(), position);
+        if fresh.play(Turn::Move(blunder)).is_err() {
+            return Some(Err(Rejection::DoesNotReplay));
+        }
+        let solution = match self.solve(fresh) {
+            Ok(line) => line,
+            Err(why) => return Some(Err(why)),
+        };
+        let mut puzzle = Puzzle {
+            rules: ruleset,
+            position: position.to_string(),
+            blunder: blunder.to_string(),
+            solution: solution.iter().map(Move::to_string).collect(),
+            themes: Vec::new(),
+            source,
+        };
+        if puzzle.check().is_err() {
+            return Some(Err(Rejection::DoesNotReplay));
+        }
+        puzzle.themes = themes::detect(&puzzle);
+        Some(Ok(puzzle))
+    }
+
+    /// The line from `game` (the solver to move): unique solver moves and the engine's best
+    /// replies, ending on the solver's move in a won position.
+    fn solve(&mut self, mut game: Game) -> Result<Vec<Move>, Rejection> {
+        let nodes = self.budget.solve;
+        let solver = game.position().side_to_move();
+        let start = game.clone();
+        let mut line: Vec<Move> = Vec::new();
+        for step in 0..MAX_SOLVER_MOVES {
+            let (best, score) = self.best(&game, nodes).ok_or(Rejection::NotDecisive)?;
+            let mut next = game.clone();
+            next.play(Turn::Move(best))
+                .map_err(|_| Rejection::DoesNotReplay)?;
+            if wins(&next, solver) {
+                line.push(best);
+                return Ok(line);
+            }
+            // The second best, among the moves that do not win at once either.
+            let others: Vec<Move> = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| m != best && !wins_with(&game, m, solver))
+                .collect();
+            let second = match self.best_among(&game, &others, nodes) {
+                Some((_, second)) => winning_chances(second),
+                None => -1.0,
+            };
+            if winning_chances(score) - second < UNIQUE_BY {
+                if step == 0 {
+                    return Err(Rejection::NotUnique);
+                }
+                // The line so far ended on the opponent's reply: it ends a move earlier.
+                line.pop();
+                break;
+            }
+            line.push(best);
+            game = next;
+            if step + 1 == MAX_SOLVER_MOVES {
+                break;
+            }
+            let Some((reply, _)) = self.best(&game, nodes) else {
+                break;
+            };
+            line.push(reply);
+            game.play(Turn::Move(reply))
+                .map_err(|_| Rejection::DoesNotReplay)?;
+            if game.outcome().is_some() {
+                line.pop();
+                break;
+            }
+        }
+        if line.is_empty() {
+            return Err(Rejection::NotUnique);
+        }
+        // Won at the end: the last solver move leaves a decisive position, and material is
+        // taken on the way (a line of quiet moves is no puzzle).
+        let mut replay = start;
+        let mut captured = false;
+        for (i, &m) in line.iter().enumerate() {
+            let takes = replay.position().piece_at(m.to).is_some();
+            if i % 2 == 0 && takes {
+                captured = true;
+            }
+            replay
+                .play(Turn::Move(m))
+                .map_err(|_| Rejection::DoesNotReplay)?;
+        }
+        let (_, opponent_score) = match self.best(&replay, nodes) {
+            Some(found) => found,
+            None => return Ok(line),
+        };
+        if -winning_chances(opponent_score) < DECISIVE || !captured {
+            return Err(Rejection::NotDecisive);
+        }
+        Ok(line)
+    }
+}
+
+/// Whether the game is over, won by `side`.
+fn wins(game: &Game, side: Side) -> bool {
+    game.outcome().is_some_and(|o| o.winner == Some(side))
+}
+
+fn wins_with(game: &Game, m: Move, side: Side) -> bool {
+    let mut after = game.clone();
+    after.play(Turn::Move(m)).is_ok() && wins(&after, side)
+}

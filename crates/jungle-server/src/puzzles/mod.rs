@@ -1,0 +1,15 @@
+//! Puzzles (issue 27): positions from real games (and from our engine's games against
+//! itself) where one move wins and the player must find it. The pure core is here — the
+//! puzzle and its judging ([`puzzle`]), winning chances ([`chances`]), themes ([`themes`]) and
+//! the miner ([`miner`]).
+
+pub mod chances;
+pub mod mine;
+pub mod miner;
+pub mod puzzle;
+pub mod selfplay;
+pub mod themes;
+
+pub use miner::{Budget, Miner, Rejection};
+pub use puzzle::{Puzzle, PuzzleError, Verdict};
+pub use themes::Theme;

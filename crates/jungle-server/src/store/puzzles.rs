@@ -1,0 +1,422 @@
+//! Puzzles in the database (issue 27): the puzzles with their ratings, each player's puzzle
+//! rating per ruleset, their attempts (the latest [`KEPT_ATTEMPTS`]; older ones live on as the
+//! counts of their rating), and the puzzle of each day.
+
+use jungle_rules::Ruleset;
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::{now_ms, Store, StoreError};
+use crate::puzzles::{Puzzle, Theme};
+use crate::rating::{rate, Glicko};
+
+/// Attempts kept per player; older ones are forgotten (their results stay in the counts).
+pub const KEPT_ATTEMPTS: i64 = 1_000;
+/// How much of a rated attempt's change a puzzle's own rating takes: many more people try a
+/// puzzle than a player meets puzzles, so it moves slowly.
+const PUZZLE_DAMPING: f64 = 0.5;
+
+/// A puzzle as stored: the puzzle, its id and its standing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredPuzzle {
+    pub id: String,
+    pub puzzle: Puzzle,
+    pub rating: Glicko,
+    pub plays: i64,
+    pub wins: i64,
+}
+
+/// A player's puzzle rating in one ruleset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuzzleRating {
+    pub glicko: Glicko,
+    pub attempts: i64,
+    pub wins: i64,
+}
+
+/// One attempt, for a player's history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptRecord {
+    pub puzzle: String,
+    pub rules: Ruleset,
+    pub win: bool,
+    pub rating_after: Option<f64>,
+    pub at: i64,
+}
+
+/// What an attempt did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttemptOutcome {
+    /// The first attempt of this puzzle by this player (only that one counts).
+    pub first: bool,
+    /// The player's puzzle rating before and after (`None`: not rated, a guest or a repeat).
+    pub player: Option<(Glicko, Glicko)>,
+    /// The puzzle's rating after.
+    pub puzzle: Glicko,
+}
+
+/// A puzzle's id: from what it is, so the same puzzle has the same id on every site and
+/// loading it twice adds nothing.
+pub fn puzzle_id(puzzle: &Puzzle) -> String {
+    use sha2::Digest;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let digest = sha2::Sha256::digest(
+        format!("{}|{}|{}", puzzle.rules, puzzle.position, puzzle.blunder).as_bytes(),
+    );
+    digest[..8]
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// A new puzzle's rating: longer lines start higher; the deviation says it is a guess.
+fn seed_rating(puzzle: &Puzzle) -> Glicko {
+    Glicko {
+        rating: 1_300.0 + 100.0 * puzzle.solver_moves().min(6) as f64,
+        deviation: 300.0,
+        ..Glicko::default()
+    }
+}
+
+fn themes_text(themes: &[Theme]) -> String {
+    let names: Vec<String> = themes.iter().map(|t| t.name()).collect();
+    format!(" {} ", names.join(" "))
+}
+
+fn stored(r: &sqlx::any::AnyRow) -> Result<StoredPuzzle, StoreError> {
+    let ruleset: String = r.try_get("ruleset")?;
+    let solution: String = r.try_get("solution")?;
+    let themes: String = r.try_get("themes")?;
+    let source: Option<String> = r.try_get("source_game")?;
+    Ok(StoredPuzzle {
+        id: r.try_get("id")?,
+        puzzle: Puzzle {
+            rules: ruleset
+                .parse()
+                .map_err(|_| StoreError::Corrupt(format!("ruleset {ruleset:?}")))?,
+            position: r.try_get("position")?,
+            blunder: r.try_get("blunder")?,
+            solution: solution.split_whitespace().map(str::to_owned).collect(),
+            themes: themes
+                .split_whitespace()
+                .filter_map(Theme::from_name)
+                .collect(),
+            source: source.and_then(|s| s.parse().ok()),
+        },
+        rating: Glicko {
+            rating: r.try_get("rating")?,
+            deviation: r.try_get("deviation")?,
+            volatility: r.try_get("volatility")?,
+        },
+        plays: r.try_get("plays")?,
+        wins: r.try_get("wins")?,
+    })
+}
+
+const COLUMNS: &str = "id, ruleset, position, blunder, solution, themes, source_game, rating, \
+                       deviation, volatility, plays, wins";
+
+impl Store {
+    /// Adds `puzzles` (those already here are skipped); how many were new.
+    pub async fn add_puzzles(&self, puzzles: &[Puzzle]) -> Result<u64, StoreError> {
+        let mut added = 0;
+        let mut tx = self.pool.begin().await?;
+        for puzzle in puzzles {
+            let seed = seed_rating(puzzle);
+            let done = sqlx::query(
+                "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
+                     rating, deviation, volatility, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(puzzle_id(puzzle))
+            .bind(puzzle.rules.name())
+            .bind(&puzzle.position)
+            .bind(&puzzle.blunder)
+            .bind(puzzle.solution.join(" "))
+            .bind(themes_text(&puzzle.themes))
+            .bind(puzzle.source.map(|g| g.to_string()))
+            .bind(seed.rating)
+            .bind(seed.deviation)
+            .bind(seed.volatility)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+            added += done.rows_affected();
+        }
+        tx.commit().await?;
+        Ok(added)
+    }
+
+    pub async fn puzzle_count(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query("SELECT COUNT(*) AS n FROM puzzles")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get("n")?)
+    }
+
+    pub async fn puzzle(&self, id: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM puzzles WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(stored).transpose()
+    }
+
+    /// A puzzle of `ruleset` (and `theme`) near `rating` that `player` has not tried: one of
+    /// the nearest few, by `pick` (any number; the caller's randomness).
+    pub async fn next_puzzle(
+        &self,
+        player: Option<Uuid>,
+        ruleset: Ruleset,
+        theme: Option<Theme>,
+        rating: f64,
+        pick: u64,
+    ) -> Result<Option<StoredPuzzle>, StoreError> {
+        let theme = theme.map(|t| format!("% {} %", t.name()));
+        // A window around the rating, widened until it holds something.
+        for width in [150.0, 400.0, 1_000.0, 10_000.0] {
+            let rows = sqlx::query(&format!(
+                "SELECT {COLUMNS} FROM puzzles p
+                 WHERE p.ruleset = $1 AND p.rating >= $2 AND p.rating <= $3
+                   AND ($4 = '' OR p.themes LIKE $4)
+                   AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
+                                   WHERE a.player_id = $5 AND a.puzzle_id = p.id)
+                 ORDER BY p.id LIMIT 30"
+            ))
+            .bind(ruleset.name())
+            .bind(rating - width)
+            .bind(rating + width)
+            .bind(theme.clone().unwrap_or_default())
+            .bind(player.map(|p| p.to_string()).unwrap_or_default())
+            .fetch_all(&self.pool)
+            .await?;
+            if !rows.is_empty() {
+                let chosen = &rows[(pick % rows.len() as u64) as usize];
+                return stored(chosen).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// `player`'s puzzle rating in `ruleset` (the start for a newcomer).
+    pub async fn puzzle_rating(
+        &self,
+        player: Uuid,
+        ruleset: Ruleset,
+    ) -> Result<PuzzleRating, StoreError> {
+        let row = sqlx::query(
+            "SELECT rating, deviation, volatility, attempts, wins FROM puzzle_ratings
+             WHERE player_id = $1 AND ruleset = $2",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => PuzzleRating {
+                glicko: Glicko {
+                    rating: r.try_get("rating")?,
+                    deviation: r.try_get("deviation")?,
+                    volatility: r.try_get("volatility")?,
+                },
+                attempts: r.try_get("attempts")?,
+                wins: r.try_get("wins")?,
+            },
+            None => PuzzleRating {
+                glicko: Glicko::default(),
+                attempts: 0,
+                wins: 0,
+            },
+        })
+    }
+
+    /// Records `player`'s attempt of `puzzle` (already judged: `win`). Only a first attempt
+    /// counts; `rated` (an account's) moves both ratings, the puzzle's damped. In one
+    /// transaction, so a retry or a second tab never counts twice.
+    pub async fn record_attempt(
+        &self,
+        player: Uuid,
+        puzzle: &StoredPuzzle,
+        win: bool,
+        rated: bool,
+    ) -> Result<AttemptOutcome, StoreError> {
+        let ruleset = puzzle.puzzle.rules;
+        let mut tx = self.pool.begin().await?;
+        let now = now_ms();
+        let first = sqlx::query(
+            "INSERT INTO puzzle_attempts (player_id, puzzle_id, ruleset, win, at)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        )
+        .bind(player.to_string())
+        .bind(&puzzle.id)
+        .bind(ruleset.name())
+        .bind(i64::from(win))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if !first || !rated {
+            tx.commit().await?;
+            return Ok(AttemptOutcome {
+                first,
+                player: None,
+                puzzle: puzzle.rating,
+            });
+        }
+        let before = self.puzzle_rating(player, ruleset).await?;
+        let stored_now = sqlx::query(&format!("SELECT {COLUMNS} FROM puzzles WHERE id = $1"))
+            .bind(&puzzle.id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let puzzle_before = stored(&stored_now)?.rating;
+        let winner = if win {
+            jungle_rules::Side::Red
+        } else {
+            jungle_rules::Side::Blue
+        };
+        let (player_after, puzzle_rated) = rate(before.glicko, puzzle_before, Some(winner));
+        let puzzle_after = Glicko {
+            rating: puzzle_before.rating
+                + (puzzle_rated.rating - puzzle_before.rating) * PUZZLE_DAMPING,
+            deviation: puzzle_before.deviation
+                + (puzzle_rated.deviation - puzzle_before.deviation) * PUZZLE_DAMPING,
+            volatility: puzzle_rated.volatility,
+        };
+        sqlx::query(
+            "INSERT INTO puzzle_ratings (player_id, ruleset, rating, deviation, volatility,
+                 attempts, wins, updated_at)
+             VALUES ($1, $2, $3, $4, $5, 1, $6, $7)
+             ON CONFLICT (player_id, ruleset) DO UPDATE SET rating = excluded.rating,
+                 deviation = excluded.deviation, volatility = excluded.volatility,
+                 attempts = puzzle_ratings.attempts + 1,
+                 wins = puzzle_ratings.wins + excluded.wins, updated_at = excluded.updated_at",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .bind(player_after.rating)
+        .bind(player_after.deviation)
+        .bind(player_after.volatility)
+        .bind(i64::from(win))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE puzzles SET rating = $1, deviation = $2, volatility = $3,
+                 plays = plays + 1, wins = wins + $4 WHERE id = $5",
+        )
+        .bind(puzzle_after.rating)
+        .bind(puzzle_after.deviation)
+        .bind(puzzle_after.volatility)
+        .bind(i64::from(win))
+        .bind(&puzzle.id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE puzzle_attempts SET rating_after = $1 WHERE player_id = $2 AND puzzle_id = $3",
+        )
+        .bind(player_after.rating)
+        .bind(player.to_string())
+        .bind(&puzzle.id)
+        .execute(&mut *tx)
+        .await?;
+        // The oldest attempts beyond those kept are forgotten (the counts keep them).
+        sqlx::query(
+            "DELETE FROM puzzle_attempts WHERE player_id = $1 AND at < (
+                 SELECT MIN(at) FROM (SELECT at FROM puzzle_attempts WHERE player_id = $1
+                                      ORDER BY at DESC LIMIT $2) AS kept)",
+        )
+        .bind(player.to_string())
+        .bind(KEPT_ATTEMPTS)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(AttemptOutcome {
+            first,
+            player: Some((before.glicko, player_after)),
+            puzzle: puzzle_after,
+        })
+    }
+
+    /// The puzzle of `day` (`2026-12-02`): chosen from the classic puzzles at its first
+    /// asking, by the day, and kept.
+    pub async fn puzzle_of_day(&self, day: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+        let chosen = sqlx::query("SELECT puzzle_id FROM puzzle_days WHERE day = $1")
+            .bind(day)
+            .fetch_optional(&self.pool)
+            .await?;
+        let id: String = match chosen {
+            Some(row) => row.try_get("puzzle_id")?,
+            None => {
+                let count: i64 = sqlx::query(
+                    "SELECT COUNT(*) AS n FROM puzzles WHERE ruleset = 'classic' AND plays >= 0",
+                )
+                .fetch_one(&self.pool)
+                .await?
+                .try_get("n")?;
+                if count == 0 {
+                    return Ok(None);
+                }
+                let offset = day_number(day) % count;
+                let row = sqlx::query(
+                    "SELECT id FROM puzzles WHERE ruleset = 'classic' ORDER BY id LIMIT 1 OFFSET $1",
+                )
+                .bind(offset)
+                .fetch_one(&self.pool)
+                .await?;
+                let id: String = row.try_get("id")?;
+                sqlx::query(
+                    "INSERT INTO puzzle_days (day, puzzle_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                )
+                .bind(day)
+                .bind(&id)
+                .execute(&self.pool)
+                .await?;
+                // Another node may have chosen first: its choice stands.
+                sqlx::query("SELECT puzzle_id FROM puzzle_days WHERE day = $1")
+                    .bind(day)
+                    .fetch_one(&self.pool)
+                    .await?
+                    .try_get("puzzle_id")?
+            }
+        };
+        self.puzzle(&id).await
+    }
+
+    /// `player`'s latest attempts, newest first.
+    pub async fn puzzle_attempts(
+        &self,
+        player: Uuid,
+        limit: i64,
+    ) -> Result<Vec<AttemptRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT puzzle_id, ruleset, win, rating_after, at FROM puzzle_attempts
+             WHERE player_id = $1 ORDER BY at DESC LIMIT $2",
+        )
+        .bind(player.to_string())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let ruleset: String = r.try_get("ruleset")?;
+                Ok(AttemptRecord {
+                    puzzle: r.try_get("puzzle_id")?,
+                    rules: ruleset
+                        .parse()
+                        .map_err(|_| StoreError::Corrupt(format!("ruleset {ruleset:?}")))?,
+                    win: r.try_get::<i64, _>("win")? != 0,
+                    rating_after: r.try_get("rating_after")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A day's number, for choosing its puzzle (any stable spread will do).
+fn day_number(day: &str) -> i64 {
+    day.bytes()
+        .fold(0i64, |n, b| (n * 31 + i64::from(b)) % 1_000_003)
+}
