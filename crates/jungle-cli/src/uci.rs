@@ -24,6 +24,12 @@ enum Event {
 
 pub fn run(mut ruleset: Ruleset, mut level: Level) -> Result<(), String> {
     let mut rules = ruleset.rules();
+    // The weaker levels blur their judgement with noise: a seed of its own for each run, so
+    // that two games against the same level are not one game twice.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        ^ u64::from(std::process::id()).rotate_left(32);
     // Lines are read on a thread of their own, so that `stop`, `isready` and `quit` are heard
     // while a search runs.
     let (events_tx, events) = mpsc::channel::<Event>();
@@ -38,7 +44,7 @@ pub fn run(mut ruleset: Ruleset, mut level: Level) -> Result<(), String> {
         let _ = input_tx.send(Event::InputEnded);
     });
     let mut out = std::io::stdout();
-    let mut engine = Engine::new(rules, level);
+    let mut engine = Engine::with_seed(rules, level, seed);
     let mut game = Game::new(rules, Position::start());
     // Lines that arrived during a search and wait for it to end (a GUI should not send them
     // then, but a piped script does).
@@ -68,7 +74,7 @@ pub fn run(mut ruleset: Ruleset, mut level: Level) -> Result<(), String> {
                 Some(("level", value)) => match value.parse().ok().and_then(Level::new) {
                     Some(new) => {
                         level = new;
-                        engine = Engine::new(rules, level);
+                        engine = Engine::with_seed(rules, level, seed);
                         String::new()
                     }
                     None => "info string Level is 1 to 8\n".into(),
@@ -77,7 +83,7 @@ pub fn run(mut ruleset: Ruleset, mut level: Level) -> Result<(), String> {
                     Ok(new) => {
                         ruleset = new;
                         rules = ruleset.rules();
-                        engine = Engine::new(rules, level);
+                        engine = Engine::with_seed(rules, level, seed);
                         game = Game::new(rules, Position::start());
                         String::new()
                     }

@@ -33,7 +33,21 @@ async fn tokens_are_made_listed_and_deleted_and_never_a_session(db: Db) {
         None,
     )
     .await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("not_signed_in"))
+    );
+    // A body past the API's bound is refused as such.
+    let big = json!({ "description": "x".repeat(5_000), "scopes": ["bot:play"] });
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/tokens",
+        &session,
+        Some(big),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_str()), (413, Some("too_large")));
     let mut socket = server.raw_client().await;
     socket
         .send(ClientFrame::Hello {
@@ -700,6 +714,23 @@ async fn a_bot_chats_aborts_and_is_paused_after_repeated_aborts(db: Db) {
                     .unwrap();
                 assert_eq!(refused.status().as_u16(), 400, "{room} {text:?}");
             }
+            // A refusal after a chat line is still a refusal (the lines shown on joining are
+            // not the answer), and a second line is said and answered.
+            let illegal = format!("/api/bot/game/{game}/move/a3a9");
+            let (status, body) = call(&server, reqwest::Method::POST, &illegal, &token, None).await;
+            assert_eq!(
+                (status, body["code"].as_str()),
+                (400, Some("refused")),
+                "{body}"
+            );
+            let again = reqwest::Client::new()
+                .post(server.url(&format!("/api/bot/game/{game}/chat")))
+                .bearer_auth(&token)
+                .json(&json!({ "room": "player", "text": "good luck" }))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(again.status().as_u16(), 200);
             // The person, waiting for Red's first move, may not abort: it is not their turn.
             person.send(ClientFrame::Abort { game }).await;
             person.expect_error(ErrorCode::AbortUnavailable).await;
@@ -792,9 +823,62 @@ async fn bots_meet_in_an_arena_for_bots(db: Db) {
             (400, Some("no_event_stream"))
         );
         let events = Lines::open(&server, "/api/stream/event", &token).await;
-        let (status, body) = call(&server, reqwest::Method::POST, &join, &token, None).await;
-        assert_eq!(status, 200, "{body}");
         bots.push((player, token, events));
+    }
+    // Already at a game of their own (a challenge), the two join: the arena does not pair
+    // them until it is over.
+    let b_name = server
+        .get::<http::PlayerProfile>(&format!("/api/players/{}", bots[1].0.id))
+        .await
+        .username
+        .unwrap();
+    let body = json!({ "clock": { "limit": 300, "increment": 3 } });
+    let path = format!("/api/challenge/{b_name}");
+    let (status, sent) = call(
+        &server,
+        reqwest::Method::POST,
+        &path,
+        &bots[0].1,
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let incoming = bots[1].2.next().await.unwrap();
+    let accept = format!(
+        "/api/challenge/{}/accept",
+        incoming["challenge"]["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        call(&server, reqwest::Method::POST, &accept, &bots[1].1, None)
+            .await
+            .0,
+        200
+    );
+    let mut outside = String::new();
+    for (_, _, events) in &mut bots {
+        let start = events.next().await.unwrap();
+        assert_eq!(start["type"], "gameStart", "{start}");
+        outside = start["game"]["id"].as_str().unwrap().to_owned();
+    }
+    for (_, token, _) in &bots {
+        let join = format!("/api/tournament/{id}/join");
+        let (status, body) = call(&server, reqwest::Method::POST, &join, token, None).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let quiet = bots[0]
+        .2
+        .next_within(std::time::Duration::from_millis(2_500))
+        .await;
+    assert_eq!(quiet, None, "not paired while at another game");
+    let resign = format!("/api/bot/game/{outside}/resign");
+    assert_eq!(
+        call(&server, reqwest::Method::POST, &resign, &bots[0].1, None)
+            .await
+            .0,
+        200
+    );
+    for (_, _, events) in &mut bots {
+        assert_eq!(events.next().await.unwrap()["type"], "gameFinish");
     }
     // Paired within a tick or two: each stream hears the game, one as Red, one as Blue.
     let mut game = String::new();

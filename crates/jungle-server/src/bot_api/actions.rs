@@ -64,13 +64,23 @@ async fn play(
     Query(query): Query<MoveQuery>,
     api: Api,
 ) -> Result<Json<Value>, BotApiError> {
-    if mv.is_empty() || mv.len() > MAX_MOVE || !mv.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(BotApiError::BadRequest(format!(
-            "{mv:?} is no move: a move reads like a3a4, or pass"
-        )));
+    // Read here, so that text that is no move is told so (and never echoed at length).
+    if mv.is_empty() || mv.len() > MAX_MOVE {
+        return Err(BotApiError::BadRequest(
+            "that is no move: a move reads like a3a4".into(),
+        ));
+    }
+    let mv = mv.to_ascii_lowercase();
+    if mv == "pass" {
+        return Err(BotApiError::BadRequest(
+            "pass is played by the server, for a turn whose time ran out".into(),
+        ));
+    }
+    if let Err(e) = mv.parse::<jungle_rules::Move>() {
+        return Err(BotApiError::BadRequest(e.to_string()));
     }
     let mut actions = vec![Action::Move {
-        text: mv.to_ascii_lowercase(),
+        text: mv,
         lag: Duration::ZERO,
         blurred: false,
     }];
@@ -235,7 +245,8 @@ async fn take_turns(
         .room_in_progress(game)
         .await
         .ok_or(BotApiError::NotFound("game in progress"))?;
-    let (conn, mut frames, _) = connection(&holder, client, 32);
+    // Room for the game's state and the chat lines a latecomer is shown, before the answer.
+    let (conn, mut frames, _) = connection(&holder, client, 160);
     let conn_id = conn.id;
     room.send(RoomCommand::Join {
         conn,
@@ -245,7 +256,7 @@ async fn take_turns(
     let mut answer = Ok(());
     // The room answers the join with the game's state first; a player of another game, or
     // none, is refused there.
-    match wait(&mut frames, game, true).await {
+    match wait(&mut frames, game, &Expect::State).await {
         Ok(Seen::State { seated }) if seated.contains(&holder.player.id) => {}
         Ok(_) => answer = Err(BotApiError::NotFound("game in progress")),
         Err(e) => answer = Err(e),
@@ -254,23 +265,47 @@ async fn take_turns(
         if answer.is_err() {
             break;
         }
-        let command = match action {
-            Said::Act(action) => RoomCommand::Act {
-                conn_id,
-                player: holder.player.id,
-                action,
-            },
-            Said::Chat { preset, text } => RoomCommand::Chat {
-                conn_id,
-                preset,
-                text,
-            },
+        let (command, expect) = match action {
+            Said::Act(action) => (
+                RoomCommand::Act {
+                    conn_id,
+                    player: holder.player.id,
+                    action,
+                },
+                Expect::Event,
+            ),
+            Said::Chat { preset, text } => (
+                RoomCommand::Chat {
+                    conn_id,
+                    preset: preset.clone(),
+                    text: text.clone(),
+                },
+                Expect::Line {
+                    from: holder.player.id,
+                    preset,
+                    text,
+                },
+            ),
         };
         room.send(command).await;
-        answer = wait(&mut frames, game, false).await.map(|_| ());
+        answer = wait(&mut frames, game, &expect).await.map(|_| ());
     }
     room.send(RoomCommand::Leave { conn_id }).await;
     answer.map(|()| Json(json!({ "ok": true })))
+}
+
+/// What a wait is for.
+enum Expect {
+    /// The game's state, the room's answer to a join.
+    State,
+    /// An event of the game: an action taken.
+    Event,
+    /// This line of ours in the chat (the lines a latecomer is shown come before it).
+    Line {
+        from: Uuid,
+        preset: Option<String>,
+        text: Option<String>,
+    },
 }
 
 /// What the room said that ends a wait.
@@ -279,12 +314,12 @@ enum Seen {
     Event,
 }
 
-/// The room's next answer about `game`: its state (after a join), an event of the game (an
-/// action taken), or its refusal.
+/// The room's next answer about `game` that is the one `expect`ed, or its refusal. Other
+/// frames (the chat lines shown to a latecomer, the opponent's news) are passed over.
 async fn wait(
     frames: &mut mpsc::Receiver<Outbound>,
     game: Uuid,
-    joining: bool,
+    expect: &Expect,
 ) -> Result<Seen, BotApiError> {
     let deadline = tokio::time::Instant::now() + ANSWER;
     loop {
@@ -296,9 +331,10 @@ async fn wait(
             Ok(Some(Outbound::Enter(_))) => None,
             Ok(None) | Err(_) => return Err(BotApiError::NoAnswer),
         };
-        match frame {
-            Some(ServerFrame::Error { message, .. }) => return Err(BotApiError::Refused(message)),
-            Some(ServerFrame::Game(state)) if state.game == game && joining => {
+        let Some(frame) = frame else { continue };
+        match (expect, frame) {
+            (_, ServerFrame::Error { message, .. }) => return Err(BotApiError::Refused(message)),
+            (Expect::State, ServerFrame::Game(state)) if state.game == game => {
                 let seated = [&state.red, &state.blue]
                     .into_iter()
                     .flatten()
@@ -306,16 +342,34 @@ async fn wait(
                     .collect();
                 return Ok(Seen::State { seated });
             }
-            Some(
+            (
+                Expect::Event,
                 ServerFrame::Moved { game: g, .. }
                 | ServerFrame::GameOver { game: g, .. }
                 | ServerFrame::DrawOffered { game: g, .. }
                 | ServerFrame::DrawDeclined { game: g, .. }
-                | ServerFrame::TakebackDeclined { game: g, .. }
-                | ServerFrame::ChatLine { game: g, .. },
-            ) if g == game && !joining => return Ok(Seen::Event),
+                | ServerFrame::TakebackDeclined { game: g, .. },
+            ) if g == game => return Ok(Seen::Event),
             // A takeback taken: the whole state again.
-            Some(ServerFrame::Game(state)) if state.game == game => return Ok(Seen::Event),
+            (Expect::Event, ServerFrame::Game(state)) if state.game == game => {
+                return Ok(Seen::Event)
+            }
+            (
+                Expect::Line {
+                    from: me,
+                    preset: said_preset,
+                    text: said_text,
+                },
+                ServerFrame::ChatLine {
+                    game: g,
+                    from,
+                    preset,
+                    text,
+                    ..
+                },
+            ) if g == game && from.id == *me && preset == *said_preset && text == *said_text => {
+                return Ok(Seen::Event)
+            }
             _ => {}
         }
     }

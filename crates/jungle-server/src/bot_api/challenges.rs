@@ -54,7 +54,7 @@ async fn through(
         .check(Limited::Challenge, Some(holder.player.id), client)?;
     state
         .event_streams
-        .connection(holder.token)
+        .connection_for(holder.token, holder.player.id)
         .ok_or(BotApiError::NoEventStream)
 }
 
@@ -100,7 +100,7 @@ pub async fn create(
     body: Result<Json<ChallengeBody>, JsonRejection>,
 ) -> Result<Json<Value>, BotApiError> {
     let conn = through(&state, &headers, client, "challenge:write").await?;
-    let Json(body) = body.map_err(|e| BotApiError::BadRequest(e.body_text()))?;
+    let Json(body) = body.map_err(super::json_refused)?;
     let clock = match body.clock {
         ClockBody {
             limit: Some(limit),

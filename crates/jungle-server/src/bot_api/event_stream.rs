@@ -52,6 +52,17 @@ impl EventStreams {
         by_token.get(&token).map(|open| open.conn.clone())
     }
 
+    /// The connection of `token`'s event stream or, without one, of another stream of the
+    /// same player (a `challenge:write` token challenges through the player's bot or board
+    /// stream).
+    pub fn connection_for(&self, token: Uuid, player: Uuid) -> Option<Connection> {
+        let by_token = self.by_token.lock().expect("event streams lock");
+        by_token
+            .get(&token)
+            .or_else(|| by_token.values().find(|open| open.conn.player.id == player))
+            .map(|open| open.conn.clone())
+    }
+
     /// Registers `conn` as `token`'s stream, ending the one before.
     fn open(&self, token: Uuid, conn: Connection, end: Arc<Notify>) {
         let old = self
@@ -133,7 +144,7 @@ fn event_lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Ve
                     "color": color,
                     "rated": state.rated,
                     "clock": clock_json(&state.clock),
-                    "opponent": opponent.as_ref().map(|o| json!({ "id": o.id, "name": o.name, "rating": o.rating })),
+                    "opponent": opponent.as_ref().map(|o| json!({ "id": o.id, "name": o.name, "title": o.title, "rating": o.rating })),
                 },
             })]
         }

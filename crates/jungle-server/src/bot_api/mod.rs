@@ -34,6 +34,12 @@ pub enum BotApiError {
     MissingScope(&'static str),
     #[error("{0}")]
     BadRequest(String),
+    #[error("the body is larger than {} bytes", routes::MAX_BODY)]
+    TooLarge,
+    #[error(
+        "sign in first: tokens are managed with a session (POST /api/session), not with a token"
+    )]
+    NeedsSession,
     #[error(
         "an account holds at most {} tokens; delete one first",
         crate::store::MAX_TOKENS
@@ -74,6 +80,8 @@ impl BotApiError {
             BotApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
             BotApiError::MissingScope(_) => (StatusCode::FORBIDDEN, "missing_scope"),
             BotApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            BotApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            BotApiError::NeedsSession => (StatusCode::UNAUTHORIZED, "not_signed_in"),
             BotApiError::TooManyTokens => (StatusCode::BAD_REQUEST, "too_many_tokens"),
             BotApiError::UpgradeRefused => (StatusCode::BAD_REQUEST, "bot_upgrade_refused"),
             BotApiError::NotABot => (StatusCode::FORBIDDEN, "not_a_bot"),
@@ -88,6 +96,15 @@ impl BotApiError {
             BotApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             BotApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
+    }
+}
+
+/// A JSON body that did not read: too large, or not what was expected.
+pub fn json_refused(e: axum::extract::rejection::JsonRejection) -> BotApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        BotApiError::TooLarge
+    } else {
+        BotApiError::BadRequest(e.body_text())
     }
 }
 

@@ -20,12 +20,12 @@ use crate::store::PlayerRecord;
 
 /// The account a session request is made for (a guest has no tokens).
 async fn account(state: &AppState, headers: &HeaderMap) -> Result<PlayerRecord, BotApiError> {
-    let token = presented_token(headers).ok_or(BotApiError::Unauthorized)?;
+    let token = presented_token(headers).ok_or(BotApiError::NeedsSession)?;
     let (_, player) = state
         .store
         .player_by_session(&hash_token(&token), crate::accounts::SESSION_IDLE_MS)
         .await?
-        .ok_or(BotApiError::Unauthorized)?;
+        .ok_or(BotApiError::NeedsSession)?;
     Ok(player)
 }
 
@@ -75,7 +75,7 @@ pub async fn create(
     state
         .limits
         .check(Limited::ApiTokens, Some(player.id), client)?;
-    let Json(body) = body.map_err(|e| BotApiError::BadRequest(e.body_text()))?;
+    let Json(body) = body.map_err(super::json_refused)?;
     let (description, scopes) = checked(body)?;
     let token = new_token();
     let id = state

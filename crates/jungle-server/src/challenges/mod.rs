@@ -58,7 +58,7 @@ pub enum ChallengeError {
     )]
     BotDailyLimit,
     #[error(
-        "this bot aborted or lost on time {} times within {} minutes: it takes no new game for a while",
+        "this bot aborted or lost on time {} times within {} minutes: it takes no new game until the oldest of those is that old",
         bot_rules::FAILURES_BEFORE_PAUSE,
         bot_rules::FAILURE_WINDOW.as_secs() / 60
     )]

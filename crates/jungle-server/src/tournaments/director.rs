@@ -500,9 +500,27 @@ impl Director {
         metrics::histogram!("jungle_tournament_pairing_seconds")
             .record(started.elapsed().as_secs_f64());
         for (a, b) in pairs {
+            // A player in a game outside the arena (a challenge, a bot's other game) waits
+            // for it to end rather than play two at once.
+            if self.busy_elsewhere(order[a].player).await
+                || self.busy_elsewhere(order[b].player).await
+            {
+                continue;
+            }
             let coin = open::coin_flip() == Side::Red;
             let (red, blue) = arena::colours(&order[a], &order[b], coin);
             self.start_game(red, blue).await;
+        }
+    }
+
+    /// Whether `player` sits in a game in progress that is not this arena's.
+    async fn busy_elsewhere(&self, player: Uuid) -> bool {
+        match self.ctx.store.active_game_ids(player).await {
+            Ok(games) => games.iter().any(|g| !self.games.contains_key(g)),
+            Err(e) => {
+                tracing::warn!(error = %e, "a player's games in progress, before pairing");
+                true
+            }
         }
     }
 

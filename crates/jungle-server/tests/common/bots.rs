@@ -127,6 +127,11 @@ impl Lines {
         }
     }
 
+    /// The next line within `wait`, if one comes (keep-alives aside).
+    pub async fn next_within(&mut self, wait: std::time::Duration) -> Option<Value> {
+        tokio::time::timeout(wait, self.next()).await.ok().flatten()
+    }
+
     /// The next line that is not a keep-alive; `None` once the stream ended.
     pub async fn next(&mut self) -> Option<Value> {
         loop {
