@@ -723,6 +723,18 @@ async fn a_bot_chats_aborts_and_is_paused_after_repeated_aborts(db: Db) {
                 (400, Some("refused")),
                 "{body}"
             );
+            // Text that is no move, or a pass, is told so before the game hears of it.
+            for text in ["zz99", "pass", "a3a4a5a6a7"] {
+                let path = format!("/api/bot/game/{game}/move/{text}");
+                let (status, body) =
+                    call(&server, reqwest::Method::POST, &path, &token, None).await;
+                assert_eq!(
+                    (status, body["code"].as_str()),
+                    (400, Some("bad_request")),
+                    "{text}"
+                );
+                assert!(body["message"].as_str().unwrap().len() < 200);
+            }
             let again = reqwest::Client::new()
                 .post(server.url(&format!("/api/bot/game/{game}/chat")))
                 .bearer_auth(&token)
