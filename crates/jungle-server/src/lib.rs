@@ -152,6 +152,7 @@ impl Server {
             claims: reach::Claims::new(cluster.clone()),
         });
         tournaments::schedule::ensure_organiser(&store).await?;
+        tokio::spawn(puzzles::starter::load(store.clone()));
         match &cluster {
             None => {
                 resume_games(&store, &room_ctx).await?;
@@ -433,6 +434,14 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/games/live", get(api::live_games))
         .route("/api/rooms/{code}", get(api::room_invite))
         .merge(bot_api::routes::routes())
+        .route("/api/puzzles/next", get(puzzles::api::next))
+        .route("/api/puzzles/daily", get(puzzles::api::daily))
+        .route("/api/puzzles/{id}", get(puzzles::api::one))
+        .route(
+            "/api/puzzles/{id}/attempt",
+            post(puzzles::api::attempt).layer(axum::extract::DefaultBodyLimit::max(4 * 1024)),
+        )
+        .route("/api/players/{id}/puzzles", get(puzzles::api::history))
         .route("/api/seeks", get(api::open_seeks))
         .route(
             "/api/tournaments",

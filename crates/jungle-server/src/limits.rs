@@ -63,6 +63,10 @@ pub enum Limited {
     ApiTokens,
     /// A game's stream and actions over the Bot and Board APIs.
     BotRequests,
+    /// Reading puzzles: the next, one by id, the day's, a player's history.
+    Puzzles,
+    /// `POST /api/puzzles/{id}/attempt`.
+    PuzzleAttempts,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -97,6 +101,8 @@ impl Limited {
             Limited::CloseToLive => "close to a live game",
             Limited::ApiTokens => "api tokens",
             Limited::BotRequests => "bot and board requests",
+            Limited::Puzzles => "puzzles",
+            Limited::PuzzleAttempts => "puzzle attempts",
         }
     }
 }
@@ -183,6 +189,10 @@ pub const RULES: &[Rule] = &[
     rule(Limited::ApiTokens, Per::Address, 30, 20 * S),
     rule(Limited::BotRequests, Per::Player, 60, 100),
     rule(Limited::BotRequests, Per::Address, 120, 50),
+    rule(Limited::Puzzles, Per::Player, 60, 500),
+    rule(Limited::Puzzles, Per::Address, 240, 100),
+    rule(Limited::PuzzleAttempts, Per::Player, 30, 2 * S),
+    rule(Limited::PuzzleAttempts, Per::Address, 120, 500),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

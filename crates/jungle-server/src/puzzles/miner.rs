@@ -268,6 +268,46 @@ impl Miner {
     }
 }
 
+impl Miner {
+    /// Checks again, with `nodes` per search, that each solver move of `puzzle` is the
+    /// engine's best (or wins at once) and clearly better than the second best: a shipped
+    /// puzzle is re-checked so, with more thought than it was mined with.
+    pub fn recheck(&mut self, puzzle: &Puzzle, nodes: u64) -> Result<(), String> {
+        let mut game = puzzle.start().map_err(|e| e.to_string())?;
+        let solver = game.position().side_to_move();
+        for (i, text) in puzzle.solution.iter().enumerate() {
+            let mv: Move = text.parse().map_err(|e| format!("{e}"))?;
+            if i % 2 == 0 && !wins_with(&game, mv, solver) {
+                let (best, score) = self.best(&game, nodes).ok_or("no move")?;
+                if best != mv && !wins_with(&game, best, solver) {
+                    return Err(format!(
+                        "move {}: the engine prefers {best} to {mv}",
+                        i / 2 + 1
+                    ));
+                }
+                let others: Vec<Move> = game
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != mv && !wins_with(&game, m, solver))
+                    .collect();
+                if let Some((second, second_score)) = self.best_among(&game, &others, nodes) {
+                    let margin = winning_chances(score) - winning_chances(second_score);
+                    if margin < UNIQUE_BY {
+                        return Err(format!(
+                            "move {}: {second} is nearly as good as {mv} ({margin:.2})",
+                            i / 2 + 1
+                        ));
+                    }
+                }
+            }
+            game.play(Turn::Move(mv))
+                .map_err(|e| format!("{mv}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 /// Whether the game is over, won by `side`.
 fn wins(game: &Game, side: Side) -> bool {
     game.outcome().is_some_and(|o| o.winner == Some(side))

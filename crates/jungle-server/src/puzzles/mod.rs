@@ -3,11 +3,13 @@
 //! puzzle and its judging ([`puzzle`]), winning chances ([`chances`]), themes ([`themes`]) and
 //! the miner ([`miner`]).
 
+pub mod api;
 pub mod chances;
 pub mod mine;
 pub mod miner;
 pub mod puzzle;
 pub mod selfplay;
+pub mod starter;
 pub mod themes;
 
 pub use miner::{Budget, Miner, Rejection};

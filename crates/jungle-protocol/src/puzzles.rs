@@ -1,0 +1,74 @@
+//! The puzzles' HTTP bodies (issue 27). docs/protocol.md documents them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Ruleset, Side};
+
+/// A puzzle as the solver's board shows it: the position before the opponent's move, that
+/// move (played first, animated), the solver's side, and the line (the solver's moves and
+/// the opponent's replies, the solver's first and last). `themes` and `rating` are for after.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleView {
+    pub id: String,
+    pub rules: Ruleset,
+    pub position: String,
+    pub blunder: String,
+    pub solver: Side,
+    pub solution: Vec<String>,
+    pub themes: Vec<String>,
+    pub rating: i32,
+    pub plays: i64,
+    /// The finished game it comes from; `None` for one our engine played against itself.
+    pub game: Option<uuid::Uuid>,
+}
+
+/// `POST /api/puzzles/{id}/attempt`: the solver's moves in order (theirs only), and whether
+/// they mean to have solved it (`false`: they gave up, or looked at the solution).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleAttempt {
+    pub moves: Vec<String>,
+    pub win: bool,
+}
+
+/// The answer to an attempt: the server's verdict and what it did to the ratings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleResult {
+    /// Solved, as the server judged the moves.
+    pub win: bool,
+    /// Whether it counted for the player's puzzle rating (an account's first attempt).
+    pub rated: bool,
+    /// The player's puzzle rating after, and its change (0 when not rated).
+    pub rating: i32,
+    pub change: i32,
+    /// The puzzle's rating after.
+    pub puzzle_rating: i32,
+}
+
+/// A player's puzzle rating in one ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleRatingView {
+    pub rules: Ruleset,
+    pub rating: i32,
+    pub provisional: bool,
+    pub attempts: i64,
+    pub wins: i64,
+}
+
+/// One attempt in a player's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleAttemptView {
+    pub puzzle: String,
+    pub rules: Ruleset,
+    pub win: bool,
+    /// The rating after it, for rated attempts (the chart's points).
+    pub rating: Option<i32>,
+    /// Unix milliseconds.
+    pub at: i64,
+}
+
+/// `GET /api/players/{id}/puzzles`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleHistory {
+    pub ratings: Vec<PuzzleRatingView>,
+    pub attempts: Vec<PuzzleAttemptView>,
+}

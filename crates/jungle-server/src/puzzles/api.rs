@@ -1,0 +1,285 @@
+//! The puzzles' HTTP API (issue 27): the next puzzle near the player's puzzle rating, one by
+//! id, the day's, an attempt judged here (the moves, not the client's word), and a player's
+//! history. A player is whoever the token names (a guest too); a guest solves unrated.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use jungle_protocol::http::ApiError as ApiErrorBody;
+use jungle_protocol::puzzles::{
+    PuzzleAttempt, PuzzleAttemptView, PuzzleHistory, PuzzleRatingView, PuzzleResult, PuzzleView,
+};
+use jungle_rules::Ruleset;
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::{Theme, Verdict};
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::state::AppState;
+use crate::store::{StoreError, StoredPuzzle};
+
+/// Moves an attempt may carry, and the longest move text.
+const MAX_MOVES: usize = 16;
+const MAX_MOVE_TEXT: usize = 8;
+/// Attempts shown in a player's history.
+const HISTORY: i64 = 100;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PuzzleApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("no such puzzle")]
+    NotFound,
+    #[error("no puzzle left to offer here: try another ruleset or theme")]
+    NoneLeft,
+    #[error("no such player")]
+    NoPlayer,
+    #[error(transparent)]
+    RateLimited(#[from] crate::limits::RateLimited),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl IntoResponse for PuzzleApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            PuzzleApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            PuzzleApiError::NotFound | PuzzleApiError::NoPlayer => {
+                (StatusCode::NOT_FOUND, "not_found")
+            }
+            PuzzleApiError::NoneLeft => (StatusCode::NOT_FOUND, "no_puzzle"),
+            PuzzleApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            PuzzleApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        let message = match &self {
+            PuzzleApiError::Store(e) => {
+                tracing::error!(error = %e, "puzzle request failed");
+                "something went wrong on our side".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let body = Json(ApiErrorBody::new(code, message));
+        match &self {
+            PuzzleApiError::RateLimited(limited) => {
+                let wait = limited.retry_after.as_secs().max(1).to_string();
+                (status, [(header::RETRY_AFTER, wait)], body).into_response()
+            }
+            _ => (status, body).into_response(),
+        }
+    }
+}
+
+/// The player the request names, if any, once the limits allow it.
+async fn asker(
+    state: &AppState,
+    headers: &HeaderMap,
+    client: std::net::IpAddr,
+    limit: Limited,
+) -> Result<Option<crate::store::PlayerRecord>, PuzzleApiError> {
+    let player = crate::api::player_of(state, headers).await?;
+    state
+        .limits
+        .check(limit, player.as_ref().map(|p| p.id), client)?;
+    Ok(player)
+}
+
+fn view(stored: &StoredPuzzle) -> Result<PuzzleView, PuzzleApiError> {
+    let solver = stored.puzzle.solver().map_err(|e| {
+        PuzzleApiError::Store(StoreError::Corrupt(format!("puzzle {}: {e}", stored.id)))
+    })?;
+    Ok(PuzzleView {
+        id: stored.id.clone(),
+        rules: stored.puzzle.rules,
+        position: stored.puzzle.position.clone(),
+        blunder: stored.puzzle.blunder.clone(),
+        solver,
+        solution: stored.puzzle.solution.clone(),
+        themes: stored.puzzle.themes.iter().map(|t| t.name()).collect(),
+        rating: stored.rating.shown(),
+        plays: stored.plays,
+        game: stored.puzzle.source,
+    })
+}
+
+#[derive(Deserialize)]
+pub struct NextQuery {
+    rules: Option<String>,
+    theme: Option<String>,
+}
+
+/// `GET /api/puzzles/next?rules=classic[&theme=den1]`.
+pub async fn next(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Query(query): Query<NextQuery>,
+) -> Result<Json<PuzzleView>, PuzzleApiError> {
+    let player = asker(&state, &headers, client, Limited::Puzzles).await?;
+    let rules: Ruleset = match query.rules.as_deref() {
+        None | Some("") => Ruleset::Classic,
+        Some(name) => name
+            .parse()
+            .map_err(|e| PuzzleApiError::BadRequest(format!("rules: {e}")))?,
+    };
+    let theme = match query.theme.as_deref() {
+        None | Some("") => None,
+        Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
+            PuzzleApiError::BadRequest(format!("theme {name:?} is not one we know"))
+        })?),
+    };
+    let rating = match &player {
+        Some(p) => state.store.puzzle_rating(p.id, rules).await?.glicko.rating,
+        None => crate::rating::START_RATING,
+    };
+    let mut pick = [0u8; 8];
+    getrandom::fill(&mut pick).expect("system randomness");
+    let found = state
+        .store
+        .next_puzzle(
+            player.map(|p| p.id),
+            rules,
+            theme,
+            rating,
+            u64::from_le_bytes(pick),
+        )
+        .await?
+        .ok_or(PuzzleApiError::NoneLeft)?;
+    Ok(Json(view(&found)?))
+}
+
+/// The id's shape, checked before the database is asked.
+fn checked_id(id: &str) -> Result<&str, PuzzleApiError> {
+    if id.len() == 8 && id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        Ok(id)
+    } else {
+        Err(PuzzleApiError::NotFound)
+    }
+}
+
+/// `GET /api/puzzles/{id}`.
+pub async fn one(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<PuzzleView>, PuzzleApiError> {
+    asker(&state, &headers, client, Limited::Puzzles).await?;
+    let found = state
+        .store
+        .puzzle(checked_id(&id)?)
+        .await?
+        .ok_or(PuzzleApiError::NotFound)?;
+    Ok(Json(view(&found)?))
+}
+
+/// `GET /api/puzzles/daily`: the same for everyone all day (UTC).
+pub async fn daily(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<PuzzleView>, PuzzleApiError> {
+    asker(&state, &headers, client, Limited::Puzzles).await?;
+    let today = crate::time_text::rfc3339(crate::store::now_ms());
+    let found = state
+        .store
+        .puzzle_of_day(&today[..10])
+        .await?
+        .ok_or(PuzzleApiError::NoneLeft)?;
+    Ok(Json(view(&found)?))
+}
+
+/// `POST /api/puzzles/{id}/attempt`: judged here; an account's first attempt is rated.
+pub async fn attempt(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Result<Json<PuzzleAttempt>, JsonRejection>,
+) -> Result<Json<PuzzleResult>, PuzzleApiError> {
+    let player = asker(&state, &headers, client, Limited::PuzzleAttempts)
+        .await?
+        .ok_or_else(|| {
+            PuzzleApiError::BadRequest("an attempt is a player's: send your token".into())
+        })?;
+    let Json(body) = body.map_err(|e| PuzzleApiError::BadRequest(e.body_text()))?;
+    if body.moves.len() > MAX_MOVES || body.moves.iter().any(|m| m.len() > MAX_MOVE_TEXT) {
+        return Err(PuzzleApiError::BadRequest(format!(
+            "at most {MAX_MOVES} moves, each like a3a4"
+        )));
+    }
+    let found = state
+        .store
+        .puzzle(checked_id(&id)?)
+        .await?
+        .ok_or(PuzzleApiError::NotFound)?;
+    let verdict = found
+        .puzzle
+        .judge(&body.moves)
+        .map_err(|e| PuzzleApiError::Store(StoreError::Corrupt(format!("puzzle {id}: {e}"))))?;
+    let win = body.win && verdict == Verdict::Solved;
+    let account = state.store.has_account(player.id).await?;
+    let outcome = state
+        .store
+        .record_attempt(player.id, &found, win, account)
+        .await?;
+    let rating_now = state
+        .store
+        .puzzle_rating(player.id, found.puzzle.rules)
+        .await?
+        .glicko;
+    let change = outcome
+        .player
+        .map_or(0, |(before, after)| after.shown() - before.shown());
+    Ok(Json(PuzzleResult {
+        win,
+        rated: outcome.player.is_some(),
+        rating: rating_now.shown(),
+        change,
+        puzzle_rating: outcome.puzzle.shown(),
+    }))
+}
+
+/// `GET /api/players/{id}/puzzles`: ratings per ruleset and the latest attempts.
+pub async fn history(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> Result<Json<PuzzleHistory>, PuzzleApiError> {
+    asker(&state, &headers, client, Limited::Puzzles).await?;
+    state
+        .store
+        .player(id)
+        .await?
+        .ok_or(PuzzleApiError::NoPlayer)?;
+    let mut ratings = Vec::new();
+    for rules in Ruleset::ALL {
+        let rating = state.store.puzzle_rating(id, rules).await?;
+        if rating.attempts > 0 {
+            ratings.push(PuzzleRatingView {
+                rules,
+                rating: rating.glicko.shown(),
+                provisional: rating.glicko.is_provisional(),
+                attempts: rating.attempts,
+                wins: rating.wins,
+            });
+        }
+    }
+    let attempts = state
+        .store
+        .puzzle_attempts(id, HISTORY)
+        .await?
+        .into_iter()
+        .map(|a| PuzzleAttemptView {
+            puzzle: a.puzzle,
+            rules: a.rules,
+            win: a.win,
+            rating: a.rating_after.map(|r| r.round() as i32),
+            at: a.at,
+        })
+        .collect();
+    Ok(Json(PuzzleHistory { ratings, attempts }))
+}

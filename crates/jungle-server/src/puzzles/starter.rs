@@ -1,0 +1,107 @@
+//! The starter set (issue 27): puzzles that ship with the server, so a new site has puzzles on
+//! day one. Mined from self-play by `jungle-server puzzles mine --selfplay N` (the command and
+//! its figures are in docs/benchmarks.md), one JSON line a puzzle, a file per ruleset, loaded
+//! at start in the background; loading again adds nothing (a puzzle's id is what it is).
+
+use super::Puzzle;
+use crate::store::Store;
+
+/// The shipped files, one per ruleset.
+pub const FILES: [(&str, &str); 4] = [
+    ("classic", include_str!("../../puzzles/classic.jsonl")),
+    ("strict", include_str!("../../puzzles/strict.jsonl")),
+    ("daitou", include_str!("../../puzzles/daitou.jsonl")),
+    (
+        "international",
+        include_str!("../../puzzles/international.jsonl"),
+    ),
+];
+
+/// Every shipped puzzle; a line that does not read is a build's mistake, named.
+pub fn puzzles() -> Result<Vec<Puzzle>, String> {
+    let mut all = Vec::new();
+    for (name, text) in FILES {
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let puzzle: Puzzle = serde_json::from_str(line)
+                .map_err(|e| format!("puzzles/{name}.jsonl line {}: {e}", n + 1))?;
+            all.push(puzzle);
+        }
+    }
+    Ok(all)
+}
+
+/// Loads the starter set unless the database holds it already.
+pub async fn load(store: Store) {
+    let shipped = match puzzles() {
+        Ok(shipped) => shipped,
+        Err(e) => {
+            tracing::error!(error = %e, "the starter puzzles do not read");
+            return;
+        }
+    };
+    match store.puzzle_count().await {
+        Ok(n) if n >= shipped.len() as i64 => return,
+        Ok(_) => {}
+        Err(e) => {
+            tracing::warn!(error = %e, "counting puzzles");
+            return;
+        }
+    }
+    match store.add_puzzles(&shipped).await {
+        Ok(added) => tracing::info!(added, "starter puzzles loaded"),
+        Err(e) => tracing::warn!(error = %e, "starter puzzles not loaded"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::{themes, Budget, Miner};
+    use std::collections::HashSet;
+
+    /// Every shipped puzzle replays under the rules (legal, the solver to move after the
+    /// opponent's move, the line ending on the solver's move), carries the themes its line
+    /// shows, and is there once.
+    #[test]
+    fn every_shipped_puzzle_holds_under_the_rules() {
+        let all = puzzles().expect("the starter set reads");
+        assert!(!all.is_empty());
+        let mut ids = HashSet::new();
+        for puzzle in &all {
+            puzzle.check().unwrap_or_else(|e| panic!("{puzzle:?}: {e}"));
+            assert_eq!(puzzle.solution.len() % 2, 1, "{puzzle:?}");
+            assert_eq!(themes::detect(puzzle), puzzle.themes, "{puzzle:?}");
+            assert!(
+                ids.insert(crate::store::puzzle_id(puzzle)),
+                "twice: {puzzle:?}"
+            );
+        }
+        for (name, _) in FILES {
+            let ruleset: jungle_rules::Ruleset = name.parse().expect("a ruleset");
+            assert!(all.iter().any(|p| p.rules == ruleset), "none for {name}");
+        }
+    }
+
+    /// A sample of each ruleset's puzzles is solved again by the engine with twice the
+    /// thought the miner gave it: the same moves, each still clearly the best.
+    #[test]
+    fn a_sample_is_unique_with_more_thought() {
+        let all = puzzles().expect("the starter set reads");
+        let budget = Budget::default().solve * 2;
+        for (name, _) in FILES {
+            let ruleset: jungle_rules::Ruleset = name.parse().expect("a ruleset");
+            let mut miner = Miner::new(ruleset, Budget::default());
+            let of_ruleset: Vec<&Puzzle> = all.iter().filter(|p| p.rules == ruleset).collect();
+            let step = (of_ruleset.len() / 3).max(1);
+            for puzzle in of_ruleset.iter().step_by(step).take(3) {
+                miner
+                    .recheck(puzzle, budget)
+                    .unwrap_or_else(|e| panic!("{puzzle:?}: {e}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Puzzles over the API (issue 27), black-box on both stores: the starter set is there on
+//! day one; an account solves one and fails another and sees both ratings move, each puzzle
+//! counts once; the server judges the moves, not the client's word; a guest solves unrated;
+//! the day's puzzle is the day's; a player's history lists their attempts.
+
+mod common;
+
+use common::*;
+use jungle_protocol::puzzles::{PuzzleHistory, PuzzleResult, PuzzleView};
+use serde_json::{json, Value};
+
+/// The next puzzle for `token` (the starter set loads in the background: waited for).
+async fn next(server: &TestServer, token: &str, query: &str) -> PuzzleView {
+    for _ in 0..100 {
+        let response = reqwest::Client::new()
+            .get(server.url(&format!("/api/puzzles/next{query}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        if response.status().as_u16() == 200 {
+            return response.json().await.unwrap();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no puzzle offered");
+}
+
+async fn attempt(server: &TestServer, token: &str, id: &str, body: Value) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(server.url(&format!("/api/puzzles/{id}/attempt")))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (
+        response.status().as_u16(),
+        response.json().await.unwrap_or(Value::Null),
+    )
+}
+
+/// The solver's moves of a puzzle: every other move of the line.
+fn solver_moves(puzzle: &PuzzleView) -> Vec<String> {
+    puzzle.solution.iter().step_by(2).cloned().collect()
+}
+
+async fn puzzles_are_solved_and_failed_and_both_ratings_move(db: Db) {
+    let server = TestServer::start(db).await;
+    let solver = server.account("Puzzler").await;
+    let first = next(&server, &solver.token, "?rules=classic").await;
+    assert_eq!(first.rules, Ruleset::Classic);
+    assert_eq!(first.solution.len() % 2, 1);
+    // Solved: the player's rating rises and the puzzle's falls.
+    let (status, body) = attempt(
+        &server,
+        &solver.token,
+        &first.id,
+        json!({ "moves": solver_moves(&first), "win": true }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let solved: PuzzleResult = serde_json::from_value(body).unwrap();
+    assert!(solved.win && solved.rated, "{solved:?}");
+    assert!(solved.change > 0 && solved.rating > 1500, "{solved:?}");
+    assert!(
+        solved.puzzle_rating < first.rating,
+        "{solved:?} {}",
+        first.rating
+    );
+    // Once only: trying it again counts for nothing.
+    let (_, again) = attempt(
+        &server,
+        &solver.token,
+        &first.id,
+        json!({ "moves": solver_moves(&first), "win": true }),
+    )
+    .await;
+    assert_eq!(
+        (again["rated"].as_bool(), again["change"].as_i64()),
+        (Some(false), Some(0))
+    );
+    // Another, not the same one; failed: the moves decide, not the client's word.
+    let second = next(&server, &solver.token, "?rules=classic").await;
+    assert_ne!(second.id, first.id);
+    let (_, body) = attempt(
+        &server,
+        &solver.token,
+        &second.id,
+        json!({ "moves": ["a1a1"], "win": true }),
+    )
+    .await;
+    let failed: PuzzleResult = serde_json::from_value(body).unwrap();
+    assert!(!failed.win && failed.rated, "{failed:?}");
+    assert!(
+        failed.change < 0 && failed.puzzle_rating > second.rating,
+        "{failed:?}"
+    );
+    // The history lists both, newest first, with the ratings after each.
+    let history: PuzzleHistory = server
+        .get(&format!("/api/players/{}/puzzles", solver.id))
+        .await;
+    assert_eq!(history.attempts.len(), 2);
+    assert_eq!(history.attempts[0].puzzle, second.id);
+    assert!(!history.attempts[0].win && history.attempts[1].win);
+    assert_eq!(history.ratings.len(), 1);
+    assert_eq!(
+        (history.ratings[0].attempts, history.ratings[0].wins),
+        (2, 1)
+    );
+    assert_eq!(history.ratings[0].rating, failed.rating);
+
+    // A guest solves, unrated.
+    let guest = server.player("Guest puzzler").await;
+    let theirs = next(&server, &guest.token, "?rules=strict").await;
+    assert_eq!(theirs.rules, Ruleset::Strict);
+    let (_, body) = attempt(
+        &server,
+        &guest.token,
+        &theirs.id,
+        json!({ "moves": solver_moves(&theirs), "win": true }),
+    )
+    .await;
+    assert_eq!(
+        (body["win"].as_bool(), body["rated"].as_bool()),
+        (Some(true), Some(false))
+    );
+
+    // The day's puzzle is the same all day; by id, it is itself.
+    let daily: PuzzleView = server.get("/api/puzzles/daily").await;
+    let again: PuzzleView = server.get("/api/puzzles/daily").await;
+    assert_eq!(daily.id, again.id);
+    let by_id: PuzzleView = server.get(&format!("/api/puzzles/{}", daily.id)).await;
+    assert_eq!(by_id, daily);
+
+    // Refusals change nothing.
+    assert_eq!(server.get_status("/api/puzzles/nosuchid").await.0, 404);
+    assert_eq!(
+        server.get_status("/api/puzzles/next?theme=sorcery").await.0,
+        400
+    );
+    assert_eq!(
+        server.get_status("/api/puzzles/next?rules=chess").await.0,
+        400
+    );
+    let (status, _) = attempt(
+        &server,
+        &solver.token,
+        &first.id,
+        json!({ "moves": "a3a4" }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let many: Vec<String> = (0..40).map(|_| "a3a4".to_owned()).collect();
+    let (status, _) = attempt(
+        &server,
+        &solver.token,
+        &second.id,
+        json!({ "moves": many, "win": true }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let (status, _) = attempt(
+        &server,
+        "not-a-token",
+        &first.id,
+        json!({ "moves": [], "win": false }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    server.shutdown().await;
+}
+
+both_stores!(puzzles_are_solved_and_failed_and_both_ratings_move);
