@@ -128,6 +128,13 @@ export const apiTokens = () => mine('GET', '/api/tokens');
 /** @param {string} description @param {string[]} scopes */
 export const newApiToken = (description, scopes) => mine('POST', '/api/tokens', { description, scopes });
 export const deleteApiToken = (id) => mine('DELETE', `/api/tokens/${id}`);
+/** @param {string} rules @param {string} theme */
+export const nextPuzzle = (rules, theme) => mine('GET', `/api/puzzles/next?rules=${encodeURIComponent(rules)}${theme ? `&theme=${encodeURIComponent(theme)}` : ''}`);
+export const puzzle = (id) => mine('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+export const dailyPuzzle = () => mine('GET', '/api/puzzles/daily');
+/** @param {string} id @param {string[]} moves @param {boolean} win */
+export const puzzleAttempt = (id, moves, win) => mine('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves, win });
+export const puzzleHistory = (id) => mine('GET', `/api/players/${id}/puzzles`);
 export const signOutSession = (id) => mine('DELETE', `/api/sessions/${id}`);
 export const signOutOthers = () => mine('DELETE', '/api/sessions');
 export const changePassword = (current, next) => mine('POST', '/api/account/password', { current, new: next });

@@ -16,6 +16,7 @@ import { renderLeaderboard } from './views/leaderboard.js';
 import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './components/challenge.js';
 import { renderAnalysis } from './views/analysis.js';
+import { renderPuzzles } from './views/puzzles.js';
 import { renderEditor } from './views/editor.js';
 import { renderTournament } from './views/tournaments.js';
 import { renderInvite } from './views/invite.js';
@@ -59,6 +60,8 @@ function parseRoute() {
   }
   if (path === '/settings') return { name: 'settings' };
   if (path === '/analysis') return { name: 'analysis' };
+  if (path === '/puzzles') return { name: 'puzzles' };
+  if ((m = path.match(/^\/puzzles\/([a-z0-9]{8})$/))) return { name: 'puzzles', id: m[1] };
   if (path === '/editor') return { name: 'editor' };
   if ((m = path.match(/^\/t\/([0-9a-f-]{36})$/i))) {
     // A private tournament's link carries its join code.
@@ -169,6 +172,9 @@ function route() {
       break;
     case 'analysis':
       show(renderAnalysis(root, app));
+      break;
+    case 'puzzles':
+      show(renderPuzzles(root, app, app.route.id ?? null));
       break;
     case 'editor':
       show(renderEditor(root, app));

@@ -1,0 +1,82 @@
+// Puzzles in the browser (issue 27): the board turned to the solver, the opponent's mistake
+// played first, the solution found move by move (the opponent answering), the result, the
+// themes and the ratings; a wrong move marked as one. At 390 and 1366 px, in every language.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { artifacts, clickMove, newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+/** The puzzle the page shows, from its address, as the API gives it. */
+async function shownPuzzle(page) {
+  await page.waitForURL(/\/puzzles\/[a-z0-9]{8}$/);
+  const id = page.url().split('/').pop();
+  return (await fetch(`${env.server.url}/api/puzzles/${id}`)).json();
+}
+
+/** Waits for the page to wait for the solver's move. */
+const solversTurn = (page) => page.waitForSelector('#puzzle-hint:not([hidden])');
+
+const cases = [
+  ['en', { width: 390, height: 844 }, /Solved/], ['en', { width: 1366, height: 900 }, /Solved/],
+  ['zh', { width: 390, height: 844 }, /解开了/], ['zh', { width: 1366, height: 900 }, /解开了/],
+  ['zh-Hant', { width: 390, height: 844 }, /解開了/], ['zh-Hant', { width: 1366, height: 900 }, /解開了/],
+];
+
+for (const [lang, viewport, solvedText] of cases) {
+  test(`a puzzle is solved move by move (${lang}, ${viewport.width}px)`, async () => {
+    const page = await newPlayer(env.browser, env.server.url, 'Puzzle_Solver_Longest_Nm', viewport);
+    await useLanguage(page, lang);
+    await page.goto(`${env.server.url}/puzzles`);
+    const puzzle = await shownPuzzle(page);
+    // The board is the solver's way up: their side at the bottom.
+    await solversTurn(page);
+    const [red, blue] = [await page.locator('[data-square="d1"]').boundingBox(), await page.locator('[data-square="d9"]').boundingBox()];
+    assert.equal(red.y > blue.y ? 'red' : 'blue', puzzle.solver, 'the solver\'s den is at the bottom');
+    for (let i = 0; i < puzzle.solution.length; i += 2) {
+      await solversTurn(page);
+      await clickMove(page, puzzle.solution[i]);
+      if (i + 1 < puzzle.solution.length) {
+        await page.waitForSelector('.puzzle-status.right');
+      }
+    }
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#puzzle-status')?.textContent ?? ''), solvedText.source);
+    await page.waitForSelector('#puzzle-about:not([hidden]) .themes');
+    await page.waitForSelector('#puzzle-next:not([hidden])');
+    await page.screenshot({ path: join(artifacts, `puzzle-solved-${lang}-${viewport.width}.png`), fullPage: viewport.width > 400 });
+    // The next one opens, and a wrong move there is marked.
+    await page.click('#puzzle-next');
+    await page.waitForURL((url) => !url.pathname.endsWith(puzzle.id));
+    const second = await shownPuzzle(page);
+    await solversTurn(page);
+    const legal = await page.locator('#board [data-square]').evaluateAll((squares) => squares.length);
+    assert.equal(legal, 63);
+    // Any move but the solution's (and not a den entry): the first other legal move shown.
+    const expected = second.solution[0];
+    const wrong = await page.evaluate(async ({ url, puzzle }) => {
+      const line = await (await fetch(`${url}/api/lines`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: puzzle.rules, start: puzzle.position, moves: [puzzle.blunder] }),
+      })).json();
+      for (const mv of line.legal) {
+        if (mv === puzzle.solution[0]) continue;
+        const after = await (await fetch(`${url}/api/lines`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ rules: puzzle.rules, start: puzzle.position, moves: [puzzle.blunder, mv] }),
+        })).json();
+        if (after.outcome?.winner !== puzzle.solver) return mv;
+      }
+      return null;
+    }, { url: env.server.url, puzzle: second });
+    assert.ok(wrong && wrong !== expected);
+    await clickMove(page, wrong);
+    await page.waitForSelector('.puzzle-status.wrong');
+    await page.waitForSelector('#puzzle-about:not([hidden])');
+    if (viewport.width < 400) await page.screenshot({ path: join(artifacts, `puzzle-failed-${lang}-390.png`) });
+    await page.context().close();
+  });
+}

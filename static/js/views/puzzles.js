@@ -1,0 +1,271 @@
+// The puzzles (/puzzles, /puzzles/<id>): the board turned to the solver, the opponent's
+// mistake played first, then "your turn: find the best move"; right and wrong marked at once,
+// a hint, the solution on request, and the next puzzle. The server does the rules (each step's
+// position and legal moves come from POST /api/lines) and judges the attempt; this page only
+// compares the player's move with the line it was given.
+
+import * as api from '../api.js';
+import { createBoard, renderBoard } from '../board.js';
+import { $ } from '../dom.js';
+import { parseBoard } from '../fen.js';
+import { t } from '../i18n.js';
+
+const RULESETS = ['classic', 'strict', 'daitou', 'international'];
+const THEMES = ['den1', 'den2', 'den3', 'denLong', 'material', 'trapCapture', 'ratCapturesElephant',
+  'riverJump', 'higherCapture', 'endgame', 'long'];
+/** How long the opponent's moves take to arrive, so that the eye follows them. */
+const REPLY_MS = 500;
+
+/**
+ * @typedef {{ id: string, rules: string, position: string, blunder: string, solver: 'red' | 'blue',
+ *   solution: string[], themes: string[], rating: number, plays: number, game: string | null }} PuzzleView
+ * @typedef {{ positions: string[], legal: string[], outcome: { winner: string | null, reason: string } | null }} Line
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {import('../types.js').App} app
+ * @param {string | null} id a puzzle's id, or none for the next one
+ * @returns {import('../types.js').View}
+ */
+export function renderPuzzles(root, app, id) {
+  const params = new URLSearchParams(location.search);
+  root.innerHTML = `<div class="puzzles">
+    <section aria-label="${t('puzzles')}"><div id="board"></div>
+      <p class="puzzle-status" id="puzzle-status" role="status" aria-live="polite"></p>
+      <p class="row" id="puzzle-actions">
+        <button type="button" class="secondary" id="puzzle-hint">${t('hint')}</button>
+        <button type="button" class="secondary" id="puzzle-solution">${t('viewSolution')}</button>
+        <button type="button" class="primary" id="puzzle-next" hidden>${t('nextPuzzle')}</button></p></section>
+    <aside class="side">
+      <div class="card"><h1>${t('puzzles')}</h1>
+        <p id="puzzle-mine" class="muted"></p>
+        <label>${t('ruleset')} <select id="puzzle-rules">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select></label>
+        <label>${t('puzzleTheme')} <select id="puzzle-theme"><option value="">${t('allThemes')}</option>${THEMES.map((th) => `<option value="${th}">${t(`theme.${th}`)}</option>`).join('')}</select></label>
+        <p class="error" id="puzzle-error" role="alert"></p></div>
+      <div class="card" id="puzzle-about" hidden></div>
+      <div class="card" id="puzzle-daily"></div>
+    </aside></div>`;
+  const rulesSelect = /** @type {HTMLSelectElement} */ ($(root, '#puzzle-rules'));
+  const themeSelect = /** @type {HTMLSelectElement} */ ($(root, '#puzzle-theme'));
+  rulesSelect.value = RULESETS.includes(params.get('rules') ?? '') ? /** @type {string} */ (params.get('rules')) : 'classic';
+  themeSelect.value = THEMES.includes(params.get('theme') ?? '') ? /** @type {string} */ (params.get('theme')) : '';
+  const board = createBoard($(root, '#board'), (mv) => tried(mv));
+  let alive = true;
+  /** @type {PuzzleView | null} */
+  let puzzle = null;
+  /** The moves played after the position: the opponent's mistake, then the line so far. */
+  let played = [];
+  /** @type {Line | null} the server's view of the position after `played` */
+  let line = null;
+  /** 'wait' (the opponent's move comes), 'play', 'solved', 'failed' */
+  let phase = 'wait';
+  let hinted = false;
+  let recorded = false;
+  /** @type {number[]} */
+  const timers = [];
+
+  const status = (text, kind = '') => {
+    const el = $(root, '#puzzle-status');
+    el.textContent = text;
+    el.className = `puzzle-status ${kind}`;
+  };
+  const fail = (message) => {
+    if (alive) $(root, '#puzzle-error').textContent = message;
+  };
+
+  function draw() {
+    if (!puzzle || !line || !alive) return;
+    const fen = played.length ? line.positions[line.positions.length - 1] : puzzle.position;
+    const last = played[played.length - 1];
+    const expected = puzzle.solution[played.length - 1];
+    renderBoard(board, {
+      pieces: parseBoard(fen),
+      orientation: puzzle.solver,
+      legal: phase === 'play' ? line.legal : [],
+      lastMove: last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null,
+      hint: phase === 'play' && hinted && expected ? { from: expected.slice(0, 2), to: expected.slice(0, 2) } : null,
+      animate: true,
+    });
+    $(root, '#puzzle-next').hidden = phase !== 'solved' && phase !== 'failed';
+    $(root, '#puzzle-hint').hidden = phase !== 'play';
+    $(root, '#puzzle-solution').hidden = phase === 'solved' || phase === 'failed' || phase === 'wait';
+  }
+
+  /** Asks the server for the position after `moves` from the puzzle's. */
+  async function advance(moves) {
+    if (!puzzle) return;
+    line = await api.line(puzzle.rules, puzzle.position, moves);
+    played = moves;
+  }
+
+  /** The solver's move: right, as good (it wins at once), or wrong. */
+  async function tried(mv) {
+    if (!puzzle || phase !== 'play') return;
+    const at = played.length - 1; // the solution's index of the move expected
+    const expected = puzzle.solution[at];
+    phase = 'wait';
+    try {
+      await advance([...played, mv]);
+    } catch (err) {
+      phase = 'play';
+      fail(err.message);
+      return;
+    }
+    if (!alive) return;
+    const winsAtOnce = line?.outcome?.winner === puzzle.solver;
+    if (mv !== expected && !winsAtOnce) {
+      phase = 'failed';
+      status(t('puzzleWrong'), 'wrong');
+      draw();
+      record(false);
+      return;
+    }
+    const reply = puzzle.solution[at + 1];
+    if (winsAtOnce || reply === undefined) {
+      phase = 'solved';
+      status(t('puzzleSolved'), 'right');
+      draw();
+      record(true);
+      return;
+    }
+    status(t('puzzleRight'), 'right');
+    draw();
+    timers.push(window.setTimeout(async () => {
+      await advance([...played, reply]).catch((err) => fail(err.message));
+      if (!alive) return;
+      phase = 'play';
+      hinted = false;
+      status(t('puzzleYourTurn', { side: t(/** @type {PuzzleView} */ (puzzle).solver) }));
+      draw();
+    }, REPLY_MS));
+  }
+
+  /** The server judges the solver's moves and says what the ratings did. */
+  async function record(win) {
+    if (!puzzle || recorded) return;
+    recorded = true;
+    const mine = played.slice(1).filter((_, i) => i % 2 === 0);
+    const shown = puzzle;
+    try {
+      const result = await api.puzzleAttempt(shown.id, mine, win);
+      if (alive && puzzle === shown) about(result);
+    } catch (err) {
+      fail(err.message);
+    }
+  }
+
+  /** After the end: the themes, the ratings, the game it came from. */
+  function about(result) {
+    if (!puzzle) return;
+    const box = $(root, '#puzzle-about');
+    box.hidden = false;
+    const change = result?.rated ? ` (${result.change >= 0 ? '+' : '−'}${Math.abs(result.change)})` : '';
+    box.innerHTML = `<h2>${t('aboutPuzzle')}</h2>
+      <p>${t('puzzleRatingN', { n: result?.puzzle_rating ?? puzzle.rating })} · ${puzzle.plays ? t('playedN', { n: puzzle.plays + 1 }) : t('playedOnce')}</p>
+      ${result ? `<p>${t('yourPuzzleRating', { n: result.rating })}${change}${result.rated ? '' : ` · ${t('puzzleNotRated')}`}</p>` : ''}
+      <p class="themes">${puzzle.themes.map((th) => `<a href="/puzzles?rules=${puzzle?.rules}&theme=${th}" data-link class="badge">${t(`theme.${th}`)}</a>`).join(' ')}</p>
+      <p>${puzzle.game ? `<a href="/g/${puzzle.game}" data-link>${t('puzzleFromGame')}</a>` : `<span class="muted">${t('puzzleFromSelfPlay')}</span>`}
+       · <a href="/puzzles/${puzzle.id}" data-link>${t('puzzleLink')}</a></p>`;
+    loadMine();
+  }
+
+  /** Plays the rest of the line, one move at a time; counts as failed. */
+  function showSolution() {
+    if (!puzzle || phase !== 'play') return;
+    phase = 'failed';
+    record(false);
+    status(t('puzzleSolutionShown'));
+    const rest = puzzle.solution.slice(played.length - 1);
+    rest.forEach((mv, i) => {
+      timers.push(window.setTimeout(async () => {
+        await advance([...played, mv]).catch((err) => fail(err.message));
+        draw();
+      }, REPLY_MS * (i + 1)));
+    });
+    draw();
+  }
+
+  async function open(found) {
+    puzzle = found;
+    played = [];
+    line = { positions: [], legal: [], outcome: null };
+    phase = 'wait';
+    hinted = false;
+    recorded = false;
+    $(root, '#puzzle-about').hidden = true;
+    $(root, '#puzzle-error').textContent = '';
+    rulesSelect.value = found.rules;
+    if (location.pathname !== `/puzzles/${found.id}`) history.replaceState(history.state, '', `/puzzles/${found.id}`);
+    status(t('puzzleOpponentMoves'));
+    draw();
+    // The opponent's mistake, played after a moment so that it is seen.
+    timers.push(window.setTimeout(async () => {
+      try {
+        await advance([found.blunder]);
+      } catch (err) {
+        fail(err.message);
+        return;
+      }
+      if (!alive || puzzle !== found) return;
+      phase = 'play';
+      status(t('puzzleYourTurn', { side: t(found.solver) }));
+      draw();
+    }, REPLY_MS * 1.5));
+  }
+
+  async function next() {
+    timers.splice(0).forEach((timer) => clearTimeout(timer));
+    try {
+      const found = await api.nextPuzzle(rulesSelect.value, themeSelect.value);
+      if (alive) open(found);
+    } catch (err) {
+      fail(err.message);
+    }
+  }
+
+  async function loadMine() {
+    if (!app.player) return;
+    const history = await api.puzzleHistory(app.player.id).catch(() => null);
+    if (!alive || !history) return;
+    const rating = history.ratings.find((r) => r.rules === rulesSelect.value);
+    $(root, '#puzzle-mine').textContent = rating
+      ? t('yourPuzzleRating', { n: `${rating.rating}${rating.provisional ? '?' : ''}` })
+      : t('puzzleNewcomer');
+  }
+
+  async function loadDaily() {
+    const daily = await api.dailyPuzzle().catch(() => null);
+    if (!alive || !daily) return;
+    $(root, '#puzzle-daily').innerHTML = `<h2>${t('puzzleOfTheDay')}</h2>
+      <p>${t(`ruleset.${daily.rules}`)} · ${t('puzzleRatingN', { n: daily.rating })}</p>
+      <p><a href="/puzzles/${daily.id}" data-link>${t('solveIt')} →</a></p>`;
+  }
+
+  $(root, '#puzzle-hint').onclick = () => {
+    hinted = true;
+    draw();
+  };
+  $(root, '#puzzle-solution').onclick = () => showSolution();
+  $(root, '#puzzle-next').onclick = () => next();
+  rulesSelect.onchange = () => {
+    loadMine();
+    next();
+  };
+  themeSelect.onchange = () => next();
+
+  if (id) {
+    api.puzzle(id).then((found) => alive && open(found)).catch((err) => fail(err.message));
+  } else {
+    next();
+  }
+  loadMine();
+  loadDaily();
+  return {
+    destroy() {
+      alive = false;
+      timers.splice(0).forEach((timer) => clearTimeout(timer));
+      board.destroy();
+    },
+  };
+}
