@@ -22,21 +22,22 @@ async fn main() -> std::process::ExitCode {
     }
     match config.command.clone() {
         Some(jungle_server::admin::Command::Admin(action)) => return admin(&config, action).await,
-        Some(jungle_server::admin::Command::Puzzles(
-            jungle_server::admin::PuzzlesAction::Mine(args),
-        )) => {
+        Some(jungle_server::admin::Command::Puzzles(action)) => {
+            use jungle_server::admin::PuzzlesAction;
             // Pure computation: off the runtime's threads.
-            let mined =
-                tokio::task::spawn_blocking(move || jungle_server::puzzles::mine::run(&args))
-                    .await
-                    .unwrap_or_else(|e| Err(e.to_string()));
+            let mined = tokio::task::spawn_blocking(move || match action {
+                PuzzlesAction::Mine(args) => jungle_server::puzzles::mine::run(&args),
+                PuzzlesAction::Recheck(args) => jungle_server::puzzles::mine::recheck(&args),
+            })
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
             return match mined {
                 Ok(report) => {
                     eprint!("{report}");
                     std::process::ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("jungle-server puzzles mine: {e}");
+                    eprintln!("jungle-server puzzles: {e}");
                     std::process::ExitCode::FAILURE
                 }
             };

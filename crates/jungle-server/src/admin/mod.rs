@@ -29,6 +29,8 @@ pub enum Command {
 pub enum PuzzlesAction {
     /// Mine puzzles from games our engine plays against itself; prints what it rejected.
     Mine(crate::puzzles::mine::MineArgs),
+    /// Keep the puzzles of a file that hold with more thought (how the shipped set is made).
+    Recheck(crate::puzzles::mine::RecheckArgs),
 }
 
 /// Players are named by username (any case) or, for guests, by player id.
