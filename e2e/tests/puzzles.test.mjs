@@ -80,3 +80,25 @@ for (const [lang, viewport, solvedText] of cases) {
     await page.context().close();
   });
 }
+
+test('an account\'s solved puzzle moves its puzzle rating, shown on its profile (1366px)', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Rated_Puzzler', { width: 1366, height: 900 });
+  await page.fill('#claim-user', 'RatedPuzzler');
+  await page.fill('#claim-pass', 'correct horse battery');
+  await page.click('#claim-form button[type=submit]');
+  await page.waitForFunction(() => window.jungleApp.player?.username);
+  await page.goto(`${env.server.url}/puzzles`);
+  const puzzle = await shownPuzzle(page);
+  for (let i = 0; i < puzzle.solution.length; i += 2) {
+    await solversTurn(page);
+    await clickMove(page, puzzle.solution[i]);
+    if (i + 1 < puzzle.solution.length) await page.waitForSelector('.puzzle-status.right');
+  }
+  await page.waitForSelector('#puzzle-about:not([hidden])');
+  await page.waitForFunction(() => /\(\+\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
+  const id = await page.evaluate(() => window.jungleApp.player.id);
+  await page.goto(`${env.server.url}/p/${id}`);
+  await page.waitForSelector('#profile-puzzles:not([hidden]) #puzzle-ratings li');
+  assert.match(await page.locator('#puzzle-ratings').innerText(), /1 of 1 solved/);
+  await page.context().close();
+});

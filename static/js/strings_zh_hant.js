@@ -152,7 +152,7 @@ export const ZH_HANT = {
     puzzles: '謎題', puzzleTheme: '主題', allThemes: '全部主題', hint: '提示', viewSolution: '檢視答案', nextPuzzle: '下一題',
     puzzleOpponentMoves: '對手走棋…', puzzleYourTurn: '輪到你：為{side}找出最好的一步。', puzzleRight: '對！繼續。',
     puzzleWrong: '不是這一步。本題記為失敗；可以看答案，或做下一題。', puzzleSolved: '解開了！',
-    puzzleSolutionShown: '答案：', aboutPuzzle: '關於本題', puzzleRatingN: '題目等級分 {n}', playedN: '已被嘗試 {n} 次', playedOnce: '已被嘗試 1 次',
+    puzzleSolutionShown: '答案：', aboutPuzzle: '關於本題', puzzleRatingN: '題目等級分 {n}', playedN: '已被嘗試 {n} 次', playedOnce: '已被嘗試 1 次', puzzlesSolvedOf: '解開 {w} / {n} 題',
     yourPuzzleRating: '你的謎題等級分：{n}', puzzleNewcomer: '解題即可獲得謎題等級分。', puzzleNotRated: '不計分（遊客，或做過此題）',
     puzzleFromGame: '出自一盤對局：去看看', puzzleFromSelfPlay: '出自本站引擎的自我對弈', puzzleLink: '本題連結',
     puzzleOfTheDay: '每日一題', solveIt: '去解題',

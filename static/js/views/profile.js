@@ -85,6 +85,7 @@ export function renderProfile(root, app, who) {
     <h2>${t('ratingHistory')}</h2>
     <select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
     <div id="profile-chart"></div>
+    <section id="profile-puzzles" hidden><h2>${t('puzzles')}</h2><ul class="list" id="puzzle-ratings"></ul><div id="puzzle-chart"></div></section>
     <h2>${t('recentGames')}</h2>
     <select id="games-rules" aria-label="${t('ruleset')}"><option value="">${t('allRulesets')}</option>${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
     <ul class="list" id="profile-games"></ul>
@@ -112,6 +113,17 @@ export function renderProfile(root, app, who) {
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
     }).join('') + `<li class="muted">${t('record', { w: profile.stats.wins, l: profile.stats.losses, d: profile.stats.draws })}</li>`;
     drawActions(profile);
+    api.puzzleHistory(profile.id).then((history) => {
+      if (!alive || !history.ratings.length) return;
+      $(root, '#profile-puzzles').hidden = false;
+      $(root, '#puzzle-ratings').innerHTML = history.ratings.map((r) => `<li><span>${t(`ruleset.${r.rules}`)}</span>
+        <span>${r.rating}${r.provisional ? '?' : ''} · ${t('puzzlesSolvedOf', { w: r.wins, n: r.attempts })}</span></li>`).join('');
+      // The chart of the ruleset tried most, oldest first.
+      const most = [...history.ratings].sort((a, b) => b.attempts - a.attempts)[0].rules;
+      const points = history.attempts.filter((a) => a.rules === most && a.rating != null)
+        .map((a) => ({ at: a.at, rating: a.rating })).reverse();
+      if (points.length > 1) $(root, '#puzzle-chart').innerHTML = ratingChart(points);
+    }).catch(() => {});
     const drawChart = async () => {
       const points = await api.ratingHistory(profile.id, rules.value).catch(() => []);
       // The line starts where every player starts, before their first rated game.
