@@ -149,20 +149,7 @@ async fn two_bridged_bots_play_a_whole_rated_game(db: Db) {
 async fn bridged_bots_play_in_their_arena(db: Db) {
     let server = TestServer::start(db).await;
     let host = server.account("Organiser").await;
-    let made: Value = reqwest::Client::new()
-        .post(server.url("/api/tournaments"))
-        .bearer_auth(&host.token)
-        .json(
-            &json!({ "name": "Engines", "rules": "classic", "bots": true,
-            "clock": { "kind": "fischer", "base_s": 60, "inc_s": 1 }, "minutes": 30 }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = made["id"].as_str().expect("made").to_owned();
+    let id = bots_arena(&server, &host, 60).await;
     let mut bridges = Bridges(Vec::new());
     for name in ["Gamma", "Delta"] {
         let (_, token) = bot(&server, name).await;

@@ -799,20 +799,7 @@ async fn a_bot_chats_aborts_and_is_paused_after_repeated_aborts(db: Db) {
 async fn bots_meet_in_an_arena_for_bots(db: Db) {
     let server = TestServer::start(db).await;
     let host = server.account("Arena host").await;
-    let made: Value = reqwest::Client::new()
-        .post(server.url("/api/tournaments"))
-        .bearer_auth(&host.token)
-        .json(
-            &json!({ "name": "Engines' night", "rules": "classic", "bots": true,
-            "clock": { "kind": "fischer", "base_s": 180, "inc_s": 2 }, "minutes": 30 }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = made["id"].as_str().expect("made").to_owned();
+    let id = bots_arena(&server, &host, 180).await;
     let shown: http::Tournament = server.get(&format!("/api/tournaments/{id}")).await;
     assert!(shown.bots);
     // People watch; they do not join.

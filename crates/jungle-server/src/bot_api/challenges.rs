@@ -187,11 +187,7 @@ pub async fn decline(
     Path(id): Path<Uuid>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, BotApiError> {
-    let body: DeclineBody = if body.is_empty() {
-        DeclineBody::default()
-    } else {
-        super::form_or_json(&headers, &body)?
-    };
+    let body: DeclineBody = super::optional_body(&headers, &body)?;
     // One of lichess's names (generic, later, tooFast, …), read as the socket reads it.
     let reason = body
         .reason

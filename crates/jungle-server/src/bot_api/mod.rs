@@ -124,6 +124,18 @@ pub fn form_or_json<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// A body that may be left out: its defaults when empty, else as [`form_or_json`] reads it.
+pub fn optional_body<T: serde::de::DeserializeOwned + Default>(
+    headers: &axum::http::HeaderMap,
+    body: &[u8],
+) -> Result<T, BotApiError> {
+    if body.is_empty() {
+        Ok(T::default())
+    } else {
+        form_or_json(headers, body)
+    }
+}
+
 impl From<crate::store::NewTokenError> for BotApiError {
     fn from(e: crate::store::NewTokenError) -> Self {
         match e {

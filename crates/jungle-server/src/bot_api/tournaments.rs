@@ -50,11 +50,7 @@ pub async fn join(
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, BotApiError> {
     let conn = entrant(&state, &headers, client).await?;
-    let body: JoinBody = if body.is_empty() {
-        JoinBody::default()
-    } else {
-        super::form_or_json(&headers, &body)?
-    };
+    let body: JoinBody = super::optional_body(&headers, &body)?;
     let has_account = state.store.has_account(conn.player.id).await?;
     let directors = &state.room_ctx.tournaments;
     if !directors.is_directed(id) {

@@ -169,3 +169,22 @@ pub async fn bot(server: &impl Reachable, name: &str) -> (Player, String) {
     assert_eq!(status, 200);
     (player, token)
 }
+
+/// An arena for bots made by the account `host` (30 minutes, classic, 1 or more minutes a
+/// side): its id.
+pub async fn bots_arena(server: &impl Reachable, host: &Player, base_s: u32) -> String {
+    let made: Value = reqwest::Client::new()
+        .post(server.at("/api/tournaments"))
+        .bearer_auth(&host.token)
+        .json(
+            &json!({ "name": "Engines' night", "rules": "classic", "bots": true,
+            "clock": { "kind": "fischer", "base_s": base_s, "inc_s": 2 }, "minutes": 30 }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    made["id"].as_str().expect("an arena made").to_owned()
+}
