@@ -76,6 +76,10 @@ for (const [lang, viewport, solvedText] of cases) {
     await clickMove(page, wrong);
     await page.waitForSelector('.puzzle-status.wrong');
     await page.waitForSelector('#puzzle-about:not([hidden])');
+    // The solution may still be asked for: it is played out, and written.
+    await page.click('#puzzle-solution');
+    await page.waitForFunction((first) => document.querySelector('#puzzle-status')?.textContent.includes(first), second.solution[0]);
+    await page.waitForSelector('#puzzle-solution', { state: 'hidden' });
     if (viewport.width < 400) await page.screenshot({ path: join(artifacts, `puzzle-failed-${lang}-390.png`) });
     await page.context().close();
   });

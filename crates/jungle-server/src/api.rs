@@ -41,7 +41,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, message) = match &self {
             ApiError::RateLimited(limited) => {
-                let wait = limited.retry_after.as_secs().max(1).to_string();
+                let wait = limited.seconds().to_string();
                 let body = Json(http::ApiError::new("rate_limited", self.to_string()));
                 return (
                     StatusCode::TOO_MANY_REQUESTS,

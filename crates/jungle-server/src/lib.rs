@@ -371,6 +371,8 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/settings", get(assets::app_page))
         .route("/analysis", get(assets::app_page))
         .route("/editor", get(assets::app_page))
+        .route("/puzzles", get(assets::app_page))
+        .route("/puzzles/{id}", get(assets::app_page))
         .route("/t/{id}", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)

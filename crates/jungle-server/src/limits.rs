@@ -200,9 +200,17 @@ const MISS_COST: u32 = 4;
 
 /// A limit was reached; the client may try again after `retry_after`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("too many requests of this kind; try again in {} s", .retry_after.as_secs().max(1))]
+#[error("too many requests of this kind; try again in {} s", self.seconds())]
 pub struct RateLimited {
     pub retry_after: Duration,
+}
+
+impl RateLimited {
+    /// The wait in whole seconds, rounded up (a `Retry-After` of 1 for a wait of 1.9 s would
+    /// send the client back too soon).
+    pub fn seconds(&self) -> u64 {
+        (self.retry_after.as_secs_f64().ceil() as u64).max(1)
+    }
 }
 
 /// A burst of `burst`, then one more every `every`.

@@ -50,7 +50,7 @@ impl IntoResponse for LineError {
         let body = Json(http::AccountError::new(code, self.to_string()));
         match self {
             LineError::RateLimited(limited) => {
-                let wait = limited.retry_after.as_secs().max(1).to_string();
+                let wait = limited.seconds().to_string();
                 (status, [(axum::http::header::RETRY_AFTER, wait)], body).into_response()
             }
             _ => (status, body).into_response(),

@@ -167,6 +167,17 @@ async fn puzzles_are_solved_and_failed_and_both_ratings_move(db: Db) {
         json!({ "moves": [], "win": false }),
     )
     .await;
+    assert_eq!(status, 401);
+    // Moves past the line are no answer: refused, not passed over.
+    let mut past = solver_moves(&second);
+    past.push("a1a2".into());
+    let (status, _) = attempt(
+        &server,
+        &solver.token,
+        &second.id,
+        json!({ "moves": past, "win": true }),
+    )
+    .await;
     assert_eq!(status, 400);
     server.shutdown().await;
 }

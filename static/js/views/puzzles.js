@@ -22,6 +22,9 @@ const REPLY_MS = 500;
  * @typedef {{ positions: string[], legal: string[], outcome: { winner: string | null, reason: string } | null }} Line
  */
 
+/** How often a puzzle was tried (rated attempts), after a separator; nothing for none. */
+const timesTried = (n) => (n === 0 ? '' : ` · ${n === 1 ? t('playedOnce') : t('playedN', { n })}`);
+
 /**
  * @param {HTMLElement} root
  * @param {import('../types.js').App} app
@@ -62,6 +65,8 @@ export function renderPuzzles(root, app, id) {
   let phase = 'wait';
   let hinted = false;
   let recorded = false;
+  /** The solution was played out. */
+  let shown = false;
   /** @type {number[]} */
   const timers = [];
 
@@ -89,7 +94,8 @@ export function renderPuzzles(root, app, id) {
     });
     $(root, '#puzzle-next').hidden = phase !== 'solved' && phase !== 'failed';
     $(root, '#puzzle-hint').hidden = phase !== 'play';
-    $(root, '#puzzle-solution').hidden = phase === 'solved' || phase === 'failed' || phase === 'wait';
+    // After a wrong move the solution may still be asked for; once shown or solved, not.
+    $(root, '#puzzle-solution').hidden = phase === 'solved' || phase === 'wait' || shown;
   }
 
   /** Asks the server for the position after `moves` from the puzzle's. */
@@ -162,7 +168,7 @@ export function renderPuzzles(root, app, id) {
     box.hidden = false;
     const change = result?.rated ? ` (${result.change >= 0 ? '+' : '−'}${Math.abs(result.change)})` : '';
     box.innerHTML = `<h2>${t('aboutPuzzle')}</h2>
-      <p>${t('puzzleRatingN', { n: result?.puzzle_rating ?? puzzle.rating })} · ${puzzle.plays ? t('playedN', { n: puzzle.plays + 1 }) : t('playedOnce')}</p>
+      <p>${t('puzzleRatingN', { n: result?.puzzle_rating ?? puzzle.rating })}${timesTried(puzzle.plays + (result?.rated ? 1 : 0))}</p>
       ${result ? `<p>${t('yourPuzzleRating', { n: result.rating })}${change}${result.rated ? '' : ` · ${t('puzzleNotRated')}`}</p>` : ''}
       <p class="themes">${puzzle.themes.map((th) => `<a href="/puzzles?rules=${puzzle?.rules}&theme=${th}" data-link class="badge">${t(`theme.${th}`)}</a>`).join(' ')}</p>
       <p>${puzzle.game ? `<a href="/g/${puzzle.game}" data-link>${t('puzzleFromGame')}</a>` : `<span class="muted">${t('puzzleFromSelfPlay')}</span>`}
@@ -171,12 +177,20 @@ export function renderPuzzles(root, app, id) {
   }
 
   /** Plays the rest of the line, one move at a time; counts as failed. */
-  function showSolution() {
-    if (!puzzle || phase !== 'play') return;
+  async function showSolution() {
+    if (!puzzle || (phase !== 'play' && phase !== 'failed') || shown) return;
+    shown = true;
     phase = 'failed';
     record(false);
-    status(t('puzzleSolutionShown'));
-    const rest = puzzle.solution.slice(played.length - 1);
+    // From where the line left off: a wrong move is taken back first.
+    const right = [puzzle.blunder];
+    for (const mv of played.slice(1)) {
+      if (mv !== puzzle.solution[right.length - 1]) break;
+      right.push(mv);
+    }
+    if (right.length !== played.length) await advance(right).catch((err) => fail(err.message));
+    const rest = puzzle.solution.slice(right.length - 1);
+    status(`${t('puzzleSolutionShown')} ${rest.join(' ')}`);
     rest.forEach((mv, i) => {
       timers.push(window.setTimeout(async () => {
         await advance([...played, mv]).catch((err) => fail(err.message));
@@ -193,6 +207,7 @@ export function renderPuzzles(root, app, id) {
     phase = 'wait';
     hinted = false;
     recorded = false;
+    shown = false;
     $(root, '#puzzle-about').hidden = true;
     $(root, '#puzzle-error').textContent = '';
     rulesSelect.value = found.rules;
@@ -220,6 +235,10 @@ export function renderPuzzles(root, app, id) {
       const found = await api.nextPuzzle(rulesSelect.value, themeSelect.value);
       if (alive) open(found);
     } catch (err) {
+      // Nothing left here: the board shown is not playable any more.
+      phase = 'wait';
+      status('');
+      draw();
       fail(err.message);
     }
   }

@@ -130,7 +130,7 @@ impl IntoResponse for AccountApiError {
         let body = Json(http::AccountError::new(code, message));
         match self {
             AccountApiError::RateLimited(limited) => {
-                let wait = limited.retry_after.as_secs().max(1).to_string();
+                let wait = limited.seconds().to_string();
                 (status, [(header::RETRY_AFTER, wait)], body).into_response()
             }
             _ => (status, body).into_response(),

@@ -158,7 +158,7 @@ impl IntoResponse for BotApiError {
         let body = Json(http::ApiError::new(code, message));
         match &self {
             BotApiError::RateLimited(limited) => {
-                let wait = limited.retry_after.as_secs().max(1).to_string();
+                let wait = limited.seconds().to_string();
                 (status, [(header::RETRY_AFTER, wait)], body).into_response()
             }
             BotApiError::OneAtATime => {

@@ -37,6 +37,8 @@ pub enum PuzzleApiError {
     NoneLeft,
     #[error("no such player")]
     NoPlayer,
+    #[error("an attempt is a player's: send your token")]
+    NotSignedIn,
     #[error(transparent)]
     RateLimited(#[from] crate::limits::RateLimited),
     #[error(transparent)]
@@ -51,6 +53,7 @@ impl IntoResponse for PuzzleApiError {
                 (StatusCode::NOT_FOUND, "not_found")
             }
             PuzzleApiError::NoneLeft => (StatusCode::NOT_FOUND, "no_puzzle"),
+            PuzzleApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
             PuzzleApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             PuzzleApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
@@ -64,7 +67,7 @@ impl IntoResponse for PuzzleApiError {
         let body = Json(ApiErrorBody::new(code, message));
         match &self {
             PuzzleApiError::RateLimited(limited) => {
-                let wait = limited.retry_after.as_secs().max(1).to_string();
+                let wait = limited.seconds().to_string();
                 (status, [(header::RETRY_AFTER, wait)], body).into_response()
             }
             _ => (status, body).into_response(),
@@ -201,9 +204,7 @@ pub async fn attempt(
 ) -> Result<Json<PuzzleResult>, PuzzleApiError> {
     let player = asker(&state, &headers, client, Limited::PuzzleAttempts)
         .await?
-        .ok_or_else(|| {
-            PuzzleApiError::BadRequest("an attempt is a player's: send your token".into())
-        })?;
+        .ok_or(PuzzleApiError::NotSignedIn)?;
     let Json(body) = body.map_err(|e| PuzzleApiError::BadRequest(e.body_text()))?;
     if body.moves.len() > MAX_MOVES || body.moves.iter().any(|m| m.len() > MAX_MOVE_TEXT) {
         return Err(PuzzleApiError::BadRequest(format!(
@@ -215,6 +216,12 @@ pub async fn attempt(
         .puzzle(checked_id(&id)?)
         .await?
         .ok_or(PuzzleApiError::NotFound)?;
+    if body.moves.len() > found.puzzle.solver_moves() {
+        return Err(PuzzleApiError::BadRequest(format!(
+            "this puzzle takes at most {} moves of yours",
+            found.puzzle.solver_moves()
+        )));
+    }
     let verdict = found
         .puzzle
         .judge(&body.moves)

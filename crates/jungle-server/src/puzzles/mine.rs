@@ -83,8 +83,9 @@ pub struct RecheckArgs {
     /// Where those that hold go (JSON lines; replaced).
     #[arg(long)]
     pub out: std::path::PathBuf,
-    /// Search nodes per move (the miner used 200,000; the shipped set is checked with twice).
-    #[arg(long, default_value_t = 400_000)]
+    /// Search nodes per move (the miner used 200,000; the shipped set is checked with twice
+    /// as many).
+    #[arg(long, default_value_t = super::starter::RECHECK_NODES)]
     pub nodes: u64,
 }
 

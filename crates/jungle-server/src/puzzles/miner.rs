@@ -5,11 +5,13 @@
 //!
 //! In the spirit of lichess-puzzler, in our own terms:
 //! - the opponent's move must turn a position that was not already lost for them into one the
-//!   solver wins: a den entry in some moves, or a decisive swing of material;
+//!   solver wins (a den entry in some moves, or a decisive swing of material), throwing away
+//!   at least half of the winning-chances scale, as judged again with the line's budget;
 //! - at every solver move the best is clearly better than the second best (by winning
 //!   chances, each found by its own search at a fixed node budget), except that any move that
 //!   wins at once is as good as another;
-//! - the opponent's replies are the engine's best; the line ends on the solver's move; it is
+//! - the opponent's replies are the engine's best; the line ends on the solver's move (for a
+//!   line that wins material, on the solver's last capture); it is
 //!   replayed by the rules crate from the puzzle's position, so repetitions and the history
 //!   rules hold in it as in a game that started there;
 //! - at most one puzzle a game: the first that holds.
@@ -27,8 +29,13 @@ const MAX_SOLVER_MOVES: usize = 6;
 const SKIPPED_PLIES: usize = 4;
 /// The solver must win this clearly after the opponent's move…
 const DECISIVE: f64 = 0.6;
-/// …from a position where the opponent was not already lost (their chances above minus this).
+/// …from a position where the opponent was not already lost (their chances above minus this,
+/// by the scan; then, with the line's budget, above minus [`NOT_LOST_BEFORE`])…
 const ALREADY_LOST: f64 = 0.6;
+const NOT_LOST_BEFORE: f64 = 0.3;
+/// …and the move threw away at least this much (a "mistake" that was the best move there
+/// is no mistake).
+const MISTAKE: f64 = 0.5;
 /// The best move must beat the second by this many winning chances.
 const UNIQUE_BY: f64 = 0.5;
 
@@ -165,6 +172,10 @@ impl Miner {
         if winning_chances(mover_score) < -ALREADY_LOST {
             return Some(Err(Rejection::AlreadyDecided));
         }
+        // Looked at again with more thought: not lost before, and lost by this move.
+        if !self.a_real_mistake(game, blunder, self.budget.solve)? {
+            return Some(Err(Rejection::AlreadyDecided));
+        }
         // The puzzle's own game: the history rules start at its position.
         let position = *game.position();
         let mut fresh = Game::new(ruleset.rules(), position);
@@ -244,15 +255,13 @@ impl Miner {
         if line.is_empty() {
             return Err(Rejection::NotUnique);
         }
-        // Won at the end: the last solver move leaves a decisive position, and material is
-        // taken on the way (a line of quiet moves is no puzzle).
+        // A line that wins material ends on the solver's capture: quiet moves after the last
+        // one are no part of the puzzle.
+        let last_capture = last_solver_capture(&start, &line).ok_or(Rejection::NotDecisive)?;
+        line.truncate(last_capture + 1);
+        // Won at the end: the last solver move leaves a decisive position.
         let mut replay = start;
-        let mut captured = false;
-        for (i, &m) in line.iter().enumerate() {
-            let takes = replay.position().piece_at(m.to).is_some();
-            if i % 2 == 0 && takes {
-                captured = true;
-            }
+        for &m in &line {
             replay
                 .play(Turn::Move(m))
                 .map_err(|_| Rejection::DoesNotReplay)?;
@@ -261,10 +270,21 @@ impl Miner {
             Some(found) => found,
             None => return Ok(line),
         };
-        if -winning_chances(opponent_score) < DECISIVE || !captured {
+        if -winning_chances(opponent_score) < DECISIVE {
             return Err(Rejection::NotDecisive);
         }
         Ok(line)
+    }
+
+    /// Whether the mover of `blunder` in `game` was not already lost there, and lost by it
+    /// (their chances before, less theirs after, at least [`MISTAKE`]), with `nodes` of thought.
+    fn a_real_mistake(&mut self, game: &Game, blunder: Move, nodes: u64) -> Option<bool> {
+        let (_, before) = self.best(game, nodes)?;
+        let mut after = game.clone();
+        after.play(Turn::Move(blunder)).ok()?;
+        let (_, solver_after) = self.best(&after, nodes)?;
+        let before = winning_chances(before);
+        Some(before >= -NOT_LOST_BEFORE && before + winning_chances(solver_after) >= MISTAKE)
     }
 }
 
@@ -273,7 +293,21 @@ impl Miner {
     /// engine's best (or wins at once) and clearly better than the second best: a shipped
     /// puzzle is re-checked so, with more thought than it was mined with.
     pub fn recheck(&mut self, puzzle: &Puzzle, nodes: u64) -> Result<(), String> {
+        let before: Position = puzzle.position.parse().map_err(|e| format!("{e}"))?;
+        let before = Game::new(puzzle.rules.rules(), before);
+        let blunder: Move = puzzle.blunder.parse().map_err(|e| format!("{e}"))?;
+        if self.a_real_mistake(&before, blunder, nodes) != Some(true) {
+            return Err("the opponent's move is no mistake, or the game was lost before it".into());
+        }
         let mut game = puzzle.start().map_err(|e| e.to_string())?;
+        let line: Vec<Move> = puzzle
+            .solution
+            .iter()
+            .map(|m| m.parse().map_err(|e| format!("{e}")))
+            .collect::<Result<_, String>>()?;
+        if !wins_at_end(&game, &line) && last_solver_capture(&game, &line) != Some(line.len() - 1) {
+            return Err("the line does not end on the solver's capture or win".into());
+        }
         let solver = game.position().side_to_move();
         for (i, text) in puzzle.solution.iter().enumerate() {
             let mv: Move = text.parse().map_err(|e| format!("{e}"))?;
@@ -306,6 +340,28 @@ impl Miner {
         }
         Ok(())
     }
+}
+
+/// The index in `line` (played from `game`) of the solver's last capturing or winning move.
+fn last_solver_capture(game: &Game, line: &[Move]) -> Option<usize> {
+    let mut replay = game.clone();
+    let solver = replay.position().side_to_move();
+    let mut last = None;
+    for (i, &m) in line.iter().enumerate() {
+        let takes = replay.position().piece_at(m.to).is_some();
+        replay.play(Turn::Move(m)).ok()?;
+        if i % 2 == 0 && (takes || wins(&replay, solver)) {
+            last = Some(i);
+        }
+    }
+    last
+}
+
+/// Whether `line`, played from `game`, ends with the solver's win.
+fn wins_at_end(game: &Game, line: &[Move]) -> bool {
+    let mut replay = game.clone();
+    let solver = replay.position().side_to_move();
+    line.iter().all(|&m| replay.play(Turn::Move(m)).is_ok()) && wins(&replay, solver)
 }
 
 /// Whether the game is over, won by `side`.
