@@ -13,6 +13,8 @@ const desk = { width: 1366, height: 900 };
 
 /** Fails unless `selector` lies wholly inside the viewport as the page stands (no scrolling). */
 async function inView(page, selector, what) {
+  // A clock redraws each tick: wait for the element drawn now, then measure it.
+  await page.locator(selector).waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
   const box = await page.locator(selector).boundingBox();
   const { width, height } = page.viewportSize();
   assert.ok(box, `${what}: not shown`);
