@@ -99,6 +99,11 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
 
+    /// Do not mine finished games for puzzles in the background (they are mined once each, at
+    /// the lowest CPU priority, on engine tables no game is waiting for).
+    #[arg(long, env = "JUNGLE_NO_PUZZLE_MINING")]
+    pub no_puzzle_mining: bool,
+
     /// Game chat: `all` (preset phrases and free text) or `presets-only`.
     #[arg(long, env = "JUNGLE_CHAT", value_enum, default_value_t = ChatMode::All)]
     pub chat: ChatMode,
@@ -128,8 +133,9 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults for an embedded test server (port 0, the given database). The environment is
-    /// not read: a developer's `JUNGLE_*` variables must not change what tests see.
+    /// Defaults for an embedded test server (port 0, the given database), without background
+    /// puzzle mining (a test that wants it turns it on). The environment is not read: a
+    /// developer's `JUNGLE_*` variables must not change what tests see.
     pub fn for_tests(database_url: &str) -> Config {
         use clap::{CommandFactory, FromArgMatches};
         let command = Config::command().mut_args(|arg| arg.env(None));
@@ -139,6 +145,7 @@ impl Config {
             "127.0.0.1:0",
             "--database-url",
             database_url,
+            "--no-puzzle-mining",
         ]);
         Config::from_arg_matches(&matches).expect("the test settings are valid")
     }

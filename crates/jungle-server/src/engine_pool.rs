@@ -124,6 +124,12 @@ struct State {
     background_running: usize,
     /// Searches running, by owner (owners with none are absent).
     running: HashMap<Uuid, usize>,
+    /// The stop flags of tables lent out for background work ([`EnginePool::lend_background`]),
+    /// by lease: raised when a live move or an analysis has to wait, so it waits for no more
+    /// than the lent search takes to notice.
+    lent: HashMap<u64, Arc<AtomicBool>>,
+    /// The next lease's number.
+    leases: u64,
 }
 
 /// A search waiting for a table.
@@ -200,6 +206,8 @@ impl EnginePool {
                 background: FairQueue::default(),
                 background_running: 0,
                 running: HashMap::new(),
+                lent: HashMap::new(),
+                leases: 0,
             })),
         }
     }
@@ -226,7 +234,10 @@ impl EnginePool {
         let pool = self.clone();
         tokio::spawn(async move {
             let queued = Instant::now();
-            let Some(searcher) = pool.wait_for_table(&request, &cancelled).await else {
+            let Some(searcher) = pool
+                .wait_for_table(request.owner, request.priority, &cancelled)
+                .await
+            else {
                 return;
             };
             metrics::histogram!("jungle_engine_wait_seconds")
@@ -269,37 +280,76 @@ impl EnginePool {
     /// the search was cancelled while it waited.
     async fn wait_for_table(
         &self,
-        request: &SearchRequest,
+        owner: Uuid,
+        priority: Priority,
         cancelled: &Arc<AtomicBool>,
     ) -> Option<Option<Searcher>> {
         let (grant_tx, grant_rx) = oneshot::channel();
-        let background = matches!(request.priority, Priority::Background { .. });
+        let background = matches!(priority, Priority::Background { .. });
         {
             let mut state = self.shared.lock().expect("engine pool lock");
             let may_start = !background || state.background_running < state.background_cap();
             // A free table means nobody waits: a release hands its table on before resting it.
             if may_start && !state.idle.is_empty() {
                 let searcher = state.idle.pop();
-                state.started_one(request.owner, background);
+                state.started_one(owner, background);
                 return Some(searcher);
             }
             if may_start && state.unmade > 0 {
                 state.unmade -= 1;
-                state.started_one(request.owner, background);
+                state.started_one(owner, background);
                 return Some(None);
             }
             let waiter = Waiter {
                 cancelled: cancelled.clone(),
                 grant: grant_tx,
             };
-            match request.priority {
-                Priority::Live => state.live.push(request.owner, waiter),
-                Priority::Analysis => state.analysis.push(request.owner, waiter),
-                Priority::Background { .. } => state.background.push(request.owner, waiter),
+            match priority {
+                Priority::Live => state.live.push(owner, waiter),
+                Priority::Analysis => state.analysis.push(owner, waiter),
+                Priority::Background { .. } => state.background.push(owner, waiter),
+            }
+            if !background {
+                // Someone waits: lent background work gives its table back early.
+                for stop in state.lent.values() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
             metrics::gauge!("jungle_engine_queue").set(state.waiting() as f64);
         }
         grant_rx.await.ok().map(Some)
+    }
+
+    /// Lends a table for background work that the caller runs on a thread of its own (the
+    /// puzzle miner, whose work is many searches with its own logic between them). It waits
+    /// like a background search, behind every live move and analysis, never on the last free
+    /// table; and while it is lent, a live move or an analysis that has to wait raises the
+    /// lease's [`stop flag`](TableLease::stop_flag), which the borrower's search obeys.
+    pub async fn lend_background(&self, owner: Uuid) -> TableLease {
+        let never = Arc::new(AtomicBool::new(false));
+        let searcher = self
+            .wait_for_table(owner, Priority::Background { depth: 0 }, &never)
+            .await
+            .expect("a lease is never cancelled while it waits");
+        let stop = Arc::new(AtomicBool::new(false));
+        let id = {
+            let mut state = self.shared.lock().expect("engine pool lock");
+            state.leases += 1;
+            let id = state.leases;
+            // Someone may have queued while this one waited for its grant.
+            if state.waiting() > 0 {
+                stop.store(true, Ordering::Relaxed);
+            }
+            state.lent.insert(id, stop.clone());
+            id
+        };
+        TableLease {
+            pool: self.clone(),
+            id,
+            owner,
+            searcher,
+            stop,
+        }
     }
 
     /// A search by `owner` is done with `searcher`: it goes to the next in line, or rests.
@@ -343,6 +393,47 @@ impl EnginePool {
             }
         }
         metrics::gauge!("jungle_engine_queue").set(state.waiting() as f64);
+    }
+}
+
+/// A table lent for background work ([`EnginePool::lend_background`]); it goes back to the
+/// pool when the lease is dropped.
+pub struct TableLease {
+    pool: EnginePool,
+    id: u64,
+    owner: Uuid,
+    /// `None` until first used: a table not made yet is made on the borrower's thread.
+    searcher: Option<Searcher>,
+    stop: Arc<AtomicBool>,
+}
+
+impl TableLease {
+    /// The table, with the lease's stop flag set on it.
+    pub fn searcher(&mut self) -> &mut Searcher {
+        let stop = self.stop.clone();
+        let searcher = self.searcher.get_or_insert_with(new_table);
+        searcher.set_stop_flag(Some(stop));
+        searcher
+    }
+
+    /// Raised when a live move or an analysis waits for a table: the borrower should stop
+    /// and give the table back.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+}
+
+impl Drop for TableLease {
+    fn drop(&mut self) {
+        let mut searcher = self.searcher.take().unwrap_or_else(new_table);
+        searcher.set_stop_flag(None);
+        self.pool
+            .shared
+            .lock()
+            .expect("engine pool lock")
+            .lent
+            .remove(&self.id);
+        self.pool.release(searcher, self.owner, true);
     }
 }
 

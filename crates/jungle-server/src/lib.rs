@@ -153,6 +153,13 @@ impl Server {
         });
         tournaments::schedule::ensure_organiser(&store).await?;
         tokio::spawn(puzzles::starter::load(store.clone()));
+        if !config.no_puzzle_mining {
+            puzzles::background::start(
+                room_ctx.engines.clone(),
+                store.clone(),
+                shutdown_rx.clone(),
+            );
+        }
         match &cluster {
             None => {
                 resume_games(&store, &room_ctx).await?;

@@ -163,3 +163,45 @@ fn budgets_shrink_with_the_queue() {
     let short = Duration::from_millis(20);
     assert_eq!(shared_budget(short, 2, 50), short, "never more than asked");
 }
+
+/// A table lent for background work (the puzzle miner) is asked back the moment a live move
+/// has to wait for it, and the move runs as soon as the borrower gives it back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lent_table_is_asked_back_when_a_live_move_waits() {
+    let pool = EnginePool::new(1);
+    let mut lease = pool.lend_background(Uuid::new_v4()).await;
+    assert!(
+        !lease.stop_flag().load(Ordering::Relaxed),
+        "nobody waits yet"
+    );
+    let (_ticket, answer) = pool.submit(quick(Uuid::new_v4(), Priority::Live));
+    // The borrower searches until told to stop: the live move's wait raises the flag.
+    let borrowed = std::thread::spawn(move || {
+        let game = Game::new(Rules::INTERNATIONAL, jungle_rules::Position::start());
+        let moves = game.legal_moves().to_vec();
+        let started = Instant::now();
+        let searcher = lease.searcher();
+        let limits = jungle_engine::Limits {
+            depth: None,
+            movetime: Some(Duration::from_secs(60)),
+            nodes: None,
+        };
+        searcher.search_among(&game, &moves, limits, |_| {});
+        let stopped = lease.stop_flag().load(Ordering::Relaxed);
+        drop(lease);
+        (stopped, started.elapsed())
+    });
+    let (stopped, searched) = tokio::task::spawn_blocking(move || borrowed.join().unwrap())
+        .await
+        .unwrap();
+    assert!(stopped, "the lease was asked back");
+    assert!(
+        searched < Duration::from_secs(30),
+        "the search stopped early"
+    );
+    let answer = tokio::time::timeout(Duration::from_secs(30), answer)
+        .await
+        .expect("the live move ran")
+        .expect("an answer");
+    assert!(answer.choice.is_some());
+}

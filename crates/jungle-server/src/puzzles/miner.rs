@@ -16,7 +16,7 @@
 //!   rules hold in it as in a game that started there;
 //! - at most one puzzle a game: the first that holds.
 
-use jungle_engine::{Limits, Score, Searcher};
+use jungle_engine::{Info, Limits, Score, Searcher};
 use jungle_rules::{Game, Move, Position, Ruleset, Side, Turn};
 
 use super::chances::winning_chances;
@@ -52,15 +52,18 @@ pub enum Rejection {
     NotDecisive,
     /// The blunder or the line did not replay from the puzzle's own position (history rules).
     DoesNotReplay,
+    /// The engine's table was wanted for a game before the miner was done: try again later.
+    Interrupted,
 }
 
 impl Rejection {
-    pub const ALL: [Rejection; 5] = [
+    pub const ALL: [Rejection; 6] = [
         Rejection::NoTurningPoint,
         Rejection::AlreadyDecided,
         Rejection::NotUnique,
         Rejection::NotDecisive,
         Rejection::DoesNotReplay,
+        Rejection::Interrupted,
     ];
 
     pub fn name(self) -> &'static str {
@@ -70,6 +73,7 @@ impl Rejection {
             Rejection::NotUnique => "solution not unique",
             Rejection::NotDecisive => "line not decisive",
             Rejection::DoesNotReplay => "does not replay",
+            Rejection::Interrupted => "interrupted",
         }
     }
 }
@@ -92,16 +96,50 @@ impl Default for Budget {
     }
 }
 
-pub struct Miner {
-    searcher: Searcher,
-    budget: Budget,
+/// Where the miner's searches run: a table of its own (the command line), or one the server's
+/// engine pool lends for each search (mining in the background, see [`super::background`]).
+pub trait Tables {
+    /// Runs `limits` of search in `game` among `moves`; `None` if the search was stopped
+    /// before its budget was spent (the table was wanted elsewhere).
+    fn search_among(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        limits: Limits,
+    ) -> Option<(Option<Move>, Option<Info>)>;
 }
 
-impl Miner {
-    pub fn new(ruleset: Ruleset, budget: Budget) -> Miner {
+impl Tables for Searcher {
+    fn search_among(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        limits: Limits,
+    ) -> Option<(Option<Move>, Option<Info>)> {
+        self.set_rules(*game.rules());
+        Some(Searcher::search_among(self, game, moves, limits, |_| {}))
+    }
+}
+
+pub struct Miner<T: Tables = Searcher> {
+    tables: T,
+    budget: Budget,
+    /// A search was stopped: what is being mined is given up, to be tried again.
+    interrupted: bool,
+}
+
+impl Miner<Searcher> {
+    pub fn new(ruleset: Ruleset, budget: Budget) -> Miner<Searcher> {
+        Miner::with_tables(Searcher::new(ruleset.rules(), 16), budget)
+    }
+}
+
+impl<T: Tables> Miner<T> {
+    pub fn with_tables(tables: T, budget: Budget) -> Miner<T> {
         Miner {
-            searcher: Searcher::new(ruleset.rules(), 16),
+            tables,
             budget,
+            interrupted: false,
         }
     }
 
@@ -112,13 +150,18 @@ impl Miner {
     }
 
     fn best_among(&mut self, game: &Game, moves: &[Move], nodes: u64) -> Option<(Move, Score)> {
-        self.searcher.set_rules(*game.rules());
+        if self.interrupted {
+            return None;
+        }
         let limits = Limits {
             depth: None,
             movetime: None,
             nodes: Some(nodes),
         };
-        let (best, info) = self.searcher.search_among(game, moves, limits, |_| {});
+        let Some((best, info)) = self.tables.search_among(game, moves, limits) else {
+            self.interrupted = true;
+            return None;
+        };
         Some((best?, Score::from_search(info?.score)))
     }
 
@@ -130,9 +173,27 @@ impl Miner {
         turns: &[Turn],
         source: Option<uuid::Uuid>,
     ) -> Result<Puzzle, Rejection> {
+        self.interrupted = false;
+        let found = self.first_puzzle(ruleset, start, turns, source);
+        if self.interrupted {
+            return Err(Rejection::Interrupted);
+        }
+        found
+    }
+
+    fn first_puzzle(
+        &mut self,
+        ruleset: Ruleset,
+        start: Position,
+        turns: &[Turn],
+        source: Option<uuid::Uuid>,
+    ) -> Result<Puzzle, Rejection> {
         let mut game = Game::new(ruleset.rules(), start);
         let mut rejection = Rejection::NoTurningPoint;
         for (ply, &turn) in turns.iter().enumerate() {
+            if self.interrupted {
+                break;
+            }
             if ply >= SKIPPED_PLIES {
                 if let Turn::Move(blunder) = turn {
                     match self.turning_point(ruleset, &game, blunder, source) {
@@ -288,7 +349,7 @@ impl Miner {
     }
 }
 
-impl Miner {
+impl<T: Tables> Miner<T> {
     /// Checks again, with `nodes` per search, that each solver move of `puzzle` is the
     /// engine's best (or wins at once) and clearly better than the second best: a shipped
     /// puzzle is re-checked so, with more thought than it was mined with.

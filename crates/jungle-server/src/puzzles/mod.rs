@@ -4,6 +4,7 @@
 //! the miner ([`miner`]).
 
 pub mod api;
+pub mod background;
 pub mod chances;
 pub mod mine;
 pub mod miner;

@@ -9,6 +9,7 @@ mod fair_play;
 mod games;
 mod moderation;
 mod players;
+mod puzzle_mining;
 mod puzzles;
 mod rooms;
 mod tournaments;

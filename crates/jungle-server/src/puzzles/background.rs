@@ -1,0 +1,376 @@
+//! Mining on a running server (issue 27): every finished public game is looked at once for a
+//! puzzle, in the background, never at a game's expense.
+//!
+//! - The miner runs on a thread of its own at the lowest CPU priority, so the machine gives
+//!   it only time nothing else wants.
+//! - Each of its searches runs on a table the engine pool lends it like background work:
+//!   behind every live move and analysis, never on the last free table; and a live move or an
+//!   analysis that has to wait stops the lent search at once. The game being mined is then
+//!   given up and mined again later.
+//! - Among several nodes, each game is claimed in the store by the first to take it.
+//! - A game is mined once: what came of it is stored with the claim, and the claims are
+//!   forgotten once their games are older than the window looked through.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use jungle_engine::{Info, Limits};
+use jungle_rules::{Game, Move};
+use tokio::runtime::Handle;
+use tokio::sync::watch;
+use uuid::Uuid;
+
+use super::miner::{Budget, Miner, Rejection, Tables};
+use crate::engine_pool::EnginePool;
+use crate::store::{GameRecord, Store, StoreError};
+
+/// How often finished games are looked for when none were waiting.
+const LOOK_EVERY: Duration = Duration::from_secs(30);
+/// Games ended longer ago than this are not mined (a site that finishes games faster than
+/// it can mine them skips the oldest).
+const WINDOW_MS: i64 = 7 * 24 * 3_600_000;
+/// A game shorter than this has no middle game to find a blunder in.
+const MIN_PLIES: i64 = 12;
+/// Games taken from the store at a time.
+const BATCH: i64 = 20;
+/// After an interruption (a game wanted the table), the miner waits this long.
+const BACK_OFF: Duration = Duration::from_secs(5);
+
+/// Starts the miner on its own thread; it stops when `shutdown` turns true.
+pub fn start(engines: EnginePool, store: Store, shutdown: watch::Receiver<bool>) {
+    let handle = Handle::current();
+    let spawned = std::thread::Builder::new()
+        .name("puzzle-miner".into())
+        .spawn(move || {
+            lowest_priority();
+            run(&handle, engines, store, shutdown);
+        });
+    if let Err(e) = spawned {
+        tracing::error!(error = %e, "the puzzle miner could not start");
+    }
+}
+
+/// This thread yields the CPU to everything else on the machine.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // On Linux a nice value belongs to a thread; `who` 0 is the calling one.
+        // SAFETY: setpriority reads no memory of ours; its failure is only logged.
+        let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+        if done != 0 {
+            tracing::warn!("the puzzle miner could not lower its priority");
+        }
+    }
+}
+
+fn run(handle: &Handle, engines: EnginePool, store: Store, mut shutdown: watch::Receiver<bool>) {
+    let owner = Uuid::new_v4();
+    let mut miner = Miner::with_tables(
+        PoolTables {
+            engines,
+            handle: handle.clone(),
+            owner,
+        },
+        Budget::default(),
+    );
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        let pause = match mine_waiting(handle, &store, &mut miner, &shutdown) {
+            Ok(Pass::Done) => LOOK_EVERY,
+            Ok(Pass::Interrupted) => BACK_OFF,
+            Err(e) => {
+                tracing::warn!(error = %e, "mining puzzles");
+                LOOK_EVERY
+            }
+        };
+        let stopped = handle.block_on(async {
+            tokio::select! {
+                _ = tokio::time::sleep(pause) => false,
+                _ = shutdown.changed() => true,
+            }
+        });
+        if stopped {
+            return;
+        }
+    }
+}
+
+enum Pass {
+    /// Every waiting game was mined (or none waited).
+    Done,
+    /// A game wanted the engine: the rest waits.
+    Interrupted,
+}
+
+/// Mines the games waiting, a batch at a time, on the miner's thread: the store is waited for
+/// and each search blocks this thread, never a runtime worker.
+fn mine_waiting(
+    handle: &Handle,
+    store: &Store,
+    miner: &mut Miner<PoolTables>,
+    shutdown: &watch::Receiver<bool>,
+) -> Result<Pass, StoreError> {
+    let now = crate::store::now_ms();
+    handle.block_on(store.forget_mined_before(now - 2 * WINDOW_MS))?;
+    loop {
+        let games = handle.block_on(store.games_to_mine(now - WINDOW_MS, MIN_PLIES, BATCH))?;
+        if games.is_empty() {
+            return Ok(Pass::Done);
+        }
+        for game in games {
+            if *shutdown.borrow() {
+                return Ok(Pass::Done);
+            }
+            if !handle.block_on(store.claim_for_mining(game))? {
+                continue;
+            }
+            let Some(record) = handle.block_on(store.game(game))? else {
+                continue;
+            };
+            let outcome = match mine_game(miner, &record) {
+                Err(Rejection::Interrupted) => {
+                    handle.block_on(store.unclaim_for_mining(game))?;
+                    count("interrupted");
+                    return Ok(Pass::Interrupted);
+                }
+                Ok(puzzle) => {
+                    let added =
+                        handle.block_on(store.add_puzzles(std::slice::from_ref(&puzzle)))?;
+                    tracing::info!(%game, new = added, "a puzzle mined from a finished game");
+                    "puzzle"
+                }
+                Err(why) => why.name(),
+            };
+            handle.block_on(store.mined(game, outcome))?;
+            count(outcome);
+        }
+    }
+}
+
+fn count(outcome: &'static str) {
+    metrics::counter!("jungle_puzzles_mined_total", "outcome" => outcome).increment(1);
+}
+
+/// The first puzzle in a stored game, or why there is none.
+pub fn mine_game<T: Tables>(
+    miner: &mut Miner<T>,
+    record: &GameRecord,
+) -> Result<super::Puzzle, Rejection> {
+    let Ok(game) = crate::replay::stored_game(record) else {
+        return Err(Rejection::DoesNotReplay);
+    };
+    let turns: Vec<_> = game.turns().collect();
+    miner.mine(record.rules, *game.start(), &turns, Some(record.id))
+}
+
+/// The engine pool's tables, lent one search at a time.
+struct PoolTables {
+    engines: EnginePool,
+    handle: Handle,
+    owner: Uuid,
+}
+
+impl Tables for PoolTables {
+    fn search_among(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        limits: Limits,
+    ) -> Option<(Option<Move>, Option<Info>)> {
+        let mut lease = self
+            .handle
+            .block_on(self.engines.lend_background(self.owner));
+        let searcher = lease.searcher();
+        searcher.set_rules(*game.rules());
+        let found = searcher.search_among(game, moves, limits, |_| {});
+        (!lease.stop_flag().load(Ordering::Relaxed)).then_some(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jungle_protocol::{ClockSpec, GameStatus, Reason};
+    use jungle_rules::{Position, Ruleset, Side, Turn};
+
+    use super::*;
+    use crate::puzzles::{starter, Puzzle};
+    use crate::store::{FinishRecord, MoveRecord, NewGame, StoredClock};
+
+    /// Two quiet moves each, there and back: from `start`, four plies that lead to it again.
+    fn there_and_back(rules: Ruleset, start: Position) -> Option<[Move; 4]> {
+        let game = Game::new(rules.rules(), start);
+        let quiet = |game: &Game| -> Vec<Move> {
+            game.legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| game.position().piece_at(m.to).is_none())
+                .collect()
+        };
+        for first in quiet(&game) {
+            let mut one = game.clone();
+            if one.play(Turn::Move(first)).is_err() {
+                continue;
+            }
+            for second in quiet(&one) {
+                let back = |m: Move| Move {
+                    from: m.to,
+                    to: m.from,
+                };
+                let mut replay = one.clone();
+                let line = [first, second, back(first), back(second)];
+                let played = line[1..]
+                    .iter()
+                    .all(|&m| replay.play(Turn::Move(m)).is_ok() && replay.outcome().is_none());
+                // The same board and side to move (the move counters have gone on).
+                if played && replay.position().hash() == start.hash() {
+                    return Some(line);
+                }
+            }
+        }
+        None
+    }
+
+    /// A finished game in `store` that reaches a shipped puzzle's position after three times
+    /// four quiet plies (long enough to be mined) and goes on with its blunder and solution.
+    async fn stored_game_with(
+        store: &Store,
+        puzzle: &Puzzle,
+        (red, blue): (Uuid, Uuid),
+    ) -> Option<Uuid> {
+        let start: Position = puzzle.position.parse().ok()?;
+        let shuffle = there_and_back(puzzle.rules, start)?;
+        let mut texts: Vec<String> = shuffle
+            .iter()
+            .cycle()
+            .take(12)
+            .map(Move::to_string)
+            .collect();
+        texts.push(puzzle.blunder.clone());
+        texts.extend(puzzle.solution.iter().cloned());
+        // The history rules may forbid going back and forth so often.
+        crate::replay::play_texts(puzzle.rules, start, texts.iter().map(String::as_str)).ok()?;
+        let id = Uuid::new_v4();
+        let mut tx = store.pool().begin().await.ok()?;
+        let game = NewGame {
+            id,
+            ruleset: puzzle.rules,
+            clock: ClockSpec::CLASSIC_PER_MOVE,
+            rated: false,
+            room_code: None,
+            red,
+            blue,
+            red_rating: 1500,
+            blue_rating: 1500,
+            red_provisional: true,
+            blue_provisional: true,
+            start_fen: puzzle.position.clone(),
+            tournament: None,
+            private: false,
+        };
+        store.insert_game(&mut tx, &game).await.ok()?;
+        let moves: Vec<(Uuid, MoveRecord)> = texts
+            .iter()
+            .enumerate()
+            .map(|(ply, mv)| {
+                let record = MoveRecord {
+                    ply: ply as i64,
+                    mv: mv.clone(),
+                    clock: StoredClock::default(),
+                    blurred: false,
+                    played_at: 0,
+                };
+                (id, record)
+            })
+            .collect();
+        store.insert_moves(&mut tx, &moves).await.ok()?;
+        let finish = FinishRecord {
+            game: id,
+            status: GameStatus::Finished,
+            winner: Some(Side::Red),
+            reason: Reason::Resign,
+            plies: texts.len() as i64,
+            apply_rating: false,
+        };
+        store.finish_game(&mut tx, &finish).await.ok()?;
+        tx.commit().await.ok()?;
+        Some(id)
+    }
+
+    /// A finished game with a blunder in it becomes a puzzle on a running server: mined on the
+    /// engine pool's tables by the miner's thread, stored with its source game, once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_finished_game_with_a_blunder_is_mined_into_a_puzzle_once() {
+        let dir = std::env::temp_dir().join(format!("jungle-mining-{}", Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let url = format!("sqlite://{}", dir.join("mining.db").display());
+        let store = Store::open(&url).await.expect("store");
+        let shipped = starter::puzzles().expect("the starter set reads");
+        let mut players = Vec::new();
+        for (name, n) in [("red", 1), ("blue", 2)] {
+            let player = store.create_player(name, &format!("{n:064}")).await;
+            players.push(player.expect("a player").id);
+        }
+        let mut source = None;
+        for puzzle in shipped.iter().filter(|p| p.rules == Ruleset::Classic) {
+            if let Some(id) = stored_game_with(&store, puzzle, (players[0], players[1])).await {
+                source = Some((id, puzzle.clone()));
+                break;
+            }
+        }
+        let (game, puzzle) = source.expect("a shipped puzzle can be reached by a game");
+        let engines = EnginePool::new(2);
+        let (stop, shutdown) = watch::channel(false);
+        start(engines, store.clone(), shutdown);
+        let mut found = None;
+        for _ in 0..600 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let mined: Option<String> =
+                sqlx::query_scalar("SELECT outcome FROM puzzle_mined_games WHERE game_id = $1")
+                    .bind(game.to_string())
+                    .fetch_optional(store.pool())
+                    .await
+                    .expect("read");
+            if mined.as_deref().is_some_and(|o| o != "mining") {
+                found = mined;
+                break;
+            }
+        }
+        let _ = stop.send(true);
+        assert_eq!(
+            found.as_deref(),
+            Some("puzzle"),
+            "the game was mined once, into a puzzle"
+        );
+        let id: String = sqlx::query_scalar("SELECT id FROM puzzles WHERE source_game = $1")
+            .bind(game.to_string())
+            .fetch_one(store.pool())
+            .await
+            .expect("the puzzle is stored with its source game");
+        let stored = store.puzzle(&id).await.expect("read").expect("stored");
+        // Its blunder is a move of the game, played in its position (the game goes back and
+        // forth before the shipped puzzle's blunder: the miner may find one of those moves
+        // already throws the game away).
+        let record = store.game(game).await.expect("read").expect("the game");
+        let replayed = crate::replay::stored_game(&record).expect("the game replays");
+        let board = |p: &Puzzle| p.position.parse::<Position>().expect("a position").hash();
+        let mut positions = Game::new(puzzle.rules.rules(), *replayed.start());
+        let mut played_there = false;
+        for turn in replayed.turns() {
+            played_there |= positions.position().hash() == board(&stored.puzzle)
+                && turn == Turn::Move(stored.puzzle.blunder.parse().expect("a move"));
+            positions.play(turn).expect("it replays");
+        }
+        assert!(played_there, "the puzzle's blunder was played in the game");
+        assert!(stored.puzzle.check().is_ok(), "it holds under the rules");
+        // Not mined again: the claim stays.
+        assert!(store
+            .games_to_mine(0, MIN_PLIES, 10)
+            .await
+            .expect("read")
+            .is_empty());
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
