@@ -1,7 +1,7 @@
 //! Matchmaking: one task owns every pool of waiting players. A pool per (ruleset, clock, rated);
 //! the closest ratings are paired, and the acceptable gap widens the longer a player waits.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -411,28 +411,9 @@ impl Pools {
             return;
         };
         pool.retain(|s| !s.conn.tx.is_closed());
+        // Almost always sorted already (newcomers join at the end): a linear pass.
         pool.sort_by_key(|s| s.since);
-        let mut matches = Vec::new();
-        let mut taken = vec![false; pool.len()];
-        for i in 0..pool.len() {
-            if taken[i] {
-                continue;
-            }
-            let best = (i + 1..pool.len())
-                .filter(|&j| {
-                    !taken[j]
-                        && pool[j].conn.player.id != pool[i].conn.player.id
-                        && pool[i].may_meet(&pool[j])
-                })
-                .map(|j| (j, (pool[i].rating.rating - pool[j].rating.rating).abs()))
-                .filter(|&(j, gap)| gap <= pool[i].gap(now) && gap <= pool[j].gap(now))
-                .min_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((j, _)) = best {
-                taken[i] = true;
-                taken[j] = true;
-                matches.push((i, j));
-            }
-        }
+        let matches = matches(pool, now);
         let mut seekers: Vec<Option<Seeker>> = pool.drain(..).map(Some).collect();
         for (i, j) in matches {
             let a = seekers[i].take().expect("paired once");
@@ -530,4 +511,44 @@ impl Pools {
             let _ = seeker.conn.tx.try_send(Outbound::Enter(handle.clone()));
         }
     }
+}
+/// The pairs to make in `pool` (sorted by time of seeking): the longest-waiting seeker first,
+/// each with the nearest-rated ready seeker after it that both may meet and whose gaps allow.
+/// Partners are looked for outward in rating order, so a pass costs about n log n, not n²:
+/// a burst of thousands of seekers is paired as fast as it arrives.
+fn matches(pool: &[Seeker], now: Instant) -> Vec<(usize, usize)> {
+    let key = |i: usize| ((pool[i].rating.rating * 1_000.0).round() as i64, i);
+    // Seekers still free to pair: ready ones (their blocks read) not yet paired or passed.
+    let mut free: BTreeSet<(i64, usize)> = (0..pool.len())
+        .filter(|&i| pool[i].blocks.is_some())
+        .map(key)
+        .collect();
+    let mut matches = Vec::new();
+    for i in 0..pool.len() {
+        if !free.remove(&key(i)) {
+            continue;
+        }
+        let (rating, limit) = (pool[i].rating.rating, pool[i].gap(now));
+        let fits = |&&(_, j): &&(i64, usize)| {
+            let gap = (rating - pool[j].rating.rating).abs();
+            pool[j].conn.player.id != pool[i].conn.player.id
+                && pool[i].may_meet(&pool[j])
+                && gap <= pool[j].gap(now)
+        };
+        let within = |&&(_, j): &&(i64, usize)| (rating - pool[j].rating.rating).abs() <= limit;
+        let below = free.range(..key(i)).rev().take_while(within).find(fits);
+        let above = free.range(key(i)..).take_while(within).find(fits);
+        let gap = |found: Option<&(i64, usize)>| {
+            found.map(|&(_, j)| (j, (rating - pool[j].rating.rating).abs()))
+        };
+        let best = match (gap(below), gap(above)) {
+            (Some(b), Some(a)) => Some(if a.1 < b.1 { a } else { b }),
+            (b, a) => b.or(a),
+        };
+        if let Some((j, _)) = best {
+            free.remove(&key(j));
+            matches.push((i, j));
+        }
+    }
+    matches
 }
