@@ -34,7 +34,7 @@ run)
   mining=(); [ "$2" = off ] && mining=(--no-puzzle-mining)
   serve $RUN "${mining[@]}"
   $B/jungle-load --url ws://127.0.0.1:$PORT --games 9900 --moves-per-s 1 --duration 30 \
-    --warmup 20 2>/tmp/mining-load.err
+    --warmup 45 2>/tmp/mining-load.err
   echo "mining $2: games mined during the run: $(curl -s http://127.0.0.1:$PORT/metrics \
     | awk '/^jungle_puzzles_mined_total/ {s+=$2} END {print s+0}')"
   kill $SERVER; wait $SERVER 2>/dev/null

@@ -1,8 +1,9 @@
 //! Mining on a running server (issue 27): every finished public game is looked at once for a
 //! puzzle, in the background, never at a game's expense.
 //!
-//! - The miner runs on a thread of its own at the lowest CPU priority, so the machine gives
-//!   it only time nothing else wants.
+//! - The miner runs on a thread of its own at the lowest CPU priority, and only while the rest
+//!   of the server is quiet (it uses less than [`BUSY`] of the machine): a search's memory
+//!   traffic slows the server even from the lowest priority, so a busy server is not mined.
 //! - Each of its searches runs on a table the engine pool lends it like background work:
 //!   behind every live move and analysis, never on the last free table; and a live move or an
 //!   analysis that has to wait stops the lent search at once. The game being mined is then
@@ -35,6 +36,10 @@ const MIN_PLIES: i64 = 12;
 const BATCH: i64 = 20;
 /// After an interruption (a game wanted the table), the miner waits this long.
 const BACK_OFF: Duration = Duration::from_secs(5);
+/// The share of the machine's CPU the rest of the server may use for the miner to work.
+const BUSY: f64 = 0.25;
+/// How often the miner looks again at how busy the server is.
+const QUIET_CHECK: Duration = Duration::from_secs(1);
 
 /// Starts the miner on its own thread; it stops when `shutdown` turns true.
 pub fn start(engines: EnginePool, store: Store, shutdown: watch::Receiver<bool>) {
@@ -54,11 +59,70 @@ pub fn start(engines: EnginePool, store: Store, shutdown: watch::Receiver<bool>)
 fn lowest_priority() {
     #[cfg(target_os = "linux")]
     {
-        // On Linux a nice value belongs to a thread; `who` 0 is the calling one.
-        // SAFETY: setpriority reads no memory of ours; its failure is only logged.
-        let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+        // SCHED_IDLE: run only when no other thread wants the CPU. On Linux a policy belongs
+        // to a thread; pid 0 is the calling one.
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: `param` outlives the call, which only reads it; a failure is only logged.
+        let done = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
         if done != 0 {
             tracing::warn!("the puzzle miner could not lower its priority");
+        }
+    }
+}
+
+/// CPU time used so far by the whole process and by the calling thread.
+fn cpu_times() -> (Duration, Duration) {
+    let used = |who| {
+        // SAFETY: getrusage writes into the zeroed struct we own.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(who, &mut usage) };
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+        };
+        time(usage.ru_utime) + time(usage.ru_stime)
+    };
+    (used(libc::RUSAGE_SELF), used(libc::RUSAGE_THREAD))
+}
+
+/// Whether the rest of the server (every thread but the miner's) is busy, measured over the
+/// last [`QUIET_CHECK`] or more.
+struct Quiet {
+    since: std::time::Instant,
+    others: Duration,
+    busy: bool,
+}
+
+impl Quiet {
+    fn new() -> Quiet {
+        let (process, own) = cpu_times();
+        Quiet {
+            since: std::time::Instant::now(),
+            others: process.saturating_sub(own),
+            busy: false,
+        }
+    }
+
+    fn busy(&mut self) -> bool {
+        let elapsed = self.since.elapsed();
+        if elapsed >= QUIET_CHECK {
+            let (process, own) = cpu_times();
+            let others = process.saturating_sub(own);
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+            let share =
+                (others - self.others.min(others)).as_secs_f64() / (elapsed.as_secs_f64() * cores);
+            self.busy = share > BUSY;
+            self.since = std::time::Instant::now();
+            self.others = others;
+        }
+        self.busy
+    }
+
+    /// Waits until the rest of the server is quiet.
+    fn wait(&mut self) {
+        while self.busy() {
+            metrics::counter!("jungle_puzzle_miner_paused_seconds_total")
+                .increment(QUIET_CHECK.as_secs());
+            std::thread::sleep(QUIET_CHECK);
         }
     }
 }
@@ -70,6 +134,7 @@ fn run(handle: &Handle, engines: EnginePool, store: Store, mut shutdown: watch::
             engines,
             handle: handle.clone(),
             owner,
+            quiet: Quiet::new(),
         },
         Budget::default(),
     );
@@ -170,6 +235,7 @@ struct PoolTables {
     engines: EnginePool,
     handle: Handle,
     owner: Uuid,
+    quiet: Quiet,
 }
 
 impl Tables for PoolTables {
@@ -179,6 +245,7 @@ impl Tables for PoolTables {
         moves: &[Move],
         limits: Limits,
     ) -> Option<(Option<Move>, Option<Info>)> {
+        self.quiet.wait();
         let mut lease = self
             .handle
             .block_on(self.engines.lend_background(self.owner));
@@ -324,7 +391,8 @@ mod tests {
         let (stop, shutdown) = watch::channel(false);
         start(engines, store.clone(), shutdown);
         let mut found = None;
-        for _ in 0..600 {
+        // Two minutes at most: the miner waits while other tests keep the process busy.
+        for _ in 0..1200 {
             tokio::time::sleep(Duration::from_millis(100)).await;
             let mined: Option<String> =
                 sqlx::query_scalar("SELECT outcome FROM puzzle_mined_games WHERE game_id = $1")
