@@ -265,7 +265,42 @@ impl Store {
                 puzzle: puzzle.rating,
             });
         }
-        let before = self.puzzle_rating(player, ruleset).await?;
+        // The player's rating row, made if new and locked for this transaction (the no-op
+        // update), then read: two attempts at once by one player are rated one after the other.
+        let fresh = Glicko::default();
+        sqlx::query(
+            "INSERT INTO puzzle_ratings (player_id, ruleset, rating, deviation, volatility,
+                 attempts, wins, updated_at)
+             VALUES ($1, $2, $3, $4, $5, 0, 0, $6) ON CONFLICT (player_id, ruleset) DO NOTHING",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .bind(fresh.rating)
+        .bind(fresh.deviation)
+        .bind(fresh.volatility)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE puzzle_ratings SET updated_at = updated_at WHERE player_id = $1 AND ruleset = $2",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .execute(&mut *tx)
+        .await?;
+        let row = sqlx::query(
+            "SELECT rating, deviation, volatility FROM puzzle_ratings
+             WHERE player_id = $1 AND ruleset = $2",
+        )
+        .bind(player.to_string())
+        .bind(ruleset.name())
+        .fetch_one(&mut *tx)
+        .await?;
+        let before = Glicko {
+            rating: row.try_get("rating")?,
+            deviation: row.try_get("deviation")?,
+            volatility: row.try_get("volatility")?,
+        };
         let stored_now = sqlx::query(&format!("SELECT {COLUMNS} FROM puzzles WHERE id = $1"))
             .bind(&puzzle.id)
             .fetch_one(&mut *tx)
@@ -276,7 +311,7 @@ impl Store {
         } else {
             jungle_rules::Side::Blue
         };
-        let (player_after, puzzle_rated) = rate(before.glicko, puzzle_before, Some(winner));
+        let (player_after, puzzle_rated) = rate(before, puzzle_before, Some(winner));
         let puzzle_after = Glicko {
             rating: puzzle_before.rating
                 + (puzzle_rated.rating - puzzle_before.rating) * PUZZLE_DAMPING,
@@ -334,7 +369,7 @@ impl Store {
         tx.commit().await?;
         Ok(AttemptOutcome {
             first,
-            player: Some((before.glicko, player_after)),
+            player: Some((before, player_after)),
             puzzle: puzzle_after,
         })
     }
@@ -349,12 +384,11 @@ impl Store {
         let id: String = match chosen {
             Some(row) => row.try_get("puzzle_id")?,
             None => {
-                let count: i64 = sqlx::query(
-                    "SELECT COUNT(*) AS n FROM puzzles WHERE ruleset = 'classic' AND plays >= 0",
-                )
-                .fetch_one(&self.pool)
-                .await?
-                .try_get("n")?;
+                let count: i64 =
+                    sqlx::query("SELECT COUNT(*) AS n FROM puzzles WHERE ruleset = 'classic'")
+                        .fetch_one(&self.pool)
+                        .await?
+                        .try_get("n")?;
                 if count == 0 {
                     return Ok(None);
                 }
