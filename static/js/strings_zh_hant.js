@@ -158,6 +158,7 @@ export const ZH_HANT = {
     puzzleOfTheDay: '每日一題', solveIt: '去解題',
     'theme.den1': '一步入穴', 'theme.den2': '兩步入穴', 'theme.den3': '三步入穴', 'theme.denLong': '多步入穴', 'theme.material': '得子',
     'theme.trapCapture': '陷阱吃子', 'theme.ratCapturesElephant': '鼠吃象', 'theme.riverJump': '跳河',
+    'theme.riverBlock': '鼠擋跳河', 'theme.riverUnblocked': '讓開河道', 'theme.defence': '防守',
     'theme.higherCapture': '以小吃大', 'theme.endgame': '殘局', 'theme.long': '長線',
     apiTokens: 'API 令牌', apiTokensHint: '令牌讓程式替這個賬戶下棋：把你的引擎作為機器人（機器人介面），或用你自己的客戶端（棋盤介面）。令牌不能用來登入本站。', tokenDescription: '用途', newToken: '建立令牌', tokenShownOnce: '請現在複製這個令牌：它只顯示這一次，我們只儲存它的指紋。', noTokens: '沒有令牌。', deleteToken: '刪除', deleteTokenName: '刪除令牌 {name}', neverUsed: '從未使用', lastUsed: '最近使用 {when}', 'scope.bot:play': '作為機器人下棋', 'scope.board:play': '下我自己的棋', 'scope.challenge:write': '發起挑戰', chooseScope: '請至少選擇一項許可權。',
     save: '儲存', saved: '已儲存。', sessionsTitle: '已登入的裝置', thisDevice: '本裝置', lastSeen: '最近使用 {when}',

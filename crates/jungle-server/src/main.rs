@@ -28,6 +28,7 @@ async fn main() -> std::process::ExitCode {
             let mined = tokio::task::spawn_blocking(move || match action {
                 PuzzlesAction::Mine(args) => jungle_server::puzzles::mine::run(&args),
                 PuzzlesAction::Recheck(args) => jungle_server::puzzles::mine::recheck(&args),
+                PuzzlesAction::Themes(args) => jungle_server::puzzles::mine::rethemes(&args),
             })
             .await
             .unwrap_or_else(|e| Err(e.to_string()));

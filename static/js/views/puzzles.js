@@ -12,7 +12,7 @@ import { t } from '../i18n.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 const THEMES = ['den1', 'den2', 'den3', 'denLong', 'material', 'trapCapture', 'ratCapturesElephant',
-  'riverJump', 'higherCapture', 'endgame', 'long'];
+  'riverJump', 'riverBlock', 'riverUnblocked', 'defence', 'higherCapture', 'endgame', 'long'];
 /** How long the opponent's moves take to arrive, so that the eye follows them. */
 const REPLY_MS = 500;
 

@@ -31,6 +31,8 @@ pub enum PuzzlesAction {
     Mine(crate::puzzles::mine::MineArgs),
     /// Keep the puzzles of a file that hold with more thought (how the shipped set is made).
     Recheck(crate::puzzles::mine::RecheckArgs),
+    /// Write each puzzle's themes again from its line (after the detector learns a theme).
+    Themes(crate::puzzles::mine::ThemesArgs),
 }
 
 /// Players are named by username (any case) or, for guests, by player id.

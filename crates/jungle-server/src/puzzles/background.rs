@@ -369,10 +369,7 @@ mod tests {
     /// engine pool's tables by the miner's thread, stored with its source game, once.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_finished_game_with_a_blunder_is_mined_into_a_puzzle_once() {
-        let dir = std::env::temp_dir().join(format!("jungle-mining-{}", Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let url = format!("sqlite://{}", dir.join("mining.db").display());
-        let store = Store::open(&url).await.expect("store");
+        let (store, _dir) = Store::temporary(None).await;
         let shipped = starter::puzzles().expect("the starter set reads");
         let mut players = Vec::new();
         for (name, n) in [("red", 1), ("blue", 2)] {
@@ -439,6 +436,5 @@ mod tests {
             .expect("read")
             .is_empty());
         store.close().await;
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -123,3 +123,37 @@ pub fn recheck(args: &RecheckArgs) -> Result<String, String> {
         args.nodes
     ))
 }
+
+#[derive(Clone, Debug, Args)]
+pub struct ThemesArgs {
+    /// Puzzles (JSON lines, as `mine` writes them).
+    #[arg(long = "in")]
+    pub input: std::path::PathBuf,
+    /// Where they go with their themes found again (JSON lines; replaced; may be `--in`).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// Finds every puzzle's themes again from its line, keeping the order and everything else;
+/// how many changed.
+pub fn rethemes(args: &ThemesArgs) -> Result<String, String> {
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let mut body = String::new();
+    let mut changed = 0u64;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut puzzle: super::Puzzle = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let themes = super::themes::detect(&puzzle);
+        if themes != puzzle.themes {
+            changed += 1;
+            puzzle.themes = themes;
+        }
+        body.push_str(&serde_json::to_string(&puzzle).map_err(|e| e.to_string())?);
+        body.push('\n');
+    }
+    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(format!(
+        "{}: {changed} with new themes\n",
+        args.input.display()
+    ))
+}

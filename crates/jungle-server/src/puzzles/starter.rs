@@ -1,7 +1,8 @@
 //! The starter set (issue 27): puzzles that ship with the server, so a new site has puzzles on
 //! day one. Mined from self-play by `jungle-server puzzles mine --selfplay N` (the command and
 //! its figures are in docs/benchmarks.md), one JSON line a puzzle, a file per ruleset, loaded
-//! at start in the background; loading again adds nothing (a puzzle's id is what it is).
+//! at start in the background; loading again adds nothing (a puzzle's id is what it is) but
+//! brings the stored themes up to the shipped ones.
 
 use super::Puzzle;
 use crate::store::Store;
@@ -38,7 +39,8 @@ pub fn puzzles() -> Result<Vec<Puzzle>, String> {
     Ok(all)
 }
 
-/// Loads the starter set unless the database holds it already.
+/// Loads the starter set: adds the puzzles the database lacks (a newer server ships more)
+/// and updates the themes of those it has.
 pub async fn load(store: Store) {
     let shipped = match puzzles() {
         Ok(shipped) => shipped,
@@ -47,16 +49,9 @@ pub async fn load(store: Store) {
             return;
         }
     };
-    match store.puzzle_count().await {
-        Ok(n) if n >= shipped.len() as i64 => return,
-        Ok(_) => {}
-        Err(e) => {
-            tracing::warn!(error = %e, "counting puzzles");
-            return;
-        }
-    }
     match store.add_puzzles(&shipped).await {
-        Ok(added) => tracing::info!(added, "starter puzzles loaded"),
+        Ok(0) => {}
+        Ok(added) => tracing::info!(added, "starter puzzles loaded or updated"),
         Err(e) => tracing::warn!(error = %e, "starter puzzles not loaded"),
     }
 }
@@ -88,6 +83,26 @@ mod tests {
             let ruleset: jungle_rules::Ruleset = name.parse().expect("a ruleset");
             assert!(all.iter().any(|p| p.rules == ruleset), "none for {name}");
         }
+    }
+
+    /// Loading twice adds nothing the second time; a stored puzzle whose themes are behind
+    /// the shipped ones (a server before the detector learnt a theme) is brought up to them.
+    #[tokio::test]
+    async fn loading_again_adds_nothing_and_brings_themes_up_to_date() {
+        let (store, _dir) = Store::temporary(None).await;
+        let shipped = puzzles().expect("the starter set reads");
+        let with_themes = shipped
+            .iter()
+            .find(|p| p.themes.len() > 1)
+            .expect("a puzzle with two themes");
+        let mut behind = with_themes.clone();
+        behind.themes.pop();
+        assert_eq!(store.add_puzzles(&[behind]).await.expect("added"), 1);
+        load(store.clone()).await;
+        let id = crate::store::puzzle_id(with_themes);
+        let stored = store.puzzle(&id).await.expect("read").expect("stored");
+        assert_eq!(stored.puzzle.themes, with_themes.themes);
+        assert_eq!(store.add_puzzles(&shipped).await.expect("loaded"), 0);
     }
 
     /// A sample of each ruleset's puzzles is solved again by the engine with twice the

@@ -45,11 +45,7 @@ type WriteLog = Arc<std::sync::Mutex<Vec<Write>>>;
 
 /// Rooms' surroundings with a recording writer; time is paused from here on.
 async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
-    let dir = std::env::temp_dir().join(format!("jungle-room-{}", Uuid::new_v4().simple()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.join("t.db").display()))
-        .await
-        .unwrap();
+    let (store, _dir) = Store::temporary(None).await;
     tokio::time::pause();
     let (persister, writes) = Persister::recording();
     let (shutdown_tx, shutdown) = watch::channel(false);

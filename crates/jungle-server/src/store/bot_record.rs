@@ -120,10 +120,7 @@ mod tests {
     /// not counted, and a person is never held by the cap.
     #[tokio::test]
     async fn a_bot_plays_at_most_a_hundred_games_a_day_against_bots() {
-        let dir = std::env::temp_dir().join(format!("jungle-bots-{}", Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let url = format!("sqlite://{}", dir.join("bots.db").display());
-        let store = Store::open_with(&url, None).await.expect("store");
+        let (store, _dir) = Store::temporary(None).await;
         let (alpha, beta) = (
             player(&store, "alpha", true).await,
             player(&store, "beta-bot", true).await,
@@ -150,6 +147,5 @@ mod tests {
         ));
         // Against people, it plays on.
         assert!(may_play(&store, alpha, false).await.is_ok());
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

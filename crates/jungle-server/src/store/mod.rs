@@ -92,7 +92,7 @@ pub struct Store {
 
 /// How the SQLite log is kept bounded (see [`checkpoint_wal`]).
 #[derive(Clone, Copy, Debug)]
-struct Checkpointing {
+pub(crate) struct Checkpointing {
     /// How often the log is copied back.
     every: std::time::Duration,
     /// Log frames (pages, 4 KiB each) past which the log is rewound.
@@ -115,10 +115,43 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
+/// A unit test's database directory, removed when dropped.
+#[cfg(test)]
+pub(crate) struct TempDir(std::path::PathBuf);
+
+#[cfg(test)]
+impl TempDir {
+    /// The database file's name in it.
+    pub const DATABASE: &'static str = "unit.db";
+
+    pub fn database(&self) -> std::path::PathBuf {
+        self.0.join(Self::DATABASE)
+    }
+}
+
+#[cfg(test)]
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 impl Store {
     /// Connects and runs the migrations. An SQLite file is created if missing.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         Store::open_with(url, Some(Checkpointing::SERVER)).await
+    }
+
+    /// A fresh SQLite store in a temporary directory of its own, for unit tests (no
+    /// background checkpoint unless `checkpointing` asks for one).
+    /// The directory goes when the returned guard is dropped.
+    #[cfg(test)]
+    pub(crate) async fn temporary(checkpointing: Option<Checkpointing>) -> (Store, TempDir) {
+        let dir = std::env::temp_dir().join(format!("jungle-unit-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let url = format!("sqlite://{}", dir.join(TempDir::DATABASE).display());
+        let store = Store::open_with(&url, checkpointing).await.expect("store");
+        (store, TempDir(dir))
     }
 
     /// For a short-lived command beside a running server (`jungle-server admin`): no
@@ -336,10 +369,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_writer_rewinds_the_log_when_asked_and_only_then() {
-        let dir = std::env::temp_dir().join(format!("jungle-wal-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let url = format!("sqlite://{}", dir.join("wal.db").display());
-        let store = Store::open_with(&url, None).await.expect("store");
+        let (store, dir) = Store::temporary(None).await;
         let red = store
             .create_player("red", &format!("{:064}", 1))
             .await
@@ -371,7 +401,7 @@ mod tests {
         }
         tx.commit().await.expect("commit");
 
-        let db = dir.join("wal.db");
+        let db = dir.database();
         // Not asked: every write lengthens the log, since none began after a full copy-back.
         write_moves(&store, &games, 0..20).await;
         let first = log_bytes(&db);
@@ -391,22 +421,18 @@ mod tests {
         write_moves(&store, &games, 40..60).await;
         assert_eq!(log_bytes(&db), second, "the log rewound instead of growing");
         store.close().await;
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test]
     async fn the_log_is_rewound_when_only_others_write() {
         // No game writer at all: sign-ups alone. The checkpoint rewinds and truncates the log
         // once it passes the mark (64 frames here, to keep the test small).
-        let dir = std::env::temp_dir().join(format!("jungle-wal-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let db = dir.join("wal.db");
-        let url = format!("sqlite://{}", db.display());
         let eager = Checkpointing {
             every: std::time::Duration::from_millis(50),
             rewind_frames: 64,
         };
-        let store = Store::open_with(&url, Some(eager)).await.expect("store");
+        let (store, dir) = Store::temporary(Some(eager)).await;
+        let db = dir.database();
         // The log file never shrinks unless it is truncated (a rewound log is overwritten in
         // place), so a smaller file than before is the checkpoint's doing.
         let (mut largest, mut shrank) = (0, false);
@@ -429,6 +455,5 @@ mod tests {
         }
         assert!(shrank, "the log was truncated (at most {largest} bytes)");
         store.close().await;
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -117,7 +117,8 @@ const COLUMNS: &str = "id, ruleset, position, blunder, solution, themes, source_
                        deviation, volatility, plays, wins";
 
 impl Store {
-    /// Adds `puzzles` (those already here are skipped); how many were new.
+    /// Adds `puzzles`; one already here only takes the themes given (the detector may have
+    /// learnt one since it was stored). How many were new or changed.
     pub async fn add_puzzles(&self, puzzles: &[Puzzle]) -> Result<u64, StoreError> {
         let mut added = 0;
         let mut tx = self.pool.begin().await?;
@@ -127,7 +128,8 @@ impl Store {
                 "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
                      rating, deviation, volatility, created_at)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                 ON CONFLICT DO NOTHING",
+                 ON CONFLICT (id) DO UPDATE SET themes = excluded.themes
+                     WHERE puzzles.themes <> excluded.themes",
             )
             .bind(puzzle_id(puzzle))
             .bind(puzzle.rules.name())
@@ -146,13 +148,6 @@ impl Store {
         }
         tx.commit().await?;
         Ok(added)
-    }
-
-    pub async fn puzzle_count(&self) -> Result<i64, StoreError> {
-        Ok(sqlx::query("SELECT COUNT(*) AS n FROM puzzles")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get("n")?)
     }
 
     pub async fn puzzle(&self, id: &str) -> Result<Option<StoredPuzzle>, StoreError> {
