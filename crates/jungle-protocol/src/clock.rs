@@ -15,6 +15,10 @@ pub enum ClockSpec {
         #[serde(default)]
         consecutive: bool,
     },
+    /// Correspondence: each turn may take up to `days` days (from its start, by the wall
+    /// clock); running out loses. No passed turns, no abandonment: players are away most of
+    /// the time.
+    Days { days: u32 },
 }
 
 /// A time control outside the bounds the server accepts.
@@ -43,6 +47,14 @@ impl ClockSpec {
         consecutive: true,
     };
 
+    /// The days a correspondence turn may take.
+    pub const DAYS_ALLOWED: [u32; 6] = [1, 2, 3, 5, 7, 14];
+
+    /// A game over days rather than in one sitting.
+    pub fn is_correspondence(&self) -> bool {
+        matches!(self, ClockSpec::Days { .. })
+    }
+
     /// Refuses clocks that make no sense or would keep a game alive for days.
     pub fn validate(&self) -> Result<(), ClockSpecError> {
         match *self {
@@ -70,6 +82,11 @@ impl ClockSpec {
                 }
                 if max_timeouts > 10 {
                     return Err(ClockSpecError("max_timeouts must be at most 10"));
+                }
+            }
+            ClockSpec::Days { days } => {
+                if !Self::DAYS_ALLOWED.contains(&days) {
+                    return Err(ClockSpecError("days must be 1, 2, 3, 5, 7 or 14"));
                 }
             }
         }

@@ -103,6 +103,10 @@ pub enum ClientFrame {
     Rematch {
         game: Uuid,
     },
+    /// Give the opponent one more day on their turn (correspondence; see `GiveDayUnavailable`).
+    GiveDay {
+        game: Uuid,
+    },
     /// Say something in a game: players to each other, spectators among themselves. Either a
     /// preset phrase (one of [`CHAT_PRESETS`], shown in each reader's language) or free text
     /// of at most [`MAX_CHAT_CHARS`] characters.
@@ -723,6 +727,9 @@ pub enum ErrorCode {
     TakebackPending,
     /// An abort after your first move, or on your opponent's turn (resign instead).
     AbortUnavailable,
+    /// A day given in a game that is not by correspondence, on your own turn, before the first
+    /// move, or twice in one turn.
+    GiveDayUnavailable,
     /// The seek taken is no longer waiting (or is your own).
     SeekGone,
     /// A chat line that is empty, too long, holds control characters, names an unknown preset,

@@ -147,6 +147,10 @@ pub struct PlayerProfile {
     pub username: Option<String>,
     /// By ruleset name (`classic`, …): every ruleset is present.
     pub ratings: BTreeMap<String, Rating>,
+    /// Correspondence ratings by ruleset name, apart from the real-time ones: every ruleset is
+    /// present.
+    #[serde(default)]
+    pub correspondence_ratings: BTreeMap<String, Rating>,
     pub stats: Stats,
     /// Games lost by leaving and not coming back within the grace period (seed 002's 断线次数);
     /// games against the computer do not count.
@@ -612,4 +616,41 @@ pub struct RoomInvite {
     pub host_colour: crate::ColorChoice,
     /// A set-up starting position; `None` for the initial one.
     pub start: Option<String>,
+}
+
+/// A correspondence game where it is the reader's turn (`GET /api/account/games/waiting`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaitingGame {
+    pub id: Uuid,
+    pub rules: Ruleset,
+    pub clock: crate::ClockSpec,
+    pub rated: bool,
+    /// The reader's side.
+    pub side: Side,
+    pub opponent: WaitingOpponent,
+    /// Plies played so far.
+    pub plies: u32,
+    /// When the turn runs out, Unix milliseconds (shown in the reader's local time).
+    pub deadline_ms: i64,
+    /// Time left at the moment of the answer, milliseconds (0 when already past).
+    pub left_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaitingOpponent {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// The reader's correspondence games: those waiting for their move, most urgent first, and how
+/// many are in progress in all (at most [`WaitingGames::MAX_IN_PROGRESS`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaitingGames {
+    pub games: Vec<WaitingGame>,
+    pub in_progress: u32,
+}
+
+impl WaitingGames {
+    /// Correspondence games a player may have in progress at once.
+    pub const MAX_IN_PROGRESS: u32 = 50;
 }

@@ -45,6 +45,7 @@ async fn main() {
             start_fen: String::new(),
             tournament: None,
             private: false,
+            created_at: 0,
         };
         persister.write(Write::StartGame(game)).await.unwrap();
     }

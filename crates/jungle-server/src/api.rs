@@ -432,7 +432,8 @@ pub async fn room_invite(
         .player(room.host)
         .await?
         .ok_or(ApiError::NotFound("room"))?;
-    let rating = state.store.rating(room.host, room.ruleset).await?;
+    let pool = crate::rating::RatingPool::of(room.ruleset, room.clock);
+    let rating = state.store.rating(room.host, pool).await?;
     Ok(Json(http::RoomInvite {
         code: room.code,
         host_id: host.id,

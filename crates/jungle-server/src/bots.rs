@@ -74,5 +74,7 @@ pub fn budget(clock: ClockSpec, clocks: &Clocks, side: Side) -> Duration {
             .min(cap)
         }
         ClockSpec::PerMove { move_s, .. } => (Duration::from_secs(move_s.into()) / 4).min(cap),
+        // Days to answer: the computer answers at once, with its usual thought.
+        ClockSpec::Days { .. } => cap,
     }
 }

@@ -130,6 +130,10 @@ pub struct Config {
     /// Without a command: serve. `admin …`: moderate, on the same database.
     #[command(subcommand)]
     pub command: Option<crate::admin::Command>,
+
+    /// The time games see: the real time, unless a test moves it forward by days.
+    #[arg(skip)]
+    pub time: crate::time_source::TimeSource,
 }
 
 impl Config {

@@ -19,7 +19,7 @@ use crate::store::{GameRecord, Store};
 /// Games read from the database per step of a player's export.
 const PAGE: i64 = 100;
 
-/// `300+2`, `30/move,3`, `30/move,1,consecutive`.
+/// `300+2`, `30/move,3`, `30/move,1,consecutive`, `3d/move`.
 pub fn time_control(clock: ClockSpec) -> String {
     match clock {
         ClockSpec::Fischer { base_s, inc_s } => format!("{base_s}+{inc_s}"),
@@ -31,6 +31,7 @@ pub fn time_control(clock: ClockSpec) -> String {
             let run = if consecutive { ",consecutive" } else { "" };
             format!("{move_s}/move,{max_timeouts}{run}")
         }
+        ClockSpec::Days { days } => format!("{days}d/move"),
     }
 }
 
@@ -198,5 +199,6 @@ mod tests {
         };
         assert_eq!(time_control(per_move(false)), "30/move,3");
         assert_eq!(time_control(per_move(true)), "30/move,3,consecutive");
+        assert_eq!(time_control(ClockSpec::Days { days: 3 }), "3d/move");
     }
 }

@@ -47,6 +47,8 @@ pub enum FrameError {
     #[error("rated games are for accounts: keep this player with a username and a password (your games and ratings stay), or play casual")]
     AccountRequired,
     #[error(transparent)]
+    Correspondence(#[from] crate::correspondence::StartRefusal),
+    #[error(transparent)]
     Challenge(#[from] crate::challenges::ChallengeError),
     #[error(
         "rated games are for accounts, and that player is a guest: challenge them to a casual game"
@@ -97,6 +99,7 @@ impl From<crate::challenges::AcceptError> for FrameError {
         match e {
             crate::challenges::AcceptError::Challenge(e) => e.into(),
             crate::challenges::AcceptError::Store(e) => e.into(),
+            crate::challenges::AcceptError::Correspondence(e) => e.into(),
         }
     }
 }
@@ -128,6 +131,14 @@ impl FrameError {
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
             FrameError::AtCap(_) | FrameError::TooManyFollowed => ErrorCode::LimitReached,
+            FrameError::Correspondence(refusal) => {
+                use crate::correspondence::StartRefusal as R;
+                match refusal {
+                    R::NeedsAccount => ErrorCode::AccountRequired,
+                    R::TooMany => ErrorCode::LimitReached,
+                    R::Store(_) => ErrorCode::Internal,
+                }
+            }
             FrameError::AccountRequired | FrameError::OpponentNeedsAccount => {
                 ErrorCode::AccountRequired
             }

@@ -14,6 +14,7 @@ pub mod challenges;
 pub mod client_addr;
 pub mod cluster;
 pub mod config;
+pub mod correspondence;
 pub mod engine_pool;
 pub mod export;
 pub mod fair_play;
@@ -37,6 +38,7 @@ pub mod rooms;
 pub mod security_headers;
 pub mod state;
 pub mod store;
+pub mod time_source;
 pub mod time_text;
 pub mod tournaments;
 pub mod ws;
@@ -150,6 +152,7 @@ impl Server {
             shutdown: shutdown_rx.clone(),
             tournaments: tournaments::Directors::new(players.clone()),
             claims: reach::Claims::new(cluster.clone()),
+            time: config.time.clone(),
         });
         tournaments::schedule::ensure_organiser(&store).await?;
         tokio::spawn(puzzles::starter::load(store.clone()));
@@ -400,6 +403,10 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             post(accounts::manage::change_password),
         )
         .route("/api/account/export", get(accounts::manage::export))
+        .route(
+            "/api/account/games/waiting",
+            get(correspondence::api::waiting),
+        )
         .route(
             "/api/account/settings",
             get(accounts::manage::settings).put(accounts::manage::save_settings),

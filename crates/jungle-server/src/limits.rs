@@ -67,6 +67,8 @@ pub enum Limited {
     Puzzles,
     /// `POST /api/puzzles/{id}/attempt`.
     PuzzleAttempts,
+    /// `GET /api/account/games/waiting` (the header's badge asks about once a minute).
+    WaitingGames,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -103,6 +105,7 @@ impl Limited {
             Limited::BotRequests => "bot and board requests",
             Limited::Puzzles => "puzzles",
             Limited::PuzzleAttempts => "puzzle attempts",
+            Limited::WaitingGames => "waiting games",
         }
     }
 }
@@ -193,6 +196,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::Puzzles, Per::Address, 240, 100),
     rule(Limited::PuzzleAttempts, Per::Player, 30, 2 * S),
     rule(Limited::PuzzleAttempts, Per::Address, 120, 500),
+    rule(Limited::WaitingGames, Per::Player, 30, 2 * S),
+    rule(Limited::WaitingGames, Per::Address, 120, 500),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

@@ -387,7 +387,10 @@ impl Pools {
         tokio::spawn(async move {
             let rating = ctx
                 .store
-                .rating(conn.player.id, settings.rules)
+                .rating(
+                    conn.player.id,
+                    crate::rating::RatingPool::of(settings.rules, settings.clock),
+                )
                 .await
                 .unwrap_or_else(|_| RatingRecord::from_glicko(crate::rating::Glicko::default(), 0));
             let taker = SeatPlayer::human(conn.player.clone(), rating);
@@ -411,6 +414,10 @@ impl Pools {
             return;
         };
         pool.retain(|s| !s.conn.tx.is_closed());
+        // Seeks over days are not paired: people pick one from the list.
+        if settings.clock.is_correspondence() {
+            return;
+        }
         // Almost always sorted already (newcomers join at the end): a linear pass.
         pool.sort_by_key(|s| s.since);
         let matches = matches(pool, now);

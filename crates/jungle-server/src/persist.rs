@@ -33,6 +33,12 @@ pub enum Write {
         undone: Vec<String>,
     },
     Finish(FinishRecord),
+    /// A correspondence turn was given a day: the clocks stored with turn `ply` change.
+    TurnClock {
+        game: Uuid,
+        ply: usize,
+        clock: crate::store::StoredClock,
+    },
     /// A line of game chat.
     Chat(crate::store::ChatRecord),
 }
@@ -256,6 +262,13 @@ async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreE
             }
             Write::Chat(line) => {
                 store.insert_chat_line(&mut tx, line).await?;
+                results.push(Written::Done);
+            }
+            Write::TurnClock { game, ply, clock } => {
+                // The turn it changes may be in this very batch: it goes in first.
+                store.insert_moves(&mut tx, &pending_moves).await?;
+                pending_moves.clear();
+                store.set_turn_clock(&mut tx, *game, *ply, *clock).await?;
                 results.push(Written::Done);
             }
             Write::TakeBack { game, kept, undone } => {

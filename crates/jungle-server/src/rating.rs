@@ -13,6 +13,58 @@ pub const START_VOLATILITY: f64 = 0.09;
 pub const TAU: f64 = 0.75;
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
+/// Which rating a game moves: one per ruleset for games in one sitting, another for games by
+/// correspondence (as lichess rates speeds apart: a player's days-per-move strength says
+/// little of their blitz).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RatingPool {
+    pub rules: jungle_rules::Ruleset,
+    pub correspondence: bool,
+}
+
+/// What follows a ruleset's name in a correspondence rating's key.
+const CORRESPONDENCE_SUFFIX: &str = "-correspondence";
+
+impl RatingPool {
+    pub fn of(rules: jungle_rules::Ruleset, clock: jungle_protocol::ClockSpec) -> RatingPool {
+        RatingPool {
+            rules,
+            correspondence: clock.is_correspondence(),
+        }
+    }
+
+    /// The key its rows are stored under (ratings and their history): the ruleset's name for
+    /// real time, `classic-correspondence` and so on for correspondence.
+    pub fn key(self) -> String {
+        if self.correspondence {
+            format!("{}{CORRESPONDENCE_SUFFIX}", self.rules.name())
+        } else {
+            self.rules.name().to_owned()
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<RatingPool> {
+        let (name, correspondence) = match key.strip_suffix(CORRESPONDENCE_SUFFIX) {
+            Some(name) => (name, true),
+            None => (key, false),
+        };
+        Some(RatingPool {
+            rules: name.parse().ok()?,
+            correspondence,
+        })
+    }
+}
+
+/// A ruleset alone names its real-time rating.
+impl From<jungle_rules::Ruleset> for RatingPool {
+    fn from(rules: jungle_rules::Ruleset) -> RatingPool {
+        RatingPool {
+            rules,
+            correspondence: false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Glicko {
     pub rating: f64,

@@ -231,5 +231,6 @@ pub fn clock_json(clock: &ClockSpec) -> Value {
             "maxTimeouts": max_timeouts,
             "consecutive": consecutive,
         }),
+        ClockSpec::Days { days } => json!({ "kind": "days", "daysPerTurn": days }),
     }
 }

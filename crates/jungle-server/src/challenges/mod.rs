@@ -220,7 +220,15 @@ impl Challenges {
             self.tell_ended(&pending, ChallengeEnd::Declined, None);
             return Err(e.into());
         }
-        let rules = pending.settings.rules;
+        // Over days: both must be free to start one (accounts, under the cap).
+        for player in [pending.from.player.id, by.player.id] {
+            let clock = pending.settings.clock;
+            if let Err(e) = crate::correspondence::may_start(&ctx.store, player, clock).await {
+                self.tell_ended(&pending, ChallengeEnd::Declined, None);
+                return Err(e.into());
+            }
+        }
+        let rules = crate::rating::RatingPool::of(pending.settings.rules, pending.settings.clock);
         let challenger = SeatPlayer::human(
             pending.from.player.clone(),
             ctx.store.rating(pending.from.player.id, rules).await?,
@@ -349,6 +357,9 @@ impl Challenges {
 pub enum AcceptError {
     #[error(transparent)]
     Challenge(#[from] ChallengeError),
+    /// A challenge over days that one of the two may not start now.
+    #[error(transparent)]
+    Correspondence(#[from] crate::correspondence::StartRefusal),
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
 }

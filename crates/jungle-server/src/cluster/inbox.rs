@@ -236,7 +236,15 @@ fn to_matcher(cluster: &Cluster, services: &Services, message: ToMatcher) {
             let services = services.clone();
             // The seeker's rating is read off the inbox.
             tokio::spawn(async move {
-                let rating = match services.ctx.store.rating(player, seek.rules).await {
+                let rating = match services
+                    .ctx
+                    .store
+                    .rating(
+                        player,
+                        crate::rating::RatingPool::of(seek.rules, seek.clock),
+                    )
+                    .await
+                {
                     Ok(rating) => rating,
                     Err(e) => {
                         tracing::error!(error = %e, "a remote seeker's rating");

@@ -335,6 +335,7 @@ mod tests {
             start_fen: puzzle.position.clone(),
             tournament: None,
             private: false,
+            created_at: 0,
         };
         store.insert_game(&mut tx, &game).await.ok()?;
         let moves: Vec<(Uuid, MoveRecord)> = texts

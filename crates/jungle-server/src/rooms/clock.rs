@@ -1,6 +1,10 @@
 //! Game clocks. Pure: every call is given the time (`now`), so tests need no runtime.
 //!
 //! A side's clock runs from its second turn on; its first turn is covered by the abort timer.
+//!
+//! A correspondence clock (`Days`) keeps, per side, the time its turn may take: full at each
+//! turn's start, more when the opponent gives a day. Its turns are counted by the wall clock,
+//! so a restart charges the time the server was down ([`GameClock::charge_downtime`]).
 
 use std::time::Duration;
 
@@ -19,7 +23,8 @@ const LAG_QUOTA_MAX: Duration = Duration::from_millis(500);
 #[derive(Clone, Debug)]
 pub struct GameClock {
     spec: ClockSpec,
-    /// Fischer time left per side (unused by per-move clocks).
+    /// Fischer time left per side; a correspondence turn's allowance per side (unused by
+    /// per-move clocks).
     remaining: [Duration; 2],
     timeouts: [u32; 2],
     lag_quota: [Duration; 2],
@@ -40,6 +45,7 @@ impl GameClock {
         let base = match spec {
             ClockSpec::Fischer { base_s, .. } => Duration::from_secs(base_s.into()),
             ClockSpec::PerMove { .. } => Duration::ZERO,
+            ClockSpec::Days { days } => days_of(days),
         };
         GameClock {
             spec,
@@ -54,7 +60,7 @@ impl GameClock {
     /// time the server was down is charged to nobody.
     pub fn restore(spec: ClockSpec, stored: StoredClock, now: Instant) -> GameClock {
         let mut clock = GameClock::new(spec, now);
-        if let ClockSpec::Fischer { .. } = spec {
+        if let ClockSpec::Fischer { .. } | ClockSpec::Days { .. } = spec {
             clock.remaining = [
                 Duration::from_millis(stored.red_ms.max(0) as u64),
                 Duration::from_millis(stored.blue_ms.max(0) as u64),
@@ -66,6 +72,24 @@ impl GameClock {
 
     pub fn spec(&self) -> ClockSpec {
         self.spec
+    }
+
+    /// A correspondence turn that began `elapsed` ago by the wall clock (before a restart or
+    /// a move to another node): the time is charged to the side to move.
+    pub fn charge_downtime(&mut self, side: Side, elapsed: Duration) {
+        if self.spec.is_correspondence() {
+            let left = &mut self.remaining[side.index()];
+            *left = left.saturating_sub(elapsed);
+        }
+    }
+
+    /// Gives `side` more time on its turn (correspondence): false for other clocks.
+    pub fn give_time(&mut self, side: Side, extra: Duration) -> bool {
+        if !self.spec.is_correspondence() {
+            return false;
+        }
+        self.remaining[side.index()] += extra;
+        true
     }
 
     pub fn turn_started(&self) -> Instant {
@@ -82,6 +106,10 @@ impl GameClock {
             ClockSpec::PerMove { move_s, .. } => (
                 self.turn_started + Duration::from_secs(move_s.into()),
                 Expiry::Pass,
+            ),
+            ClockSpec::Days { .. } => (
+                self.turn_started + self.remaining[side.index()],
+                Expiry::Flag,
             ),
         }
     }
@@ -112,6 +140,13 @@ impl GameClock {
                         self.timeouts[i] = 0;
                     }
                 }
+                ClockSpec::Days { .. } => within_time = spent < self.remaining[i],
+            }
+        }
+        // A correspondence side's next turn has its full time again.
+        if let ClockSpec::Days { days } = self.spec {
+            if within_time {
+                self.remaining[i] = days_of(days);
             }
         }
         if within_time {
@@ -126,7 +161,7 @@ impl GameClock {
         self.turn_started = now;
         match self.spec {
             ClockSpec::PerMove { max_timeouts, .. } => self.timeouts[side.index()] > max_timeouts,
-            ClockSpec::Fischer { .. } => true,
+            ClockSpec::Fischer { .. } | ClockSpec::Days { .. } => true,
         }
     }
 
@@ -140,7 +175,7 @@ impl GameClock {
         let spent = now.saturating_duration_since(self.turn_started);
         let left = |side: Side| -> u64 {
             let full = match self.spec {
-                ClockSpec::Fischer { .. } => self.remaining[side.index()],
+                ClockSpec::Fischer { .. } | ClockSpec::Days { .. } => self.remaining[side.index()],
                 ClockSpec::PerMove { move_s, .. } => Duration::from_secs(move_s.into()),
             };
             let left = if running == Some(side) {
@@ -168,6 +203,11 @@ impl GameClock {
             blue_timeouts: self.timeouts[1] as i64,
         }
     }
+}
+
+/// `days` days.
+pub fn days_of(days: u32) -> Duration {
+    Duration::from_secs(u64::from(days) * 86_400)
 }
 
 #[cfg(test)]
@@ -260,5 +300,42 @@ mod tests {
         let clock = GameClock::restore(BLITZ, stored, t0);
         let snap = clock.snapshot(Some(Side::Red), t0 + secs(1));
         assert_eq!((snap.red_ms, snap.blue_ms), (3_000, 7_500));
+    }
+
+    const THREE_DAYS: ClockSpec = ClockSpec::Days { days: 3 };
+
+    #[test]
+    fn a_correspondence_turn_has_its_days_afresh_and_runs_out_by_the_flag() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(THREE_DAYS, t0);
+        let (at, what) = clock.expiry(Side::Red);
+        assert_eq!((at - t0, what), (days_of(3), Expiry::Flag));
+        // Red took two days; its next turn has three again, and Blue's runs from now.
+        let t1 = t0 + days_of(2);
+        assert!(clock.record_move(Side::Red, true, Duration::ZERO, t1));
+        let snap = clock.snapshot(Some(Side::Blue), t1 + secs(60));
+        assert_eq!(snap.red_ms, 3 * 86_400_000);
+        assert_eq!(snap.blue_ms, 3 * 86_400_000 - 60_000);
+        assert_eq!(clock.expiry(Side::Blue).0, t1 + days_of(3));
+        // Too late is too late.
+        let mut late = clock.clone();
+        assert!(!late.record_move(Side::Blue, true, Duration::ZERO, t1 + days_of(3)));
+    }
+
+    #[test]
+    fn a_day_given_and_downtime_charged_move_the_deadline() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(THREE_DAYS, t0);
+        assert!(clock.give_time(Side::Blue, days_of(1)));
+        assert_eq!(clock.expiry(Side::Blue).0, t0 + days_of(4));
+        clock.charge_downtime(Side::Blue, days_of(1) + secs(5));
+        assert_eq!(clock.expiry(Side::Blue).0, t0 + days_of(3) - secs(5));
+        let mut blitz = GameClock::new(BLITZ, t0);
+        assert!(
+            !blitz.give_time(Side::Red, days_of(1)),
+            "real-time clocks take none"
+        );
+        blitz.charge_downtime(Side::Red, secs(5));
+        assert_eq!(blitz.expiry(Side::Red).0, t0 + secs(10), "nor any downtime");
     }
 }

@@ -89,10 +89,6 @@ pub fn new_room_code(rooms: &Rooms) -> String {
     }
 }
 
-fn now() -> std::time::Instant {
-    tokio::time::Instant::now().into_std()
-}
-
 /// A game between two known players, starting now.
 pub fn matched(
     ctx: Arc<RoomContext>,
@@ -100,7 +96,8 @@ pub fn matched(
     red: SeatPlayer,
     blue: SeatPlayer,
 ) -> RoomHandle {
-    let (session, started) = GameSession::matched(settings, None, red, blue, ctx.timing, now());
+    let (session, started) =
+        GameSession::matched(settings, None, red, blue, ctx.timing, ctx.time.instant());
     Room::spawn(ctx, Uuid::new_v4(), session, started, None)
 }
 
@@ -112,7 +109,8 @@ pub fn tournament_game(
     blue: SeatPlayer,
     tournament: Uuid,
 ) -> RoomHandle {
-    let (session, started) = GameSession::matched(settings, None, red, blue, ctx.timing, now());
+    let (session, started) =
+        GameSession::matched(settings, None, red, blue, ctx.timing, ctx.time.instant());
     let session = session.in_tournament(Some(tournament));
     Room::spawn(ctx, Uuid::new_v4(), session, started, None)
 }
@@ -157,7 +155,14 @@ pub async fn computer_game(
         MAX_COMPUTER_GAMES,
     )?;
     let code = new_room_code(&ctx.rooms);
-    let (session, started) = GameSession::matched(casual, Some(code), red, blue, ctx.timing, now());
+    let (session, started) = GameSession::matched(
+        casual,
+        Some(code),
+        red,
+        blue,
+        ctx.timing,
+        ctx.time.instant(),
+    );
     let session = session.starting_from(start);
     let id = Uuid::new_v4();
     Ok(Room::spawn(ctx, id, session, started, Some(hold)))
@@ -207,7 +212,7 @@ pub async fn private(
         side_for(color),
         Duration::ZERO,
         ctx.timing,
-        now(),
+        ctx.time.instant(),
     )
     .starting_from(start);
     // Stored first: the code is handed out only for a room that outlives a restart.
@@ -231,7 +236,12 @@ pub async fn restore_waiting(
         crate::store::StoreError::Corrupt(format!("room {}: no host {}", saved.code, saved.host))
     })?;
     let host = SeatPlayer {
-        rating: store.rating(host.id, saved.ruleset).await?,
+        rating: store
+            .rating(
+                host.id,
+                crate::rating::RatingPool::of(saved.ruleset, saved.clock),
+            )
+            .await?,
         player: host,
         computer: None,
     };
@@ -265,7 +275,7 @@ pub fn restored_private(
         side_for(saved.color),
         waited,
         ctx.timing,
-        now(),
+        ctx.time.instant(),
     );
     let start = match saved.start.as_deref().map(str::parse::<Position>) {
         Some(Ok(start)) => start,
@@ -293,7 +303,12 @@ pub async fn resume_record(
             crate::store::StoreError::Corrupt(format!("game {}: no player {id}", record.id))
         })?;
         seats.push(SeatPlayer {
-            rating: store.rating(id, record.rules).await?,
+            rating: store
+                .rating(
+                    id,
+                    crate::rating::RatingPool::of(record.rules, record.clock),
+                )
+                .await?,
             player,
             computer: crate::bots::bot_level(id),
         });
@@ -337,11 +352,20 @@ pub fn resumed(
             kind: HoldKind::ComputerGame,
         })
     });
-    let now = now();
-    let clock = match record.moves.last() {
-        Some(last) => GameClock::restore(settings.clock, last.clock, now),
-        None => GameClock::new(settings.clock, now),
+    let now = ctx.time.instant();
+    let (mut clock, turn_began) = match record.moves.last() {
+        Some(last) => (
+            GameClock::restore(settings.clock, last.clock, now),
+            last.played_at,
+        ),
+        None => (GameClock::new(settings.clock, now), record.created_at),
     };
+    // A correspondence turn runs by the wall clock, down or not.
+    let downtime = ctx.time.wall_ms().saturating_sub(turn_began).max(0) as u64;
+    clock.charge_downtime(
+        game.position().side_to_move(),
+        std::time::Duration::from_millis(downtime),
+    );
     let session = GameSession::resumed(
         settings,
         record.room_code.clone(),

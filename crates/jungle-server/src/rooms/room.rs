@@ -47,12 +47,8 @@ pub struct RoomContext {
     /// The rate limits, for what only a room can tell apart (a rematch against the computer
     /// is a new computer game).
     pub limits: Arc<crate::limits::Limits>,
-}
-
-/// The time as the session sees it. Taken from tokio's clock, so that tests which pause and
-/// advance time move the session's clock too.
-fn now() -> std::time::Instant {
-    tokio::time::Instant::now().into_std()
+    /// The time as sessions see it (tokio's clock, moved forward by tests of days).
+    pub time: crate::time_source::TimeSource,
 }
 
 struct Member {
@@ -100,6 +96,11 @@ const CHAT_KEPT: usize = 50;
 pub const CHAT_LINES_PER_PLAYER: u32 = 200;
 
 impl Room {
+    /// The time as the session sees it (see [`crate::time_source`]).
+    fn now(&self) -> std::time::Instant {
+        self.ctx.time.instant()
+    }
+
     /// Starts a room's task around `session`, after which `initial` events (a game that starts
     /// at once) are applied before anything else. `hold` is the player's claim the room counts
     /// against (see [`Rooms::reserve`]). The one way a room comes to life.
@@ -176,7 +177,9 @@ impl Room {
             self.apply(initial).await;
         }
         let mut shutdown = self.ctx.shutdown.clone();
+        let mut time_moves = self.ctx.time.moves();
         while !self.session.is_closed() && !self.relinquished {
+            let now = self.now();
             if let Some(computer) = &mut self.computer {
                 // The player across the board spends the budget for boards close to a live
                 // game (by their address too, when they are here).
@@ -188,7 +191,7 @@ impl Room {
                     .map(|m| m.conn.addr);
                 computer.think_if_to_move(
                     &self.session,
-                    now(),
+                    now,
                     &self.ctx.engines,
                     &self.ctx.fair_play,
                     (&self.own_tx, addr),
@@ -197,17 +200,19 @@ impl Room {
             let deadline = self
                 .session
                 .next_deadline()
-                .map(tokio::time::Instant::from_std);
+                .map(|at| self.ctx.time.timer_at(at));
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)), if deadline.is_some() => {
-                    let events = self.session.on_timer(now());
+                    let events = self.session.on_timer(self.now());
                     self.apply(events).await;
                 }
                 _ = shutdown.changed() => break,
+                // Time was moved forward (tests of days): the deadline is armed again.
+                Ok(()) = time_moves.changed() => {}
             }
         }
         self.set_live(false);
@@ -275,7 +280,7 @@ impl Room {
             RoomCommand::Rejoin => {}
             RoomCommand::Banned { player } => {
                 if let Some(side) = self.session.side_of(player) {
-                    let events = self.session.ban(side, now());
+                    let events = self.session.ban(side, self.now());
                     self.apply(events).await;
                 }
             }
@@ -331,7 +336,7 @@ impl Room {
                     lag: Duration::ZERO,
                     blurred: false,
                 };
-                match self.session.act(side, action, now()) {
+                match self.session.act(side, action, self.now()) {
                     Ok(events) => self.apply(events).await,
                     Err(refusal) => {
                         tracing::error!(game = %self.id, %refusal, "the computer's move was refused")
@@ -390,7 +395,7 @@ impl Room {
     }
 
     async fn act(&mut self, conn_id: u64, side: Side, action: Action) {
-        match self.session.act(side, action, now()) {
+        match self.session.act(side, action, self.now()) {
             Ok(events) => {
                 self.apply(events).await;
                 self.computer_answers().await;
@@ -432,7 +437,7 @@ impl Room {
         {
             return;
         }
-        match self.session.act(computer_side, answer, now()) {
+        match self.session.act(computer_side, answer, self.now()) {
             Ok(events) => self.apply(events).await,
             Err(refusal) => {
                 tracing::error!(game = %self.id, %refusal, "the computer's answer was refused")
@@ -477,7 +482,25 @@ impl Room {
         }
         let mut events = Vec::new();
         let mut side = self.session.side_of(conn.player.id);
+        let mut may_sit = true;
         if side.is_none()
+            && intent == JoinIntent::TakeSeat
+            && self.session.status() == GameStatus::Waiting
+        {
+            // A room over days seats an account under the cap; anyone else watches.
+            let clock = self.session.settings().clock;
+            let store = &self.ctx.store;
+            if let Err(refusal) =
+                crate::correspondence::may_start(store, conn.player.id, clock).await
+            {
+                may_sit = false;
+                let error = crate::frame_error::FrameError::from(refusal);
+                let text = error_text(error.code(), &error.to_string(), Some(self.id));
+                self.deliver(&conn, text);
+            }
+        }
+        if side.is_none()
+            && may_sit
             && intent == JoinIntent::TakeSeat
             && self.session.status() == GameStatus::Waiting
         {
@@ -486,7 +509,7 @@ impl Room {
                 conn.player.clone(),
                 self.rating(conn.player.id, rules).await,
             );
-            match self.session.seat_guest(guest, now()) {
+            match self.session.seat_guest(guest, self.now()) {
                 Ok((guest_side, started)) => {
                     side = Some(guest_side);
                     events = started;
@@ -495,7 +518,7 @@ impl Room {
             }
         }
         if let Some(side) = side {
-            events.extend(self.session.connect(side, now()));
+            events.extend(self.session.connect(side, self.now()));
         }
         self.members.push(Member { conn: conn.clone() });
         if !events.contains(&Event::Started) {
@@ -608,16 +631,18 @@ impl Room {
         };
         let member = self.members.swap_remove(index);
         if let Some(side) = self.session.side_of(member.conn.player.id) {
-            let events = self.session.disconnect(side, now());
+            let events = self.session.disconnect(side, self.now());
             self.apply(events).await;
         }
     }
 
-    /// A player's rating in `rules`, or a new player's when the store cannot say.
+    /// A player's rating in `rules` (by correspondence if this game is), or a new player's
+    /// when the store cannot say.
     async fn rating(&self, player: Uuid, rules: jungle_rules::Ruleset) -> RatingRecord {
+        let pool = crate::rating::RatingPool::of(rules, self.session.settings().clock);
         self.ctx
             .store
-            .rating(player, rules)
+            .rating(player, pool)
             .await
             .unwrap_or_else(|e| {
                 tracing::error!(error = %e, "rating lookup failed; using a new player's");
@@ -673,9 +698,14 @@ impl Room {
                     mv: turn.to_string(),
                     clock: *clock,
                     blurred: *blurred,
-                    played_at: 0,
+                    played_at: self.ctx.time.wall_ms(),
                 },
             ),
+            Event::DayGiven { ply, clock, .. } => Write::TurnClock {
+                game: self.id,
+                ply: *ply,
+                clock: *clock,
+            },
             Event::Ended {
                 status,
                 winner,
@@ -724,7 +754,7 @@ impl Room {
                 self.ctx.rooms.release(self.id, HoldKind::WaitingRoom);
                 self.game_in_play();
                 // The first turn starts when the players can see the board.
-                self.session.turn_visible(now());
+                self.session.turn_visible(self.now());
                 self.deliver_states();
             }
             Event::Moved {
@@ -738,7 +768,7 @@ impl Room {
                 if let Some(positions) = &mut self.positions {
                     positions.follow(self.session.game());
                 }
-                self.session.turn_visible(now());
+                self.session.turn_visible(self.now());
                 metrics::counter!("jungle_moves_total").increment(1);
                 self.broadcast_moved(turn, ply, captured);
             }
@@ -766,8 +796,13 @@ impl Room {
                 if let Some(computer) = &mut self.computer {
                     computer.cancel();
                 }
-                self.session.turn_visible(now());
+                self.session.turn_visible(self.now());
                 // Everyone gets the whole new state: the board, clocks, moves and legal moves.
+                self.deliver_states();
+            }
+            Event::DayGiven { .. } => {
+                self.seq += 1;
+                // Everyone gets the new clocks with the whole state.
                 self.deliver_states();
             }
             Event::Presence { side } => {
@@ -897,6 +932,7 @@ impl Room {
             start_fen: self.session.game().start().to_string(),
             tournament: self.session.tournament(),
             private: self.session.is_private(),
+            created_at: self.ctx.time.wall_ms(),
         }
     }
 
@@ -907,7 +943,7 @@ impl Room {
             id: self.id,
             session: &self.session,
             seq: self.seq,
-            now: now(),
+            now: self.now(),
         }
     }
 

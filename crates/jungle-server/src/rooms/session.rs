@@ -103,6 +103,8 @@ pub enum Action {
     OfferTakeback,
     AcceptTakeback,
     DeclineTakeback,
+    /// Give the opponent one more day on their turn (correspondence), once a turn.
+    GiveDay,
     /// The host of a waiting room gives the free seat to the computer (the room makes this
     /// from a level: it never crosses between nodes).
     #[serde(skip)]
@@ -166,6 +168,13 @@ pub enum Event {
         red: SeatPlayer,
         blue: SeatPlayer,
     },
+    /// The side to move was given a day (durable: the last turn's stored clocks).
+    DayGiven {
+        to: Side,
+        /// The ply of the turn whose stored clocks change.
+        ply: usize,
+        clock: StoredClock,
+    },
     /// A seat's shown presence changed (or its abandon countdown restarted).
     Presence {
         side: Side,
@@ -224,6 +233,11 @@ pub enum Refusal {
     RematchTournament,
     #[error("a game is aborted only before your first move, on your turn; resign instead")]
     AbortTooLate,
+    #[error(
+        "a day is given in a correspondence game, on the opponent's turn after the first \
+         move, once a turn"
+    )]
+    GiveDayUnavailable,
 }
 
 impl Refusal {
@@ -247,6 +261,7 @@ impl Refusal {
             | Refusal::NoTakebackOffer => ErrorCode::TakebackUnavailable,
             Refusal::TakebackPending => ErrorCode::TakebackPending,
             Refusal::AbortTooLate => ErrorCode::AbortUnavailable,
+            Refusal::GiveDayUnavailable => ErrorCode::GiveDayUnavailable,
         }
     }
 }
@@ -339,6 +354,8 @@ pub struct GameSession {
     /// Both clocks as they stood when the game ended (the side to move's time spent on its
     /// last turn taken off), shown from then on instead of the last move's.
     stopped_clocks: Option<jungle_protocol::Clocks>,
+    /// The ply at which the side to move was last given a day (once a turn).
+    day_given_at: Option<usize>,
 }
 
 impl GameSession {
@@ -354,6 +371,7 @@ impl GameSession {
             tournament: None,
             private: false,
             stopped_clocks: None,
+            day_given_at: None,
         }
     }
 
@@ -558,7 +576,7 @@ impl GameSession {
 
     /// Time left before an away player forfeits, during play.
     pub fn abandon_in(&self, side: Side, now: Instant) -> Option<Duration> {
-        if !matches!(self.phase, Phase::Active { .. }) {
+        if !matches!(self.phase, Phase::Active { .. }) || self.settings.clock.is_correspondence() {
             return None;
         }
         let away = self.seat(side)?.away_since?;
@@ -580,7 +598,11 @@ impl GameSession {
         if !matches!(self.phase, Phase::Active { .. }) || self.is_timed() {
             return None;
         }
-        let at = self.clock.turn_started() + self.timing.abort_after;
+        let at = if self.settings.clock.is_correspondence() {
+            self.clock.expiry(self.game.position().side_to_move()).0
+        } else {
+            self.clock.turn_started() + self.timing.abort_after
+        };
         Some(at.saturating_duration_since(now))
     }
 
@@ -721,6 +743,7 @@ impl GameSession {
                 *draw_offer = None;
                 Ok(vec![Event::DrawDeclined { by: side }])
             }
+            Action::GiveDay => self.give_day(side),
             Action::Rematch => self.rematch(side),
             Action::OfferTakeback => self.offer_takeback(side),
             Action::AcceptTakeback => self.answer_takeback(side, true, now),
@@ -735,6 +758,26 @@ impl GameSession {
                 Ok(events)
             }
         }
+    }
+
+    /// One more day for the opponent's running turn: a courtesy between correspondence
+    /// players, once a turn, stored with the last turn so that a restart keeps it.
+    fn give_day(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {
+        self.require_active()?;
+        let ply = self.game.ply_count();
+        let opponents_turn = self.game.position().side_to_move() == !side;
+        if !opponents_turn || ply == 0 || self.day_given_at == Some(ply) {
+            return Err(Refusal::GiveDayUnavailable);
+        }
+        if !self.clock.give_time(!side, super::clock::days_of(1)) {
+            return Err(Refusal::GiveDayUnavailable);
+        }
+        self.day_given_at = Some(ply);
+        Ok(vec![Event::DayGiven {
+            to: !side,
+            ply: ply - 1,
+            clock: self.clock.stored(),
+        }])
     }
 
     /// The operator banned the player of `side`: a game in progress is theirs, lost by
@@ -997,16 +1040,27 @@ impl GameSession {
         match &self.phase {
             Phase::Active { .. } => {
                 let to_move = self.game.position().side_to_move();
+                let correspondence = self.settings.clock.is_correspondence();
                 let mut next = if self.is_timed() {
                     let (at, expiry) = self.clock.expiry(to_move);
                     (at, Timer::Expire(expiry))
+                } else if correspondence {
+                    // A first move not made in its days aborts the game: nobody loses a
+                    // game that never began.
+                    (self.clock.expiry(to_move).0, Timer::Abort)
                 } else {
                     (
                         self.clock.turn_started() + self.timing.abort_after,
                         Timer::Abort,
                     )
                 };
-                for side in Side::ALL {
+                // Correspondence players are away most of the time: nobody abandons.
+                let abandoning = if correspondence {
+                    &[][..]
+                } else {
+                    &Side::ALL[..]
+                };
+                for &side in abandoning {
                     let Some(away) = self.seat(side).and_then(|s| s.away_since) else {
                         continue;
                     };

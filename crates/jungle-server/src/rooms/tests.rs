@@ -54,6 +54,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         persister,
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
+        time: Default::default(),
         fair_play: crate::fair_play::FairPlay::new(
             Default::default(),
             store.clone(),

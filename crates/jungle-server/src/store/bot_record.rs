@@ -110,6 +110,7 @@ mod tests {
                 start_fen: String::new(),
                 tournament: None,
                 private: false,
+                created_at: 0,
             };
             store.insert_game(&mut tx, &game).await.expect("game");
         }

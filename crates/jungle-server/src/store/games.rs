@@ -29,6 +29,8 @@ pub struct NewGame {
     pub tournament: Option<Uuid>,
     /// A private room's game (hidden from others until it is over).
     pub private: bool,
+    /// When it began, Unix milliseconds by the server's clock (the store's when 0).
+    pub created_at: i64,
 }
 
 /// One turn and both clocks right after it.
@@ -39,7 +41,7 @@ pub struct MoveRecord {
     pub clock: StoredClock,
     /// The mover's tab had lost focus since their previous move (a fair-play signal).
     pub blurred: bool,
-    /// When it was stored, Unix milliseconds (set by the store; 0 before).
+    /// When it was played, Unix milliseconds by the server's clock (the store's when 0).
     pub played_at: i64,
 }
 
@@ -219,7 +221,7 @@ impl Store {
         .bind(game.red_rating as i64)
         .bind(game.blue_rating as i64)
         .bind(game.start_fen.clone())
-        .bind(now_ms())
+        .bind(if game.created_at > 0 { game.created_at } else { now_ms() })
         .bind(i64::from(game.private))
         .bind(i64::from(game.red_provisional))
         .bind(i64::from(game.blue_provisional))
@@ -265,11 +267,34 @@ impl Store {
                     .bind(m.clock.blue_ms)
                     .bind(m.clock.red_timeouts)
                     .bind(m.clock.blue_timeouts)
-                    .bind(now)
+                    .bind(if m.played_at > 0 { m.played_at } else { now })
                     .bind(i64::from(m.blurred));
             }
             query.execute(&mut **tx).await?;
         }
+        Ok(())
+    }
+
+    /// Replaces the clocks stored with one turn (a correspondence day given).
+    pub async fn set_turn_clock(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        game: Uuid,
+        ply: usize,
+        clock: StoredClock,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE moves SET red_ms = $1, blue_ms = $2, red_timeouts = $3, blue_timeouts = $4
+             WHERE game_id = $5 AND ply = $6",
+        )
+        .bind(clock.red_ms)
+        .bind(clock.blue_ms)
+        .bind(clock.red_timeouts)
+        .bind(clock.blue_timeouts)
+        .bind(game.to_string())
+        .bind(ply as i64)
+        .execute(&mut **tx)
+        .await?;
         Ok(())
     }
 
@@ -328,11 +353,19 @@ impl Store {
                 })
             }));
         }
-        let row = sqlx::query("SELECT ruleset, red_id, blue_id FROM games WHERE id = $1")
+        let row = sqlx::query("SELECT ruleset, clock, red_id, blue_id FROM games WHERE id = $1")
             .bind(id.clone())
             .fetch_one(&mut **tx)
             .await?;
-        let ruleset: String = row.try_get("ruleset")?;
+        // The rating moved is the ruleset's real-time one, or its correspondence one.
+        let ruleset: String = {
+            let name: String = row.try_get("ruleset")?;
+            let clock: String = row.try_get("clock")?;
+            match (name.parse(), serde_json::from_str(&clock)) {
+                (Ok(rules), Ok(clock)) => crate::rating::RatingPool::of(rules, clock).key(),
+                _ => name,
+            }
+        };
         let red_id: String = row.try_get("red_id")?;
         let blue_id: String = row.try_get("blue_id")?;
         count_leaving(tx, finish, [&red_id, &blue_id]).await?;

@@ -5,6 +5,7 @@ mod accounts;
 mod api_tokens;
 mod blocks;
 mod bot_record;
+mod correspondence;
 mod fair_play;
 mod games;
 mod moderation;
@@ -396,6 +397,7 @@ mod tests {
                 start_fen: String::new(),
                 tournament: None,
                 private: false,
+                created_at: 0,
             };
             store.insert_game(&mut tx, &game).await.expect("game");
         }

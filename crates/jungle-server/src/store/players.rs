@@ -125,13 +125,18 @@ impl Store {
         row.map(|r| player_from_row(&r)).transpose()
     }
 
-    /// A player's rating in a ruleset: the default for one who has not played it.
-    pub async fn rating(&self, player: Uuid, ruleset: Ruleset) -> Result<RatingRecord, StoreError> {
+    /// A player's rating in a ruleset (real time, or by correspondence): the default for one
+    /// who has not played it.
+    pub async fn rating(
+        &self,
+        player: Uuid,
+        pool: impl Into<crate::rating::RatingPool>,
+    ) -> Result<RatingRecord, StoreError> {
         let row = sqlx::query(
             "SELECT rating, deviation, volatility, games FROM ratings WHERE player_id = $1 AND ruleset = $2",
         )
         .bind(player.to_string())
-        .bind(ruleset.name())
+        .bind(pool.into().key())
         .fetch_optional(&self.pool)
         .await?;
         Ok(match row {
@@ -152,10 +157,19 @@ impl Store {
             return Ok(None);
         };
         let mut ratings = std::collections::BTreeMap::new();
+        let mut correspondence_ratings = std::collections::BTreeMap::new();
         for ruleset in Ruleset::ALL {
             ratings.insert(
                 ruleset.name().to_owned(),
                 self.rating(id, ruleset).await?.wire(),
+            );
+            let correspondence = crate::rating::RatingPool {
+                rules: ruleset,
+                correspondence: true,
+            };
+            correspondence_ratings.insert(
+                ruleset.name().to_owned(),
+                self.rating(id, correspondence).await?.wire(),
             );
         }
         let row = sqlx::query(
@@ -188,6 +202,7 @@ impl Store {
             id: player.id,
             name: player.name,
             ratings,
+            correspondence_ratings,
             stats,
             username: counts.try_get("username")?,
             disconnects: counts.try_get("disconnects")?,

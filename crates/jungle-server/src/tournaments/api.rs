@@ -53,6 +53,9 @@ pub async fn create(
         }));
     }
     new.clock.validate().map_err(|e| bad(e.to_string()))?;
+    if new.clock.is_correspondence() {
+        return Err(bad("an arena is played in one sitting: no clock of days"));
+    }
     if !(1..=720).contains(&new.minutes) {
         return Err(bad("a tournament lasts 1 to 720 minutes"));
     }

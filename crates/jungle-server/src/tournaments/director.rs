@@ -89,6 +89,8 @@ pub fn cut_off(clock: ClockSpec) -> Duration {
     let game = match clock {
         ClockSpec::Fischer { base_s, inc_s } => base_s + 40 * inc_s,
         ClockSpec::PerMove { move_s, .. } => 40 * move_s,
+        // Refused when an arena is made; the longest cut-off if one came anyway.
+        ClockSpec::Days { .. } => u32::MAX / 4,
     };
     Duration::from_secs(u64::from(game / 4).clamp(10, 120))
 }

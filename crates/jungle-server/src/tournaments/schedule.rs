@@ -158,6 +158,7 @@ fn clock_name(clock: ClockSpec) -> String {
         }
         ClockSpec::Fischer { base_s, inc_s } => format!("{base_s}s+{inc_s}"),
         ClockSpec::PerMove { move_s, .. } => format!("{move_s}s"),
+        ClockSpec::Days { days } => format!("{days}d"),
     }
 }
 

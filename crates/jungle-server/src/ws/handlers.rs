@@ -62,6 +62,13 @@ impl Session {
             } => self.seek(conn, rules, clock, rated, computer_after_s).await,
             ClientFrame::AcceptSeek { seek } => {
                 self.limit(Limited::Seek, conn)?;
+                // A seek over days: the taker must be free to start one (an account, under
+                // the cap); the list says which seeks are.
+                let listed = self.state.reach.open_seeks().await;
+                if let Some(taken) = listed.iter().find(|s| s.id == seek) {
+                    let store = &self.state.store;
+                    crate::correspondence::may_start(store, conn.player.id, taken.clock).await?;
+                }
                 let has_account = self.state.store.has_account(conn.player.id).await?;
                 self.state
                     .reach
@@ -122,6 +129,7 @@ impl Session {
             ClientFrame::AcceptDraw { game } => self.act(conn, game, Action::AcceptDraw).await,
             ClientFrame::DeclineDraw { game } => self.act(conn, game, Action::DeclineDraw).await,
             ClientFrame::Rematch { game } => self.act(conn, game, Action::Rematch).await,
+            ClientFrame::GiveDay { game } => self.act(conn, game, Action::GiveDay).await,
             ClientFrame::Chat { game, preset, text } => self.chat(conn, game, preset, text).await,
             ClientFrame::Takeback { game } => {
                 // Each accepted takeback rewrites stored turns: a loop of them is limited.
@@ -189,7 +197,9 @@ impl Session {
         clock: ClockSpec,
     ) -> Result<SeatPlayer, FrameError> {
         clock.validate()?;
-        let rating = self.state.store.rating(conn.player.id, rules).await?;
+        crate::correspondence::may_start(&self.state.store, conn.player.id, clock).await?;
+        let pool = crate::rating::RatingPool::of(rules, clock);
+        let rating = self.state.store.rating(conn.player.id, pool).await?;
         Ok(SeatPlayer::human(conn.player.clone(), rating))
     }
 
@@ -212,6 +222,7 @@ impl Session {
     ) -> Reply {
         self.limit(Limited::Seek, conn)?;
         if computer_after_s.is_some() {
+            refuse_computer_by_days(clock)?;
             // Its fallback is a new computer game: counted, and not while playing a person.
             self.limit(Limited::PlayComputer, conn)?;
             self.state
@@ -302,6 +313,7 @@ impl Session {
         start: Position,
     ) -> Reply {
         let level = Level::new(level).ok_or(FrameError::BadLevel(None))?;
+        refuse_computer_by_days(clock)?;
         self.limit(Limited::PlayComputer, conn)?;
         // The computer is our engine: no game against it while one against a person is on,
         // and none from a position of a game in progress.
@@ -458,4 +470,15 @@ impl Session {
             _ => Err(FrameError::UnknownGame(game)),
         }
     }
+}
+
+/// The computer answers at once: a game over days against it is only a slow one.
+fn refuse_computer_by_days(clock: ClockSpec) -> Result<(), FrameError> {
+    if clock.is_correspondence() {
+        return Err(jungle_protocol::ClockSpecError(
+            "the computer plays in one sitting: no clock of days against it",
+        )
+        .into());
+    }
+    Ok(())
 }

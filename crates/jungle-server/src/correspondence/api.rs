@@ -1,0 +1,33 @@
+//! `GET /api/account/games/waiting`: the reader's correspondence games waiting for their move,
+//! most urgent first, with how many they have in progress (for the lobby's list and the
+//! header's badge, which asks about once a minute).
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use jungle_protocol::http::WaitingGames;
+
+use crate::accounts::api::AccountApiError;
+use crate::client_addr::ClientAddr;
+use crate::limits::Limited;
+use crate::state::AppState;
+
+pub async fn waiting(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<WaitingGames>, AccountApiError> {
+    let player = crate::api::player_of(&state, &headers)
+        .await?
+        .ok_or(AccountApiError::NotSignedIn)?;
+    state
+        .limits
+        .check(Limited::WaitingGames, Some(player.id), client)?;
+    let now = state.room_ctx.time.wall_ms();
+    let games = state.store.correspondence_waiting(player.id, now).await?;
+    let in_progress = state.store.correspondence_in_progress(player.id).await?;
+    Ok(Json(WaitingGames {
+        games,
+        in_progress: in_progress.max(0) as u32,
+    }))
+}

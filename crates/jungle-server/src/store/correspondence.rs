@@ -1,0 +1,125 @@
+//! Correspondence games as the store sees them (issue 28): how many a player has in progress,
+//! and those waiting for their move with each turn's deadline, read from the last turn's
+//! stored clocks and the time it was played (so on any node, whoever runs the game).
+
+use jungle_protocol::http::{WaitingGame, WaitingOpponent};
+use jungle_protocol::ClockSpec;
+use jungle_rules::{Position, Side};
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::{Store, StoreError};
+
+/// Games whose clock is by days: the clock is stored as its JSON, kind first.
+const IS_CORRESPONDENCE: &str = "g.clock LIKE '{\"kind\":\"days\"%'";
+
+impl Store {
+    /// Correspondence games `player` has in progress.
+    pub async fn correspondence_in_progress(&self, player: Uuid) -> Result<i64, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT COUNT(*) AS n FROM games g
+             WHERE g.status = 'active' AND (g.red_id = $1 OR g.blue_id = $1) AND {IS_CORRESPONDENCE}"
+        ))
+        .bind(player.to_string())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// `player`'s correspondence games in progress where it is their turn, most urgent first;
+    /// `now` (Unix ms) gives the time left.
+    pub async fn correspondence_waiting(
+        &self,
+        player: Uuid,
+        now: i64,
+    ) -> Result<Vec<WaitingGame>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT g.id, g.ruleset, g.clock, g.rated, g.red_id, g.blue_id, g.start_fen,
+                    g.created_at, pr.name AS red_name, pb.name AS blue_name
+             FROM games g
+             JOIN players pr ON pr.id = g.red_id
+             JOIN players pb ON pb.id = g.blue_id
+             WHERE g.status = 'active' AND (g.red_id = $1 OR g.blue_id = $1) AND {IS_CORRESPONDENCE}"
+        ))
+        .bind(player.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut waiting = Vec::new();
+        for r in rows {
+            let id: String = r.try_get("id")?;
+            let corrupt = |what: &str| StoreError::Corrupt(format!("game {id}: {what}"));
+            let clock: ClockSpec = serde_json::from_str(&r.try_get::<String, _>("clock")?)
+                .map_err(|_| corrupt("clock"))?;
+            let ClockSpec::Days { days } = clock else {
+                continue;
+            };
+            let red: String = r.try_get("red_id")?;
+            let side = if red == player.to_string() {
+                Side::Red
+            } else {
+                Side::Blue
+            };
+            let start_fen: String = r.try_get("start_fen")?;
+            let first = if start_fen.is_empty() {
+                Side::Red
+            } else {
+                start_fen
+                    .parse::<Position>()
+                    .map_err(|_| corrupt("start"))?
+                    .side_to_move()
+            };
+            let last = sqlx::query(
+                "SELECT ply, red_ms, blue_ms, played_at FROM moves WHERE game_id = $1
+                 ORDER BY ply DESC LIMIT 1",
+            )
+            .bind(&id)
+            .fetch_optional(&self.pool)
+            .await?;
+            // A correspondence game has no passed turns: turns alternate from the first.
+            let (plies, began, left) = match last {
+                Some(m) => {
+                    let plies = m.try_get::<i64, _>("ply")? + 1;
+                    let to_move = if plies % 2 == 0 { first } else { !first };
+                    let left: i64 = m.try_get(match to_move {
+                        Side::Red => "red_ms",
+                        Side::Blue => "blue_ms",
+                    })?;
+                    (plies, m.try_get::<i64, _>("played_at")?, left)
+                }
+                None => (
+                    0,
+                    r.try_get::<i64, _>("created_at")?,
+                    i64::from(days) * 86_400_000,
+                ),
+            };
+            let to_move = if plies % 2 == 0 { first } else { !first };
+            if to_move != side {
+                continue;
+            }
+            let (opponent_id, opponent_name): (String, String) = match side {
+                Side::Red => (r.try_get("blue_id")?, r.try_get("blue_name")?),
+                Side::Blue => (red, r.try_get("red_name")?),
+            };
+            let deadline_ms = began + left;
+            waiting.push(WaitingGame {
+                id: id.parse().map_err(|_| corrupt("id"))?,
+                rules: r
+                    .try_get::<String, _>("ruleset")?
+                    .parse()
+                    .map_err(|_| corrupt("ruleset"))?,
+                clock,
+                rated: r.try_get::<i64, _>("rated")? != 0,
+                side,
+                opponent: WaitingOpponent {
+                    id: opponent_id.parse().map_err(|_| corrupt("opponent"))?,
+                    name: opponent_name,
+                },
+                plies: plies as u32,
+                deadline_ms,
+                left_ms: (deadline_ms - now).max(0) as u64,
+            });
+        }
+        waiting.sort_by_key(|g| (g.deadline_ms, g.id));
+        Ok(waiting)
+    }
+}
