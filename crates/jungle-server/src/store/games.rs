@@ -486,6 +486,26 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
+    /// The ids of a player's games in one sitting in progress: those a new tab goes back
+    /// into and that keep a player busy (correspondence games are opened from their list).
+    pub async fn active_game_ids_in_one_sitting(
+        &self,
+        player: Uuid,
+    ) -> Result<Vec<Uuid>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, created_at FROM games WHERE red_id = $1 AND status = 'active'
+               AND clock NOT LIKE '{\"kind\":\"days\"%'
+             UNION ALL
+             SELECT id, created_at FROM games WHERE blue_id = $1 AND status = 'active'
+               AND clock NOT LIKE '{\"kind\":\"days\"%'
+             ORDER BY created_at",
+        )
+        .bind(player.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| get_uuid(r, "id")).collect()
+    }
+
     /// The ids of a player's games in progress.
     pub async fn active_game_ids(&self, player: Uuid) -> Result<Vec<Uuid>, StoreError> {
         // Two indexed lookups: with `OR`, SQLite chose the status index and read every game
@@ -502,15 +522,19 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
-    /// Whether `player` sits in a game in progress against anyone but our computer (whose
-    /// players are marked by their engine level).
+    /// Whether `player` sits in a game in one sitting in progress against anyone but our
+    /// computer (whose players are marked by their engine level). Games by correspondence do
+    /// not count: they last weeks, and their positions are closed to the engine for everyone
+    /// by the registry of live positions, their players included.
     pub async fn plays_someone(&self, player: Uuid) -> Result<bool, StoreError> {
         let row = sqlx::query(
             "SELECT 1 AS one FROM games g JOIN players o ON o.id = g.blue_id
              WHERE g.red_id = $1 AND g.status = 'active' AND o.bot_level IS NULL
+               AND g.clock NOT LIKE '{\"kind\":\"days\"%'
              UNION ALL
              SELECT 1 AS one FROM games g JOIN players o ON o.id = g.red_id
              WHERE g.blue_id = $1 AND g.status = 'active' AND o.bot_level IS NULL
+               AND g.clock NOT LIKE '{\"kind\":\"days\"%'
              LIMIT 1",
         )
         .bind(player.to_string())

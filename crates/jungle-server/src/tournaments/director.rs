@@ -517,7 +517,7 @@ impl Director {
 
     /// Whether `player` sits in a game in progress that is not this arena's.
     async fn busy_elsewhere(&self, player: Uuid) -> bool {
-        match self.ctx.store.active_game_ids(player).await {
+        match self.ctx.store.active_game_ids_in_one_sitting(player).await {
             Ok(games) => games.iter().any(|g| !self.games.contains_key(g)),
             Err(e) => {
                 tracing::warn!(error = %e, "a player's games in progress, before pairing");

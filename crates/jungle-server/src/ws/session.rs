@@ -129,7 +129,7 @@ impl Session {
             self._session = None;
             return Err(FrameError::BotAccount);
         }
-        let games = store.active_game_ids(player.id).await?;
+        let games = store.active_game_ids_in_one_sitting(player.id).await?;
         let conn = Connection {
             id: next_connection_id(),
             player: player.clone(),

@@ -1,0 +1,254 @@
+//! Correspondence games (issue 28), black-box on both stores, with time as a value: the
+//! server's time source is moved forward by days (`TimeSource::advance`), never waited for.
+//! Moves across restarts, a day given, a disconnect that changes nothing, a deadline missed
+//! that loses (and moves the correspondence rating, not the real-time one), a first move never
+//! made that aborts; the waiting list; who may start one.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use jungle_protocol::http::{PlayerProfile, WaitingGames};
+
+const DAY: Duration = Duration::from_secs(86_400);
+const THREE_DAYS: ClockSpec = ClockSpec::Days { days: 3 };
+/// Eleven moves each that end nothing: the shuffles and the leopard's walk of
+/// `DEN_WIN_AT_PLY_21`, stepping aside instead of into the den.
+const LINE: [&str; 22] = [
+    "g1f1", "a9b9", "a1b1", "g9f9", "f1g1", "b8b7", "b1a1", "f8e8", "e3d3", "b9a9", "d3d4", "f9g9",
+    "d4d5", "b7b8", "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8e8", "f9g9",
+];
+
+async fn waiting(server: &TestServer, player: &Player) -> WaitingGames {
+    let response = reqwest::Client::new()
+        .get(server.url("/api/account/games/waiting"))
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .expect("GET waiting");
+    assert_eq!(response.status().as_u16(), 200);
+    response.json().await.expect("a waiting list")
+}
+
+/// Host (an account) opens a private room over days that guest (an account) joins: the host
+/// plays Red. Both clients are past the game's first state.
+async fn started(
+    server: &TestServer,
+    host: &Player,
+    guest: &Player,
+    clock: ClockSpec,
+) -> (Client, Client, Uuid) {
+    let mut red = server.client(host).await;
+    let (code, game) = open_private_room(&mut red, clock, true).await;
+    red.expect_game().await;
+    let mut blue = server.client(guest).await;
+    blue.send(ClientFrame::JoinRoom { code }).await;
+    let state = blue.expect_game().await;
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.clock, clock);
+    expect_frame!(red, ServerFrame::Game(state) if state.status == GameStatus::Active);
+    (red, blue, game)
+}
+
+/// Comes back to `game` after a restart or a disconnect: its state as the player sees it.
+async fn back_to(server: &TestServer, player: &Player, game: Uuid) -> (Client, GameState) {
+    let mut client = server.client(player).await;
+    client.send(ClientFrame::Watch { game }).await;
+    let state = client.expect_game().await;
+    (client, state)
+}
+
+fn close_to(ms: u64, expected: Duration) -> bool {
+    ms.abs_diff(expected.as_millis() as u64) < 60_000
+}
+
+async fn a_game_over_days_keeps_its_deadlines(db: Db) {
+    let mut server = TestServer::start(db).await;
+    let (host, guest) = (server.account("Ren").await, server.account("Bo").await);
+    let (mut red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
+    play(&mut red, &mut blue, game, &LINE[..2]).await;
+
+    // Red's turn: listed for Red with its three days, not for Blue.
+    let list = waiting(&server, &host).await;
+    assert_eq!(list.in_progress, 1);
+    assert_eq!(list.games.len(), 1);
+    assert_eq!(list.games[0].id, game);
+    assert_eq!(list.games[0].side, Side::Red);
+    assert!(
+        close_to(list.games[0].left_ms, 3 * DAY),
+        "{:?}",
+        list.games[0]
+    );
+    assert!(waiting(&server, &guest).await.games.is_empty());
+
+    // A restart, and two days pass meanwhile: Red has one day left, exactly as stored.
+    drop((red, blue));
+    server.restart().await;
+    server.config.time.advance(2 * DAY);
+    let (mut red, state) = back_to(&server, &host, game).await;
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.moves, LINE[..2]);
+    assert!(close_to(state.clocks.red_ms, DAY), "{:?}", state.clocks);
+    assert!(state.red_away_ms.is_none() && state.blue_away_ms.is_none());
+    let (mut blue, _) = back_to(&server, &guest, game).await;
+    red.mv(game, LINE[2]).await;
+    blue.expect_moved().await;
+
+    // Red gives Blue a day: Blue's turn now ends in four days, and a restart keeps it.
+    red.send(ClientFrame::GiveDay { game }).await;
+    let given = expect_frame!(blue, ServerFrame::Game(state) => state);
+    assert!(
+        close_to(given.clocks.blue_ms, 4 * DAY),
+        "{:?}",
+        given.clocks
+    );
+    red.send(ClientFrame::GiveDay { game }).await;
+    red.expect_error(ErrorCode::GiveDayUnavailable).await;
+    blue.send(ClientFrame::GiveDay { game }).await;
+    blue.expect_error(ErrorCode::GiveDayUnavailable).await;
+    drop((red, blue));
+    server.restart().await;
+    server
+        .config
+        .time
+        .advance(3 * DAY + Duration::from_secs(3600));
+    let (mut blue, state) = back_to(&server, &guest, game).await;
+    assert_eq!(state.status, GameStatus::Active, "the day given holds");
+    assert!(
+        close_to(state.clocks.blue_ms, DAY - Duration::from_secs(3600)),
+        "{:?}",
+        state.clocks
+    );
+    let list = waiting(&server, &guest).await;
+    assert_eq!(list.games.len(), 1);
+    assert!(close_to(
+        list.games[0].left_ms,
+        DAY - Duration::from_secs(3600)
+    ));
+
+    // Nobody abandons: Blue moves and leaves; a whole day later the game is still on.
+    let (mut red, _) = back_to(&server, &host, game).await;
+    blue.mv(game, LINE[3]).await;
+    red.expect_moved().await;
+    drop(blue);
+    server.config.time.advance(DAY);
+    let (_, state) = back_to(&server, &host, game).await;
+    assert_eq!(state.status, GameStatus::Active);
+    assert!(state.blue_away_ms.is_none(), "no abandon countdown");
+    assert!(close_to(state.clocks.red_ms, 2 * DAY), "{:?}", state.clocks);
+
+    // Past the ten moves below which nothing is rated, Red lets its deadline pass: Red loses
+    // on time.
+    let (mut red, _) = back_to(&server, &host, game).await;
+    let (mut blue, _) = back_to(&server, &guest, game).await;
+    play(&mut red, &mut blue, game, &LINE[4..]).await;
+    server
+        .config
+        .time
+        .advance(3 * DAY + Duration::from_secs(60));
+    let over = blue.expect_over().await;
+    assert_eq!(over.reason, Reason::Timeout);
+    assert_eq!(over.winner, Some(Side::Blue));
+    assert!(over.rated);
+    assert!(over.rating_change.is_some());
+
+    // The correspondence rating moved; the real-time one did not.
+    let profile: PlayerProfile = server.get(&format!("/api/players/{}", guest.id)).await;
+    let correspondence = &profile.correspondence_ratings["classic"];
+    assert_eq!(correspondence.games, 1);
+    assert!(correspondence.rating > 1500.0, "{correspondence:?}");
+    assert_eq!(profile.ratings["classic"].games, 0);
+    assert_eq!(waiting(&server, &host).await.in_progress, 0);
+    server.shutdown().await;
+}
+
+async fn a_first_move_never_made_aborts(db: Db) {
+    let server = TestServer::start(db).await;
+    let (host, guest) = (server.account("Ada").await, server.account("Lin").await);
+    let (_red, mut blue, game) = started(&server, &host, &guest, ClockSpec::Days { days: 1 }).await;
+    let list = waiting(&server, &host).await;
+    assert_eq!(list.games.len(), 1, "Red's first move is due");
+    server.config.time.advance(DAY + Duration::from_secs(1));
+    let over = blue.expect_over().await;
+    assert_eq!(over.status, GameStatus::Aborted);
+    assert_eq!(over.reason, Reason::Aborted);
+    assert_eq!(over.winner, None);
+    let (_, state) = back_to(&server, &guest, game).await;
+    assert_eq!(state.status, GameStatus::Aborted);
+    server.shutdown().await;
+}
+
+async fn who_may_start_a_game_over_days(db: Db) {
+    let server = TestServer::start(db).await;
+    // A guest may not: its games would outlive its cookie.
+    let guest = server.player("Passer").await;
+    let mut g = server.client(&guest).await;
+    g.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: THREE_DAYS,
+        rated: false,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    g.expect_error(ErrorCode::AccountRequired).await;
+    // Nor against the computer, nor with a clock of days not offered.
+    let account = server.account("Kai").await;
+    let mut a = server.client(&account).await;
+    a.send(ClientFrame::PlayComputer {
+        rules: Ruleset::Classic,
+        clock: THREE_DAYS,
+        level: 1,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    a.expect_error(ErrorCode::BadRequest).await;
+    a.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: ClockSpec::Days { days: 4 },
+        rated: false,
+        color: ColorChoice::Red,
+        position: None,
+    })
+    .await;
+    a.expect_error(ErrorCode::BadRequest).await;
+    // A seek over days is listed and never paired by itself: two such seeks stay apart.
+    let other = server.account("Mei").await;
+    let mut o = server.client(&other).await;
+    let days_seek = seek(Ruleset::Classic, THREE_DAYS, true);
+    a.send(days_seek.clone()).await;
+    expect_frame!(a, ServerFrame::Seeking { .. });
+    o.send(days_seek).await;
+    expect_frame!(o, ServerFrame::Seeking { .. });
+    let listed: Vec<jungle_protocol::http::OpenSeek> = server.get("/api/seeks").await;
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    // Taking one from the list starts the game.
+    let mine = listed
+        .iter()
+        .find(|s| s.player.id == account.id)
+        .expect("listed");
+    o.send(ClientFrame::AcceptSeek { seek: mine.id }).await;
+    let state = o.expect_game().await;
+    assert_eq!(state.clock, THREE_DAYS);
+    assert_eq!(a.expect_game().await.game, state.game);
+    // A game over days does not hold its players back from one in one sitting.
+    let (x, y) = (server.account("Xu").await, server.account("Yan").await);
+    let (mut cx, mut cy) = (server.client(&x).await, server.client(&y).await);
+    let quick = seek(Ruleset::Classic, fischer(60, 0), false);
+    a.send(quick.clone()).await;
+    expect_frame!(a, ServerFrame::Seeking { .. });
+    cx.send(quick).await;
+    let quick_game = cx.expect_game().await;
+    assert_eq!(quick_game.clock, fischer(60, 0));
+    assert_eq!(a.expect_game().await.game, quick_game.game);
+    cy.send(ClientFrame::Ping).await;
+    server.shutdown().await;
+}
+
+both_stores!(
+    a_game_over_days_keeps_its_deadlines,
+    a_first_move_never_made_aborts,
+    who_may_start_a_game_over_days,
+);
