@@ -122,6 +122,9 @@ export const leaderboard = (rules, bots = false) => request('GET', `/api/leaderb
 const mine = (method, path, body) => request(method, path, body, storedPlayer()?.token);
 
 export const settings = () => mine('GET', '/api/account/settings');
+/** The reader's correspondence games waiting for their move, most urgent first, and how many
+ * they have in progress: `{ games, in_progress }`. */
+export const waitingGames = () => mine('GET', '/api/account/games/waiting');
 export const saveSettings = (value) => mine('PUT', '/api/account/settings', value);
 export const sessions = () => mine('GET', '/api/sessions');
 export const apiTokens = () => mine('GET', '/api/tokens');

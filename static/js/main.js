@@ -15,6 +15,7 @@ import { renderProfile } from './views/profile.js';
 import { renderLeaderboard } from './views/leaderboard.js';
 import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './components/challenge.js';
+import { createTurnBadge } from './components/turn_badge.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderPuzzles } from './views/puzzles.js';
 import { renderEditor } from './views/editor.js';
@@ -46,6 +47,8 @@ const app = {
   },
 };
 /** @type {any} */ (window).jungleApp = app; // for debugging in the console
+// The correspondence games waiting for the reader's move, on every page.
+const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')), app);
 
 function parseRoute() {
   const path = location.pathname;
@@ -130,6 +133,7 @@ function route() {
   app.route = parseRoute();
   translatePage();
   drawToggles();
+  turnBadge.redraw();
   // A reset link works on any device, signed in or not; so does a wrong address.
   if (app.route.name === 'reset') {
     show(renderReset(root, app.route.code, app));
@@ -234,6 +238,7 @@ function identityChanged() {
   app.socket?.close();
   app.socket = null;
   challengeNotices.clear();
+  turnBadge.restart();
   route();
   loadAccountSettings();
 }

@@ -30,6 +30,8 @@ export function initialState() {
     takebackDeclined: false,
     premove: null,
     chat: [],
+    dayGivenAt: null,
+    waiting: null,
   };
 }
 
@@ -44,6 +46,7 @@ const FRESH_GAME = {
   premove: null,
   chat: [],
   awayDeadline: {},
+  dayGivenAt: null,
 };
 
 /** A deadline `ms` from `now`, or none. */
@@ -207,6 +210,18 @@ const OTHER_FRAMES = {
     // A game we play always takes the screen; one we merely watch only on its own page.
     const ours = frame.you != null && frame.status !== 'finished' && frame.status !== 'aborted';
     const wanted = route?.name === 'game' && route.id === frame.game;
+    // A correspondence game takes the screen only as it begins: later states (a day given, a
+    // takeback) reach a player who may be reading the lobby or another of their games. The
+    // list of games waiting for their move hears of it.
+    if (frame.clock?.kind === 'days' && ours && !wanted && frame.moves.length > 0) {
+      if (held?.game !== frame.game) return { state, effects: [], topics: ['correspondence'] };
+      const game = /** @type {GameState} */ (/** @type {unknown} */ ({ ...frame }));
+      return {
+        state: { ...state, game, clockReceivedAt: at.now, abortDeadline: deadline(frame.abort_in_ms, at.now) },
+        effects: [],
+        topics: ['game', 'correspondence'],
+      };
+    }
     // A spectator of a finished game follows its rematch: the same two players, a new game.
     const pair = (g) => [g.red?.id, g.blue?.id].sort().join();
     const rematch = held != null && arriving && held.status !== 'active' && route?.name === 'game'
@@ -239,6 +254,22 @@ const OTHER_FRAMES = {
  * @returns {Outcome | null}
  */
 export function reduce(state, frame, at) {
+  const outcome = reduceFrame(state, frame, at);
+  // News of a correspondence game: the list of games waiting for the reader's move is asked
+  // for again.
+  if (outcome?.topics.includes('game') && !outcome.topics.includes('correspondence') && outcome.state.game?.clock?.kind === 'days') {
+    return { ...outcome, topics: [...outcome.topics, 'correspondence'] };
+  }
+  return outcome;
+}
+
+/**
+ * @param {ClientState} state
+ * @param {Frame} frame
+ * @param {Moment} at
+ * @returns {Outcome | null}
+ */
+function reduceFrame(state, frame, at) {
   const event = GAME_EVENTS[frame.t];
   if (event) {
     switch (sequence(state.game, frame)) {

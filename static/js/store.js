@@ -12,7 +12,8 @@ import { initialState, reduce } from './reducers.js';
  * @typedef {import('./types.js').Frame} Frame
  * @typedef {import('./reducers.js').Effect} Effect
  * @typedef {import('./reducers.js').Moment} Moment
- * @typedef {'game' | 'chat' | 'seek' | 'analysis' | 'game_analysis' | 'tournament' | 'tournament_error'} Topic
+ * @typedef {'game' | 'chat' | 'seek' | 'analysis' | 'game_analysis' | 'tournament' | 'tournament_error'
+ *   | 'waiting' | 'correspondence'} Topic
  * @typedef {{
  *   readonly state: ClientState,
  *   dispatch: (frame: Frame, at: Moment) => boolean,

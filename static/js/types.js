@@ -4,7 +4,8 @@
 /**
  * @typedef {'red' | 'blue'} Side
  * @typedef {'waiting' | 'active' | 'finished' | 'aborted'} GameStatus
- * @typedef {{ kind: 'fischer', base_s: number, inc_s: number } | { kind: 'per_move', move_s: number, max_timeouts: number, consecutive: boolean }} ClockSpec
+ * @typedef {{ kind: 'fischer', base_s: number, inc_s: number } | { kind: 'per_move', move_s: number, max_timeouts: number, consecutive: boolean }
+ *   | { kind: 'days', days: number }} ClockSpec
  * @typedef {{ red_ms: number, blue_ms: number, running: Side | null, red_timeouts: number, blue_timeouts: number }} Clocks
  * @typedef {{ id: string, name: string, rating: number, provisional: boolean, online: boolean, computer?: number, disconnects?: number, title?: string }} Seat
  * @typedef {{ red: number, blue: number }} RatingChange
@@ -18,6 +19,11 @@
  *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null, tournament?: string | null,
  *   host_colour?: 'red' | 'blue' | 'random',
  * }} GameState
+ * @typedef {{ id: string, rules: string, clock: ClockSpec, rated: boolean, side: Side,
+ *   opponent: { id: string, name: string }, plies: number, deadline_ms: number, left_ms: number }} WaitingGame
+ *   a correspondence game waiting for the reader's move (`GET /api/account/games/waiting`)
+ * @typedef {{ games: WaitingGame[], in_progress: number, at: number }} Waiting the reader's
+ *   correspondence games, and when the answer came (`Date.now()`)
  * @typedef {{ t: string, [field: string]: any }} Frame
  * @typedef {{ destroy: () => void }} View
  * @typedef {{ id: string, name: string, token: string, username?: string }} StoredPlayer
@@ -26,7 +32,7 @@
  *   clockReceivedAt: number,
  *   awayDeadline: { red?: number | null, blue?: number | null },
  *   abortDeadline: number | null,
- *   seek: { since: number, pool: number } | null,
+ *   seek: { since: number, pool: number, days?: boolean } | null,
  *   rematchAsked: boolean,
  *   rematchOffered: boolean,
  *   confirmResign: boolean,
@@ -35,6 +41,8 @@
  *   takebackDeclined: boolean,
  *   premove: string | null,
  *   chat: any[],
+ *   dayGivenAt: number | null,
+ *   waiting: Waiting | null,
  * }} ClientState the state the store (store.js) owns
  * @typedef {{
  *   player: StoredPlayer | null,

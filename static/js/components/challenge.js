@@ -4,7 +4,7 @@
 import { describeClock } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { t } from '../i18n.js';
-import { PRESETS, presetClock, escape } from '../format.js';
+import { clockOptions, presetClock, escape } from '../format.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
@@ -24,15 +24,14 @@ function options(values, label) {
  * @returns {import('../types.js').View}
  */
 export function renderChallengeForm(root, app, target) {
-  // Rated games are between accounts only; the server says so too.
+  // Rated games and games over days are between accounts only; the server says so too.
   const canRate = Boolean(app.player?.username && target.username);
   root.innerHTML = `<form id="challenge-form" class="challenge-form">
     <label>${t('ruleset')} <select id="ch-rules">${options(RULESETS, (r) => t(`ruleset.${r}`))}</select></label>
-    <label>${t('clock')} <select id="ch-clock">${options(PRESETS.map((p) => p.id), (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
+    <label>${t('clock')} <select id="ch-clock">${clockOptions('5+3', canRate)}</select></label>
     <label>${t('colour')} <select id="ch-colour">${options(['random', 'red', 'blue'], (c) => t(c))}</select></label>
     <label class="row ${canRate ? '' : 'muted'}"><input type="checkbox" id="ch-rated" ${canRate ? '' : 'disabled'}> ${t('rated')}</label>
     <button type="submit" class="primary">${t('sendChallenge')}</button></form>`;
-  /** @type {HTMLSelectElement} */ ($(root, '#ch-clock')).value = '5+3';
   $(root, '#challenge-form').onsubmit = (e) => {
     e.preventDefault();
     const rules = valueOf(root, '#ch-rules');

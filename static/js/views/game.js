@@ -3,10 +3,10 @@
 // store says the game changed. It derives nothing the server says.
 
 import { createBoard, renderBoard } from '../board.js';
-import { formatMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
+import { formatClock, formatDeadline, initialMs, lowTimeMs, remainingMs, describeClock } from '../clock.js';
 import { $, valueOf } from '../dom.js';
 import { ANIMAL_BY_NAME, parseBoard, glyphOf } from '../fen.js';
-import { t } from '../i18n.js';
+import { locale, t } from '../i18n.js';
 import { escape } from '../format.js';
 import * as api from '../api.js';
 import * as sound from '../sound.js';
@@ -72,8 +72,9 @@ export function renderGame(root, app) {
     const piece = square ? parseBoard(game.position).get(square) : null;
     if (premove && piece?.side !== game.you) cancelPremove();
   }, { capture: true });
-  /** What this page remembers: the clocks of the turn looked back at, the turn last warned of. */
-  const local = { pastClocks: null, lowWarned: -1 };
+  /** What this page remembers: the clocks of the turn looked back at, the turn last warned of,
+   * deadlines written out. */
+  const local = { pastClocks: null, lowWarned: -1, deadlines: /** @type {Map<number, string>} */ (new Map()) };
   const tick = () => tickClocks(root, app, local);
   app.tickers.push(tick);
   const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false, analysis: /** @type {any} */ (null), analysing: false };
@@ -242,7 +243,7 @@ export function stateAtPly(record, ply) {
     if (animal) captured[mover === 'red' ? 'blue' : 'red'].push(animal);
     mover = mover === 'red' ? 'blue' : 'red';
   }
-  const initial = record.clock.kind === 'fischer' ? record.clock.base_s * 1000 : record.clock.move_s * 1000;
+  const initial = initialMs(record.clock);
   const clocks = ply === 0 ? { red_ms: initial, blue_ms: initial } : record.clocks[ply - 1] ?? null;
   return { position: fenAt, lastMove: lastMove({ moves: record.moves.slice(0, ply) }), captured, clocks };
 }
@@ -281,7 +282,7 @@ function updateGame(root, app, board, replay, local) {
   drawAway(root, app);
   drawRoomPanel($(root, '#room-panel'), app);
   drawEnd($(root, '#end-panel'), app);
-  drawTurn($(root, '#turn-info'), game);
+  drawTurn($(root, '#turn-info'), app, local);
   drawActions($(root, '#actions'), app);
   drawMoves($(root, '#moves'), game, shown, replay.analysis?.marks);
   const over = game.status === 'finished' || game.status === 'aborted';
@@ -327,22 +328,38 @@ function drawBar(el, game, side) {
     <span class="clock" data-clock="${side}" aria-label="${t('clockOf', { side: t(side) })}"></span>`;
 }
 
+/** What each clock element shows now. @type {WeakMap<HTMLElement, string>} */
+const drawnClocks = new WeakMap();
+
 function tickClocks(root, app, local) {
   const { game, clockReceivedAt } = app.store.state;
   if (!game) return;
-  tickFirstMove(root, app);
+  tickFirstMove(root, app, local);
   const past = local.pastClocks;
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-clock]'))) {
     const side = el.dataset.clock;
+    const days = game.clock.kind === 'days';
+    el.classList.toggle('days', days);
     if (past) {
       // Looking back: the clocks as they stood after that turn.
-      el.innerHTML = formatMs(side === 'red' ? past.red_ms : past.blue_ms);
+      el.innerHTML = formatClock(side === 'red' ? past.red_ms : past.blue_ms, game.clock, t);
+      drawnClocks.delete(el);
       el.classList.remove('running', 'low');
       continue;
     }
-    const running = game.status === 'active' && game.clocks.running === side;
-    const ms = game.status === 'active' ? remainingMs(game.clocks, side, clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
-    let text = formatMs(ms);
+    let running = game.status === 'active' && game.clocks.running === side;
+    let ms = game.status === 'active' ? remainingMs(game.clocks, side, clockReceivedAt) : remainingMs({ ...game.clocks, running: null }, side, 0);
+    // A correspondence side's first move has its days too, on the abort timer: shown as its clock.
+    const { abortDeadline } = app.store.state;
+    if (days && game.status === 'active' && game.clocks.running == null && game.turn === side && abortDeadline != null) {
+      running = true;
+      ms = Math.max(0, abortDeadline - performance.now());
+    }
+    let text = formatClock(ms, game.clock, t);
+    if (days && running) {
+      // The turn's end in the reader's own time ("until Sat 14:05"), to the minute.
+      text += `<small class="deadline">${t('untilWhen', { when: deadlineText(local, Date.now() + ms) })}</small>`;
+    }
     if (game.clock.kind === 'per_move') {
       // The turn's time as a ring that empties, beside the seconds (full while waiting).
       text = moveRing(running ? ms / (game.clock.move_s * 1000) : 1) + text;
@@ -350,17 +367,40 @@ function tickClocks(root, app, local) {
       const vars = { n: count, max: game.clock.max_timeouts };
       text += `<small title="${t('timeoutsTitle', vars)}" aria-label="${t('timeoutsTitle', vars)}">${t('timeouts', vars)}</small>`;
     }
-    el.innerHTML = text;
+    // Drawn again only when it changed (a clock of days, once a minute).
+    if (drawnClocks.get(el) !== text) {
+      el.innerHTML = text;
+      drawnClocks.set(el, text);
+    }
     el.classList.toggle('running', running);
     el.classList.toggle('low', running && ms < lowTimeMs(game.clock));
-    // One warning a turn when our own time runs short: 10 s on a Fischer clock, 5 s a move.
+    // One warning a turn when our own time runs short: 10 s on a Fischer clock, 5 s a move
+    // (none over days: nobody is listening).
     const warnBelow = game.clock.kind === 'per_move' ? 5000 : 10000;
-    if (running && side === game.you && ms < warnBelow && local.lowWarned !== game.moves.length) {
+    if (running && !days && side === game.you && ms < warnBelow && local.lowWarned !== game.moves.length) {
       local.lowWarned = game.moves.length;
       sound.play('low');
     }
   }
   drawAway(root, app);
+}
+
+/**
+ * A deadline as the reader's clock reads it, to the minute; remembered, since the clocks are
+ * drawn ten times a second.
+ * @param {{ deadlines: Map<number, string> }} local
+ * @param {number} at Unix milliseconds
+ */
+function deadlineText(local, at) {
+  // Rounded down: a deadline never reads later than it is.
+  const minute = Math.floor(at / 60000) * 60000;
+  let text = local.deadlines.get(minute);
+  if (text == null) {
+    if (local.deadlines.size > 20) local.deadlines.clear();
+    text = formatDeadline(minute, locale());
+    local.deadlines.set(minute, text);
+  }
+  return text;
 }
 
 /** Circumference of the per-move ring's circle (r = 8). */
@@ -399,9 +439,11 @@ function drawRoomPanel(el, app) {
     return;
   }
   const url = `${location.origin}/r/${game.code}`;
+  // The computer plays in one sitting: never in a room over days.
+  const computer = game.clock.kind !== 'days';
   el.innerHTML = `<div class="card"><p>${t('waitingForOpponent')}</p>
-    <p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
-    <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>
+    ${computer ? `<p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
+    <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>` : ''}
     <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" class="grow">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
     <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p>
@@ -412,9 +454,9 @@ function drawRoomPanel(el, app) {
     app.send({ t: 'resign', game: game.game });
     app.navigate('/');
   });
-  $(el, '#add-computer').onclick = () => {
+  el.querySelector('#add-computer')?.addEventListener('click', () => {
     app.send({ t: 'add_computer', game: game.game, level: Number(valueOf(el, '#add-level')) });
-  };
+  });
   $(el, '#copy-link').onclick = async (e) => {
     try {
       await navigator.clipboard.writeText(url);
@@ -503,16 +545,29 @@ function reportLinks(game) {
   return `<p class="muted report-links">${others.map((seat) => `<a href="/p/${seat.id}?report=${game.game}" data-link>${t('reportTitle', { name: escape(seat.name) })}</a>`).join(' · ')}</p>`;
 }
 
-function drawTurn(el, game) {
+/**
+ * @param {HTMLElement} el
+ * @param {App} app
+ * @param {{ deadlines: Map<number, string> }} local
+ */
+function drawTurn(el, app, local) {
+  const { game, clockReceivedAt } = app.store.state;
   const parts = [`${t(`ruleset.${game.rules}`)} · ${describeClock(game.clock, t)} · ${game.rated ? t('rated') : t('casual')}`];
+  // Over days, when the turn ends, in the reader's time (a first move's on the abort timer,
+  // said under this line instead).
+  let until = '';
+  if (game.clock.kind === 'days' && game.status === 'active' && game.clocks.running != null) {
+    const left = remainingMs(game.clocks, game.clocks.running, clockReceivedAt);
+    until = ` · ${t('untilWhen', { when: deadlineText(local, Date.now() + left) })}`;
+  }
   if (game.you == null) parts.push(t('spectating'));
-  else if (game.status === 'active') parts.push(game.turn === game.you ? `<strong>${t('yourTurn')}</strong>` : t('theirTurn'));
+  else if (game.status === 'active') parts.push(game.turn === game.you ? `<strong>${t('yourTurn')}</strong>${until}` : `${t('theirTurn')}${until}`);
   parts.push('<span id="first-move" class="first-move" role="timer"></span>');
   el.innerHTML = parts.join('<br>');
 }
 
 /** The countdown for a first move: the game is aborted when it runs out. */
-function tickFirstMove(root, app) {
+function tickFirstMove(root, app, local) {
   const el = root.querySelector('#first-move');
   if (!(el instanceof HTMLElement)) return;
   const { game, abortDeadline } = app.store.state;
@@ -521,7 +576,14 @@ function tickFirstMove(root, app) {
     el.textContent = '';
     return;
   }
-  const s = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+  const left = deadline - performance.now();
+  if (game.clock.kind === 'days') {
+    // Days ahead: the deadline in the reader's time, not seconds.
+    const when = deadlineText(local, Date.now() + left);
+    el.textContent = game.turn === game.you ? t('yourFirstMoveBy', { when }) : t('firstMoveBy', { side: t(game.turn), when });
+    return;
+  }
+  const s = Math.max(0, Math.ceil(left / 1000));
   el.textContent = game.turn === game.you ? t('yourFirstMove', { s }) : t('firstMove', { side: t(game.turn), s });
 }
 
@@ -533,7 +595,7 @@ function tickFirstMove(root, app) {
  * @param {App} app
  */
 function drawActions(el, app) {
-  const { game, rematchAsked, rematchOffered, confirmResign, drawOfferedAt, drawDeclined, takebackDeclined } = app.store.state;
+  const { game, rematchAsked, rematchOffered, confirmResign, drawOfferedAt, drawDeclined, takebackDeclined, dayGivenAt } = app.store.state;
   const ended = endText(game);
   if (ended) {
     el.hidden = false;
@@ -586,11 +648,20 @@ function drawActions(el, app) {
   const againAt = drawOfferedAt != null ? drawOfferedAt + 20 : 0;
   const waiting = !offered && game.moves.length < againAt;
   const label = offered ? t('drawOffered') : waiting ? t('drawAgainAt', { n: Math.floor(againAt / 2) + 1 }) : t('offerDraw');
+  // Correspondence: a day more for the opponent's turn, once a turn, after the first move.
+  const canGiveDay = game.clock.kind === 'days' && game.turn !== game.you && game.moves.length >= 1;
+  const dayGiven = dayGivenAt === game.moves.length || daysGiven()[id] === game.moves.length;
   el.innerHTML = `${drawDeclined ? `<p class="notice full" role="status">${t('drawDeclinedToYou')}</p>` : ''}
+    ${canGiveDay ? `<button type="button" class="secondary" id="give-day" title="${t('giveDayTitle')}" ${dayGiven ? 'disabled' : ''}>${dayGiven ? t('dayGiven') : t('giveDay')}</button>` : ''}
     <button type="button" class="secondary" id="offer-draw" ${offered || waiting ? 'disabled' : ''}>${label}</button>
     ${canTakeBack ? `<button type="button" class="secondary" id="takeback" ${asked ? 'disabled' : ''}>${asked ? t('takebackAsked') : t('takeback')}</button>` : ''}
     ${takebackDeclined ? `<p class="notice full" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
+  el.querySelector('#give-day')?.addEventListener('click', () => {
+    rememberDayGiven(id, game.moves.length);
+    app.store.set({ dayGivenAt: game.moves.length });
+    app.send({ t: 'give_day', game: id });
+  });
   el.querySelector('#takeback')?.addEventListener('click', () => {
     app.store.set({ takebackDeclined: false });
     app.send({ t: 'takeback', game: id });
@@ -602,6 +673,28 @@ function drawActions(el, app) {
   $(el, '#resign').onclick = () => {
     app.store.set({ confirmResign: true });
   };
+}
+
+const DAYS_GIVEN = 'jungle.daysGiven';
+
+/**
+ * The turns (by game) at which this browser gave the opponent a day: the game's state does not
+ * say, and a day is given once a turn, so the button stays "given" after a reload.
+ * @returns {Record<string, number>}
+ */
+function daysGiven() {
+  try {
+    return JSON.parse(localStorage.getItem(DAYS_GIVEN) || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** @param {string} game @param {number} ply */
+function rememberDayGiven(game, ply) {
+  // The latest few games are enough: a turn passes, and what was given no longer matters.
+  const kept = Object.entries(daysGiven()).filter(([id]) => id !== game).slice(-49);
+  localStorage.setItem(DAYS_GIVEN, JSON.stringify(Object.fromEntries([...kept, [game, ply]])));
 }
 
 /**

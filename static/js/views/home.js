@@ -1,10 +1,11 @@
-// The lobby: quick match, private rooms, join by code, live games, leaderboard, own ratings.
+// The lobby: correspondence games waiting for one's move, quick match, private rooms, join by
+// code, live games, leaderboard, own ratings.
 
 import * as api from '../api.js';
-import { describeClock } from '../clock.js';
+import { describeClock, formatDays, formatDeadline } from '../clock.js';
 import { $, checkedOf, valueOf } from '../dom.js';
-import { t } from '../i18n.js';
-import { PRESETS, escape, presetClock } from '../format.js';
+import { locale, t } from '../i18n.js';
+import { DAY_PRESETS, PRESETS, clockOptions, escape, isDaysPreset, presetClock, presetLabel } from '../format.js';
 import { renderAccountBox } from '../components/account.js';
 import { renderTournamentList } from '../components/tournament_list.js';
 
@@ -35,23 +36,33 @@ export function renderHome(root, app) {
   const ratedBox = (id, checked) => account
     ? `<label class="row"><input type="checkbox" id="${id}" ${checked ? 'checked' : ''}> ${t('rated')}</label>`
     : `<label class="row muted"><input type="checkbox" id="${id}" disabled> ${t('rated')}</label><p class="muted hint">${t('ratedNeedsAccount')}</p>`;
+  // Games over days are between accounts: a guest's choices of days stay greyed, and say why.
+  if (!account && isDaysPreset(last.preset)) last.preset = '5+3';
+  const realTime = isDaysPreset(last.preset) ? '5+3' : last.preset;
   root.innerHTML = `
   <div class="grid">
+    <section class="card" id="your-turn" aria-labelledby="yt" hidden>
+      <h2 id="yt"></h2><p class="muted" id="yt-note"></p><ul class="list" id="yt-list"></ul></section>
     <section class="card" aria-labelledby="qm">
       <h2 id="qm">${t('quickMatch')}</h2>
       <label>${t('ruleset')} <select id="qm-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
       <div class="presets" role="group" aria-label="${t('clock')}">
-        ${PRESETS.map((p) => `<button type="button" data-preset="${p.id}" aria-pressed="${p.id === last.preset}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</button>`).join('')}
+        ${PRESETS.map((p) => `<button type="button" data-preset="${p.id}" aria-pressed="${p.id === last.preset}">${presetLabel(p.id)}</button>`).join('')}
       </div>
+      <p class="preset-group" id="qm-days-label">${t('correspondencePerMove')}</p>
+      <div class="presets days" role="group" aria-labelledby="qm-days-label">
+        ${DAY_PRESETS.map((p) => `<button type="button" data-preset="${p.id}" aria-pressed="${p.id === last.preset}" ${account ? '' : 'disabled'}>${presetLabel(p.id)}</button>`).join('')}
+      </div>
+      ${account ? '' : `<p class="muted hint">${t('correspondenceNeedsAccount')}</p>`}
       ${ratedBox('qm-rated', last.rated)}
-      <label>${t('computerAfter')} <select id="qm-computer">${options(['', '15', '30', '60'], last.computerAfter ?? '30', (v) => (v ? t('afterS', { s: v }) : t('never')))}</select></label>
+      <label id="qm-computer-label">${t('computerAfter')} <select id="qm-computer">${options(['', '15', '30', '60'], last.computerAfter ?? '30', (v) => (v ? t('afterS', { s: v }) : t('never')))}</select></label>
       <div id="seek-area"></div>
     </section>
     <section class="card" aria-labelledby="pc">
       <h2 id="pc">${t('playComputer')}</h2>
       <label>${t('level')} <select id="pc-level">${options(['1', '2', '3', '4', '5', '6', '7', '8'], last.level ?? '3', (n) => t('levelN', { n }))}</select></label>
       <label>${t('ruleset')} <select id="pc-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
-      <label>${t('clock')} <select id="pc-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
+      <label>${t('clock')} <select id="pc-clock">${options(PRESETS.map((p) => p.id), realTime, presetLabel)}</select></label>
       <label>${t('colour')} <select id="pc-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
       <button type="button" class="primary" id="play-computer">${t('playComputer')}</button>
       <p><a href="/analysis" data-link id="analysis-link">${t('analysisBoard')}</a> ·
@@ -60,7 +71,7 @@ export function renderHome(root, app) {
     <section class="card" aria-labelledby="pr">
       <h2 id="pr">${t('privateRoom')}</h2>
       <label>${t('ruleset')} <select id="pr-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
-      <label>${t('clock')} <select id="pr-clock">${options(PRESETS.map((p) => p.id), last.preset, (id) => (id === '30s' ? t('perMove', { s: 30 }) : id))}</select></label>
+      <label>${t('clock')} <select id="pr-clock">${clockOptions(last.preset, account)}</select></label>
       <label>${t('colour')} <select id="pr-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
       ${ratedBox('pr-rated', false)}
       <button type="button" class="secondary" id="create-room">${t('createRoom')}</button>
@@ -80,10 +91,18 @@ export function renderHome(root, app) {
   </div>`;
 
   let preset = last.preset;
+  // A seek over days waits in the open list: the computer never steps in.
+  const computerChoice = /** @type {HTMLSelectElement} */ ($(root, '#qm-computer'));
+  const showPreset = () => {
+    computerChoice.disabled = isDaysPreset(preset);
+    $(root, '#qm-computer-label').classList.toggle('muted', isDaysPreset(preset));
+  };
+  showPreset();
   for (const button of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-preset]'))) {
     button.addEventListener('click', () => {
       preset = button.dataset.preset;
       for (const b of root.querySelectorAll('[data-preset]')) b.setAttribute('aria-pressed', String(b === button));
+      showPreset();
     });
   }
   const seekArea = $(root, '#seek-area');
@@ -91,7 +110,8 @@ export function renderHome(root, app) {
     const { seek } = app.store.state;
     if (seek) {
       const seconds = Math.floor((performance.now() - seek.since) / 1000);
-      seekArea.innerHTML = `<p class="notice" role="status">${t('waiting', { s: seconds })}${seek.pool > 1 ? ` · ${t('pool', { n: seek.pool - 1 })}` : ''}</p>
+      const waiting = seek.days ? t('correspondenceSeekListed') : t('waiting', { s: seconds });
+      seekArea.innerHTML = `<p class="notice" role="status">${waiting}${seek.pool > 1 ? ` · ${t('pool', { n: seek.pool - 1 })}` : ''}</p>
         <button type="button" class="danger" id="cancel-seek">${t('cancel')}</button>`;
       $(seekArea, '#cancel-seek').onclick = () => app.send({ t: 'cancel_seek' });
     } else {
@@ -101,15 +121,17 @@ export function renderHome(root, app) {
         const rated = account && checkedOf(root, '#qm-rated');
         const computerAfter = valueOf(root, '#qm-computer');
         localStorage.setItem('jungle.lastSeek', JSON.stringify({ ...remembered(), rules, preset, rated: account ? rated : last.rated, computerAfter }));
+        const days = isDaysPreset(preset);
         const frame = { t: 'seek', rules, clock: presetClock(preset, rules), rated };
-        if (computerAfter) frame.computer_after_s = Number(computerAfter);
+        if (computerAfter && !days) frame.computer_after_s = Number(computerAfter);
         app.send(frame);
-        app.store.set({ seek: { since: performance.now(), pool: 0 } }, 'seek');
+        app.store.set({ seek: { since: performance.now(), pool: 0, days } }, 'seek');
       };
     }
   };
   drawSeek();
-  app.tickers.push(() => app.store.state.seek && drawSeek());
+  // A seek over days says the same thing all along: only the seconds of others are redrawn.
+  app.tickers.push(() => app.store.state.seek && !app.store.state.seek.days && drawSeek());
   const stopSeekNews = app.store.subscribe('seek', drawSeek);
 
   $(root, '#play-computer').onclick = () => {
@@ -155,9 +177,10 @@ export function renderHome(root, app) {
   const openList = $(root, '#open-seeks');
   const loadSeeks = async () => {
     const seeks = (await api.openSeeks().catch(() => [])).filter((s) => s.player.id !== app.player.id);
+    // Rated games and games over days are an account's.
     openList.innerHTML = seeks.length
       ? seeks.slice(0, 20).map((s) => `<li><span>${nameLink(s.player.name, s.player.id)} (${s.rating}${s.provisional ? '?' : ''}) · ${t(`ruleset.${s.rules}`)} ${describeClock(s.clock, t)} · ${s.rated ? t('rated') : t('casual')}</span>
-          <button type="button" class="secondary" data-seek="${s.id}" ${s.rated && !account ? 'disabled' : ''}>${t('play')}</button></li>`).join('')
+          <button type="button" class="secondary" data-seek="${s.id}" ${(s.rated || s.clock.kind === 'days') && !account ? 'disabled' : ''}>${t('play')}</button></li>`).join('')
       : `<li class="muted">${t('noOpenSeeks')}</li>`;
   };
   openList.onclick = (e) => {
@@ -182,11 +205,43 @@ export function renderHome(root, app) {
   loadBoard();
 
   api.profile(app.player.id).then((profile) => {
-    mine.innerHTML = RULESETS.map((r) => {
-      const rating = profile.ratings[r];
-      return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
-    }).join('') + `<li class="muted">${t('leaveRecord', { d: profile.disconnects ?? 0, a: profile.aborts ?? 0 })}</li>`;
+    const row = (label, rating) => `<li><span>${label}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
+    // Correspondence ratings apart, for the rulesets played over days.
+    const byDays = RULESETS.filter((r) => profile.correspondence_ratings?.[r]?.games > 0);
+    mine.innerHTML = RULESETS.map((r) => row(t(`ruleset.${r}`), profile.ratings[r])).join('')
+      + byDays.map((r) => row(`${t(`ruleset.${r}`)} · ${t('correspondence')}`, profile.correspondence_ratings[r])).join('')
+      + `<li class="muted">${t('leaveRecord', { d: profile.disconnects ?? 0, a: profile.aborts ?? 0 })}</li>`;
   }).catch(() => {});
+
+  // Correspondence games waiting for this player's move (the header's badge keeps the list,
+  // and fetches it afresh as the lobby opens).
+  const yourTurn = $(root, '#your-turn');
+  // The header's badge links here: the list is shown once it has come.
+  let scrollTo = location.hash === '#your-turn';
+  const drawYourTurn = () => {
+    const waiting = app.store.state.waiting;
+    yourTurn.hidden = !account || !waiting || (!waiting.games.length && !waiting.in_progress);
+    if (yourTurn.hidden) return;
+    if (scrollTo) {
+      scrollTo = false;
+      requestAnimationFrame(() => yourTurn.scrollIntoView({ block: 'nearest' }));
+    }
+    const n = waiting.games.length;
+    $(yourTurn, '#yt').textContent = n ? t('yourTurnInN', { n }) : t('correspondence');
+    $(yourTurn, '#yt-note').textContent = n ? t('correspondenceInProgress', { n: waiting.in_progress }) : `${t('noGameWaiting')} ${t('correspondenceInProgress', { n: waiting.in_progress })}`;
+    $(yourTurn, '#yt-list').innerHTML = waiting.games.map((g) => {
+      const left = Math.max(0, g.left_ms - (Date.now() - waiting.at));
+      const until = t('untilWhen', { when: formatDeadline(waiting.at + g.left_ms, locale()) });
+      const timing = `${t('timeLeft', { left: `<strong>${formatDays(left, t)}</strong>` })} · <span class="nowrap">${until}</span>`;
+      return `<li class="game-row"><span>${nameLink(g.opponent.name, g.opponent.id)} · ${t(`ruleset.${g.rules}`)} · ${describeClock(g.clock, t)}<br>
+        <span class="muted">${timing}</span></span>
+        <a href="/g/${g.id}" data-link class="button primary link-button">${t('makeMove')}</a></li>`;
+    }).join('');
+  };
+  drawYourTurn();
+  const stopWaitingNews = app.store.subscribe('waiting', drawYourTurn);
+  const yourTurnTimer = setInterval(drawYourTurn, 30000);
+  app.store.tell('correspondence');
 
   const accountBox = renderAccountBox($(root, '#account-box'), app, app.identityChanged);
   const tournamentList = renderTournamentList($(root, '#tournaments'), app);
@@ -197,7 +252,9 @@ export function renderHome(root, app) {
       tournamentList.destroy();
       clearInterval(liveTimer);
       clearInterval(seeksTimer);
+      clearInterval(yourTurnTimer);
       stopSeekNews();
+      stopWaitingNews();
     },
   };
 }

@@ -81,6 +81,7 @@ export function renderProfile(root, app, who) {
   root.innerHTML = `<section class="card profile"><h1 id="profile-name">${escape(who.username ?? '')}</h1>
     <p id="profile-presence" class="muted"></p>
     <ul class="list" id="profile-ratings"></ul>
+    <section id="profile-correspondence" hidden><h2>${t('correspondence')}</h2><ul class="list" id="correspondence-ratings"></ul></section>
     <div id="profile-actions"></div>
     <h2>${t('ratingHistory')}</h2>
     <select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
@@ -112,6 +113,13 @@ export function renderProfile(root, app, who) {
       const rating = profile.ratings[r];
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
     }).join('') + `<li class="muted">${t('record', { w: profile.stats.wins, l: profile.stats.losses, d: profile.stats.draws })}</li>`;
+    // Correspondence ratings stand apart, for the rulesets played over days.
+    const byDays = RULESETS.filter((r) => profile.correspondence_ratings?.[r]?.games > 0);
+    $(root, '#profile-correspondence').hidden = byDays.length === 0;
+    $(root, '#correspondence-ratings').innerHTML = byDays.map((r) => {
+      const rating = profile.correspondence_ratings[r];
+      return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;
+    }).join('');
     drawActions(profile);
     api.puzzleHistory(profile.id).then((history) => {
       if (!alive || !history.ratings.length) return;
