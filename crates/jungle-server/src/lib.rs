@@ -196,6 +196,11 @@ impl Server {
         }
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
         tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
+        tokio::spawn(correspondence::vacation::tell_rooms(
+            store.clone(),
+            rooms.clone(),
+            shutdown_rx.clone(),
+        ));
         tokio::spawn(moderation::apply_bans(
             store.clone(),
             rooms.clone(),
@@ -406,6 +411,12 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route(
             "/api/account/games/waiting",
             get(correspondence::api::waiting),
+        )
+        .route(
+            "/api/account/vacation",
+            get(correspondence::vacation::show)
+                .post(correspondence::vacation::start)
+                .delete(correspondence::vacation::end),
         )
         .route(
             "/api/account/settings",

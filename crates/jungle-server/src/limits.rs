@@ -69,6 +69,8 @@ pub enum Limited {
     PuzzleAttempts,
     /// `GET /api/account/games/waiting` (the header's badge asks about once a minute).
     WaitingGames,
+    /// `GET`, `POST`, `DELETE /api/account/vacation`.
+    Vacation,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -106,6 +108,7 @@ impl Limited {
             Limited::Puzzles => "puzzles",
             Limited::PuzzleAttempts => "puzzle attempts",
             Limited::WaitingGames => "waiting games",
+            Limited::Vacation => "vacation",
         }
     }
 }
@@ -198,6 +201,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::PuzzleAttempts, Per::Address, 120, 500),
     rule(Limited::WaitingGames, Per::Player, 30, 2 * S),
     rule(Limited::WaitingGames, Per::Address, 120, 500),
+    rule(Limited::Vacation, Per::Player, 10, 60 * S),
+    rule(Limited::Vacation, Per::Address, 30, 10 * S),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

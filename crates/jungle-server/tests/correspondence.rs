@@ -163,6 +163,93 @@ async fn a_game_over_days_keeps_its_deadlines(db: Db) {
     server.shutdown().await;
 }
 
+/// `POST` or `DELETE /api/account/vacation`: the status and the answer.
+async fn vacation(
+    server: &TestServer,
+    player: &Player,
+    days: Option<i64>,
+) -> (u16, serde_json::Value) {
+    let client = reqwest::Client::new();
+    let url = server.url("/api/account/vacation");
+    let request = match days {
+        Some(days) => client.post(url).json(&serde_json::json!({ "days": days })),
+        None => client.delete(url),
+    };
+    let response = request
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .expect("vacation");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or_default())
+}
+
+/// The game's state as `player` sees it, once `ready` holds (rooms hear of vacations within
+/// a second or two).
+async fn state_once(
+    server: &TestServer,
+    player: &Player,
+    game: Uuid,
+    ready: impl Fn(&GameState) -> bool,
+) -> GameState {
+    let until = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (_, state) = back_to(server, player, game).await;
+        if ready(&state) {
+            return state;
+        }
+        assert!(tokio::time::Instant::now() < until, "{:?}", state.clocks);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn a_vacation_stops_the_players_turns(db: Db) {
+    let mut server = TestServer::start(db).await;
+    let (host, guest) = (server.account("Sol").await, server.account("Ana").await);
+    let (mut red, mut blue, game) =
+        started(&server, &host, &guest, ClockSpec::Days { days: 1 }).await;
+    play(&mut red, &mut blue, game, &LINE[..2]).await;
+    drop((red, blue));
+
+    // Red, to move with a day left, goes away for two: its turn now ends in three.
+    let (status, view) = vacation(&server, &host, Some(2)).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["days_left"], 12);
+    assert!(view["until_ms"].is_i64());
+    let state = state_once(&server, &host, game, |s| close_to(s.clocks.red_ms, 3 * DAY)).await;
+    assert_eq!(state.status, GameStatus::Active);
+    let list = waiting(&server, &host).await;
+    assert!(close_to(list.games[0].left_ms, 3 * DAY), "{:?}", list.games);
+    // Two days pass (a restart among them): the vacation is over, Red's day is left.
+    server.restart().await;
+    server.config.time.advance(2 * DAY);
+    let (mut red, state) = back_to(&server, &host, game).await;
+    assert_eq!(state.status, GameStatus::Active, "nobody lost on vacation");
+    assert!(close_to(state.clocks.red_ms, DAY), "{:?}", state.clocks);
+    // Blue's turns were never paused.
+    let (mut blue, _) = back_to(&server, &guest, game).await;
+    red.mv(game, LINE[2]).await;
+    let (_, state) = back_to(&server, &guest, game).await;
+    assert!(close_to(state.clocks.blue_ms, DAY), "{:?}", state.clocks);
+    // Fourteen days in any 365: twelve are left; one at a time; back early frees the rest.
+    let (status, _) = vacation(&server, &guest, Some(15)).await;
+    assert_eq!(status, 400);
+    assert_eq!(vacation(&server, &host, Some(13)).await.0, 400);
+    assert_eq!(vacation(&server, &host, Some(5)).await.0, 200);
+    assert_eq!(
+        vacation(&server, &host, Some(1)).await.0,
+        400,
+        "one at a time"
+    );
+    let (status, view) = vacation(&server, &host, None).await;
+    assert_eq!(status, 200);
+    assert!(view["until_ms"].is_null());
+    assert_eq!(view["days_left"], 11, "a day begun is a day taken");
+    blue.mv(game, LINE[3]).await;
+    red.expect_moved().await;
+    server.shutdown().await;
+}
+
 async fn a_first_move_never_made_aborts(db: Db) {
     let server = TestServer::start(db).await;
     let (host, guest) = (server.account("Ada").await, server.account("Lin").await);
@@ -250,5 +337,6 @@ async fn who_may_start_a_game_over_days(db: Db) {
 both_stores!(
     a_game_over_days_keeps_its_deadlines,
     a_first_move_never_made_aborts,
+    a_vacation_stops_the_players_turns,
     who_may_start_a_game_over_days,
 );

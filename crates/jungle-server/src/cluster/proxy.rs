@@ -283,6 +283,7 @@ impl Proxy {
             // The owner's own business.
             RoomCommand::ComputerMove { .. }
             | RoomCommand::Banned { .. }
+            | RoomCommand::Vacation { .. }
             | RoomCommand::Relinquish
             | RoomCommand::Rejoin => return,
         };

@@ -5,6 +5,7 @@
 //! player's move.
 
 pub mod api;
+pub mod vacation;
 
 use jungle_protocol::http::WaitingGames;
 use jungle_protocol::ClockSpec;

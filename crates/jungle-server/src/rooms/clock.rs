@@ -29,6 +29,9 @@ pub struct GameClock {
     timeouts: [u32; 2],
     lag_quota: [Duration; 2],
     turn_started: Instant,
+    /// Correspondence: each side's vacations from now on (sorted, apart), during which its
+    /// turns do not run.
+    pauses: [Vec<(Instant, Instant)>; 2],
 }
 
 /// What happens when the running turn's time is up.
@@ -53,6 +56,7 @@ impl GameClock {
             timeouts: [0; 2],
             lag_quota: [LAG_QUOTA_GAIN; 2],
             turn_started: now,
+            pauses: Default::default(),
         }
     }
 
@@ -83,6 +87,26 @@ impl GameClock {
         }
     }
 
+    /// `side`'s vacations (correspondence): its turns stand still during them.
+    pub fn set_pauses(&mut self, side: Side, mut pauses: Vec<(Instant, Instant)>) {
+        pauses.retain(|(from, until)| from < until);
+        pauses.sort();
+        self.pauses[side.index()] = pauses;
+    }
+
+    /// When `side`'s running turn ends: its time, pushed back by every vacation of its that
+    /// overlaps the turn.
+    fn deadline(&self, side: Side) -> Instant {
+        let mut at = self.turn_started + self.remaining[side.index()];
+        for &(from, until) in &self.pauses[side.index()] {
+            let from = from.max(self.turn_started);
+            if from < at && until > from {
+                at += until - from;
+            }
+        }
+        at
+    }
+
     /// Gives `side` more time on its turn (correspondence): false for other clocks.
     pub fn give_time(&mut self, side: Side, extra: Duration) -> bool {
         if !self.spec.is_correspondence() {
@@ -107,10 +131,7 @@ impl GameClock {
                 self.turn_started + Duration::from_secs(move_s.into()),
                 Expiry::Pass,
             ),
-            ClockSpec::Days { .. } => (
-                self.turn_started + self.remaining[side.index()],
-                Expiry::Flag,
-            ),
+            ClockSpec::Days { .. } => (self.deadline(side), Expiry::Flag),
         }
     }
 
@@ -140,7 +161,7 @@ impl GameClock {
                         self.timeouts[i] = 0;
                     }
                 }
-                ClockSpec::Days { .. } => within_time = spent < self.remaining[i],
+                ClockSpec::Days { .. } => within_time = now < self.deadline(side),
             }
         }
         // A correspondence side's next turn has its full time again.
@@ -174,6 +195,12 @@ impl GameClock {
     pub fn snapshot(&self, running: Option<Side>, now: Instant) -> Clocks {
         let spent = now.saturating_duration_since(self.turn_started);
         let left = |side: Side| -> u64 {
+            if self.spec.is_correspondence() && running == Some(side) {
+                return self
+                    .deadline(side)
+                    .saturating_duration_since(now)
+                    .as_millis() as u64;
+            }
             let full = match self.spec {
                 ClockSpec::Fischer { .. } | ClockSpec::Days { .. } => self.remaining[side.index()],
                 ClockSpec::PerMove { move_s, .. } => Duration::from_secs(move_s.into()),
@@ -337,5 +364,26 @@ mod tests {
         );
         blitz.charge_downtime(Side::Red, secs(5));
         assert_eq!(blitz.expiry(Side::Red).0, t0 + secs(10), "nor any downtime");
+    }
+
+    #[test]
+    fn a_vacation_stops_the_turn_it_overlaps() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(THREE_DAYS, t0);
+        // Two days of vacation starting a day in: the turn ends two days later.
+        clock.set_pauses(Side::Red, vec![(t0 + days_of(1), t0 + days_of(3))]);
+        assert_eq!(clock.expiry(Side::Red).0, t0 + days_of(5));
+        assert_eq!(
+            clock.snapshot(Some(Side::Red), t0 + days_of(2)).red_ms,
+            3 * 86_400_000
+        );
+        // Blue's turns are Blue's.
+        assert_eq!(clock.expiry(Side::Blue).0, t0 + days_of(3));
+        // A move at day 4 is in time; a vacation after a deadline changes nothing.
+        assert!(clock
+            .clone()
+            .record_move(Side::Red, true, Duration::ZERO, t0 + days_of(4)));
+        clock.set_pauses(Side::Red, vec![(t0 + days_of(4), t0 + days_of(6))]);
+        assert_eq!(clock.expiry(Side::Red).0, t0 + days_of(3));
     }
 }

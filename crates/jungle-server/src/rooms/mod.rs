@@ -137,6 +137,10 @@ pub enum RoomCommand {
     Banned {
         player: Uuid,
     },
+    /// `player`'s vacations changed: a game over days reads them again.
+    Vacation {
+        player: Uuid,
+    },
     /// The host of a waiting room gives the free seat to the computer.
     AddComputer {
         conn_id: u64,

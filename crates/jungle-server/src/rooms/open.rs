@@ -317,7 +317,15 @@ pub async fn resume_record(
         unreachable!("two seats were read");
     };
     let id = record.id;
-    match resumed(ctx.clone(), record, red, blue) {
+    // A correspondence turn does not run while its player is on vacation, down or not.
+    let mut away: [Vec<crate::store::Vacation>; 2] = Default::default();
+    if record.clock.is_correspondence() {
+        let began = turn_began(&record);
+        for (side, player) in [record.red, record.blue].into_iter().enumerate() {
+            away[side] = store.vacations(player, began).await?;
+        }
+    }
+    match resumed(ctx.clone(), record, red, blue, away) {
         Ok(handle) => Ok(Some(handle)),
         Err(e) => {
             tracing::error!(game = %id, error = %e, "could not resume a game");
@@ -333,6 +341,7 @@ pub fn resumed(
     record: GameRecord,
     red: SeatPlayer,
     blue: SeatPlayer,
+    away: [Vec<crate::store::Vacation>; 2],
 ) -> Result<RoomHandle, String> {
     let settings = RoomSettings {
         rules: record.rules,
@@ -353,19 +362,20 @@ pub fn resumed(
         })
     });
     let now = ctx.time.instant();
-    let (mut clock, turn_began) = match record.moves.last() {
-        Some(last) => (
-            GameClock::restore(settings.clock, last.clock, now),
-            last.played_at,
-        ),
-        None => (GameClock::new(settings.clock, now), record.created_at),
+    let mut clock = match record.moves.last() {
+        Some(last) => GameClock::restore(settings.clock, last.clock, now),
+        None => GameClock::new(settings.clock, now),
     };
-    // A correspondence turn runs by the wall clock, down or not.
-    let downtime = ctx.time.wall_ms().saturating_sub(turn_began).max(0) as u64;
-    clock.charge_downtime(
-        game.position().side_to_move(),
-        std::time::Duration::from_millis(downtime),
-    );
+    // A correspondence turn runs by the wall clock, down or not, but for the mover's
+    // vacations (the room reads those still to come when it starts).
+    let to_move = game.position().side_to_move();
+    let (began, wall_now) = (turn_began(&record), ctx.time.wall_ms());
+    let on_vacation: i64 = away[to_move.index()]
+        .iter()
+        .map(|v| (v.ends_at.min(wall_now) - v.starts_at.max(began)).max(0))
+        .sum();
+    let downtime = (wall_now - began - on_vacation).max(0) as u64;
+    clock.charge_downtime(to_move, std::time::Duration::from_millis(downtime));
     let session = GameSession::resumed(
         settings,
         record.room_code.clone(),
@@ -378,6 +388,14 @@ pub fn resumed(
     .in_tournament(record.tournament)
     .kept_private(record.private);
     Ok(Room::spawn_resumed(ctx, record.id, session, hold))
+}
+
+/// When the running turn of a stored game began: its last move, or its start.
+fn turn_began(record: &GameRecord) -> i64 {
+    record
+        .moves
+        .last()
+        .map_or(record.created_at, |last| last.played_at)
 }
 
 #[cfg(test)]

@@ -176,6 +176,9 @@ impl Room {
         if !self.relinquished {
             self.apply(initial).await;
         }
+        for side in [Side::Red, Side::Blue] {
+            self.read_vacations(side).await;
+        }
         let mut shutdown = self.ctx.shutdown.clone();
         let mut time_moves = self.ctx.time.moves();
         while !self.session.is_closed() && !self.relinquished {
@@ -282,6 +285,14 @@ impl Room {
                 if let Some(side) = self.session.side_of(player) {
                     let events = self.session.ban(side, self.now());
                     self.apply(events).await;
+                }
+            }
+            RoomCommand::Vacation { player } => {
+                if let Some(side) = self.session.side_of(player) {
+                    self.read_vacations(side).await;
+                    // The clocks everyone sees move with the deadline.
+                    self.seq += 1;
+                    self.deliver_states();
                 }
             }
             RoomCommand::AddComputer {
@@ -648,6 +659,30 @@ impl Room {
                 tracing::error!(error = %e, "rating lookup failed; using a new player's");
                 RatingRecord::from_glicko(crate::rating::Glicko::default(), 0)
             })
+    }
+
+    /// A game over days: `side`'s vacations from now on, from the store, into its clock.
+    async fn read_vacations(&mut self, side: Side) {
+        if !self.session.settings().clock.is_correspondence() {
+            return;
+        }
+        let Some(player) = self.session.seat(side).map(|s| s.who.player.id) else {
+            return;
+        };
+        let (wall, now) = (self.ctx.time.wall_ms(), self.now());
+        let vacations = match self.ctx.store.vacations(player, wall).await {
+            Ok(vacations) => vacations,
+            Err(e) => {
+                tracing::error!(error = %e, game = %self.id, "a player's vacations");
+                return;
+            }
+        };
+        let at = |ms: i64| now + std::time::Duration::from_millis((ms - wall).max(0) as u64);
+        let pauses = vacations
+            .iter()
+            .map(|v| (at(v.starts_at), at(v.ends_at)))
+            .collect();
+        self.session.set_pauses(side, pauses);
     }
 
     // ---- events --------------------------------------------------------------------------

@@ -760,6 +760,11 @@ impl GameSession {
         }
     }
 
+    /// `side`'s vacations from now on (correspondence): its turns do not run during them.
+    pub fn set_pauses(&mut self, side: Side, pauses: Vec<(Instant, Instant)>) {
+        self.clock.set_pauses(side, pauses);
+    }
+
     /// One more day for the opponent's running turn: a courtesy between correspondence
     /// players, once a turn, stored with the last turn so that a restart keeps it.
     fn give_day(&mut self, side: Side) -> Result<Vec<Event>, Refusal> {

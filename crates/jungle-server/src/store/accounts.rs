@@ -304,6 +304,10 @@ impl Store {
             .bind(player.to_string())
             .execute(&self.pool)
             .await?;
+        sqlx::query("DELETE FROM vacations WHERE player_id = $1")
+            .bind(player.to_string())
+            .execute(&self.pool)
+            .await?;
         sqlx::query(
             "UPDATE players SET name = 'Deleted player', username = NULL, username_folded = NULL,
                  username_skeleton = NULL, password_hash = NULL, token_hash = $1, deleted_at = $2

@@ -13,6 +13,19 @@ use super::{Store, StoreError};
 /// Games whose clock is by days: the clock is stored as its JSON, kind first.
 const IS_CORRESPONDENCE: &str = "g.clock LIKE '{\"kind\":\"days\"%'";
 
+/// When a turn that began at `began` with `left` ms ends, its player away on `vacations`
+/// (sorted, apart): every overlap pushes it back.
+pub fn deadline_ms(began: i64, left: i64, vacations: &[super::Vacation]) -> i64 {
+    let mut at = began + left;
+    for v in vacations {
+        let from = v.starts_at.max(began);
+        if from < at && v.ends_at > from {
+            at += v.ends_at - from;
+        }
+    }
+    at
+}
+
 impl Store {
     /// Correspondence games `player` has in progress.
     pub async fn correspondence_in_progress(&self, player: Uuid) -> Result<i64, StoreError> {
@@ -100,7 +113,9 @@ impl Store {
                 Side::Red => (r.try_get("blue_id")?, r.try_get("blue_name")?),
                 Side::Blue => (red, r.try_get("red_name")?),
             };
-            let deadline_ms = began + left;
+            // The reader's vacations push their turn back.
+            let away = self.vacations(player, began).await?;
+            let deadline_ms = deadline_ms(began, left, &away);
             waiting.push(WaitingGame {
                 id: id.parse().map_err(|_| corrupt("id"))?,
                 rules: r
@@ -121,5 +136,33 @@ impl Store {
         }
         waiting.sort_by_key(|g| (g.deadline_ms, g.id));
         Ok(waiting)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Vacation;
+
+    #[test]
+    fn vacations_overlapping_a_turn_push_its_end() {
+        let day = 86_400_000;
+        let away = [
+            Vacation {
+                starts_at: -5 * day,
+                ends_at: day,
+            },
+            Vacation {
+                starts_at: 2 * day,
+                ends_at: 3 * day,
+            },
+            Vacation {
+                starts_at: 10 * day,
+                ends_at: 11 * day,
+            },
+        ];
+        // A 3-day turn from 0: the first day and the third are away, the last is too late.
+        assert_eq!(deadline_ms(0, 3 * day, &away), 5 * day);
+        assert_eq!(deadline_ms(0, 3 * day, &[]), 3 * day);
     }
 }

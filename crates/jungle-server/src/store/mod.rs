@@ -14,6 +14,7 @@ mod puzzle_mining;
 mod puzzles;
 mod rooms;
 mod tournaments;
+mod vacations;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,6 +37,7 @@ pub use puzzles::{
 };
 pub use rooms::WaitingRoom;
 pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};
+pub use vacations::Vacation;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
