@@ -479,6 +479,10 @@ pub struct GameState {
     /// The tournament this game belongs to, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<Uuid>,
+    /// Correspondence: the side to move was given a day this turn (`give_day` waits for the
+    /// next one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub day_given: bool,
 }
 
 /// What the server sends.

@@ -324,16 +324,32 @@ pub struct LeaderboardQuery {
     rules: Option<String>,
     /// The bots' leaderboard in place of the people's.
     bots: Option<bool>,
+    /// A rating history: `correspondence` for games over days (else games in one sitting).
+    speed: Option<String>,
 }
 
-/// `GET /api/players/{id}/ratings?rules=…`: the rating after each rated game (the last 500).
+/// `GET /api/players/{id}/ratings?rules=…[&speed=correspondence]`: the rating after each
+/// rated game (the last 500).
 pub async fn rating_history(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
     Query(q): Query<LeaderboardQuery>,
 ) -> Result<Json<Vec<jungle_protocol::http::RatingPoint>>, ApiError> {
     let rules = ruleset_of(&q)?;
-    let points = state.store.rating_history(id, rules, 500).await?;
+    let correspondence = match q.speed.as_deref() {
+        None | Some("real_time") => false,
+        Some("correspondence") => true,
+        Some(_) => {
+            return Err(ApiError::BadRequest(
+                "speed is real_time or correspondence".into(),
+            ))
+        }
+    };
+    let pool = crate::rating::RatingPool {
+        rules,
+        correspondence,
+    };
+    let points = state.store.rating_history(id, pool, 500).await?;
     Ok(Json(
         points
             .into_iter()
@@ -598,6 +614,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
         legal: Vec::new(),
         abort_in_ms: None,
         tournament: record.tournament,
+        day_given: false,
         host_colour: None,
     }
 }

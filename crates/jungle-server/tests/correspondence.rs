@@ -159,6 +159,12 @@ async fn a_game_over_days_keeps_its_deadlines(db: Db) {
     assert_eq!(correspondence.games, 1);
     assert!(correspondence.rating > 1500.0, "{correspondence:?}");
     assert_eq!(profile.ratings["classic"].games, 0);
+    let history =
+        |speed: &'static str| format!("/api/players/{}/ratings?rules=classic{speed}", guest.id);
+    let points: Vec<http::RatingPoint> = server.get(&history("&speed=correspondence")).await;
+    assert_eq!(points.len(), 1);
+    let points: Vec<http::RatingPoint> = server.get(&history("")).await;
+    assert!(points.is_empty());
     assert_eq!(waiting(&server, &host).await.in_progress, 0);
     server.shutdown().await;
 }

@@ -733,7 +733,13 @@ impl Room {
                     mv: turn.to_string(),
                     clock: *clock,
                     blurred: *blurred,
-                    played_at: self.ctx.time.wall_ms(),
+                    // A correspondence turn's time counts from here, by the time source
+                    // (which tests move); others take the store's time at the commit.
+                    played_at: if self.session.settings().clock.is_correspondence() {
+                        self.ctx.time.wall_ms()
+                    } else {
+                        0
+                    },
                 },
             ),
             Event::DayGiven { ply, clock, .. } => Write::TurnClock {

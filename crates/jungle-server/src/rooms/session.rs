@@ -760,6 +760,11 @@ impl GameSession {
         }
     }
 
+    /// Whether the side to move was given a day on this turn.
+    pub fn day_given_this_turn(&self) -> bool {
+        self.day_given_at == Some(self.game.ply_count())
+    }
+
     /// `side`'s vacations from now on (correspondence): its turns do not run during them.
     pub fn set_pauses(&mut self, side: Side, pauses: Vec<(Instant, Instant)>) {
         self.clock.set_pauses(side, pauses);

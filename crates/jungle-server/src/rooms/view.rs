@@ -68,6 +68,7 @@ impl View<'_> {
             abort_in_ms: session.abort_in(self.now).map(|d| d.as_millis() as u64),
             tournament: session.tournament(),
             host_colour: session.host_colour(),
+            day_given: session.day_given_this_turn(),
         }
     }
 

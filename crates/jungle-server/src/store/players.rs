@@ -262,7 +262,7 @@ impl Store {
     pub async fn rating_history(
         &self,
         player: Uuid,
-        ruleset: Ruleset,
+        pool: impl Into<crate::rating::RatingPool>,
         limit: i64,
     ) -> Result<Vec<(i64, f64)>, StoreError> {
         let rows = sqlx::query(
@@ -270,7 +270,7 @@ impl Store {
              ORDER BY at DESC LIMIT $3",
         )
         .bind(player.to_string())
-        .bind(ruleset.name())
+        .bind(pool.into().key())
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
