@@ -78,6 +78,25 @@ pub struct AccountExport {
     pub games: Vec<GameSummary>,
     /// By ruleset name: the rating after each rated game, oldest first.
     pub rating_history: BTreeMap<String, Vec<RatingPoint>>,
+    /// The e-mail address given, if any.
+    #[serde(default)]
+    pub mail: Option<MailSettings>,
+}
+
+/// `GET /api/account/email` (and `PUT`'s answer): the address given, whether its link was
+/// followed, whether mails about turns are wanted, and whether this server sends mail at all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailSettings {
+    pub address: Option<String>,
+    pub confirmed: bool,
+    pub turn_mails: bool,
+    pub mail_on: bool,
+}
+
+/// `PUT /api/account/email`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewMailAddress {
+    pub address: String,
 }
 
 /// `POST /api/account/password`.

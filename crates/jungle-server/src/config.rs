@@ -55,6 +55,19 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_PUBLIC_URL", global = true)]
     pub public_url: Option<String>,
 
+    /// Send mail (a player's turn in a correspondence game, to a confirmed address) through
+    /// this SMTP relay: smtp://HOST[:PORT], plain (TLS is the relay's job). Off when absent.
+    #[arg(long, env = "JUNGLE_SMTP_URL")]
+    pub smtp_url: Option<String>,
+
+    /// The sender of the server's mails.
+    #[arg(
+        long,
+        env = "JUNGLE_MAIL_FROM",
+        default_value = "Jungle Arena <noreply@localhost>"
+    )]
+    pub mail_from: String,
+
     /// Serve the browser client from this directory instead of the copy built into the binary
     /// (for working on the client without rebuilding).
     #[arg(long, env = "JUNGLE_STATIC_DIR")]

@@ -24,6 +24,7 @@ pub mod http_server;
 pub mod json_rejections;
 pub mod limits;
 pub mod lobby;
+pub mod mail;
 pub mod metrics;
 pub mod moderation;
 pub mod online;
@@ -71,6 +72,8 @@ pub enum ServerError {
         addr: SocketAddr,
         source: std::io::Error,
     },
+    #[error("mail: {0}")]
+    Mail(String),
 }
 
 /// A running server.
@@ -111,6 +114,13 @@ impl Server {
             source,
         })?;
         let public_url: Arc<str> = config.public_url(addr).into();
+        let mailer = mail::Mailer::new(
+            config.smtp_url.as_deref(),
+            &config.mail_from,
+            &public_url,
+            store.clone(),
+        )
+        .map_err(ServerError::Mail)?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (persister, writer) = Persister::start(store.clone());
         let rooms = Rooms::default();
@@ -153,6 +163,7 @@ impl Server {
             tournaments: tournaments::Directors::new(players.clone()),
             claims: reach::Claims::new(cluster.clone()),
             time: config.time.clone(),
+            mailer,
         });
         tournaments::schedule::ensure_organiser(&store).await?;
         tokio::spawn(puzzles::starter::load(store.clone()));
@@ -411,6 +422,17 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route(
             "/api/account/games/waiting",
             get(correspondence::api::waiting),
+        )
+        .route(
+            "/api/account/email",
+            get(mail::api::show)
+                .put(mail::api::set)
+                .delete(mail::api::remove),
+        )
+        .route("/api/mail/confirm", get(mail::api::confirm))
+        .route(
+            "/api/mail/unsubscribe",
+            get(mail::api::unsubscribe).post(mail::api::unsubscribe),
         )
         .route(
             "/api/account/vacation",

@@ -71,6 +71,10 @@ pub enum Limited {
     WaitingGames,
     /// `GET`, `POST`, `DELETE /api/account/vacation`.
     Vacation,
+    /// `GET`, `PUT`, `DELETE /api/account/email` (a `PUT` mails a confirmation link).
+    Mail,
+    /// The links in mails: `/api/mail/confirm`, `/api/mail/unsubscribe`.
+    MailLinks,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -109,6 +113,8 @@ impl Limited {
             Limited::PuzzleAttempts => "puzzle attempts",
             Limited::WaitingGames => "waiting games",
             Limited::Vacation => "vacation",
+            Limited::Mail => "mail",
+            Limited::MailLinks => "mail links",
         }
     }
 }
@@ -203,6 +209,9 @@ pub const RULES: &[Rule] = &[
     rule(Limited::WaitingGames, Per::Address, 120, 500),
     rule(Limited::Vacation, Per::Player, 10, 60 * S),
     rule(Limited::Vacation, Per::Address, 30, 10 * S),
+    rule(Limited::Mail, Per::Player, 5, 600 * S),
+    rule(Limited::Mail, Per::Address, 10, 600 * S),
+    rule(Limited::MailLinks, Per::Address, 30, 2 * S),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

@@ -272,6 +272,144 @@ async fn a_first_move_never_made_aborts(db: Db) {
     server.shutdown().await;
 }
 
+/// `PUT`, `GET` or `DELETE /api/account/email` as `player`: the status and the answer.
+async fn email(
+    server: &TestServer,
+    player: &Player,
+    method: reqwest::Method,
+    address: Option<&str>,
+) -> (u16, serde_json::Value) {
+    let mut request = reqwest::Client::new()
+        .request(method, server.url("/api/account/email"))
+        .bearer_auth(&player.token);
+    if let Some(address) = address {
+        request = request.json(&serde_json::json!({ "address": address }));
+    }
+    let response = request.send().await.expect("email");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or_default())
+}
+
+async fn link(server: &TestServer, path: &str, token: &str) -> u16 {
+    let url = server.url(&format!("{path}?token={token}"));
+    reqwest::get(url).await.expect("GET").status().as_u16()
+}
+
+/// Mails about turns: only to a confirmed address, only when the player is not at the
+/// board, once a turn, and never after the unsubscribe link.
+async fn a_mail_comes_when_it_is_your_turn(db: Db) {
+    let sink = SmtpSink::start().await;
+    let server = TestServer::start_with(db, |c| c.smtp_url = Some(sink.url.clone())).await;
+    let (host, guest) = (server.account("Ren").await, server.account("Bo").await);
+
+    // An address given is sent its confirmation link, and nothing else until it is followed.
+    let (status, view) = email(
+        &server,
+        &host,
+        reqwest::Method::PUT,
+        Some("ren@example.org"),
+    )
+    .await;
+    assert_eq!(status, 202, "{view}");
+    assert_eq!(view["confirmed"], false);
+    let confirmation = sink.wait_for(1).await.remove(0);
+    assert_eq!(confirmation.to, ["ren@example.org"]);
+    let token = confirmation
+        .link_param("/api/mail/confirm", "token")
+        .expect("a confirmation link");
+    let (status, _) = email(&server, &host, reqwest::Method::PUT, Some("not an address")).await;
+    assert_eq!(status, 400);
+
+    let (red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
+    let mut red = red;
+    red.mv(game, LINE[0]).await;
+    blue.expect_moved().await;
+    drop(red);
+    expect_frame!(
+        blue,
+        ServerFrame::Presence {
+            side: Side::Red,
+            online: false,
+            ..
+        }
+    );
+    blue.mv(game, LINE[1]).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(sink.mails().len(), 1, "nothing to an unconfirmed address");
+
+    // Confirmed (a link works once): the next turn of Red's, away, is mailed once.
+    assert_eq!(link(&server, "/api/mail/confirm", &token).await, 200);
+    assert_eq!(link(&server, "/api/mail/confirm", &token).await, 404);
+    let (mut red, _) = back_to(&server, &host, game).await;
+    red.mv(game, LINE[2]).await;
+    blue.expect_moved().await;
+    drop(red);
+    expect_frame!(
+        blue,
+        ServerFrame::Presence {
+            side: Side::Red,
+            online: false,
+            ..
+        }
+    );
+    blue.mv(game, LINE[3]).await;
+    let turn = sink.wait_for(2).await.remove(1);
+    assert_eq!(turn.to, ["ren@example.org"]);
+    assert!(turn.text.contains(&format!("/g/{game}")), "{}", turn.text);
+    assert!(
+        turn.text.contains("Bo"),
+        "the opponent is named: {}",
+        turn.text
+    );
+    let unsubscribe = turn
+        .link_param("/api/mail/unsubscribe", "token")
+        .expect("an unsubscribe link");
+    // Blue, at the board, is never mailed (nor has an address).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sink.mails().len(), 2);
+
+    // Unsubscribed without signing in: no more mails about turns.
+    assert_eq!(
+        link(&server, "/api/mail/unsubscribe", &unsubscribe).await,
+        200
+    );
+    let (mut red, _) = back_to(&server, &host, game).await;
+    red.mv(game, LINE[4]).await;
+    blue.expect_moved().await;
+    drop(red);
+    expect_frame!(
+        blue,
+        ServerFrame::Presence {
+            side: Side::Red,
+            online: false,
+            ..
+        }
+    );
+    blue.mv(game, LINE[5]).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(sink.mails().len(), 2, "unsubscribed");
+    let (_, view) = email(&server, &host, reqwest::Method::GET, None).await;
+    assert_eq!(view["turn_mails"], false);
+    assert_eq!(view["confirmed"], true);
+
+    // The address is the player's to take back.
+    let (status, _) = email(&server, &host, reqwest::Method::DELETE, None).await;
+    assert_eq!(status, 204);
+    let (_, view) = email(&server, &host, reqwest::Method::GET, None).await;
+    assert!(view["address"].is_null(), "{view}");
+    // A guest gives none.
+    let passer = server.player("Passer").await;
+    let (status, _) = email(
+        &server,
+        &passer,
+        reqwest::Method::PUT,
+        Some("p@example.org"),
+    )
+    .await;
+    assert_eq!(status, 400);
+    server.shutdown().await;
+}
+
 async fn who_may_start_a_game_over_days(db: Db) {
     let server = TestServer::start(db).await;
     // A guest may not: its games would outlive its cookie.
@@ -344,5 +482,6 @@ both_stores!(
     a_game_over_days_keeps_its_deadlines,
     a_first_move_never_made_aborts,
     a_vacation_stops_the_players_turns,
+    a_mail_comes_when_it_is_your_turn,
     who_may_start_a_game_over_days,
 );

@@ -130,11 +130,22 @@ pub async fn export(
                 .collect(),
         );
     }
+    let mail = state
+        .store
+        .mail_address(player.id)
+        .await?
+        .map(|m| http::MailSettings {
+            address: Some(m.address),
+            confirmed: m.confirmed,
+            turn_mails: m.turn_mails,
+            mail_on: state.room_ctx.mailer.is_on(),
+        });
     Ok(Json(http::AccountExport {
         profile,
         sessions,
         games,
         rating_history,
+        mail,
     }))
 }
 

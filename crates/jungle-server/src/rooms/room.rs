@@ -49,6 +49,8 @@ pub struct RoomContext {
     pub limits: Arc<crate::limits::Limits>,
     /// The time as sessions see it (tokio's clock, moved forward by tests of days).
     pub time: crate::time_source::TimeSource,
+    /// Mails a correspondence player whose turn it becomes (off unless configured).
+    pub mailer: crate::mail::Mailer,
 }
 
 struct Member {
@@ -661,6 +663,30 @@ impl Room {
             })
     }
 
+    /// A game over days: it is someone's turn, and if they are not here to see it they may
+    /// want a mail (the mailer decides: a confirmed address, once a turn, a daily cap).
+    fn mail_the_mover(&self) {
+        if !self.session.settings().clock.is_correspondence()
+            || self.session.status() != GameStatus::Active
+        {
+            return;
+        }
+        let to_move = self.session.game().position().side_to_move();
+        let (Some(mover), Some(other)) = (self.session.seat(to_move), self.session.seat(!to_move))
+        else {
+            return;
+        };
+        if mover.online() {
+            return;
+        }
+        self.ctx.mailer.your_turn(
+            mover.who.player.id,
+            self.id,
+            self.session.game().ply_count(),
+            other.who.player.name.clone(),
+        );
+    }
+
     /// A game over days: `side`'s vacations from now on, from the store, into its clock.
     async fn read_vacations(&mut self, side: Side) {
         if !self.session.settings().clock.is_correspondence() {
@@ -797,6 +823,7 @@ impl Room {
                 // The first turn starts when the players can see the board.
                 self.session.turn_visible(self.now());
                 self.deliver_states();
+                self.mail_the_mover();
             }
             Event::Moved {
                 turn,
@@ -812,6 +839,7 @@ impl Room {
                 self.session.turn_visible(self.now());
                 metrics::counter!("jungle_moves_total").increment(1);
                 self.broadcast_moved(turn, ply, captured);
+                self.mail_the_mover();
             }
             Event::DrawOffered { by } => {
                 self.broadcast_next(|game, seq| ServerFrame::DrawOffered { game, seq, by })

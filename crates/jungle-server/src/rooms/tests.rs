@@ -55,6 +55,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
         time: Default::default(),
+        mailer: Default::default(),
         fair_play: crate::fair_play::FairPlay::new(
             Default::default(),
             store.clone(),

@@ -304,6 +304,7 @@ impl Store {
             .bind(player.to_string())
             .execute(&self.pool)
             .await?;
+        self.delete_mail_address(player).await?;
         sqlx::query("DELETE FROM vacations WHERE player_id = $1")
             .bind(player.to_string())
             .execute(&self.pool)

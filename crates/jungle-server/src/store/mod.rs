@@ -8,6 +8,7 @@ mod bot_record;
 mod correspondence;
 mod fair_play;
 mod games;
+mod mail;
 mod moderation;
 mod players;
 mod puzzle_mining;
@@ -30,6 +31,7 @@ pub use blocks::{BlockError, MAX_BLOCKS};
 pub use bot_record::BotRecord;
 pub use fair_play::{GameAssessment, QueueLine};
 pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
+pub use mail::MailAddress;
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
 pub use puzzles::{

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 mod bots;
 mod nodes;
+mod smtp;
 pub use bots::*;
 pub use nodes::*;
+pub use smtp::*;
 
 use futures_util::{SinkExt, StreamExt};
 pub use jungle_protocol::http;
