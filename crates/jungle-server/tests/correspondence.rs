@@ -290,6 +290,22 @@ async fn email(
     (status, response.json().await.unwrap_or_default())
 }
 
+/// Red moves and leaves the game; once Blue sees Red gone, Blue answers: Red's turn, away.
+async fn red_moves_and_leaves(mut red: Client, blue: &mut Client, game: Uuid, moves: [&str; 2]) {
+    red.mv(game, moves[0]).await;
+    blue.expect_moved().await;
+    drop(red);
+    expect_frame!(
+        blue,
+        ServerFrame::Presence {
+            side: Side::Red,
+            online: false,
+            ..
+        }
+    );
+    blue.mv(game, moves[1]).await;
+}
+
 async fn link(server: &TestServer, path: &str, token: &str) -> u16 {
     let url = server.url(&format!("{path}?token={token}"));
     reqwest::get(url).await.expect("GET").status().as_u16()
@@ -321,38 +337,15 @@ async fn a_mail_comes_when_it_is_your_turn(db: Db) {
     assert_eq!(status, 400);
 
     let (red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
-    let mut red = red;
-    red.mv(game, LINE[0]).await;
-    blue.expect_moved().await;
-    drop(red);
-    expect_frame!(
-        blue,
-        ServerFrame::Presence {
-            side: Side::Red,
-            online: false,
-            ..
-        }
-    );
-    blue.mv(game, LINE[1]).await;
+    red_moves_and_leaves(red, &mut blue, game, [LINE[0], LINE[1]]).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sink.mails().len(), 1, "nothing to an unconfirmed address");
 
     // Confirmed (a link works once): the next turn of Red's, away, is mailed once.
     assert_eq!(link(&server, "/api/mail/confirm", &token).await, 200);
     assert_eq!(link(&server, "/api/mail/confirm", &token).await, 404);
-    let (mut red, _) = back_to(&server, &host, game).await;
-    red.mv(game, LINE[2]).await;
-    blue.expect_moved().await;
-    drop(red);
-    expect_frame!(
-        blue,
-        ServerFrame::Presence {
-            side: Side::Red,
-            online: false,
-            ..
-        }
-    );
-    blue.mv(game, LINE[3]).await;
+    let (red, _) = back_to(&server, &host, game).await;
+    red_moves_and_leaves(red, &mut blue, game, [LINE[2], LINE[3]]).await;
     let turn = sink.wait_for(2).await.remove(1);
     assert_eq!(turn.to, ["ren@example.org"]);
     assert!(turn.text.contains(&format!("/g/{game}")), "{}", turn.text);
@@ -373,19 +366,8 @@ async fn a_mail_comes_when_it_is_your_turn(db: Db) {
         link(&server, "/api/mail/unsubscribe", &unsubscribe).await,
         200
     );
-    let (mut red, _) = back_to(&server, &host, game).await;
-    red.mv(game, LINE[4]).await;
-    blue.expect_moved().await;
-    drop(red);
-    expect_frame!(
-        blue,
-        ServerFrame::Presence {
-            side: Side::Red,
-            online: false,
-            ..
-        }
-    );
-    blue.mv(game, LINE[5]).await;
+    let (red, _) = back_to(&server, &host, game).await;
+    red_moves_and_leaves(red, &mut blue, game, [LINE[4], LINE[5]]).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sink.mails().len(), 2, "unsubscribed");
     let (_, view) = email(&server, &host, reqwest::Method::GET, None).await;

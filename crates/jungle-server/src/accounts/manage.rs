@@ -17,6 +17,25 @@ use crate::state::AppState;
 use crate::store::PlayerRecord;
 
 /// The session and player a request is made with.
+/// The account a request names, once `limit` allows it: guests are told what the
+/// feature (`what`) is for. For account features reached by a session or a token alike.
+pub async fn account_within(
+    state: &AppState,
+    headers: &HeaderMap,
+    client: std::net::IpAddr,
+    limit: crate::limits::Limited,
+    what: &str,
+) -> Result<crate::store::PlayerRecord, AccountApiError> {
+    let player = crate::api::player_of(state, headers)
+        .await?
+        .ok_or(AccountApiError::NotSignedIn)?;
+    state.limits.check(limit, Some(player.id), client)?;
+    if !state.store.has_account(player.id).await? {
+        return Err(AccountApiError::BadBody(format!("{what} are for accounts")));
+    }
+    Ok(player)
+}
+
 pub(super) async fn signed_in(
     state: &AppState,
     headers: &HeaderMap,

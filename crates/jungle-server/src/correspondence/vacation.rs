@@ -44,18 +44,8 @@ async fn account(
     headers: &HeaderMap,
     client: std::net::IpAddr,
 ) -> Result<PlayerRecord, AccountApiError> {
-    let player = crate::api::player_of(state, headers)
-        .await?
-        .ok_or(AccountApiError::NotSignedIn)?;
-    state
-        .limits
-        .check(Limited::Vacation, Some(player.id), client)?;
-    if !state.store.has_account(player.id).await? {
-        return Err(AccountApiError::BadBody(
-            "vacations are for accounts, as games over days are".into(),
-        ));
-    }
-    Ok(player)
+    let what = "vacations, as games over days,";
+    crate::accounts::manage::account_within(state, headers, client, Limited::Vacation, what).await
 }
 
 async fn view(state: &AppState, player: &PlayerRecord) -> Result<VacationView, AccountApiError> {

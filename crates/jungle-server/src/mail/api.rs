@@ -24,14 +24,8 @@ async fn account(
     headers: &HeaderMap,
     client: std::net::IpAddr,
 ) -> Result<PlayerRecord, AccountApiError> {
-    let player = crate::api::player_of(state, headers)
-        .await?
-        .ok_or(AccountApiError::NotSignedIn)?;
-    state.limits.check(Limited::Mail, Some(player.id), client)?;
-    if !state.store.has_account(player.id).await? {
-        return Err(AccountApiError::BadBody("mail is for accounts".into()));
-    }
-    Ok(player)
+    let what = "mails";
+    crate::accounts::manage::account_within(state, headers, client, Limited::Mail, what).await
 }
 
 async fn settings(
