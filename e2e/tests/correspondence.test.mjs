@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, DEN_WIN_AT_PLY_21, clickMove, newPlayer, playMoves, serverAndBrowser, useLanguage, waitForPlies,
+  artifacts, DEN_WIN_AT_PLY_21, clickMove, newPlayer, playMoves, serverAndBrowser, useLanguage, waitForPlies, watchPage,
 } from './harness.mjs';
 import { initialState, reduce } from '../../static/js/reducers.js';
 
@@ -30,6 +30,19 @@ async function account(username, viewport) {
   await page.fill('#claim-user', username);
   await page.fill('#claim-pass', PASSWORD);
   await page.click('#claim-form button[type=submit]');
+  await page.waitForSelector('#sign-out');
+  return page;
+}
+
+/** A fresh browser profile signed in to `username`'s account, in the lobby. */
+async function signIn(username, viewport) {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  watchPage(page, username);
+  await page.goto(env.server.url);
+  await page.fill('#signin-user', username);
+  await page.fill('#signin-pass', PASSWORD);
+  await page.click('#signin-form button[type=submit]');
   await page.waitForSelector('#sign-out');
   return page;
 }
@@ -83,6 +96,12 @@ test('a game over days takes the screen as it begins, never later: its news asks
   const blitz = reduce(initialState(), daysFrame({ clock: { kind: 'fischer', base_s: 300, inc_s: 3 } }), lobby);
   assert.ok(!blitz.topics.includes('correspondence'));
   assert.deepEqual(blitz.effects.filter((e) => 'openGame' in e), [{ openGame: GAME, arriving: true }], 'a real-time game of ours always opens');
+  // The state says when a day was given this turn (from any device); a move begins a turn
+  // without one.
+  const given = reduce({ ...initialState(), game: daysFrame({ seq: 3 }) }, daysFrame({ day_given: true }), { now: 5, route: { name: 'game', id: GAME } });
+  assert.equal(given.state.game.day_given, true);
+  const next = reduce(given.state, { ...moved, seq: 5, clocks: { ...moved.clocks, running: 'red' } }, { now: 6, route: { name: 'game', id: GAME } });
+  assert.equal(next.state.game.day_given, false);
   // What was given is forgotten with the game.
   assert.equal(reduce({ ...initialState(), dayGivenAt: 3, game: { ...daysFrame(), game: OTHER } }, daysFrame(), { now: 5, route: { name: 'game', id: GAME } }).state.dayGivenAt, null);
 });
@@ -178,10 +197,17 @@ test('a game over days in a private room: days clocks, deadlines, +1 day, the ba
   // Once a turn: the server says no to a second, in our words.
   await alice.evaluate((id) => window.jungleApp.send({ t: 'give_day', game: id }), game);
   await alice.waitForFunction(() => /once a turn/.test(document.querySelector('#status')?.textContent ?? ''));
-  // After a reload the button still says the day was given.
+  // After a reload the button still says the day was given; on another device too (the game's
+  // state says so, not this browser).
   await alice.reload();
   await alice.waitForSelector('#give-day');
   assert.equal(await alice.locator('#give-day').isDisabled(), true);
+  const elsewhere = await signIn('Alexandrina_Victoria', phone);
+  await elsewhere.goto(`${env.server.url}/g/${game}`);
+  await elsewhere.waitForSelector('#give-day:disabled');
+  assert.equal(await elsewhere.locator('#give-day').innerText(), 'Day given');
+  await elsewhere.screenshot({ path: join(artifacts, 'corr-day-given-elsewhere-en-390.png') });
+  await elsewhere.context().close();
 
   // Bob follows the badge to the lobby's list, and back to the game from it.
   await bob.click('#turn-badge');
@@ -268,6 +294,28 @@ test('a seek over days waits in the open list for someone to take it; a rated ga
   assert.match(await red.locator('#correspondence-ratings').innerText(), /Classic\s+\d+\? · 1 game/);
   assert.equal(await red.locator('#correspondence-ratings li').count(), 1, 'only rulesets played over days');
   await red.screenshot({ path: join(artifacts, 'corr-profile-en.png'), fullPage: true });
+  // Its rating chart: games over days at first (none in one sitting), the other speed a click
+  // away; in every language, on a phone and a desktop.
+  await red.waitForSelector('#profile-speed:not([hidden]) [data-speed="correspondence"][aria-pressed="true"]');
+  await red.waitForSelector('#profile-chart .rating-chart');
+  assert.match(await red.locator('.rating-chart').getAttribute('aria-label'), /: 1500 → \d{4}$/);
+  await red.click('#profile-speed [data-speed=""]');
+  await red.waitForFunction(() => /No rated games in this ruleset yet/.test(document.querySelector('#profile-chart')?.textContent ?? ''));
+  await red.selectOption('#profile-rules', 'strict');
+  await red.click('#profile-speed [data-speed="correspondence"]');
+  await red.waitForFunction(() => /No rated games over days in this ruleset yet/.test(document.querySelector('#profile-chart')?.textContent ?? ''));
+  for (const lang of LANGUAGES) {
+    for (const viewport of [phone, desktop]) {
+      await red.setViewportSize(viewport);
+      await useLanguage(red, lang);
+      await red.goto(`${env.server.url}/p/${id}`);
+      await red.waitForSelector('#profile-chart .rating-chart');
+      assert.equal(await overflows(red), false, `${lang} ${viewport.width}: no sideways scroll`);
+      if (lang !== 'en') assert.doesNotMatch(await red.locator('#profile-speed').innerText(), /[a-z]{3,}/i, `${lang}: translated`);
+      await red.locator('h2', { hasText: /Rating history|等级分走势|等級分走勢/ }).scrollIntoViewIfNeeded();
+      await red.screenshot({ path: join(artifacts, `corr-profile-chart-${lang}-${viewport.width}.png`) });
+    }
+  }
   // Both players' games ended: nothing waits.
   assert.equal(await blue.locator('#turn-badge').isHidden(), true);
   await carol.context().close();

@@ -4,6 +4,8 @@
 import { errorText } from './i18n.js';
 
 const KEY = 'jungle.player';
+/** The player's vacation as last heard of (see `knownVacationEnd`). */
+const VACATION = 'jungle.vacation';
 
 /** @returns {import('./types.js').StoredPlayer | null} */
 export function storedPlayer() {
@@ -22,6 +24,7 @@ function keep(player) {
 
 export function forgetPlayer() {
   localStorage.removeItem(KEY);
+  localStorage.removeItem(VACATION);
 }
 
 /**
@@ -47,7 +50,10 @@ async function request(method, path, body, token) {
     const sentence = data.message || data.error || `HTTP ${response.status}`;
     // Refusals about pasted text or moves keep the server's detail: where, and what.
     const detailed = ['bad_text', 'bad_move', 'bad_position'].includes(code);
-    throw new Error(detailed ? `${errorText(code, sentence)} ${sentence}` : errorText(code, sentence));
+    const error = new Error(detailed ? `${errorText(code, sentence)} ${sentence}` : errorText(code, sentence));
+    // What the refusal was, for a page that words some of them its own way.
+    Object.assign(error, { code, status: response.status });
+    throw error;
   }
   return data;
 }
@@ -106,7 +112,10 @@ export async function signOut() {
 
 export const profile = (id) => request('GET', `/api/players/${id}`);
 export const accountProfile = (username) => request('GET', `/api/users/${encodeURIComponent(username)}`);
-export const ratingHistory = (id, rules) => request('GET', `/api/players/${id}/ratings?rules=${encodeURIComponent(rules)}`);
+/** The rating after each rated game of one ruleset, oldest first: of games in one sitting, or
+ * over days (`speed` 'correspondence'). */
+export const ratingHistory = (id, rules, speed = '') =>
+  request('GET', `/api/players/${id}/ratings?rules=${encodeURIComponent(rules)}${speed ? `&speed=${encodeURIComponent(speed)}` : ''}`);
 /** A page of a player's games (20 a page, newest first), of one ruleset or all (''). */
 export const playerGames = (id, rules = '', page = 1) =>
   request('GET', `/api/players/${id}/games?page=${page}${rules ? `&rules=${encodeURIComponent(rules)}` : ''}`);
@@ -146,6 +155,40 @@ export const blocks = () => mine('GET', '/api/account/blocks');
 export const block = (id) => mine('PUT', `/api/account/blocks/${id}`);
 export const unblock = (id) => mine('DELETE', `/api/account/blocks/${id}`);
 export const report = (player, reason, details, game) => mine('POST', '/api/reports', { player, reason, details, game: game || null });
+
+/**
+ * A vacation answer (`{ until_ms, days_left }`), remembered for the player so that the lobby
+ * can say "On vacation until …" without asking (the server allows few of these requests).
+ * @param {{ until_ms: number | null, days_left: number }} view
+ */
+function keepVacation(view) {
+  const player = storedPlayer();
+  if (player) localStorage.setItem(VACATION, JSON.stringify({ player: player.id, until_ms: view.until_ms ?? null }));
+  return view;
+}
+
+/** The end of the stored player's vacation as this browser last heard of it (Unix ms), while it
+ * runs; null otherwise. Another device may have ended it since. */
+export function knownVacationEnd() {
+  try {
+    const known = JSON.parse(localStorage.getItem(VACATION) || 'null');
+    const until = known?.player === storedPlayer()?.id ? known.until_ms : null;
+    return typeof until === 'number' && until > Date.now() ? until : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The vacation running now (`until_ms`, null when none) and the days still to take. */
+export const vacation = async () => keepVacation(await mine('GET', '/api/account/vacation'));
+/** @param {number} days a vacation from now */
+export const startVacation = async (days) => keepVacation(await mine('POST', '/api/account/vacation', { days }));
+export const endVacation = async () => keepVacation(await mine('DELETE', '/api/account/vacation'));
+/** The address for mails about one's turns: `{ address, confirmed, turn_mails, mail_on }`. */
+export const mailSettings = () => mine('GET', '/api/account/email');
+/** @param {string} address a confirmation mail goes to it */
+export const setMailAddress = (address) => mine('PUT', '/api/account/email', { address });
+export const removeMailAddress = () => mine('DELETE', '/api/account/email');
 export const resetPassword = (token, password) => request('POST', '/api/account/reset', { token, password });
 
 /** Deletes the account (the password confirms it) and forgets it on this device. */

@@ -83,6 +83,8 @@ const GAME_EVENTS = {
       status: frame.status,
       draw_offer: frame.draw_offer ?? null,
       takeback_offer: null,
+      // A new turn: no day given in it yet.
+      day_given: false,
       clocks: frame.clocks,
       legal: frame.legal,
       captured,

@@ -17,8 +17,9 @@
  *   position: string, turn: Side, clocks: Clocks, captured: Captured, draw_offer: Side | null,
  *   status: GameStatus, result: GameResult | null, takeback_offer?: Side | null, red_away_ms: number | null,
  *   blue_away_ms: number | null, legal: string[], abort_in_ms?: number | null, tournament?: string | null,
- *   host_colour?: 'red' | 'blue' | 'random',
- * }} GameState
+ *   host_colour?: 'red' | 'blue' | 'random', day_given?: boolean,
+ * }} GameState the whole state of a game (`game` frame); `day_given` (correspondence): the side
+ *   to move was given a day this turn, absent otherwise
  * @typedef {{ id: string, rules: string, clock: ClockSpec, rated: boolean, side: Side,
  *   opponent: { id: string, name: string }, plies: number, deadline_ms: number, left_ms: number }} WaitingGame
  *   a correspondence game waiting for the reader's move (`GET /api/account/games/waiting`)

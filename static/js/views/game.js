@@ -650,7 +650,9 @@ function drawActions(el, app) {
   const label = offered ? t('drawOffered') : waiting ? t('drawAgainAt', { n: Math.floor(againAt / 2) + 1 }) : t('offerDraw');
   // Correspondence: a day more for the opponent's turn, once a turn, after the first move.
   const canGiveDay = game.clock.kind === 'days' && game.turn !== game.you && game.moves.length >= 1;
-  const dayGiven = dayGivenAt === game.moves.length || daysGiven()[id] === game.moves.length;
+  // The game's state says so (from any device of either player); until it comes back, this
+  // page's click does.
+  const dayGiven = Boolean(game.day_given) || dayGivenAt === game.moves.length;
   el.innerHTML = `${drawDeclined ? `<p class="notice full" role="status">${t('drawDeclinedToYou')}</p>` : ''}
     ${canGiveDay ? `<button type="button" class="secondary" id="give-day" title="${t('giveDayTitle')}" ${dayGiven ? 'disabled' : ''}>${dayGiven ? t('dayGiven') : t('giveDay')}</button>` : ''}
     <button type="button" class="secondary" id="offer-draw" ${offered || waiting ? 'disabled' : ''}>${label}</button>
@@ -658,7 +660,6 @@ function drawActions(el, app) {
     ${takebackDeclined ? `<p class="notice full" role="status">${t('takebackDeclinedToYou')}</p>` : ''}
     <button type="button" class="danger" id="resign">${t('resign')}</button>`;
   el.querySelector('#give-day')?.addEventListener('click', () => {
-    rememberDayGiven(id, game.moves.length);
     app.store.set({ dayGivenAt: game.moves.length });
     app.send({ t: 'give_day', game: id });
   });
@@ -673,28 +674,6 @@ function drawActions(el, app) {
   $(el, '#resign').onclick = () => {
     app.store.set({ confirmResign: true });
   };
-}
-
-const DAYS_GIVEN = 'jungle.daysGiven';
-
-/**
- * The turns (by game) at which this browser gave the opponent a day: the game's state does not
- * say, and a day is given once a turn, so the button stays "given" after a reload.
- * @returns {Record<string, number>}
- */
-function daysGiven() {
-  try {
-    return JSON.parse(localStorage.getItem(DAYS_GIVEN) || '{}');
-  } catch {
-    return {};
-  }
-}
-
-/** @param {string} game @param {number} ply */
-function rememberDayGiven(game, ply) {
-  // The latest few games are enough: a turn passes, and what was given no longer matters.
-  const kept = Object.entries(daysGiven()).filter(([id]) => id !== game).slice(-49);
-  localStorage.setItem(DAYS_GIVEN, JSON.stringify(Object.fromEntries([...kept, [game, ply]])));
 }
 
 /**

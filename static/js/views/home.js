@@ -42,7 +42,7 @@ export function renderHome(root, app) {
   root.innerHTML = `
   <div class="grid">
     <section class="card" id="your-turn" aria-labelledby="yt" hidden>
-      <h2 id="yt"></h2><p class="muted" id="yt-note"></p><ul class="list" id="yt-list"></ul></section>
+      <h2 id="yt"></h2><p class="notice" id="yt-vacation" hidden></p><p class="muted" id="yt-note"></p><ul class="list" id="yt-list"></ul></section>
     <section class="card" aria-labelledby="qm">
       <h2 id="qm">${t('quickMatch')}</h2>
       <label>${t('ruleset')} <select id="qm-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
@@ -227,6 +227,13 @@ export function renderHome(root, app) {
       requestAnimationFrame(() => yourTurn.scrollIntoView({ block: 'nearest' }));
     }
     const n = waiting.games.length;
+    // A vacation this browser knows of (read on the settings page, where it is taken): its end.
+    const vacationEnd = api.knownVacationEnd();
+    const vacation = $(yourTurn, '#yt-vacation');
+    vacation.hidden = vacationEnd == null;
+    if (vacationEnd != null) {
+      vacation.innerHTML = `<a href="/settings" data-link>${t('vacationLobby', { when: formatDeadline(vacationEnd, locale()) })}</a>`;
+    }
     $(yourTurn, '#yt').textContent = n ? t('yourTurnInN', { n }) : t('correspondence');
     $(yourTurn, '#yt-note').textContent = n ? t('correspondenceInProgress', { n: waiting.in_progress }) : `${t('noGameWaiting')} ${t('correspondenceInProgress', { n: waiting.in_progress })}`;
     $(yourTurn, '#yt-list').innerHTML = waiting.games.map((g) => {

@@ -17,10 +17,11 @@ const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 /**
  * The rating line as SVG: time along, rating up; a single game is a dot.
  * @param {{ at: number, rating: number }[]} points
+ * @param {string} [empty] what to say when there is no point
  * @returns {string}
  */
-export function ratingChart(points) {
-  if (!points.length) return `<p class="muted">${t('noRatedGames')}</p>`;
+export function ratingChart(points, empty = t('noRatedGames')) {
+  if (!points.length) return `<p class="muted">${empty}</p>`;
   const [width, height, pad] = [600, 200, 24];
   const ratings = points.map((p) => p.rating);
   const low = Math.min(...ratings) - 20;
@@ -84,7 +85,10 @@ export function renderProfile(root, app, who) {
     <section id="profile-correspondence" hidden><h2>${t('correspondence')}</h2><ul class="list" id="correspondence-ratings"></ul></section>
     <div id="profile-actions"></div>
     <h2>${t('ratingHistory')}</h2>
-    <select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
+    <div class="chart-choice"><select id="profile-rules" aria-label="${t('ruleset')}">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select>
+      <div class="presets" id="profile-speed" role="group" aria-label="${t('ratingSpeed')}" hidden>
+        <button type="button" data-speed="" aria-pressed="true">${t('oneSitting')}</button>
+        <button type="button" data-speed="correspondence" aria-pressed="false">${t('correspondence')}</button></div></div>
     <div id="profile-chart"></div>
     <section id="profile-puzzles" hidden><h2>${t('puzzles')}</h2><ul class="list" id="puzzle-ratings"></ul><div id="puzzle-chart"></div></section>
     <h2>${t('recentGames')}</h2>
@@ -132,13 +136,34 @@ export function renderProfile(root, app, who) {
         .map((a) => ({ at: a.at, rating: a.rating })).reverse();
       if (points.length > 1) $(root, '#puzzle-chart').innerHTML = ratingChart(points);
     }).catch(() => {});
+    // The chart of games in one sitting, or (for a player who has played over days) of games
+    // over days: at first, of the ruleset and speed with games, classic in one sitting first.
+    const speeds = $(root, '#profile-speed');
+    const played = (speed, r) => ((speed ? profile.correspondence_ratings : profile.ratings)?.[r]?.games ?? 0) > 0;
+    speeds.hidden = byDays.length === 0;
+    let speed = '';
+    const first = ['', 'correspondence'].flatMap((s) => RULESETS.map((r) => ({ s, r }))).find(({ s, r }) => played(s, r));
+    if (first && !played('', 'classic')) {
+      speed = first.s;
+      rules.value = first.r;
+    }
+    let drawn = 0;
     const drawChart = async () => {
-      const points = await api.ratingHistory(profile.id, rules.value).catch(() => []);
+      for (const button of speeds.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.getAttribute('data-speed') === speed));
+      const asked = ++drawn;
+      const points = await api.ratingHistory(profile.id, rules.value, speed).catch(() => []);
       // The line starts where every player starts, before their first rated game.
       const line = points.length ? [{ at: points[0].at, rating: START_RATING }, ...points] : points;
-      if (alive) chart.innerHTML = ratingChart(line);
+      // Only the latest choice is drawn, whichever answer comes last.
+      if (alive && asked === drawn) chart.innerHTML = ratingChart(line, speed ? t('noRatedGamesDays') : t('noRatedGames'));
     };
     rules.onchange = drawChart;
+    speeds.onclick = (e) => {
+      const button = /** @type {HTMLElement} */ (e.target).closest?.('button');
+      if (!button || button.getAttribute('data-speed') === speed) return;
+      speed = button.getAttribute('data-speed') ?? '';
+      drawChart();
+    };
     drawChart();
     const drawGames = async () => {
       const list = await api.playerGames(profile.id, gamesRules.value, page).catch(() => []);

@@ -1,5 +1,7 @@
-// The account's own page (/settings): display settings, signed-in devices, the password, the
-// data download and deleting the account. And the page of a one-time reset link (/reset/…).
+// The account's own page (/settings): display settings, who may challenge, a vacation from
+// games over days, the address for mails about one's turns, API tokens, signed-in devices, the
+// password, the data download and deleting the account. And the page of a one-time reset link
+// (/reset/…).
 
 import * as api from '../api.js';
 import { $, checkedOf, valueOf } from '../dom.js';
@@ -65,6 +67,10 @@ export function renderSettings(root, app) {
         <p id="privacy-note" role="status"></p>
         <button type="submit" class="secondary">${t('save')}</button></form>
       <h3>${t('blockedPlayers')}</h3><p class="muted">${t('blockHint')}</p><ul class="list" id="blocked"></ul></section>
+    <section class="card" id="vacation" aria-labelledby="vacation-title"><h2 id="vacation-title">${t('vacation')}</h2>
+      <div id="vacation-body"><p class="muted">${t('loading')}</p></div><p id="vacation-note" role="status"></p></section>
+    <section class="card" id="mail" aria-labelledby="mail-title"><h2 id="mail-title">${t('mailTitle')}</h2>
+      <div id="mail-body"><p class="muted">${t('loading')}</p></div><p id="mail-note" role="status"></p></section>
     <section class="card"><h2>${t('apiTokens')}</h2><p class="muted">${t('apiTokensHint')}</p>
       <ul class="list" id="tokens"></ul>
       <form id="token-form" class="account-form">
@@ -184,6 +190,10 @@ export function renderSettings(root, app) {
   };
   loadBlocks();
 
+  // Vacation and mail: read once as the page opens (the server allows few of these requests).
+  renderVacation($(root, '#vacation-body'), $(root, '#vacation-note'), () => alive);
+  renderMail($(root, '#mail-body'), $(root, '#mail-note'), () => alive, app.player.id);
+
   wire(root, 'password', async () => {
     await api.changePassword(valueOf(root, '#pw-current'), valueOf(root, '#pw-new'));
     loadSessions();
@@ -205,6 +215,137 @@ export function renderSettings(root, app) {
   });
 
   return { destroy() { alive = false; } };
+}
+
+/**
+ * Shows a refusal in `note`.
+ * @param {HTMLElement} note
+ * @param {unknown} err
+ * @param {string} [text] our own words for it, in place of the server's code's
+ */
+function refused(note, err, text) {
+  note.className = 'error';
+  note.textContent = text ?? (err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * The vacation: taken now for some days (up to what is left of 14 in any 365), or ended early.
+ * @param {HTMLElement} body
+ * @param {HTMLElement} note
+ * @param {() => boolean} alive
+ */
+function renderVacation(body, note, alive) {
+  /** @param {{ until_ms: number | null, days_left: number }} view */
+  const draw = (view) => {
+    if (!alive()) return;
+    const explain = `<p class="muted">${t('vacationHint', { n: view.days_left })}</p>`;
+    if (view.until_ms != null) {
+      body.innerHTML = `<p><strong id="vacation-until">${t('onVacationUntil', { when: when(view.until_ms) })}</strong></p>${explain}
+        <button type="button" class="secondary" id="vacation-end">${t('comeBackNow')}</button>`;
+      $(body, '#vacation-end').onclick = () => act(api.endVacation);
+      return;
+    }
+    if (view.days_left < 1) {
+      body.innerHTML = explain;
+      return;
+    }
+    const days = Array.from({ length: view.days_left }, (_, i) => i + 1);
+    const select = `<select id="vacation-days">${days.map((n) => `<option value="${n}">${t('nDays', { n })}</option>`).join('')}</select>`;
+    body.innerHTML = `${explain}<form id="vacation-form" class="inline-form">
+        <label for="vacation-days">${t('vacationTake', { days: select })}</label>
+        <button type="submit" class="primary">${t('vacationStart')}</button></form>`;
+    $(body, '#vacation-form').onsubmit = (e) => {
+      e.preventDefault();
+      const n = Number(/** @type {HTMLSelectElement} */ ($(body, '#vacation-days')).value);
+      act(() => api.startVacation(n));
+    };
+  };
+  /** @param {() => Promise<{ until_ms: number | null, days_left: number }>} request */
+  const act = async (request) => {
+    note.textContent = '';
+    note.className = '';
+    for (const button of body.querySelectorAll('button')) button.disabled = true;
+    try {
+      draw(await request());
+    } catch (err) {
+      refused(note, err);
+      // Perhaps changed from another device meanwhile: as it stands now.
+      api.vacation().then(draw).catch(() => {
+        for (const button of body.querySelectorAll('button')) button.disabled = false;
+      });
+    }
+  };
+  api.vacation().then(draw).catch((err) => {
+    if (!alive()) return;
+    body.innerHTML = '';
+    refused(note, err);
+  });
+}
+
+/** The last mail settings read, by player: shown when a later reading is refused (its limit is
+ * a few a quarter hour). @type {Map<string, any>} */
+const lastMail = new Map();
+
+/**
+ * The address mails about one's turns go to: given (a confirmation mail goes to it), its
+ * state, removed. Nothing but a line when the server sends no mail.
+ * @param {HTMLElement} body
+ * @param {HTMLElement} note
+ * @param {() => boolean} alive
+ * @param {string} player
+ */
+function renderMail(body, note, alive, player) {
+  /** @param {{ address: string | null, confirmed: boolean, turn_mails: boolean, mail_on: boolean }} view */
+  const draw = (view) => {
+    if (!alive()) return;
+    lastMail.set(player, view);
+    if (!view.mail_on) {
+      body.innerHTML = `<p class="muted" id="mail-off">${t('mailOff')}</p>`;
+      return;
+    }
+    const address = view.address ? escape(view.address) : '';
+    const state = !view.address ? t('mailNone')
+      : !view.confirmed ? t('mailWaiting', { address: `<strong>${address}</strong>` })
+        : view.turn_mails ? t('mailConfirmed') : t('mailUnsubscribed');
+    body.innerHTML = `<p class="muted">${t('mailHint')}</p>
+      <form id="mail-form" class="account-form">
+        <label for="mail-address">${t('mailAddress')}</label>
+        <input type="email" id="mail-address" maxlength="254" autocomplete="email" spellcheck="false" required value="${address}">
+        <p id="mail-state" class="${view.address && view.confirmed && view.turn_mails ? 'mail-ok' : ''}">${state}</p>
+        <div class="row"><button type="submit" class="primary">${t('save')}</button>
+          ${view.address ? `<button type="button" class="danger" id="mail-remove">${t('mailRemove')}</button>` : ''}</div></form>`;
+    $(body, '#mail-form').onsubmit = (e) => {
+      e.preventDefault();
+      const typed = /** @type {HTMLInputElement} */ ($(body, '#mail-address')).value.trim();
+      act(async () => draw(await api.setMailAddress(typed)), t('mailSent'));
+    };
+    body.querySelector('#mail-remove')?.addEventListener('click', () => act(async () => {
+      await api.removeMailAddress();
+      draw({ address: null, confirmed: false, turn_mails: false, mail_on: true });
+    }, t('mailRemoved')));
+  };
+  /** @param {() => Promise<void>} request @param {string} done */
+  const act = async (request, done) => {
+    note.textContent = '';
+    note.className = '';
+    const buttons = [...body.querySelectorAll('button')];
+    buttons.forEach((b) => { b.disabled = true; });
+    try {
+      await request();
+      if (alive()) note.textContent = done;
+    } catch (err) {
+      buttons.forEach((b) => { b.disabled = false; });
+      // A 400: an address that is none, or a mail that could not go.
+      refused(note, err, /** @type {any} */ (err).code === 'bad_request' ? t('mailRefused') : undefined);
+    }
+  };
+  api.mailSettings().then(draw).catch((err) => {
+    if (!alive()) return;
+    const known = lastMail.get(player);
+    if (known) draw(known);
+    else body.innerHTML = '';
+    refused(note, err);
+  });
 }
 
 /**
