@@ -67,8 +67,10 @@ pub enum Limited {
     Puzzles,
     /// `POST /api/puzzles/{id}/attempt`.
     PuzzleAttempts,
-    /// `GET /api/account/games/waiting` (the header's badge asks about once a minute).
-    WaitingGames,
+    /// Reading one's correspondence settings and games: `GET /api/account/games/waiting` (the
+    /// header's badge asks about once a minute), `GET /api/account/vacation`,
+    /// `GET /api/account/email`.
+    CorrespondenceReads,
     /// `GET`, `POST`, `DELETE /api/account/vacation`.
     Vacation,
     /// `GET`, `PUT`, `DELETE /api/account/email` (a `PUT` mails a confirmation link).
@@ -111,7 +113,7 @@ impl Limited {
             Limited::BotRequests => "bot and board requests",
             Limited::Puzzles => "puzzles",
             Limited::PuzzleAttempts => "puzzle attempts",
-            Limited::WaitingGames => "waiting games",
+            Limited::CorrespondenceReads => "correspondence reads",
             Limited::Vacation => "vacation",
             Limited::Mail => "mail",
             Limited::MailLinks => "mail links",
@@ -205,8 +207,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::Puzzles, Per::Address, 240, 100),
     rule(Limited::PuzzleAttempts, Per::Player, 30, 2 * S),
     rule(Limited::PuzzleAttempts, Per::Address, 120, 500),
-    rule(Limited::WaitingGames, Per::Player, 30, 2 * S),
-    rule(Limited::WaitingGames, Per::Address, 120, 500),
+    rule(Limited::CorrespondenceReads, Per::Player, 30, 2 * S),
+    rule(Limited::CorrespondenceReads, Per::Address, 120, 500),
     rule(Limited::Vacation, Per::Player, 10, 60 * S),
     rule(Limited::Vacation, Per::Address, 30, 10 * S),
     rule(Limited::Mail, Per::Player, 5, 600 * S),

@@ -22,7 +22,7 @@ pub async fn waiting(
         .ok_or(AccountApiError::NotSignedIn)?;
     state
         .limits
-        .check(Limited::WaitingGames, Some(player.id), client)?;
+        .check(Limited::CorrespondenceReads, Some(player.id), client)?;
     let now = state.room_ctx.time.wall_ms();
     let games = state.store.correspondence_waiting(player.id, now).await?;
     let in_progress = state.store.correspondence_in_progress(player.id).await?;

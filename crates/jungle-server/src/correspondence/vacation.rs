@@ -43,9 +43,10 @@ async fn account(
     state: &AppState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
+    limit: Limited,
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "vacations, as games over days,";
-    crate::accounts::manage::account_within(state, headers, client, Limited::Vacation, what).await
+    crate::accounts::manage::account_within(state, headers, client, limit, what).await
 }
 
 async fn view(state: &AppState, player: &PlayerRecord) -> Result<VacationView, AccountApiError> {
@@ -72,7 +73,7 @@ pub async fn show(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<VacationView>, AccountApiError> {
-    let player = account(&state, &headers, client).await?;
+    let player = account(&state, &headers, client, Limited::CorrespondenceReads).await?;
     Ok(Json(view(&state, &player).await?))
 }
 
@@ -84,7 +85,7 @@ pub async fn start(
     body: Result<Json<NewVacation>, JsonRejection>,
 ) -> Result<Json<VacationView>, AccountApiError> {
     crate::auth::same_origin(&state.origins, &headers)?;
-    let player = account(&state, &headers, client).await?;
+    let player = account(&state, &headers, client, Limited::Vacation).await?;
     let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
     let before = view(&state, &player).await?;
     if before.until_ms.is_some() {
@@ -114,7 +115,7 @@ pub async fn end(
     headers: HeaderMap,
 ) -> Result<Json<VacationView>, AccountApiError> {
     crate::auth::same_origin(&state.origins, &headers)?;
-    let player = account(&state, &headers, client).await?;
+    let player = account(&state, &headers, client, Limited::Vacation).await?;
     let now = state.room_ctx.time.wall_ms();
     state.store.end_vacation(player.id, now).await?;
     Ok(Json(view(&state, &player).await?))

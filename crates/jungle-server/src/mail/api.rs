@@ -23,9 +23,10 @@ async fn account(
     state: &AppState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
+    limit: Limited,
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "mails";
-    crate::accounts::manage::account_within(state, headers, client, Limited::Mail, what).await
+    crate::accounts::manage::account_within(state, headers, client, limit, what).await
 }
 
 async fn settings(
@@ -67,7 +68,7 @@ pub async fn show(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<MailSettings>, AccountApiError> {
-    let player = account(&state, &headers, client).await?;
+    let player = account(&state, &headers, client, Limited::CorrespondenceReads).await?;
     Ok(Json(settings(&state, &player).await?))
 }
 
@@ -79,7 +80,7 @@ pub async fn set(
     body: Result<Json<NewMailAddress>, JsonRejection>,
 ) -> Result<(StatusCode, Json<MailSettings>), AccountApiError> {
     crate::auth::same_origin(&state.origins, &headers)?;
-    let player = account(&state, &headers, client).await?;
+    let player = account(&state, &headers, client, Limited::Mail).await?;
     let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
     let mailer = &state.room_ctx.mailer;
     let Some(base) = mailer.public_url() else {
@@ -117,7 +118,7 @@ pub async fn remove(
     headers: HeaderMap,
 ) -> Result<StatusCode, AccountApiError> {
     crate::auth::same_origin(&state.origins, &headers)?;
-    let player = account(&state, &headers, client).await?;
+    let player = account(&state, &headers, client, Limited::Mail).await?;
     state.store.delete_mail_address(player.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
