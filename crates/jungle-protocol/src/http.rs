@@ -667,6 +667,10 @@ pub struct WaitingOpponent {
 pub struct WaitingGames {
     pub games: Vec<WaitingGame>,
     pub in_progress: u32,
+    /// The others in progress, waiting for the opponent's move (their deadline), soonest
+    /// first: to open them again, or give a day.
+    #[serde(default)]
+    pub opponents_turn: Vec<WaitingGame>,
 }
 
 impl WaitingGames {

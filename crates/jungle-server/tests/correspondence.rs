@@ -80,7 +80,10 @@ async fn a_game_over_days_keeps_its_deadlines(db: Db) {
         "{:?}",
         list.games[0]
     );
-    assert!(waiting(&server, &guest).await.games.is_empty());
+    let theirs = waiting(&server, &guest).await;
+    assert!(theirs.games.is_empty());
+    assert_eq!(theirs.opponents_turn.len(), 1, "listed to reopen");
+    assert_eq!(theirs.opponents_turn[0].side, Side::Blue);
 
     // A restart, and two days pass meanwhile: Red has one day left, exactly as stored.
     drop((red, blue));

@@ -24,10 +24,11 @@ pub async fn waiting(
         .limits
         .check(Limited::CorrespondenceReads, Some(player.id), client)?;
     let now = state.room_ctx.time.wall_ms();
-    let games = state.store.correspondence_waiting(player.id, now).await?;
+    let (games, opponents_turn) = state.store.correspondence_waiting(player.id, now).await?;
     let in_progress = state.store.correspondence_in_progress(player.id).await?;
     Ok(Json(WaitingGames {
         games,
         in_progress: in_progress.max(0) as u32,
+        opponents_turn,
     }))
 }

@@ -39,13 +39,13 @@ impl Store {
         Ok(row.try_get("n")?)
     }
 
-    /// `player`'s correspondence games in progress where it is their turn, most urgent first;
-    /// `now` (Unix ms) gives the time left.
+    /// `player`'s correspondence games in progress: those where it is their turn, and those
+    /// where it is the opponent's, each most urgent first; `now` (Unix ms) gives the time left.
     pub async fn correspondence_waiting(
         &self,
         player: Uuid,
         now: i64,
-    ) -> Result<Vec<WaitingGame>, StoreError> {
+    ) -> Result<(Vec<WaitingGame>, Vec<WaitingGame>), StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT g.id, g.ruleset, g.clock, g.rated, g.red_id, g.blue_id, g.start_fen,
                     g.created_at, pr.name AS red_name, pb.name AS blue_name
@@ -57,7 +57,7 @@ impl Store {
         .bind(player.to_string())
         .fetch_all(&self.pool)
         .await?;
-        let mut waiting = Vec::new();
+        let (mut waiting, mut theirs) = (Vec::new(), Vec::new());
         for r in rows {
             let id: String = r.try_get("id")?;
             let corrupt = |what: &str| StoreError::Corrupt(format!("game {id}: {what}"));
@@ -106,17 +106,24 @@ impl Store {
                 ),
             };
             let to_move = if plies % 2 == 0 { first } else { !first };
-            if to_move != side {
-                continue;
-            }
             let (opponent_id, opponent_name): (String, String) = match side {
                 Side::Red => (r.try_get("blue_id")?, r.try_get("blue_name")?),
                 Side::Blue => (red, r.try_get("red_name")?),
             };
-            // The reader's vacations push their turn back.
-            let away = self.vacations(player, began).await?;
+            // The mover's vacations push their turn back.
+            let mover = match to_move {
+                Side::Red => r.try_get::<String, _>("red_id")?,
+                Side::Blue => r.try_get::<String, _>("blue_id")?,
+            };
+            let mover: Uuid = mover.parse().map_err(|_| corrupt("player"))?;
+            let away = self.vacations(mover, began).await?;
             let deadline_ms = deadline_ms(began, left, &away);
-            waiting.push(WaitingGame {
+            let list = if to_move == side {
+                &mut waiting
+            } else {
+                &mut theirs
+            };
+            list.push(WaitingGame {
                 id: id.parse().map_err(|_| corrupt("id"))?,
                 rules: r
                     .try_get::<String, _>("ruleset")?
@@ -135,7 +142,8 @@ impl Store {
             });
         }
         waiting.sort_by_key(|g| (g.deadline_ms, g.id));
-        Ok(waiting)
+        theirs.sort_by_key(|g| (g.deadline_ms, g.id));
+        Ok((waiting, theirs))
     }
 }
 
