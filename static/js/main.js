@@ -127,10 +127,37 @@ function carryOut(effect) {
   else if ('focusEnd' in effect) /** @type {HTMLElement | null} */ (root.querySelector('#end'))?.focus?.({ preventScroll: true });
 }
 
+/**
+ * Whether the socket keeps following game `id` once its page is left: a game in one sitting
+ * that the reader plays, still in progress (its moves and clock must keep reaching them).
+ * @param {string} id
+ */
+function keptFollowed(id) {
+  const game = app.store.state.game;
+  return game?.game === id && game.you != null && game.clock?.kind !== 'days'
+    && game.status !== 'finished' && game.status !== 'aborted';
+}
+
+/** The games this socket stopped following when their page was left: watched again on return. */
+const unwatched = new Set();
+
+/**
+ * The page of game `id` is left for another page or game: the socket stops following it
+ * (a connection follows at most 32 games), unless it is kept followed.
+ * @param {string} id
+ */
+function leaveGame(id) {
+  if (keptFollowed(id)) return;
+  app.send({ t: 'unwatch', game: id });
+  unwatched.add(id);
+}
+
 function route() {
   show(null);
   app.tickers = [];
+  const left = app.route;
   app.route = parseRoute();
+  if (left?.name === 'game' && !(app.route.name === 'game' && app.route.id === left.id)) leaveGame(left.id);
   translatePage();
   drawToggles();
   turnBadge.redraw();
@@ -188,8 +215,12 @@ function route() {
       break;
 
     case 'game':
-      if (app.store.state.game?.game === app.route.id) showGame();
-      else {
+      if (app.store.state.game?.game === app.route.id) {
+        showGame();
+        // Left earlier: its state here may be old, and the socket follows it again.
+        if (unwatched.delete(app.route.id)) app.send({ t: 'watch', game: app.route.id });
+      } else {
+        unwatched.delete(app.route.id);
         root.innerHTML = `<p class="card">${t('connecting')}</p>`;
         app.send({ t: 'watch', game: app.route.id });
       }
@@ -237,6 +268,7 @@ function identityChanged() {
   app.store.reset();
   app.socket?.close();
   app.socket = null;
+  unwatched.clear();
   challengeNotices.clear();
   turnBadge.restart();
   route();
