@@ -192,6 +192,9 @@ test('a game over days in a private room: days clocks, deadlines, +1 day, the ba
   await alice.click('#give-day');
   await alice.waitForFunction(() => /^3 d 23 h/.test(document.querySelector('[data-clock="blue"]')?.textContent ?? ''));
   await bob.waitForFunction(() => /^3 d 23 h/.test(document.querySelector('[data-clock="blue"]')?.textContent ?? ''));
+  // Bob hears of it on his game's page.
+  await bob.waitForFunction(() => /Alexandrina_Victoria gave you one more day\./.test(document.querySelector('#turn-info')?.textContent ?? ''));
+  assert.doesNotMatch(await alice.locator('#turn-info').innerText(), /gave you/);
   assert.equal(await alice.locator('#give-day').isDisabled(), true);
   assert.equal(await alice.locator('#give-day').innerText(), 'Day given');
   // Once a turn: the server says no to a second, in our words.
@@ -226,6 +229,16 @@ test('a game over days in a private room: days clocks, deadlines, +1 day, the ba
   await alice.waitForSelector('#your-turn:not([hidden])');
   assert.equal(await alice.locator('#yt-note').innerText(), 'No game is waiting for your move. 1 correspondence game in progress.');
   assert.equal(await alice.locator('#yt-list li').count(), 0);
+  // ...but her game on Bob's turn is listed under 'Waiting for your opponent', and opens.
+  await alice.waitForSelector('#yt-theirs li');
+  assert.equal(await alice.locator('#yt-theirs-h').innerText(), 'Waiting for your opponent');
+  const theirs = await alice.locator('#yt-theirs li').innerText();
+  assert.match(theirs, /Bartholomew_Roberts2 · Classic · 3 days per move/);
+  assert.match(theirs, /3 d 23 h left for them · until \w{3} \d\d:\d\d/);
+  assert.equal(await bob.evaluate(() => document.querySelectorAll('#yt-theirs li').length), 0);
+  await alice.click(`#yt-theirs a[href="/g/${game}"]`);
+  await alice.waitForURL(new RegExp(`/g/${game}$`));
+  await alice.waitForSelector('#give-day:disabled');
 
   // Every language, on a phone and a desktop, each player on either.
   for (const lang of LANGUAGES) {
@@ -240,6 +253,25 @@ test('a game over days in a private room: days clocks, deadlines, +1 day, the ba
       await bob.waitForSelector('#turn-badge:not([hidden])');
       await alice.waitForSelector('#give-day:disabled');
       for (const page of [alice, bob]) assert.equal(await overflows(page), false, `${lang}: no sideways scroll`);
+      // Every name whole beside the days clocks, on a phone too.
+      for (const page of [alice, bob]) {
+        const cut = await page.evaluate(() => [...document.querySelectorAll('.seat-name')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+        assert.deepEqual(cut, [], `${lang}: no name cut`);
+      }
+      if (bobView === phone && lang !== 'zh-Hant') {
+        // The longest names a guest may take (24 characters), drawn in Bob's page.
+        await bob.evaluate(() => {
+          const store = window.jungleApp.store;
+          const g = store.state.game;
+          store.set({ game: { ...g, red: { ...g.red, name: 'Alexandrina Victoria Wet' }, blue: { ...g.blue, name: 'Bartholomew Roberts 2345' } } });
+        });
+        const cut = await bob.evaluate(() => [...document.querySelectorAll('.seat-name')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth).map((el) => el.textContent));
+        assert.deepEqual(cut, [], `${lang}: no long name cut`);
+        assert.equal(await overflows(bob), false, `${lang}: no sideways scroll with long names`);
+        await bob.screenshot({ path: join(artifacts, `corr-game-long-names-${lang}-390.png`) });
+      }
       if (lang !== 'en') {
         assert.doesNotMatch(await bob.locator('.game').innerText(), /until|days per move| d \d+ h/, `${lang}: all translated`);
       }
@@ -249,6 +281,11 @@ test('a game over days in a private room: days clocks, deadlines, +1 day, the ba
       await bob.waitForSelector('#your-turn:not([hidden]) #yt-list li');
       assert.equal(await overflows(bob), false, `${lang}: the lobby has no sideways scroll`);
       await bob.screenshot({ path: join(artifacts, `corr-lobby-${lang}-${bobView.width}.png`) });
+      // Alice's lobby: her game on Bob's turn.
+      await alice.click('.brand');
+      await alice.waitForSelector('#your-turn:not([hidden]) #yt-theirs li');
+      assert.equal(await overflows(alice), false, `${lang}: Alice's lobby has no sideways scroll`);
+      await alice.locator('#your-turn').screenshot({ path: join(artifacts, `corr-lobby-theirs-${lang}-${aliceView.width}.png`) });
       if (lang === 'en' && bobView === phone) await bob.screenshot({ path: join(artifacts, 'corr-lobby-full-en-390.png'), fullPage: true });
     }
   }

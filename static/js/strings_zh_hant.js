@@ -192,6 +192,8 @@ export const ZH_HANT = {
     turnBadge: '{n} 盤通訊賽輪到你走', 'turnBadge.one': '1 盤通訊賽輪到你走',
     correspondenceInProgress: '進行中的通訊賽：{n} 盤。', 'correspondenceInProgress.one': '進行中的通訊賽：1 盤。',
     noGameWaiting: '沒有等你走棋的對局。', makeMove: '去走棋',
+    opponentsTurnGames: '等待對手走棋', opponentTimeLeft: '對手還剩 {left}', openGame: '開啟',
+    dayGivenToYou: '{name} 多給了你一天。',
     yourFirstMoveBy: '請在 {when} 前走第一步，否則對局取消。', firstMoveBy: '{side}須在 {when} 前走第一步。',
     giveDay: '+1 天', giveDayTitle: '給對方這一步多加一天', dayGiven: '已加一天',
     'error.give_day_unavailable': '只有在通訊賽中、第一步之後、輪到對方走棋時，才能給對方加一天，每步一次。',

@@ -23,8 +23,9 @@
  * @typedef {{ id: string, rules: string, clock: ClockSpec, rated: boolean, side: Side,
  *   opponent: { id: string, name: string }, plies: number, deadline_ms: number, left_ms: number }} WaitingGame
  *   a correspondence game waiting for the reader's move (`GET /api/account/games/waiting`)
- * @typedef {{ games: WaitingGame[], in_progress: number, at: number }} Waiting the reader's
- *   correspondence games, and when the answer came (`Date.now()`)
+ * @typedef {{ games: WaitingGame[], opponents_turn?: WaitingGame[], in_progress: number, at: number }} Waiting
+ *   the reader's correspondence games (`games` on their move, `opponents_turn` on the
+ *   opponent's, with the opponent's deadline), and when the answer came (`Date.now()`)
  * @typedef {{ t: string, [field: string]: any }} Frame
  * @typedef {{ destroy: () => void }} View
  * @typedef {{ id: string, name: string, token: string, username?: string }} StoredPlayer

@@ -323,6 +323,9 @@ function drawBar(el, game, side) {
   // The name gives way (with an ellipsis) so that the rating, the notes and the clock stay on
   // the line.
   const chipClass = waitingHostColour(game) === 'random' ? 'random' : side;
+  // A days clock is wide (with its deadline under it): the name takes a line of its own above
+  // the dot, the side and the rating, rather than giving way.
+  el.classList.toggle('days', game.clock?.kind === 'days');
   el.innerHTML = `<span class="player-name"><span class="dot ${online}" title="${t(seat?.online ? 'online' : 'offline')}"></span>
     <span class="piece-chip ${chipClass}">${chip}</span> <span class="seat-name" title="${escape(seat?.name ?? '')}">${name}</span>${rating}${left}${you}</span>
     <span class="clock" data-clock="${side}" aria-label="${t('clockOf', { side: t(side) })}"></span>`;
@@ -562,6 +565,11 @@ function drawTurn(el, app, local) {
   }
   if (game.you == null) parts.push(t('spectating'));
   else if (game.status === 'active') parts.push(game.turn === game.you ? `<strong>${t('yourTurn')}</strong>${until}` : `${t('theirTurn')}${until}`);
+  // Over days, the opponent gave the reader a day for this turn (their clock grew by it).
+  if (game.clock.kind === 'days' && game.status === 'active' && game.you != null && game.turn === game.you && game.day_given) {
+    const giver = game[game.you === 'red' ? 'blue' : 'red'];
+    parts.push(`<span class="day-received">${t('dayGivenToYou', { name: escape(giver?.name ?? '') })}</span>`);
+  }
   parts.push('<span id="first-move" class="first-move" role="timer"></span>');
   el.innerHTML = parts.join('<br>');
 }

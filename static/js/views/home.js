@@ -42,7 +42,8 @@ export function renderHome(root, app) {
   root.innerHTML = `
   <div class="grid">
     <section class="card" id="your-turn" aria-labelledby="yt" hidden>
-      <h2 id="yt"></h2><p class="notice" id="yt-vacation" hidden></p><p class="muted" id="yt-note"></p><ul class="list" id="yt-list"></ul></section>
+      <h2 id="yt"></h2><p class="notice" id="yt-vacation" hidden></p><p class="muted" id="yt-note"></p><ul class="list" id="yt-list"></ul>
+      <h3 id="yt-theirs-h" hidden></h3><ul class="list" id="yt-theirs" aria-labelledby="yt-theirs-h"></ul></section>
     <section class="card" aria-labelledby="qm">
       <h2 id="qm">${t('quickMatch')}</h2>
       <label>${t('ruleset')} <select id="qm-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
@@ -220,7 +221,8 @@ export function renderHome(root, app) {
   let scrollTo = location.hash === '#your-turn';
   const drawYourTurn = () => {
     const waiting = app.store.state.waiting;
-    yourTurn.hidden = !account || !waiting || (!waiting.games.length && !waiting.in_progress);
+    const theirs = waiting?.opponents_turn ?? [];
+    yourTurn.hidden = !account || !waiting || (!waiting.games.length && !theirs.length && !waiting.in_progress);
     if (yourTurn.hidden) return;
     if (scrollTo) {
       scrollTo = false;
@@ -236,14 +238,30 @@ export function renderHome(root, app) {
     }
     $(yourTurn, '#yt').textContent = n ? t('yourTurnInN', { n }) : t('correspondence');
     $(yourTurn, '#yt-note').textContent = n ? t('correspondenceInProgress', { n: waiting.in_progress }) : `${t('noGameWaiting')} ${t('correspondenceInProgress', { n: waiting.in_progress })}`;
-    $(yourTurn, '#yt-list').innerHTML = waiting.games.map((g) => {
+    /**
+     * One game of the list: the opponent, the ruleset and clock, the time left to the side to
+     * move (the reader's, or the opponent's) until when, and the way to the game.
+     * @param {import('../types.js').WaitingGame} g
+     * @param {boolean} mine
+     */
+    const row = (g, mine) => {
       const left = Math.max(0, g.left_ms - (Date.now() - waiting.at));
       const until = t('untilWhen', { when: formatDeadline(waiting.at + g.left_ms, locale()) });
-      const timing = `${t('timeLeft', { left: `<strong>${formatDays(left, t)}</strong>` })} · <span class="nowrap">${until}</span>`;
+      const leftText = `<strong>${formatDays(left, t)}</strong>`;
+      const timing = `${mine ? t('timeLeft', { left: leftText }) : t('opponentTimeLeft', { left: leftText })} · <span class="nowrap">${until}</span>`;
+      const button = mine
+        ? `<a href="/g/${g.id}" data-link class="button primary link-button">${t('makeMove')}</a>`
+        : `<a href="/g/${g.id}" data-link class="button secondary link-button">${t('openGame')}</a>`;
       return `<li class="game-row"><span>${nameLink(g.opponent.name, g.opponent.id)} · ${t(`ruleset.${g.rules}`)} · ${describeClock(g.clock, t)}<br>
         <span class="muted">${timing}</span></span>
-        <a href="/g/${g.id}" data-link class="button primary link-button">${t('makeMove')}</a></li>`;
-    }).join('');
+        ${button}</li>`;
+    };
+    $(yourTurn, '#yt-list').innerHTML = waiting.games.map((g) => row(g, true)).join('');
+    // The games waiting for the opponent's move: reopened from here (to read them, or give a day).
+    const theirsHeading = $(yourTurn, '#yt-theirs-h');
+    theirsHeading.hidden = !theirs.length;
+    theirsHeading.textContent = t('opponentsTurnGames');
+    $(yourTurn, '#yt-theirs').innerHTML = theirs.map((g) => row(g, false)).join('');
   };
   drawYourTurn();
   const stopWaitingNews = app.store.subscribe('waiting', drawYourTurn);
