@@ -164,6 +164,7 @@ impl Server {
             claims: reach::Claims::new(cluster.clone()),
             time: config.time.clone(),
             mailer,
+            correspondence_starts: Default::default(),
         });
         tournaments::schedule::ensure_organiser(&store).await?;
         tokio::spawn(puzzles::starter::load(store.clone()));

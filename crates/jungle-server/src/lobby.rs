@@ -393,6 +393,23 @@ impl Pools {
                 )
                 .await
                 .unwrap_or_else(|_| RatingRecord::from_glicko(crate::rating::Glicko::default(), 0));
+            // A seek over days: both must still be free to start one (the seeker may have
+            // started others since seeking).
+            for player in [conn.player.id, seeker.conn.player.id] {
+                let clock = settings.clock;
+                if let Err(refusal) =
+                    crate::correspondence::may_start(&ctx.store, player, clock).await
+                {
+                    let error = crate::frame_error::FrameError::from(refusal);
+                    let text = error_text(error.code(), &error.to_string(), None);
+                    for tx in [&seeker.conn.tx, &conn.tx] {
+                        let _ = tx.try_send(Outbound::Text(text.clone()));
+                    }
+                    let cancelled = crate::rooms::frame_text(&ServerFrame::SeekCancelled);
+                    let _ = seeker.conn.tx.try_send(Outbound::Text(cancelled));
+                    return;
+                }
+            }
             let taker = SeatPlayer::human(conn.player.clone(), rating);
             let host = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
             let (red, blue) = match open::coin_flip() {

@@ -118,6 +118,11 @@ async fn a_game_over_days_keeps_its_deadlines(db: Db) {
         .advance(3 * DAY + Duration::from_secs(3600));
     let (mut blue, state) = back_to(&server, &guest, game).await;
     assert_eq!(state.status, GameStatus::Active, "the day given holds");
+    assert!(state.day_given, "and is known to have been given");
+    let (mut red, _) = back_to(&server, &host, game).await;
+    red.send(ClientFrame::GiveDay { game }).await;
+    red.expect_error(ErrorCode::GiveDayUnavailable).await;
+    drop(red);
     assert!(
         close_to(state.clocks.blue_ms, DAY - Duration::from_secs(3600)),
         "{:?}",
@@ -395,6 +400,82 @@ async fn a_mail_comes_when_it_is_your_turn(db: Db) {
     server.shutdown().await;
 }
 
+/// Fifty games over days at most, checked for whoever sits down, host or guest, and for
+/// joins at the same moment; the computer never takes a seat over days.
+async fn fifty_games_over_days_at_most(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let many = server.account("Many").await;
+    let mut m = server.client(&many).await;
+    let (early_room, _) = open_private_room(&mut m, THREE_DAYS, false).await;
+    m.expect_game().await;
+    // Fifty-one hosts open a room over days each; Many takes the seats of all at once.
+    let mut hosts = Vec::new();
+    let mut codes = Vec::new();
+    for _ in 0..51 {
+        let host = server.account("Host").await;
+        let mut h = server.client(&host).await;
+        let (code, _) = open_private_room(&mut h, THREE_DAYS, false).await;
+        codes.push(code);
+        hosts.push(h);
+    }
+    // Three tabs (a tab follows 32 games at most) joining side by side, each a room at a
+    // time (a burst of whole game states would overflow a tab's queue).
+    let mut tabs = vec![m, server.client(&many).await, server.client(&many).await];
+    let runs = tabs.iter_mut().enumerate().map(|(t, tab)| {
+        let codes: Vec<String> = codes.iter().skip(t).step_by(3).cloned().collect();
+        async move {
+            let (mut seated, mut refused) = (0, 0);
+            for code in codes {
+                tab.send(ClientFrame::JoinRoom { code }).await;
+                loop {
+                    match tab.next().await.expect("an answer to each join") {
+                        ServerFrame::Game(state) if state.you.is_some() => {
+                            seated += 1;
+                            break;
+                        }
+                        ServerFrame::Error { code, .. } => {
+                            assert_eq!(code, ErrorCode::LimitReached);
+                            refused += 1;
+                            // Then the state, as a spectator's.
+                            expect_frame!(tab, ServerFrame::Game(state) if state.you.is_none());
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            (seated, refused)
+        }
+    });
+    let counts = futures_util::future::join_all(runs).await;
+    let seated: usize = counts.iter().map(|c| c.0).sum();
+    let refused: usize = counts.iter().map(|c| c.1).sum();
+    assert_eq!((seated, refused), (50, 1));
+    assert_eq!(waiting(&server, &many).await.in_progress, 50);
+    // A room Many opened before is not joined now that Many is at the cap, and Many opens
+    // no other.
+    let guest = server.account("Late").await;
+    let mut g = server.client(&guest).await;
+    g.send(ClientFrame::JoinRoom { code: early_room }).await;
+    g.expect_error(ErrorCode::LimitReached).await;
+    let mut many_tab = tabs.remove(0);
+    many_tab
+        .send(ClientFrame::CreateRoom {
+            rules: Ruleset::Classic,
+            clock: THREE_DAYS,
+            rated: false,
+            color: ColorChoice::Red,
+            position: None,
+        })
+        .await;
+    many_tab.expect_error(ErrorCode::LimitReached).await;
+    let (code, game) = open_private_room(&mut g, THREE_DAYS, false).await;
+    drop(code);
+    g.send(ClientFrame::AddComputer { game, level: 3 }).await;
+    g.expect_error(ErrorCode::BadRequest).await;
+    server.shutdown().await;
+}
+
 async fn who_may_start_a_game_over_days(db: Db) {
     let server = TestServer::start(db).await;
     // A guest may not: its games would outlive its cookie.
@@ -449,6 +530,15 @@ async fn who_may_start_a_game_over_days(db: Db) {
     let state = o.expect_game().await;
     assert_eq!(state.clock, THREE_DAYS);
     assert_eq!(a.expect_game().await.game, state.game);
+    // In its first plies a game over days closes the engine to its players altogether (the
+    // boards near a young game are everyone's, so the registry leaves them open).
+    a.send(ClientFrame::Analyse {
+        rules: Ruleset::Classic,
+        position: None,
+        moves: vec!["a3a4".into()],
+    })
+    .await;
+    a.expect_error(ErrorCode::AnalysisUnavailable).await;
     // A game over days does not hold its players back from one in one sitting.
     let (x, y) = (server.account("Xu").await, server.account("Yan").await);
     let (mut cx, mut cy) = (server.client(&x).await, server.client(&y).await);
@@ -468,5 +558,6 @@ both_stores!(
     a_first_move_never_made_aborts,
     a_vacation_stops_the_players_turns,
     a_mail_comes_when_it_is_your_turn,
+    fifty_games_over_days_at_most,
     who_may_start_a_game_over_days,
 );

@@ -107,6 +107,14 @@ impl GameClock {
         at
     }
 
+    /// Whether `side`'s turn has more than its days (correspondence): a day was given.
+    pub fn has_extra_time(&self, side: Side) -> bool {
+        match self.spec {
+            ClockSpec::Days { days } => self.remaining[side.index()] > days_of(days),
+            _ => false,
+        }
+    }
+
     /// Gives `side` more time on its turn (correspondence): false for other clocks.
     pub fn give_time(&mut self, side: Side, extra: Duration) -> bool {
         if !self.spec.is_correspondence() {

@@ -369,6 +369,8 @@ pub fn resumed(
     // A correspondence turn runs by the wall clock, down or not, but for the mover's
     // vacations (the room reads those still to come when it starts).
     let to_move = game.position().side_to_move();
+    // A day given this turn is in the stored clock: once a turn holds across a restart.
+    let day_given = clock.has_extra_time(to_move);
     let (began, wall_now) = (turn_began(&record), ctx.time.wall_ms());
     let on_vacation: i64 = away[to_move.index()]
         .iter()
@@ -386,7 +388,8 @@ pub fn resumed(
         now,
     )
     .in_tournament(record.tournament)
-    .kept_private(record.private);
+    .kept_private(record.private)
+    .with_day_given(day_given);
     Ok(Room::spawn_resumed(ctx, record.id, session, hold))
 }
 

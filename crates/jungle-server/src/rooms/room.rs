@@ -51,6 +51,8 @@ pub struct RoomContext {
     pub time: crate::time_source::TimeSource,
     /// Mails a correspondence player whose turn it becomes (off unless configured).
     pub mailer: crate::mail::Mailer,
+    /// Held from the cap check of a game over days to its start being stored.
+    pub correspondence_starts: Arc<tokio::sync::Mutex<()>>,
 }
 
 struct Member {
@@ -496,20 +498,30 @@ impl Room {
         let mut events = Vec::new();
         let mut side = self.session.side_of(conn.player.id);
         let mut may_sit = true;
+        let mut start_guard = None;
         if side.is_none()
             && intent == JoinIntent::TakeSeat
             && self.session.status() == GameStatus::Waiting
         {
-            // A room over days seats an account under the cap; anyone else watches.
+            // A room over days seats an account under the cap (the host too, who may have
+            // started others meanwhile); anyone else watches. The check and the start are one
+            // step on this node, so that joins at once cannot pass the cap together.
             let clock = self.session.settings().clock;
-            let store = &self.ctx.store;
-            if let Err(refusal) =
-                crate::correspondence::may_start(store, conn.player.id, clock).await
-            {
-                may_sit = false;
-                let error = crate::frame_error::FrameError::from(refusal);
-                let text = error_text(error.code(), &error.to_string(), Some(self.id));
-                self.deliver(&conn, text);
+            if clock.is_correspondence() {
+                start_guard = Some(self.ctx.correspondence_starts.clone().lock_owned().await);
+                let host = self.session.seat(Side::Red).map(|s| s.who.player.id);
+                let store = &self.ctx.store;
+                for player in std::iter::once(conn.player.id).chain(host) {
+                    if let Err(refusal) =
+                        crate::correspondence::may_start(store, player, clock).await
+                    {
+                        may_sit = false;
+                        let error = crate::frame_error::FrameError::from(refusal);
+                        let text = error_text(error.code(), &error.to_string(), Some(self.id));
+                        self.deliver(&conn, text);
+                        break;
+                    }
+                }
             }
         }
         if side.is_none()
@@ -553,6 +565,8 @@ impl Room {
             }
         }
         self.apply(events).await;
+        // The game's start is stored: the next check of the cap counts it.
+        drop(start_guard);
     }
 
     /// The channel of a member: players talk to players, everyone else to the spectators.
@@ -960,7 +974,11 @@ impl Room {
         self.live = live;
         if live {
             metrics::gauge!("jungle_live_games").increment(1.0);
-            self.ctx.rooms.set_live(self.id, Some(self.live_summary()));
+            // Games over days are not listed among live games: a move a day is no show.
+            let listed = !self.session.settings().clock.is_correspondence();
+            self.ctx
+                .rooms
+                .set_live(self.id, listed.then(|| self.live_summary()));
         } else {
             metrics::gauge!("jungle_live_games").decrement(1.0);
             self.ctx.rooms.set_live(self.id, None);
@@ -969,6 +987,19 @@ impl Room {
 
     async fn start_rematch(&mut self, red: SeatPlayer, blue: SeatPlayer) {
         let rules = self.session.settings().rules;
+        // Another game over days counts as one: both must be free to start it.
+        let clock = self.session.settings().clock;
+        for player in [red.player.id, blue.player.id] {
+            let store = &self.ctx.store;
+            if let Err(refusal) = crate::correspondence::may_start(store, player, clock).await {
+                let error = crate::frame_error::FrameError::from(refusal);
+                let text = error_text(error.code(), &error.to_string(), Some(self.id));
+                for member in &self.members {
+                    self.deliver(&member.conn, text.clone());
+                }
+                return;
+            }
+        }
         let red = SeatPlayer {
             rating: self.rating(red.player.id, rules).await,
             ..red

@@ -238,6 +238,8 @@ pub enum Refusal {
          move, once a turn"
     )]
     GiveDayUnavailable,
+    #[error("the computer plays in one sitting: no clock of days against it")]
+    NoComputerByDays,
 }
 
 impl Refusal {
@@ -262,6 +264,7 @@ impl Refusal {
             Refusal::TakebackPending => ErrorCode::TakebackPending,
             Refusal::AbortTooLate => ErrorCode::AbortUnavailable,
             Refusal::GiveDayUnavailable => ErrorCode::GiveDayUnavailable,
+            Refusal::NoComputerByDays => ErrorCode::BadRequest,
         }
     }
 }
@@ -752,12 +755,23 @@ impl GameSession {
                 if !matches!(self.phase, Phase::Waiting { .. }) {
                     return Err(Refusal::RoomFull);
                 }
+                if self.settings.clock.is_correspondence() {
+                    return Err(Refusal::NoComputerByDays);
+                }
                 // Computer games are casual.
                 self.settings.rated = false;
                 let (_, events) = self.seat_guest(computer, now)?;
                 Ok(events)
             }
         }
+    }
+
+    /// A resumed game whose side to move was given a day this turn (read from its clock).
+    pub fn with_day_given(mut self, given: bool) -> GameSession {
+        if given {
+            self.day_given_at = Some(self.game.ply_count());
+        }
+        self
     }
 
     /// Whether the side to move was given a day on this turn.

@@ -56,6 +56,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         rooms: Rooms::default(),
         time: Default::default(),
         mailer: Default::default(),
+        correspondence_starts: Default::default(),
         fair_play: crate::fair_play::FairPlay::new(
             Default::default(),
             store.clone(),
