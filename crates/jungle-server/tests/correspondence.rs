@@ -476,6 +476,52 @@ async fn fifty_games_over_days_at_most(db: Db) {
     server.shutdown().await;
 }
 
+/// A bot challenges an account over HTTP to a game over days; the game is one.
+async fn a_bot_challenges_over_days(db: Db) {
+    let server = TestServer::start(db).await;
+    let (_, token) = bot(&server, "Slowbot").await;
+    let person = server.account("Pen").await;
+    let username = server
+        .get::<http::PlayerProfile>(&format!("/api/players/{}", person.id))
+        .await
+        .username
+        .expect("an account");
+    let mut p = server.client(&person).await;
+    let mut events = Lines::open(&server, "/api/stream/event", &token).await;
+    let (status, sent) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{username}"),
+        &token,
+        Some(serde_json::json!({ "clock": { "days": 3 }, "color": "red" })),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let challenge = expect_frame!(p, ServerFrame::Challenged { challenge } => challenge);
+    assert_eq!(challenge.clock, THREE_DAYS);
+    p.send(ClientFrame::AcceptChallenge { id: challenge.id })
+        .await;
+    let state = p.expect_game().await;
+    assert_eq!(state.clock, THREE_DAYS);
+    let start = loop {
+        let event = events.next().await.expect("an event");
+        if event["type"] == "gameStart" {
+            break event;
+        }
+    };
+    assert_eq!(start["game"]["id"], state.game.to_string());
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{username}"),
+        &token,
+        Some(serde_json::json!({ "clock": { "days": 4 } })),
+    )
+    .await;
+    assert_eq!(status, 400, "days as the clocks allow");
+    server.shutdown().await;
+}
+
 async fn who_may_start_a_game_over_days(db: Db) {
     let server = TestServer::start(db).await;
     // A guest may not: its games would outlive its cookie.
@@ -559,5 +605,6 @@ both_stores!(
     a_vacation_stops_the_players_turns,
     a_mail_comes_when_it_is_your_turn,
     fifty_games_over_days_at_most,
+    a_bot_challenges_over_days,
     who_may_start_a_game_over_days,
 );

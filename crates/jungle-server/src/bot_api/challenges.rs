@@ -22,12 +22,14 @@ use crate::limits::Limited;
 use crate::rooms::Connection;
 use crate::state::AppState;
 
-/// The clock of a challenge, as lichess writes it (seconds), or a clock per move.
+/// The clock of a challenge, as lichess writes it (seconds), a clock per move, or days per
+/// move (correspondence, as lichess's `days`).
 #[derive(Deserialize)]
 pub struct ClockBody {
     limit: Option<u32>,
     increment: Option<u32>,
     per_move: Option<u32>,
+    days: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -106,6 +108,7 @@ pub async fn create(
             limit: Some(limit),
             increment,
             per_move: None,
+            days: None,
         } => ClockSpec::Fischer {
             base_s: limit,
             inc_s: increment.unwrap_or(0),
@@ -114,14 +117,21 @@ pub async fn create(
             limit: None,
             increment: None,
             per_move: Some(move_s),
+            days: None,
         } => ClockSpec::PerMove {
             move_s,
             max_timeouts: 3,
             consecutive: false,
         },
+        ClockBody {
+            limit: None,
+            increment: None,
+            per_move: None,
+            days: Some(days),
+        } => ClockSpec::Days { days },
         _ => {
             return Err(BotApiError::BadRequest(
-                "clock: either limit (and increment) in seconds, or per_move".into(),
+                "clock: one of limit (and increment) in seconds, per_move, or days".into(),
             ))
         }
     };

@@ -251,6 +251,7 @@ mod tests {
         assert_eq!(Theme::RatCapturesElephant.name(), "ratCapturesElephant");
     }
 
+    /// A plain den entry: nothing threatened, no rat moving, so no defence and no block.
     #[test]
     fn a_den_entry_in_one_in_an_endgame() {
         let puzzle = Puzzle {
@@ -319,23 +320,6 @@ mod tests {
         let themes = detect(&p);
         assert!(themes.contains(&Theme::RiverJump), "{themes:?}");
         assert!(!themes.contains(&Theme::RiverUnblocked), "{themes:?}");
-    }
-
-    /// Neither theme where nothing is threatened and no rat moves: a plain den entry.
-    #[test]
-    fn a_den_entry_is_neither_a_defence_nor_a_block() {
-        let p = Puzzle {
-            rules: Ruleset::International,
-            position: "7/7/7/7/7/7/7/3l3/E6 r 0 30".into(),
-            blunder: "a1a2".into(),
-            solution: vec!["d2d1".into()],
-            themes: Vec::new(),
-            source: None,
-        };
-        let themes = detect(&p);
-        assert!(!themes.contains(&Theme::Defence));
-        assert!(!themes.contains(&Theme::RiverBlock));
-        assert!(!themes.contains(&Theme::RiverUnblocked));
     }
 
     /// Squares between a jump's ends, both ways along a file and a rank.
