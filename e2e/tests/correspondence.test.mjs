@@ -9,13 +9,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  artifacts, DEN_WIN_AT_PLY_21, clickMove, newPlayer, playMoves, serverAndBrowser, useLanguage, waitForPlies, watchPage,
+  artifacts, DEN_WIN_AT_PLY_21, clickMove, newAccount, newPlayer, PASSWORD, playMoves, serverAndBrowser,
+  signIn as signInAt, useLanguage, waitForPlies,
 } from './harness.mjs';
 import { initialState, reduce } from '../../static/js/reducers.js';
 
 const env = serverAndBrowser();
 
-const PASSWORD = 'correct horse battery';
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 900 };
 const LANGUAGES = ['en', 'zh', 'zh-Hant'];
@@ -25,27 +25,10 @@ const LANGUAGES = ['en', 'zh', 'zh-Hant'];
  * @param {string} username
  * @param {{ width: number, height: number }} viewport
  */
-async function account(username, viewport) {
-  const page = await newPlayer(env.browser, env.server.url, username, viewport);
-  await page.fill('#claim-user', username);
-  await page.fill('#claim-pass', PASSWORD);
-  await page.click('#claim-form button[type=submit]');
-  await page.waitForSelector('#sign-out');
-  return page;
-}
+const account = (username, viewport) => newAccount(env.browser, env.server.url, username, viewport);
 
 /** A fresh browser profile signed in to `username`'s account, in the lobby. */
-async function signIn(username, viewport) {
-  const context = await env.browser.newContext({ viewport });
-  const page = await context.newPage();
-  watchPage(page, username);
-  await page.goto(env.server.url);
-  await page.fill('#signin-user', username);
-  await page.fill('#signin-pass', PASSWORD);
-  await page.click('#signin-form button[type=submit]');
-  await page.waitForSelector('#sign-out');
-  return page;
-}
+const signIn = (username, viewport) => signInAt(env.browser, env.server.url, username, viewport);
 
 /** The text of the clock of `side` on `page`. */
 const clockText = (page, side) => page.locator(`[data-clock="${side}"]`).innerText();

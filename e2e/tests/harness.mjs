@@ -74,6 +74,44 @@ export async function useLanguage(page, lang) {
   await page.evaluate((l) => localStorage.setItem('jungle.lang', l), lang);
 }
 
+/// The password of the accounts tests make.
+export const PASSWORD = 'correct horse battery';
+
+/**
+ * A fresh browser profile whose guest has become the account `username`, in the lobby.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ * @param {string} username
+ * @param {{ width: number, height: number }} viewport
+ */
+export async function newAccount(browser, url, username, viewport) {
+  const page = await newPlayer(browser, url, username, viewport);
+  await page.fill('#claim-user', username);
+  await page.fill('#claim-pass', PASSWORD);
+  await page.click('#claim-form button[type=submit]');
+  await page.waitForSelector('#sign-out');
+  return page;
+}
+
+/**
+ * A fresh browser profile signed in to `username`'s account, in the lobby.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ * @param {string} username
+ * @param {{ width: number, height: number }} viewport
+ */
+export async function signIn(browser, url, username, viewport) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  watchPage(page, username);
+  await page.goto(url);
+  await page.fill('#signin-user', username);
+  await page.fill('#signin-pass', PASSWORD);
+  await page.click('#signin-form button[type=submit]');
+  await page.waitForSelector('#sign-out');
+  return page;
+}
+
 /// A fresh browser profile that has picked a name and sits in the lobby.
 export async function newPlayer(browser, url, name, viewport = { width: 1100, height: 900 }) {
   const context = await browser.newContext({ viewport });

@@ -13,45 +13,16 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { join } from 'node:path';
 import {
-  artifacts, clickMove, launchBrowser, newPlayer, serverAndBrowser, startServer, useLanguage, waitForPlies, watchPage,
+  artifacts, clickMove, launchBrowser, newAccount as account, serverAndBrowser, signIn, startServer, useLanguage,
+  waitForPlies,
 } from './harness.mjs';
 
 const env = serverAndBrowser();
 
-const PASSWORD = 'correct horse battery';
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 900 };
 const LANGUAGES = ['en', 'zh', 'zh-Hant'];
 const LONG_ADDRESS = 'bartholomew.roberts.the.pirate+jungle@correspondence-players.example.org';
-
-/**
- * A guest who keeps their player as an account named `username`, in the lobby.
- * @param {import('playwright-core').Browser} browser
- * @param {string} url
- * @param {string} username
- * @param {{ width: number, height: number }} viewport
- */
-async function account(browser, url, username, viewport) {
-  const page = await newPlayer(browser, url, username, viewport);
-  await page.fill('#claim-user', username);
-  await page.fill('#claim-pass', PASSWORD);
-  await page.click('#claim-form button[type=submit]');
-  await page.waitForSelector('#sign-out');
-  return page;
-}
-
-/** A fresh browser profile signed in to `username`'s account, in the lobby. */
-async function signIn(browser, url, username, viewport) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  watchPage(page, username);
-  await page.goto(url);
-  await page.fill('#signin-user', username);
-  await page.fill('#signin-pass', PASSWORD);
-  await page.click('#signin-form button[type=submit]');
-  await page.waitForSelector('#sign-out');
-  return page;
-}
 
 /**
  * A game over `days` days in a private room: `host` (Red) and `guest` (Blue), both on its page.

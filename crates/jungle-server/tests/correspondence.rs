@@ -20,6 +20,17 @@ const LINE: [&str; 22] = [
     "d4d5", "b7b8", "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8e8", "f9g9",
 ];
 
+/// A casual classic private room with `clock`, its host on Red.
+fn casual_room(clock: ClockSpec) -> ClientFrame {
+    ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock,
+        rated: false,
+        color: ColorChoice::Red,
+        position: None,
+    }
+}
+
 async fn waiting(server: &TestServer, player: &Player) -> WaitingGames {
     let response = reqwest::Client::new()
         .get(server.url("/api/account/games/waiting"))
@@ -459,15 +470,7 @@ async fn fifty_games_over_days_at_most(db: Db) {
     g.send(ClientFrame::JoinRoom { code: early_room }).await;
     g.expect_error(ErrorCode::LimitReached).await;
     let mut many_tab = tabs.remove(0);
-    many_tab
-        .send(ClientFrame::CreateRoom {
-            rules: Ruleset::Classic,
-            clock: THREE_DAYS,
-            rated: false,
-            color: ColorChoice::Red,
-            position: None,
-        })
-        .await;
+    many_tab.send(casual_room(THREE_DAYS)).await;
     many_tab.expect_error(ErrorCode::LimitReached).await;
     let (code, game) = open_private_room(&mut g, THREE_DAYS, false).await;
     drop(code);
@@ -527,14 +530,7 @@ async fn who_may_start_a_game_over_days(db: Db) {
     // A guest may not: its games would outlive its cookie.
     let guest = server.player("Passer").await;
     let mut g = server.client(&guest).await;
-    g.send(ClientFrame::CreateRoom {
-        rules: Ruleset::Classic,
-        clock: THREE_DAYS,
-        rated: false,
-        color: ColorChoice::Red,
-        position: None,
-    })
-    .await;
+    g.send(casual_room(THREE_DAYS)).await;
     g.expect_error(ErrorCode::AccountRequired).await;
     // Nor against the computer, nor with a clock of days not offered.
     let account = server.account("Kai").await;
@@ -548,14 +544,7 @@ async fn who_may_start_a_game_over_days(db: Db) {
     })
     .await;
     a.expect_error(ErrorCode::BadRequest).await;
-    a.send(ClientFrame::CreateRoom {
-        rules: Ruleset::Classic,
-        clock: ClockSpec::Days { days: 4 },
-        rated: false,
-        color: ColorChoice::Red,
-        position: None,
-    })
-    .await;
+    a.send(casual_room(ClockSpec::Days { days: 4 })).await;
     a.expect_error(ErrorCode::BadRequest).await;
     // A seek over days is listed and never paired by itself: two such seeks stay apart.
     let other = server.account("Mei").await;
