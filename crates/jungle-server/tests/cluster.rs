@@ -660,3 +660,99 @@ async fn a_challenge_through_another_node_obeys_the_targets_settings() {
     drop((a, b));
     drop_database(&url).await;
 }
+
+/// Runs `redis-cli` against a test's own Redis.
+fn redis_cli(redis: &PrivateRedis, args: &[&str]) -> String {
+    let out = std::process::Command::new("redis-cli")
+        .arg("-p")
+        .arg(redis.port.to_string())
+        .args(args)
+        .output()
+        .expect("redis-cli runs (the Redis package is a test prerequisite)");
+    assert!(out.status.success(), "redis-cli {args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Waits (up to `within`) for the whole state of `game` with `plies` moves on a socket that
+/// must stay open.
+async fn state_again(client: &mut Client, game: Uuid, plies: usize, within: Duration) {
+    let until = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(until, client.next_or_close()).await {
+            Ok(Some(ServerFrame::Game(state))) if state.game == game => {
+                assert_eq!(state.status, GameStatus::Active);
+                if state.moves.len() == plies {
+                    return;
+                }
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("the socket stayed open"),
+            Err(_) => panic!("the game's state came again within {within:?}"),
+        }
+    }
+}
+
+/// Redis restarts empty (here: is emptied) while the game's owner cannot reach it for a
+/// moment; its commands wait rather than fail, so it sees no outage. The other node, which
+/// sees the game's lease gone, must not take a game its owner still runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_emptied_while_the_owner_is_cut_off_leaves_the_game_with_its_owner() {
+    let url = fresh_database(Db::Postgres).await;
+    let redis = PrivateRedis::start();
+    let relay = Relay::to(redis.port).await;
+    let a = ServerProcess::start_with_args(&url, &["--redis-url", &relay.url(), "--node-id", "a"]);
+    let b = ServerProcess::start_with_args(&url, &["--redis-url", &redis.url(), "--node-id", "b"]);
+    let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    // Both nodes long settled, as in production.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    relay.pause(true);
+    redis_cli(&redis, &["FLUSHALL"]);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    relay.pause(false);
+    // Long enough for the other node to have adopted the game twice over had it not waited.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    assert_eq!(
+        adopted_count(b.addr).await,
+        0,
+        "nobody adopted a game its owner runs"
+    );
+    play(&mut red, &mut blue, game, &["g4g5", "a6a5"]).await;
+    drop((a, b));
+    drop_database(&url).await;
+}
+
+/// A node that finds its game's lease taken (it stalled past the lease) stops running the
+/// game; its players, whose sockets are on that node, follow the game to whichever node runs
+/// it next without reconnecting, and play on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_follow_a_game_taken_from_their_node_without_reconnecting() {
+    let url = fresh_database(Db::Postgres).await;
+    let redis = PrivateRedis::start();
+    let a = ServerProcess::start_with_args(&url, &["--redis-url", &redis.url(), "--node-id", "a"]);
+    let b = ServerProcess::start_with_args(&url, &["--redis-url", &redis.url(), "--node-id", "b"]);
+    let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    let keys = redis_cli(&redis, &["--scan", "--pattern", &format!("*game:{game}")]);
+    let key = keys
+        .lines()
+        .next()
+        .expect("the game's lease")
+        .trim()
+        .to_owned();
+    assert_eq!(redis_cli(&redis, &["GET", &key]).trim(), "a");
+    // Node B "holds" it for a lease's time: A gives the game up at its next beat.
+    redis_cli(&redis, &["SET", &key, "b", "PX", "3000"]);
+    state_again(&mut red, game, 2, Duration::from_secs(25)).await;
+    state_again(&mut blue, game, 2, Duration::from_secs(5)).await;
+    play(&mut red, &mut blue, game, &["g4g5", "a6a5"]).await;
+    let record: http::GameRecord = reqwest::get(format!("http://{}/api/games/{game}", b.addr))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(record.moves, ["g3g4", "a7a6", "g4g5", "a6a5"]);
+    drop((a, b));
+    drop_database(&url).await;
+}

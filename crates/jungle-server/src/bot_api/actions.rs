@@ -329,6 +329,8 @@ async fn wait(
                 return Err(BotApiError::NotFound("game in progress"))
             }
             Ok(Some(Outbound::Enter(_))) => None,
+            // The game changed nodes before it answered: the bot asks again.
+            Ok(Some(Outbound::Moved { .. })) => return Err(BotApiError::NoAnswer),
             Ok(None) | Err(_) => return Err(BotApiError::NoAnswer),
         };
         let Some(frame) = frame else { continue };

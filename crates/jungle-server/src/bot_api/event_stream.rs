@@ -209,6 +209,13 @@ pub async fn stream(
                         true
                     }
                     Some(Outbound::Refused { .. }) => true,
+                    Some(Outbound::Moved { game }) => {
+                        followed.retain(|r| r.id != game);
+                        if let Some(room) = state.reach.room_in_progress(game).await {
+                            follow(&conn, &mut followed, room).await;
+                        }
+                        true
+                    }
                     None => false,
                 },
                 _ = tokio::time::sleep(ndjson::KEEP_ALIVE) => lines.keep_alive().await,

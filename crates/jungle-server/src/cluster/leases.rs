@@ -6,8 +6,9 @@
 //! always renews before anyone adopts. The database is searched for orphans when a node has
 //! just left (its key of games in progress is gone), while candidates wait for their second
 //! look, and every [`SEARCH_EVERY`] beats besides. And a node adopts nothing until Redis has answered it
-//! for [`SETTLED_BEATS`] beats: after an outage (Redis back, and empty) every owner has had
-//! time to reconnect and take its leases again.
+//! for [`SETTLED_BEATS`] beats, counted again from when it finds Redis emptied: after an
+//! outage or a restart of Redis (seen or not) every owner has had time to reconnect and take
+//! its leases again.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -64,14 +65,20 @@ pub async fn keep(
                 continue;
             }
         }
-        answered = answered.saturating_add(1);
-        // Redis came back empty (a restart between two beats goes unseen otherwise): the
+        // Redis came back empty (a restart between two beats goes unseen otherwise: a command
+        // in flight waits for the reconnection rather than failing). Every owner lost its
+        // leases with it and takes them again at its next answered beat, which may come late
+        // (its connection is being made again): nothing is adopted here until the usual
+        // settling beats have passed, or live games would be taken from live owners. And the
         // codes of this node's rooms are named again.
         if matches!(cluster.found_empty().await, Ok(true)) {
+            answered = 0;
+            seen_free.clear();
             if let Err(e) = cluster.share_codes(&ctx.rooms.codes()).await {
                 tracing::warn!(error = %e, "room codes not shared again");
             }
         }
+        answered = answered.saturating_add(1);
         // Which nodes are here, from the first beat: one that leaves before this node has
         // settled is looked for as soon as it has.
         match cluster.live_nodes().await {

@@ -75,6 +75,8 @@ pub fn remote_member(remote: RemoteConn, outboxes: &Outboxes, owner: &str) -> Co
                         text: text.to_string(),
                     }))
                 }
+                // Not sent to members elsewhere: their node's proxy follows the lease itself.
+                Outbound::Moved { .. } => continue,
             };
             outboxes.send(&node, envelope);
         }

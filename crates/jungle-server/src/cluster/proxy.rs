@@ -189,6 +189,7 @@ impl Proxy {
                     None => break,
                 },
                 Some(lease) = news.recv() => {
+                    self.left_here();
                     if self.here.is_some() {
                         continue;
                     }
@@ -218,6 +219,7 @@ impl Proxy {
     }
 
     async fn forward(&mut self, command: RoomCommand) {
+        self.left_here();
         if let Some(room) = &self.here {
             if let RoomCommand::Join { conn, intent } = &command {
                 if !self.members.iter().any(|(c, _)| c.id == conn.id) {
@@ -321,6 +323,29 @@ impl Proxy {
         for (conn, intent) in &self.members {
             let join = self.join(conn, *intent);
             self.shared.outboxes.message(owner, Message::Owner(join));
+        }
+    }
+
+    /// The room here stopped without ending the game (another node took its lease): the
+    /// members follow it from this node again, wherever the lease says it runs.
+    fn left_here(&mut self) {
+        if self.here.as_ref().is_none_or(|room| !room.is_closed()) {
+            return;
+        }
+        self.here = None;
+        self.owner = None;
+        for (conn, _) in &self.members {
+            self.shared.followers.add(conn);
+        }
+        // The next beat's news names the new owner (told again, though it may not have changed).
+        if let Some(entry) = self
+            .shared
+            .by_game
+            .lock()
+            .expect("proxies lock")
+            .get_mut(&self.game)
+        {
+            entry.told = None;
         }
     }
 

@@ -44,6 +44,12 @@ pub enum Outbound {
         game: Uuid,
         text: Utf8Bytes,
     },
+    /// The room of `game` stopped here without ending the game: another node runs it now (it
+    /// took the game's lease while this one could not renew it). The connection follows the
+    /// game there, without closing.
+    Moved {
+        game: Uuid,
+    },
 }
 
 /// Where frames for members on another node go: that node's outbox, which takes one message

@@ -230,6 +230,14 @@ impl Room {
         }
         metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);
+        if self.relinquished {
+            // Gone from this node's rooms first, so that following it again finds the node that
+            // runs it now. Members on other nodes follow it through their own node, which
+            // watches the lease.
+            for member in self.members.iter().filter(|m| m.conn.remote.is_none()) {
+                let _ = member.conn.tx.try_send(Outbound::Moved { game: self.id });
+            }
+        }
     }
 
     /// A room's code is findable from every node while the room lives.

@@ -122,7 +122,9 @@ async fn setup(clock: ClockSpec) -> Setup {
 async fn next(rx: &mut mpsc::Receiver<Outbound>) -> ServerFrame {
     match rx.recv().await.expect("the room is alive") {
         Outbound::Text(text) => serde_json::from_str(&text).expect("a frame"),
-        Outbound::Enter(_) | Outbound::Refused { .. } => panic!("unexpected room change"),
+        Outbound::Enter(_) | Outbound::Refused { .. } | Outbound::Moved { .. } => {
+            panic!("unexpected room change")
+        }
     }
 }
 

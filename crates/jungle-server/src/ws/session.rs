@@ -181,6 +181,17 @@ impl Session {
         self.conn.as_ref().map(|c| c.player.id)
     }
 
+    /// The game's room stopped on this node because another runs the game now: followed
+    /// there instead, as the same connection (the whole state comes again).
+    pub async fn follow_moved(&mut self, game: uuid::Uuid) {
+        if self.joined.remove(&game).is_none() {
+            return;
+        }
+        if let Some(room) = self.state.reach.room_in_progress(game).await {
+            self.enter(room, JoinIntent::Watch).await;
+        }
+    }
+
     /// A room refused this connection: it is not followed (and takes no place).
     pub fn forget(&mut self, game: uuid::Uuid) {
         self.joined.remove(&game);

@@ -206,6 +206,7 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                     }
                 }
                 Some(Outbound::Enter(room)) => session.enter(room, JoinIntent::Watch).await,
+                Some(Outbound::Moved { game }) => session.follow_moved(game).await,
                 Some(Outbound::Refused { game, text }) => {
                     session.forget(game);
                     if let Err(stop) = send(&mut socket, Message::Text(text)).await {

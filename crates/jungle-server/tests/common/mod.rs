@@ -42,11 +42,16 @@ macro_rules! expect_frame {
     ($client:expr, $pattern:pat if $guard:expr => $out:expr) => {{
         let mut skipped = Vec::new();
         loop {
-            match $client.next().await {
-                Some($pattern) if $guard => break $out,
-                Some(other) => skipped.push(other),
-                None => panic!(
+            let next = tokio::time::timeout($crate::common::WAIT, $client.next_or_close()).await;
+            match next {
+                Ok(Some($pattern)) if $guard => break $out,
+                Ok(Some(other)) => skipped.push(other),
+                Ok(None) => panic!(
                     "socket closed while waiting for {}; skipped {skipped:?}",
+                    stringify!($pattern)
+                ),
+                Err(_) => panic!(
+                    "no {} within the wait; skipped {skipped:?}",
                     stringify!($pattern)
                 ),
             }
@@ -320,7 +325,7 @@ impl ServerProcess {
             .expect("server binary starts");
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let mut lines = stdout.lines();
-        let addr = loop {
+        let addr: std::net::SocketAddr = loop {
             let line = lines
                 .next()
                 .expect("server output")
@@ -330,8 +335,21 @@ impl ServerProcess {
                 break entry["fields"]["addr"].as_str().unwrap().parse().unwrap();
             }
         };
-        // Keep draining the output so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
+        // Keep draining the output so the server never blocks on a full pipe; kept in
+        // `$JUNGLE_TEST_SERVER_LOGS/<port>.log` when that is set, to read after a failure.
+        let keep = std::env::var_os("JUNGLE_TEST_SERVER_LOGS").and_then(|dir| {
+            let path = std::path::Path::new(&dir).join(format!("{}.log", addr.port()));
+            std::fs::File::create(path).ok()
+        });
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut keep = keep;
+            for line in lines.map_while(Result::ok) {
+                if let Some(file) = keep.as_mut() {
+                    let _ = writeln!(file, "{line}");
+                }
+            }
+        });
         ServerProcess { child, addr }
     }
 
