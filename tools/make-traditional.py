@@ -2,8 +2,9 @@
 """Makes the client's Traditional Chinese (繁體中文, Taiwan usage) from its Simplified Chinese,
 with OpenCC's s2twp conversion: `pip install opencc`, then `python3 tools/make-traditional.py`.
 
-Writes static/js/strings_zh_hant.js (the zh table of static/js/i18n.js, converted) and
-static/js/rules_zh_hant.js (each Chinese line of static/js/views/rules.js, converted). Run it
+Writes static/js/strings_zh_hant.js (the zh table of static/js/i18n.js, converted),
+static/js/rules_zh_hant.js (each Chinese line of static/js/views/rules.js, converted), and the
+"zh-Hant" of every text of the lessons (crates/jungle-server/src/learn/chapters/*.json). Run it
 again after changing the Chinese texts; a browser test checks that every table has every key.
 The result is committed: the client has no build step and converts nothing at run time.
 """
@@ -43,5 +44,23 @@ def rules():
     )
 
 
+def lessons():
+    def fill(node):
+        if isinstance(node, dict):
+            if "zh" in node and "en" in node and isinstance(node["zh"], str):
+                node["zh-Hant"] = convert(node["zh"])
+            for value in node.values():
+                fill(value)
+        elif isinstance(node, list):
+            for value in node:
+                fill(value)
+
+    for path in sorted((ROOT / "crates" / "jungle-server" / "src" / "learn" / "chapters").glob("*.json")):
+        chapter = json.loads(path.read_text())
+        fill(chapter)
+        path.write_text(json.dumps(chapter, ensure_ascii=False, indent=2) + "\n")
+
+
 strings()
 rules()
+lessons()

@@ -81,6 +81,9 @@ pub struct AccountExport {
     /// The e-mail address given, if any.
     #[serde(default)]
     pub mail: Option<MailSettings>,
+    /// The lessons' exercises and practice games done (issue 29).
+    #[serde(default)]
+    pub learn: Vec<String>,
 }
 
 /// `GET /api/account/email` (and `PUT`'s answer): the address given, whether its link was

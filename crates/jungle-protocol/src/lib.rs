@@ -16,6 +16,7 @@ pub mod bot;
 mod clock;
 mod frames;
 pub mod http;
+pub mod learn;
 pub mod puzzles;
 
 pub use clock::{ClockSpec, ClockSpecError};

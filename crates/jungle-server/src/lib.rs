@@ -22,6 +22,7 @@ pub mod frame_error;
 pub mod game_analysis;
 pub mod http_server;
 pub mod json_rejections;
+pub mod learn;
 pub mod limits;
 pub mod lobby;
 pub mod mail;
@@ -400,6 +401,8 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/editor", get(assets::app_page))
         .route("/puzzles", get(assets::app_page))
         .route("/puzzles/{id}", get(assets::app_page))
+        .route("/learn", get(assets::app_page))
+        .route("/learn/{chapter}", get(assets::app_page))
         .route("/t/{id}", get(assets::app_page))
         .route("/rules/{name}", get(assets::app_page))
         .fallback(assets::file)
@@ -492,6 +495,21 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             post(puzzles::api::attempt).layer(axum::extract::DefaultBodyLimit::max(4 * 1024)),
         )
         .route("/api/players/{id}/puzzles", get(puzzles::api::history))
+        .route("/api/learn", get(learn::api::catalogue))
+        .route(
+            "/api/learn/try",
+            post(learn::api::attempt).layer(axum::extract::DefaultBodyLimit::max(4 * 1024)),
+        )
+        .route(
+            "/api/learn/practice/{id}/judge",
+            post(learn::api::judge_practice).layer(axum::extract::DefaultBodyLimit::max(1024)),
+        )
+        .route(
+            "/api/account/learn",
+            get(learn::api::progress)
+                .post(learn::api::bring_progress)
+                .layer(axum::extract::DefaultBodyLimit::max(16 * 1024)),
+        )
         .route("/api/seeks", get(api::open_seeks))
         .route(
             "/api/tournaments",

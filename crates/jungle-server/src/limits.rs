@@ -77,6 +77,11 @@ pub enum Limited {
     Mail,
     /// The links in mails: `/api/mail/confirm`, `/api/mail/unsubscribe`.
     MailLinks,
+    /// The lessons: `GET /api/learn`, `POST /api/learn/try`, `POST /api/learn/practice/{id}/judge`
+    /// and `GET /api/account/learn`.
+    Learn,
+    /// `POST /api/account/learn` (a guest's progress brought into the account).
+    LearnProgress,
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
@@ -117,6 +122,8 @@ impl Limited {
             Limited::Vacation => "vacation",
             Limited::Mail => "mail",
             Limited::MailLinks => "mail links",
+            Limited::Learn => "learn",
+            Limited::LearnProgress => "learn progress",
         }
     }
 }
@@ -214,6 +221,10 @@ pub const RULES: &[Rule] = &[
     rule(Limited::Mail, Per::Player, 5, 600 * S),
     rule(Limited::Mail, Per::Address, 10, 600 * S),
     rule(Limited::MailLinks, Per::Address, 30, 2 * S),
+    rule(Limited::Learn, Per::Player, 120, 500),
+    rule(Limited::Learn, Per::Address, 240, 250),
+    rule(Limited::LearnProgress, Per::Player, 10, 10 * S),
+    rule(Limited::LearnProgress, Per::Address, 30, 2 * S),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

@@ -159,12 +159,14 @@ pub async fn export(
             turn_mails: m.turn_mails,
             mail_on: state.room_ctx.mailer.is_on(),
         });
+    let learn = state.store.learn_progress(player.id).await?;
     Ok(Json(http::AccountExport {
         profile,
         sessions,
         games,
         rating_history,
         mail,
+        learn,
     }))
 }
 

@@ -305,6 +305,7 @@ impl Store {
             .execute(&self.pool)
             .await?;
         self.delete_mail_address(player).await?;
+        self.forget_learn_progress(player).await?;
         sqlx::query("DELETE FROM vacations WHERE player_id = $1")
             .bind(player.to_string())
             .execute(&self.pool)

@@ -8,6 +8,7 @@ mod bot_record;
 mod correspondence;
 mod fair_play;
 mod games;
+mod learn;
 mod mail;
 mod moderation;
 mod players;
