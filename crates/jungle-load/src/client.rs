@@ -52,10 +52,12 @@ pub struct Shared {
     latency: Mutex<Histogram<u64>>,
     /// The same latencies since the last progress line, to show when a tail happened.
     window: Mutex<Histogram<u64>>,
+    /// The games spectators watch (`--spectators`), and their moves' times.
+    pub watching: Arc<crate::spectators::Watching>,
 }
 
 impl Shared {
-    pub fn new(rules: String) -> Shared {
+    pub fn new(rules: String, watched_games: usize) -> Shared {
         Shared {
             rules,
             moves: AtomicU64::new(0),
@@ -66,6 +68,7 @@ impl Shared {
             epoch: Instant::now(),
             latency: Mutex::new(micros_histogram()),
             window: Mutex::new(micros_histogram()),
+            watching: Arc::new(crate::spectators::Watching::new(watched_games)),
         }
     }
 
@@ -78,7 +81,7 @@ impl Shared {
             .clone()
     }
 
-    fn now_us(&self) -> u64 {
+    pub fn now_us(&self) -> u64 {
         self.epoch.elapsed().as_micros() as u64
     }
 
@@ -211,6 +214,8 @@ async fn play(
     // Games end at different lengths, as they do: from `resign_at` to twice that.
     let resign_at = resign_at.map(|at| at + rng.next(at.max(1)));
     let mut pending: Option<(Instant, String)> = None;
+    // Moves in the current game so far (spectators time each move by this count).
+    let mut moves_so_far = 0usize;
     loop {
         let wake = pending
             .as_ref()
@@ -236,10 +241,15 @@ async fn play(
                                 ws.send(send(&ClientFrame::UnwatchTournament { id })).await.map_err(|e| e.to_string())?;
                             }
                         }
+                        shared.watching.game_started(state.game);
                         game = Some((state.game, shared.slot(state.game)));
+                        moves_so_far = state.moves.len();
                         pending = choose(&state.legal, &mut rng, pace);
                     }
                     ServerFrame::Moved { game: id, legal, ply, .. } => {
+                        if game.as_ref().is_some_and(|(current, _)| *current == id) {
+                            moves_so_far += 1;
+                        }
                         if let Some((current, slot)) = &game {
                             if *current == id && !legal.is_empty() {
                                 let sent = slot.load(Ordering::Relaxed);
@@ -283,6 +293,9 @@ async fn play(
                 }
                 if let (Some((id, slot)), Some((_, mv))) = (&game, pending.take()) {
                     slot.store(shared.now_us(), Ordering::Relaxed);
+                    if shared.watching.is_watched(*id) {
+                        shared.watching.sent(*id, moves_so_far, shared.now_us());
+                    }
                     ws.send(send(&ClientFrame::Move { game: *id, mv, blur: false })).await.map_err(|e| e.to_string())?;
                 }
             }

@@ -7,6 +7,7 @@
 mod attack;
 mod client;
 mod engine_load;
+mod spectators;
 
 use std::net::IpAddr;
 use std::sync::atomic::Ordering;
@@ -51,6 +52,17 @@ pub struct Args {
     /// Extra connections that sign in and then sit idle.
     #[arg(long, default_value_t = 0)]
     idle_sockets: usize,
+    /// Extra connections that each watch one of the first `--watched-games` games, timing each
+    /// move until the last of them has it.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+    /// The games the spectators share between them.
+    #[arg(long, default_value_t = 1)]
+    watched_games: usize,
+    /// The server's process id (it runs on this machine): its CPU time and memory are read from
+    /// /proc, which works for builds whose /metrics do not report them.
+    #[arg(long)]
+    server_pid: Option<u32>,
     /// Ruleset of the games.
     #[arg(long, default_value = "classic")]
     rules: String,
@@ -211,7 +223,8 @@ async fn create_players(http: &str, count: usize) -> Result<Vec<String>, String>
     Ok(tokens)
 }
 
-async fn server_rss_kib(http: &str) -> Option<u64> {
+/// One of the server's own figures from its /metrics page.
+async fn server_metric(http: &str, name: &str) -> Option<f64> {
     let text = reqwest::get(format!("{http}/metrics"))
         .await
         .ok()?
@@ -220,9 +233,51 @@ async fn server_rss_kib(http: &str) -> Option<u64> {
         .ok()?;
     let line = text
         .lines()
-        .find(|l| l.starts_with("process_resident_memory_bytes "))?;
-    let bytes: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some((bytes / 1024.0) as u64)
+        .find(|l| l.split_whitespace().next() == Some(name))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Where the server's CPU time and memory are read: its /metrics, or /proc for a process id.
+#[derive(Clone)]
+enum ServerStats {
+    Metrics(String),
+    Proc(u32),
+}
+
+impl ServerStats {
+    async fn rss_kib(&self) -> Option<u64> {
+        match self {
+            ServerStats::Metrics(http) => {
+                let bytes = server_metric(http, "process_resident_memory_bytes").await?;
+                Some((bytes / 1024.0) as u64)
+            }
+            ServerStats::Proc(pid) => {
+                let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+                let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+                line.split_whitespace().nth(1)?.parse().ok()
+            }
+        }
+    }
+
+    /// CPU time so far (user and system), in seconds.
+    async fn cpu_s(&self) -> Option<f64> {
+        match self {
+            ServerStats::Metrics(http) => server_metric(http, "process_cpu_seconds_total").await,
+            ServerStats::Proc(pid) => {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                let after = &stat[stat.rfind(')')? + 2..];
+                let mut fields = after.split_whitespace().skip(11);
+                let user: f64 = fields.next()?.parse().ok()?;
+                let system: f64 = fields.next()?.parse().ok()?;
+                // Clock ticks: 100 a second on Linux (USER_HZ).
+                Some((user + system) / 100.0)
+            }
+        }
+    }
+}
+
+async fn server_rss_kib(http: &str) -> Option<u64> {
+    ServerStats::Metrics(http.to_owned()).rss_kib().await
 }
 
 #[tokio::main]
@@ -249,7 +304,7 @@ async fn run(args: Args) -> Result<(), String> {
             .map_err(|e| format!("raising the open-file limit: {e}"))?;
         return run_engine_load(&args, &http, games.min(5_000)).await;
     }
-    let sockets = (args.games * 2 + args.idle_sockets) as u64;
+    let sockets = (args.games * 2 + args.idle_sockets + args.spectators) as u64;
     // One descriptor per socket, plus a margin for the runtime and the HTTP client.
     let limit = rlimit::increase_nofile_limit(sockets + 256)
         .map_err(|e| format!("raising the open-file limit: {e}"))?;
@@ -263,9 +318,22 @@ async fn run(args: Args) -> Result<(), String> {
         (false, Some(r)) if r > 0.0 => Pace::Every(Duration::from_secs_f64(1.0 / r)),
         (false, _) => Pace::Every(Duration::from_secs(1)),
     };
-    eprintln!("creating {} players…", args.games * 2 + args.idle_sockets);
-    let tokens = create_players(&http, args.games * 2 + args.idle_sockets).await?;
-    let shared = Arc::new(Shared::new(args.rules.clone()));
+    let stats = match args.server_pid {
+        Some(pid) => ServerStats::Proc(pid),
+        None => ServerStats::Metrics(http.clone()),
+    };
+    // The server's memory before this run's sockets: what they add is theirs.
+    let rss_before = stats.rss_kib().await;
+    let players = args.games * 2 + args.idle_sockets;
+    eprintln!("creating {} players…", players + args.spectators);
+    let mut tokens = create_players(&http, players + args.spectators).await?;
+    let spectator_tokens = tokens.split_off(players);
+    let watched = if args.spectators > 0 {
+        args.watched_games.clamp(1, args.games.max(1))
+    } else {
+        0
+    };
+    let shared = Arc::new(Shared::new(args.rules.clone(), watched));
     let mode = match args.tournament {
         true => Mode::Tournament(create_arena(&http, &tokens[0], &args).await?),
         false => Mode::Seek,
@@ -297,6 +365,21 @@ async fn run(args: Args) -> Result<(), String> {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+    for (index, token) in spectator_tokens.into_iter().enumerate() {
+        let (url, shared) = (ws_urls[index % ws_urls.len()].clone(), shared.clone());
+        let watching = shared.watching.clone();
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) =
+                spectators::spectate(url, token, index, shared.clone(), watching, stop_at).await
+            {
+                shared.errors.fetch_add(1, Ordering::Relaxed);
+                eprintln!("spectator error: {e}");
+            }
+        }));
+        if index % 200 == 199 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
     let progress = {
         let shared = shared.clone();
         tokio::spawn(async move {
@@ -324,12 +407,16 @@ async fn run(args: Args) -> Result<(), String> {
     // Measure over the steady part: from when the games are under way until the end.
     tokio::time::sleep_until(stop_at - Duration::from_secs(args.duration)).await;
     let measure_from = Instant::now();
+    let cpu_before = stats.cpu_s().await;
     let moves_before = shared.start_window();
+    shared.watching.start_window();
     tokio::time::sleep_until(stop_at - Duration::from_millis(200)).await;
     let elapsed = measure_from.elapsed().as_secs_f64();
     let (moves_now, latency) = shared.end_window();
+    let cpu_after = stats.cpu_s().await;
     let moves = moves_now - moves_before;
-    let rss = server_rss_kib(&http).await;
+    let rss = stats.rss_kib().await;
+    let spectated = shared.watching.latencies();
     progress.abort();
     for task in tasks {
         let _ = task.await;
@@ -351,7 +438,30 @@ async fn run(args: Args) -> Result<(), String> {
         "games_started": shared.games_started.load(Ordering::Relaxed) / 2,
         "games_finished": shared.games_finished.load(Ordering::Relaxed) / 2,
         "server_rss_kib": rss,
+        "server_rss_kib_before": rss_before,
         "server_rss_kib_per_socket": rss.map(|r| r / (args.games as u64 * 2 + args.idle_sockets as u64).max(1)),
+        // What this run's games and sockets added, each: the games' sockets count with the
+        // games; idle sockets alone are measured with `--games 0`.
+        "server_rss_kib_per_game": match (rss, rss_before, args.games) {
+            (Some(after), Some(before), games) if games > 0 => Some(after.saturating_sub(before) as f64 / games as f64),
+            _ => None,
+        },
+        "server_rss_kib_per_idle_socket": match (rss, rss_before, args.games, args.idle_sockets) {
+            (Some(after), Some(before), 0, idle) if idle > 0 => Some(after.saturating_sub(before) as f64 / idle as f64),
+            _ => None,
+        },
+        // Server CPU time (user and system) over the measured window, per move made in it.
+        "server_cpu_us_per_move": match (cpu_before, cpu_after) {
+            (Some(before), Some(after)) if moves > 0 => Some(((after - before) * 1e6 / moves as f64).round()),
+            _ => None,
+        },
+        "spectators": shared.watching.spectators(),
+        "spectator_last_ms": {
+            "p50": spectated.value_at_quantile(0.5) as f64 / 1000.0,
+            "p99": spectated.value_at_quantile(0.99) as f64 / 1000.0,
+            "max": spectated.max() as f64 / 1000.0,
+            "samples": spectated.len(),
+        },
     });
     println!("{report}");
     Ok(())
