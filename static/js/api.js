@@ -200,3 +200,31 @@ export async function deleteAccount(password) {
 export const tournaments = (page = 1) => request('GET', `/api/tournaments?page=${page}`);
 export const tournament = (id) => request('GET', `/api/tournaments/${id}`);
 export const createTournament = (settings) => mine('POST', '/api/tournaments', settings);
+
+// The lessons (issue 29). The catalogue never changes while the server runs: read once a page.
+/** @type {Promise<import('./types.js').Catalogue> | null} */
+let catalogue = null;
+/** Every chapter, lesson, exercise and practice game, with texts in every language. */
+export function learnCatalogue() {
+  catalogue ??= mine('GET', '/api/learn').catch((err) => {
+    catalogue = null;
+    throw err;
+  });
+  return catalogue;
+}
+/**
+ * The player's moves in an exercise so far (none for a reading card), judged by the server.
+ * @param {string} exercise @param {string[]} moves
+ * @returns {Promise<import('./types.js').TryAnswer>}
+ */
+export const learnTry = (exercise, moves) => mine('POST', '/api/learn/try', { exercise, moves });
+/**
+ * Whether the reader's game `game` reached practice `id`'s goal in time.
+ * @param {string} id @param {string} game
+ * @returns {Promise<{ reached: boolean, moves: number | null, recorded: boolean }>}
+ */
+export const judgePractice = (id, game) => mine('POST', `/api/learn/practice/${encodeURIComponent(id)}/judge`, { game });
+/** An account's lessons done: `{ done: [ids] }` (a guest is refused). */
+export const accountLearn = () => mine('GET', '/api/account/learn');
+/** @param {string[]} done ids done in this browser, brought into the account; answers the whole */
+export const bringLearn = (done) => mine('POST', '/api/account/learn', { done });

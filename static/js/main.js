@@ -18,6 +18,8 @@ import { createChallengeNotices } from './components/challenge.js';
 import { createTurnBadge } from './components/turn_badge.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderPuzzles } from './views/puzzles.js';
+import { renderLearn } from './views/learn.js';
+import { hasProgress } from './learn_progress.js';
 import { renderEditor } from './views/editor.js';
 import { renderTournament } from './views/tournaments.js';
 import { renderInvite } from './views/invite.js';
@@ -66,6 +68,8 @@ function parseRoute() {
   if (path === '/puzzles') return { name: 'puzzles' };
   if ((m = path.match(/^\/puzzles\/([a-z0-9]{8})$/))) return { name: 'puzzles', id: m[1] };
   if (path === '/editor') return { name: 'editor' };
+  if (path === '/learn') return { name: 'learn' };
+  if ((m = path.match(/^\/learn\/([a-z0-9-]{1,64})$/))) return { name: 'learn', chapter: m[1] };
   if ((m = path.match(/^\/t\/([0-9a-f-]{36})$/i))) {
     // A private tournament's link carries its join code.
     const code = new URLSearchParams(location.search).get('code');
@@ -181,6 +185,13 @@ function route() {
     show(renderInvite(root, app, code, join, renderNamePrompt));
     return;
   }
+  // The lessons need no player until a practice game starts (a first visit reaches them in
+  // one click, before choosing a name).
+  if (app.route.name === 'learn') {
+    if (app.player) ensureSocket();
+    show(renderLearn(root, app, app.route.chapter ?? null));
+    return;
+  }
   if (!app.player) {
     renderNamePrompt();
     return;
@@ -232,8 +243,11 @@ function route() {
 
 /** The first visit's name card; `note` says why it is asked (a room link's game to watch). */
 function renderNamePrompt(note = '') {
+  // A newcomer reaches the first lesson from here in one click.
+  const learn = note ? '' : `<p class="learn-invite"><span>${t(hasProgress() ? 'learnInviteBack' : 'learnInvite')}</span>
+    <a href="${hasProgress() ? '/learn' : '/learn/board'}" data-link class="button secondary link-button" id="learn-invite">${t(hasProgress() ? 'learnContinue' : 'learnInviteButton')}</a></p>`;
   root.innerHTML = `<section class="card narrow">
-    ${note ? `<p class="notice" role="status">${escape(note)}</p>` : ''}
+    ${note ? `<p class="notice" role="status">${escape(note)}</p>` : ''}${learn}
     <h1>${t('chooseName')}</h1>
     <form id="name-form"><label for="name">${t('chooseName')}</label>
     <input type="text" id="name" maxlength="24" autocomplete="nickname" required aria-describedby="name-hint">

@@ -49,7 +49,7 @@
  * @typedef {{
  *   player: StoredPlayer | null,
  *   socket: { send: (frame: Frame) => void, close: () => void } | null,
- *   route: { name: string, id?: string, code?: string, rules?: string, username?: string, bots?: boolean } | null,
+ *   route: { name: string, id?: string, code?: string, rules?: string, username?: string, bots?: boolean, chapter?: string } | null,
  *   view: View | null,
  *   store: import('./store.js').Store,
  *   tickers: Array<() => void>,
@@ -57,6 +57,24 @@
  *   navigate: (path: string, replace?: boolean) => void,
  *   identityChanged: () => void,
  * }} App
+ */
+
+/**
+ * The lessons (issue 29; docs/protocol.md, "Learn"): every text in each language of the client.
+ * @typedef {{ en: string, zh: string, 'zh-Hant': string }} LearnText
+ * @typedef {{ rules: string, legal: string[], text: LearnText }} Contrast the same position under
+ *   another ruleset
+ * @typedef {{ rules: string, position: string, history: string[], legal: string[], steps: number,
+ *   contrast: Contrast | null }} ExerciseBoard
+ * @typedef {{ id: string, intro: LearnText, goal: LearnText, why: LearnText, board: ExerciseBoard | null }} Exercise
+ *   `board` null: a reading card
+ * @typedef {{ id: string, title: LearnText, exercises: Exercise[] }} Lesson
+ * @typedef {{ kind: 'den', within: number } | { kind: 'capture', animal: string, within: number }} PracticeGoal
+ * @typedef {{ id: string, rules: string, position: string, side: Side, goal: PracticeGoal, text: LearnText, why: LearnText }} Practice
+ * @typedef {{ id: string, title: LearnText, summary: LearnText, lessons: Lesson[], practice: Practice[] }} Chapter
+ * @typedef {{ chapters: Chapter[] }} Catalogue
+ * @typedef {{ verdict: 'continue' | 'done' | 'wrong' | 'illegal', reply: string | null, position: string,
+ *   legal: string[], hint: LearnText | null, recorded: boolean }} TryAnswer
  */
 
 export {};

@@ -13,6 +13,7 @@ import * as sound from '../sound.js';
 import { evalGraph, plyAt } from '../components/eval_graph.js';
 import { drawChat } from '../components/chat.js';
 import { keepInSight, lastMove, replayBar } from '../components/replay.js';
+import { createPracticeBanner } from '../components/practice_banner.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').GameState} GameState */
@@ -28,6 +29,7 @@ export function renderGame(root, app) {
   root.innerHTML = `
   <div class="game">
     <section aria-label="${t('boardSection')}">
+      <div id="practice-banner" hidden></div>
       <div id="room-panel"></div>
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
@@ -78,7 +80,12 @@ export function renderGame(root, app) {
   const tick = () => tickClocks(root, app, local);
   app.tickers.push(tick);
   const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false, analysis: /** @type {any} */ (null), analysing: false };
-  const update = () => updateGame(root, app, board, replay, local);
+  // A practice game of the lessons says its goal, and whether it was reached.
+  const practice = createPracticeBanner($(root, '#practice-banner'), app);
+  const update = () => {
+    updateGame(root, app, board, replay, local);
+    practice.update();
+  };
 
   /** Shows the position after `ply` turns (the live one at the end). */
   const goTo = async (ply) => {
@@ -165,6 +172,7 @@ export function renderGame(root, app) {
     update,
     destroy() {
       board.destroy();
+      practice.destroy();
       unsubscribe.forEach((stop) => stop());
       document.removeEventListener('keydown', onKey);
       app.tickers = app.tickers.filter((f) => f !== tick);

@@ -8,6 +8,7 @@ import { locale, t } from '../i18n.js';
 import { DAY_PRESETS, PRESETS, clockOptions, escape, isDaysPreset, presetClock, presetLabel } from '../format.js';
 import { renderAccountBox } from '../components/account.js';
 import { renderTournamentList } from '../components/tournament_list.js';
+import { hasProgress } from '../learn_progress.js';
 
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 
@@ -39,8 +40,13 @@ export function renderHome(root, app) {
   // Games over days are between accounts: a guest's choices of days stay greyed, and say why.
   if (!account && isDaysPreset(last.preset)) last.preset = '5+3';
   const realTime = isDaysPreset(last.preset) ? '5+3' : last.preset;
+  // A newcomer (no lesson done, no account) is shown the way to the first lesson; a returning
+  // player has the header's Learn link.
+  const newcomer = !account && !hasProgress();
   root.innerHTML = `
   <div class="grid">
+    ${newcomer ? `<p class="card learn-invite wide"><span>${t('learnInvite')}</span>
+      <a href="/learn/board" data-link class="button primary link-button" id="learn-invite">${t('learnInviteButton')}</a></p>` : ''}
     <section class="card" id="your-turn" aria-labelledby="yt" hidden>
       <h2 id="yt"></h2><p class="notice" id="yt-vacation" hidden></p><p class="muted" id="yt-note"></p><ul class="list" id="yt-list"></ul>
       <h3 id="yt-theirs-h" hidden></h3><ul class="list" id="yt-theirs" aria-labelledby="yt-theirs-h"></ul></section>

@@ -1,9 +1,11 @@
 // A short rules page per ruleset, in both languages; docs/rules.md has the full text.
 
+import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
 import { parseBoard } from '../fen.js';
 import { language, t } from '../i18n.js';
 import { RULES_ZH_HANT } from '../rules_zh_hant.js';
+import { say } from '../learn_progress.js';
 
 /// Small boards for the cases where rulesets differ: a position and the move it shows.
 const DIAGRAMS = [
@@ -65,6 +67,19 @@ const SPECIFIC = {
   },
 };
 
+/** The lesson chapters (/learn/<id>) that let the reader try each line of COMMON. */
+const COMMON_LESSONS = [['board'], ['den', 'winning'], ['captures'], ['river'], ['river'], ['traps']];
+/** And each line of SPECIFIC, by ruleset. */
+const SPECIFIC_LESSONS = {
+  classic: [['river'], ['river'], ['online'], ['online']],
+  strict: [['traps'], ['river'], ['river'], ['online']],
+  daitou: [['river'], ['river'], ['river'], ['online']],
+  international: [['river'], ['river'], ['online']],
+};
+
+/** Links to try a rule in its lessons; named by the chapters' titles once they are read. */
+const tryIt = (chapters) => chapters.map((id) => ` <a href="/learn/${id}" data-link class="try-it" data-chapter="${id}">${t('learnTryIt')}</a>`).join(' ·');
+
 /**
  * The rules page of a ruleset, with diagram boards.
  * @param {HTMLElement} root
@@ -76,20 +91,28 @@ export function renderRules(root, rules) {
   // Traditional Chinese reads the Simplified lines converted (tools/make-traditional.py).
   const hant = language() === 'zh-Hant';
   const lang = hant ? 'zh' : language();
-  const say = (line) => (hant ? RULES_ZH_HANT[line] ?? line : line);
+  const read = (line) => (hant ? RULES_ZH_HANT[line] ?? line : line);
   root.innerHTML = `<section class="card rules-text">
     <h1>${t('rulesTitle', { name: t(`ruleset.${name}`) })}</h1>
     <p class="row">${Object.keys(SPECIFIC).map((r) => `<a href="/rules/${r}" data-link ${r === name ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join(' · ')}</p>
-    <ul>${COMMON[lang].map((line) => `<li>${say(line)}</li>`).join('')}</ul>
+    <ul>${COMMON[lang].map((line, i) => `<li>${read(line)}${tryIt(COMMON_LESSONS[i])}</li>`).join('')}</ul>
     <h2>${t(`ruleset.${name}`)}</h2>
-    <ul>${SPECIFIC[name][lang].map((line) => `<li>${say(line)}</li>`).join('')}</ul>
-    <div class="diagrams">${DIAGRAMS.map((d, i) => `<figure><div class="mini" id="diagram-${i}"></div><figcaption>${say(d[lang])}</figcaption></figure>`).join('')}</div>
+    <ul>${SPECIFIC[name][lang].map((line, i) => `<li>${read(line)}${tryIt(SPECIFIC_LESSONS[name][i])}</li>`).join('')}</ul>
+    <p>${t('learnRulesetsDiffer')}${tryIt(['rulesets'])}</p>
+    <div class="diagrams">${DIAGRAMS.map((d, i) => `<figure><div class="mini" id="diagram-${i}"></div><figcaption>${read(d[lang])}</figcaption></figure>`).join('')}</div>
   </section>`;
   const boards = DIAGRAMS.map((d, i) => {
     const board = createBoard(root.querySelector(`#diagram-${i}`), () => {});
     renderBoard(board, { pieces: parseBoard(d.fen), orientation: 'red', legal: [], lastMove: d.move });
     return board;
   });
+  const links = /** @type {HTMLElement[]} */ ([...root.querySelectorAll('.try-it')]);
+  api.learnCatalogue().then((catalogue) => {
+    for (const link of links) {
+      const chapter = catalogue.chapters.find((c) => c.id === link.dataset.chapter);
+      if (chapter) link.textContent = t('learnTryItTitled', { title: say(chapter.title) });
+    }
+  }).catch(() => {});
   return {
     destroy() {
       for (const board of boards) board.destroy();
