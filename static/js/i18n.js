@@ -228,7 +228,7 @@ export const STRINGS = {
     learnPracticeMoves: 'Your moves: {n} of {within}', learnPracticeComplete: 'Practice complete ✓',
     learnPracticeMissed: 'Not this time: the goal was not reached within {n} moves.', learnTryAgain: 'Try again',
     learnBackToChapter: 'Back to the chapter', learnTryIt: 'Try it: lesson', learnTryItTitled: 'Try it: “{title}”',
-    learnRulesetsDiffer: 'The four rulesets differ in these few points.',
+    learnRulesetsDiffer: 'The four rulesets differ in these few points.', learnRuleset: 'Ruleset: {rules}',
   },
   zh: {
     brand: '斗兽棋竞技场', rules: '规则', sound: '声音开关', theme: '明暗', themeDark: '深色', themeLight: '浅色',
@@ -454,7 +454,7 @@ export const STRINGS = {
     learnPracticeMoves: '你已走 {n}/{within} 步', learnPracticeComplete: '练习完成 ✓',
     learnPracticeMissed: '这次没成功：{n} 步内没有达成目标。', learnTryAgain: '再试一次',
     learnBackToChapter: '回到本章', learnTryIt: '试一试：课程', learnTryItTitled: '试一试：“{title}”',
-    learnRulesetsDiffer: '四种规则只在以下几点上不同。',
+    learnRulesetsDiffer: '四种规则只在以下几点上不同。', learnRuleset: '规则：{rules}',
   },
   'zh-Hant': ZH_HANT,
 };

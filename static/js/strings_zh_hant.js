@@ -225,5 +225,5 @@ export const ZH_HANT = {
     learnPracticeMoves: '你已走 {n}/{within} 步', learnPracticeComplete: '練習完成 ✓',
     learnPracticeMissed: '這次沒成功：{n} 步內沒有達成目標。', learnTryAgain: '再試一次',
     learnBackToChapter: '回到本章', learnTryIt: '試一試：課程', learnTryItTitled: '試一試：“{title}”',
-    learnRulesetsDiffer: '四種規則只在以下幾點上不同。',
+    learnRulesetsDiffer: '四種規則只在以下幾點上不同。', learnRuleset: '規則：{rules}',
 };

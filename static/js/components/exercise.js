@@ -77,7 +77,7 @@ function boardExercise(root, exercise, start, options) {
       <p class="ex-intro">${escape(say(exercise.intro))}</p>
       <p class="ex-goal" id="ex-goal"><strong>${escape(say(exercise.goal))}</strong></p>
       ${history}
-      <p class="ex-rules muted">${t('ruleset')}: ${t(`ruleset.${start.rules}`)}${start.steps > 1 ? ` · ${t('learnSteps', { n: start.steps })}` : ''}</p>
+      <p class="ex-rules muted">${t('learnRuleset', { rules: t(`ruleset.${start.rules}`) })}${start.steps > 1 ? ` · ${t('learnSteps', { n: start.steps })}` : ''}</p>
       <p class="ex-status" id="ex-status" role="status" aria-live="polite"></p>
     </div>
     <div class="ex-board" id="ex-board" aria-describedby="ex-goal"></div>
@@ -106,7 +106,13 @@ function boardExercise(root, exercise, start, options) {
     statusEl.textContent = text;
     statusEl.className = `ex-status ${kind}`;
   };
-  const draw = (animate = true) => renderBoard(board, {
+  const article = $(root, '.exercise');
+  const draw = (animate = true) => {
+    // What the exercise waits for, for tests and styles: 'play', 'wait' or 'done'.
+    article.dataset.phase = phase;
+    drawBoard(animate);
+  };
+  const drawBoard = (animate) => renderBoard(board, {
     pieces: parseBoard(position),
     orientation: side,
     legal: phase === 'play' ? legal : [],
@@ -137,6 +143,7 @@ function boardExercise(root, exercise, start, options) {
     pieces.delete(mv.slice(0, 2));
     if (piece) pieces.set(mv.slice(2, 4), piece);
     renderBoard(board, { pieces, orientation: side, legal: [], lastMove: { from: mv.slice(0, 2), to: mv.slice(2, 4) }, animate: true });
+    article.dataset.phase = phase;
   }
 
   async function play(mv) {

@@ -28,8 +28,8 @@ import { createPracticeBanner } from '../components/practice_banner.js';
 export function renderGame(root, app) {
   root.innerHTML = `
   <div class="game">
+    <div id="practice-banner" class="practice-slot" hidden></div>
     <section aria-label="${t('boardSection')}">
-      <div id="practice-banner" hidden></div>
       <div id="room-panel"></div>
       <div class="player-bar" id="top-bar"></div>
       <div id="board"></div>
