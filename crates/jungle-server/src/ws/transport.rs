@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
+use futures_util::SinkExt;
 use jungle_protocol::ServerFrame;
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
@@ -127,7 +128,54 @@ enum Stop {
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
 async fn send(socket: &mut WebSocket, message: Message) -> Result<(), Stop> {
-    match tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await {
+    timed(socket.send(message)).await
+}
+
+/// Frames written before one flush at most, when more wait in the queue.
+const WRITE_BATCH: usize = 32;
+
+/// Carries out what the rooms queued for this connection, in order: `first`, then whatever
+/// else is queued already, the frames written with one flush (a burst costs one system call
+/// and one wake-up of the peer, not one per frame).
+async fn write_out(
+    socket: &mut WebSocket,
+    session: &mut Session,
+    queue: &mut mpsc::Receiver<Outbound>,
+    first: Outbound,
+) -> Result<(), Stop> {
+    let mut next = Some(first);
+    let mut written = 0;
+    while let Some(outbound) = next.take() {
+        match outbound {
+            Outbound::Text(text) => {
+                feed(socket, Message::Text(text)).await?;
+                written += 1;
+            }
+            Outbound::Enter(room) => session.enter(room, JoinIntent::Watch).await,
+            Outbound::Moved { game } => session.follow_moved(game).await,
+            Outbound::Refused { game, text } => {
+                session.forget(game);
+                feed(socket, Message::Text(text)).await?;
+                written += 1;
+            }
+        }
+        if written < WRITE_BATCH {
+            next = queue.try_recv().ok();
+        }
+    }
+    if written == 0 {
+        return Ok(());
+    }
+    timed(socket.flush()).await
+}
+
+/// Queues a frame in the socket's write buffer (written when it fills, or at the flush).
+async fn feed(socket: &mut WebSocket, message: Message) -> Result<(), Stop> {
+    timed(socket.feed(message)).await
+}
+
+async fn timed<E>(write: impl std::future::Future<Output = Result<(), E>>) -> Result<(), Stop> {
+    match tokio::time::timeout(SEND_TIMEOUT, write).await {
         Ok(Ok(())) => Ok(()),
         Ok(Err(_)) => Err(Stop::Gone),
         Err(_) => {
@@ -200,16 +248,8 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                 }
             }
             outbound = out_rx.recv() => match outbound {
-                Some(Outbound::Text(text)) => {
-                    if let Err(stop) = send(&mut socket, Message::Text(text)).await {
-                        break stop;
-                    }
-                }
-                Some(Outbound::Enter(room)) => session.enter(room, JoinIntent::Watch).await,
-                Some(Outbound::Moved { game }) => session.follow_moved(game).await,
-                Some(Outbound::Refused { game, text }) => {
-                    session.forget(game);
-                    if let Err(stop) = send(&mut socket, Message::Text(text)).await {
+                Some(first) => {
+                    if let Err(stop) = write_out(&mut socket, &mut session, &mut out_rx, first).await {
                         break stop;
                     }
                 }
