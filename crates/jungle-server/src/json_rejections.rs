@@ -63,3 +63,27 @@ pub async fn unknown() -> Response {
     *response.status_mut() = StatusCode::NOT_FOUND;
     response
 }
+
+/// A refusal of one of our own handlers as the API's JSON: `status`, its `code` and `message`,
+/// with `Retry-After` when it was a rate limit.
+pub fn refusal(
+    status: StatusCode,
+    code: &str,
+    message: String,
+    limited: Option<&crate::limits::RateLimited>,
+) -> Response {
+    let body = axum::Json(jungle_protocol::http::ApiError::new(code, message));
+    match limited {
+        Some(limited) => {
+            let wait = limited.seconds().to_string();
+            (status, [(header::RETRY_AFTER, wait)], body).into_response()
+        }
+        None => (status, body).into_response(),
+    }
+}
+
+/// What a client is told of a failure of ours: nothing of it (it is logged here).
+pub fn internal(what: &str, error: &dyn std::fmt::Display) -> String {
+    tracing::error!(error = %error, "{what} failed");
+    "something went wrong on our side".to_owned()
+}

@@ -47,15 +47,19 @@ async fn progress(addr: std::net::SocketAddr, token: &str) -> reqwest::Response 
         .unwrap()
 }
 
-async fn lessons_are_judged_by_the_server(db: Db) {
-    let server = TestServer::start(db).await;
-    let addr = server.addr;
-    let catalogue: Catalogue = reqwest::get(format!("http://{addr}/api/learn"))
+async fn catalogue(addr: std::net::SocketAddr) -> Catalogue {
+    reqwest::get(format!("http://{addr}/api/learn"))
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+async fn lessons_are_judged_by_the_server(db: Db) {
+    let server = TestServer::start(db).await;
+    let addr = server.addr;
+    let catalogue = catalogue(addr).await;
     assert_eq!(catalogue.chapters.len(), 8);
     let water = catalogue
         .chapters
@@ -162,13 +166,8 @@ async fn lessons_are_judged_by_the_server(db: Db) {
 async fn a_practice_game_is_judged_from_the_stored_game(db: Db) {
     let server = TestServer::start(db).await;
     let addr = server.addr;
-    let catalogue: Catalogue = reqwest::get(format!("http://{addr}/api/learn"))
+    let practice = catalogue(addr)
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let practice = catalogue
         .chapters
         .iter()
         .flat_map(|c| &c.practice)

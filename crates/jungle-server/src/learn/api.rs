@@ -4,15 +4,15 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use jungle_protocol::http::ApiError as ApiErrorBody;
 use jungle_protocol::learn::{
     Catalogue, JudgePractice, PracticeVerdict, Progress, Try, TryAnswer, Verdict,
 };
 
 use crate::accounts::api::AccountApiError;
+use crate::accounts::manage::account_within;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
@@ -20,6 +20,8 @@ use crate::store::{PlayerRecord, StoreError};
 
 /// The longest id and move text a request may carry.
 pub(crate) const MAX_ID: usize = 64;
+/// What only accounts have, as a guest's refusal says.
+const SAVED: &str = "saved lessons";
 const MAX_MOVE_TEXT: usize = 8;
 
 #[derive(Debug, thiserror::Error)]
@@ -52,20 +54,14 @@ impl IntoResponse for LearnApiError {
             LearnApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         let message = match &self {
-            LearnApiError::Store(e) => {
-                tracing::error!(error = %e, "learn request failed");
-                "something went wrong on our side".to_owned()
-            }
+            LearnApiError::Store(e) => crate::json_rejections::internal("learn request", e),
             other => other.to_string(),
         };
-        let body = Json(ApiErrorBody::new(code, message));
-        match &self {
-            LearnApiError::RateLimited(limited) => {
-                let wait = limited.seconds().to_string();
-                (status, [(header::RETRY_AFTER, wait)], body).into_response()
-            }
-            _ => (status, body).into_response(),
-        }
+        let limited = match &self {
+            LearnApiError::RateLimited(limited) => Some(limited),
+            _ => None,
+        };
+        crate::json_rejections::refusal(status, code, message, limited)
     }
 }
 
@@ -180,23 +176,13 @@ pub async fn judge_practice(
     }))
 }
 
-async fn account(
-    state: &AppState,
-    headers: &HeaderMap,
-    client: std::net::IpAddr,
-    limit: Limited,
-) -> Result<PlayerRecord, AccountApiError> {
-    let what = "saved lessons";
-    crate::accounts::manage::account_within(state, headers, client, limit, what).await
-}
-
 /// `GET /api/account/learn`: what the account has done.
 pub async fn progress(
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<Progress>, AccountApiError> {
-    let player = account(&state, &headers, client, Limited::Learn).await?;
+    let player = account_within(&state, &headers, client, Limited::Learn, SAVED).await?;
     let done = state.store.learn_progress(player.id).await?;
     Ok(Json(Progress { done }))
 }
@@ -209,7 +195,7 @@ pub async fn bring_progress(
     headers: HeaderMap,
     request: Result<Json<Progress>, JsonRejection>,
 ) -> Result<Json<Progress>, AccountApiError> {
-    let player = account(&state, &headers, client, Limited::LearnProgress).await?;
+    let player = account_within(&state, &headers, client, Limited::LearnProgress, SAVED).await?;
     let Json(request) = request.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
     if request.done.len() > super::known_count() {
         return Err(AccountApiError::BadBody(format!(

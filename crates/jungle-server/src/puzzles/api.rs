@@ -4,10 +4,9 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use jungle_protocol::http::ApiError as ApiErrorBody;
 use jungle_protocol::puzzles::{
     PuzzleAttempt, PuzzleAttemptView, PuzzleHistory, PuzzleRatingView, PuzzleResult, PuzzleView,
 };
@@ -58,20 +57,14 @@ impl IntoResponse for PuzzleApiError {
             PuzzleApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         let message = match &self {
-            PuzzleApiError::Store(e) => {
-                tracing::error!(error = %e, "puzzle request failed");
-                "something went wrong on our side".to_owned()
-            }
+            PuzzleApiError::Store(e) => crate::json_rejections::internal("puzzle request", e),
             other => other.to_string(),
         };
-        let body = Json(ApiErrorBody::new(code, message));
-        match &self {
-            PuzzleApiError::RateLimited(limited) => {
-                let wait = limited.seconds().to_string();
-                (status, [(header::RETRY_AFTER, wait)], body).into_response()
-            }
-            _ => (status, body).into_response(),
-        }
+        let limited = match &self {
+            PuzzleApiError::RateLimited(limited) => Some(limited),
+            _ => None,
+        };
+        crate::json_rejections::refusal(status, code, message, limited)
     }
 }
 
