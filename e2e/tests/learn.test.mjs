@@ -7,8 +7,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifacts, clickMove, newPlayer, serverAndBrowser, watchPage, PASSWORD } from './harness.mjs';
+import { lowContrast } from './contrast.mjs';
 
 const env = serverAndBrowser();
 
@@ -260,4 +262,73 @@ test('the rules page links each rule to its lesson (zh-Hant, 390px)', async () =
   await page.click('.try-it[href="/learn/traps"]');
   await exerciseShown(page, 'trap-any-captures');
   await page.context().close();
+});
+
+/** Each exercise's answers as the lessons' files write them (the API never sends them). */
+function answers() {
+  const dir = join(import.meta.dirname, '../../crates/jungle-server/src/learn/chapters');
+  const found = new Map();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const chapter = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    for (const exercise of chapter.lessons.flatMap((l) => l.exercises)) {
+      if (exercise.board) found.set(exercise.id, exercise.board.steps.map((step) => step.accept[0]));
+    }
+  }
+  return found;
+}
+
+test('every exercise of every chapter is solved in the browser, a chapter after another (en, 390px)', async () => {
+  const catalogue = await (await fetch(`${env.server.url}/api/learn`)).json();
+  const moves = answers();
+  const page = await newcomer('en', PHONE);
+  for (const chapter of catalogue.chapters) {
+    await page.goto(`${env.server.url}/learn/${chapter.id}`);
+    for (const exercise of chapter.lessons.flatMap((l) => l.exercises)) {
+      await exerciseShown(page, exercise.id);
+      if (exercise.board?.history.length) {
+        assert.match(await page.locator('.ex-history').innerText(), new RegExp(`^${exercise.board.history.length} moves were played before`));
+      }
+      // "Any move" is any the board offers: the first legal one.
+      for (const mv of exercise.board ? moves.get(exercise.id) : []) await play(page, mv === 'any' ? exercise.board.legal[0] : mv);
+      if (exercise.board) {
+        await page.waitForSelector('#ex-after:not([hidden])');
+        await assertNoSideScroll(page, exercise.id);
+      }
+      if (exercise.board?.contrast) {
+        await page.locator('.contrast').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(artifacts, `learn-contrast-${exercise.id}-en-390.png`) });
+      }
+      await next(page);
+    }
+    await page.waitForSelector('.learn-end');
+    assert.equal(await page.locator('#tick-row .tick.done:not([data-stage=practice])').count(), chapter.lessons.flatMap((l) => l.exercises).length);
+  }
+  await page.click('.learn-end a[href="/learn"]');
+  await page.waitForSelector('.learn-chapters');
+  // Everything but the practice games: Continue leads to the first of them.
+  assert.equal(await page.locator('#learn-go').getAttribute('href'), '/learn/captures#practice');
+  await page.context().close();
+});
+
+test('the lessons read at 4.5:1 or better, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ colorScheme, viewport: PHONE });
+    const page = await context.newPage();
+    watchPage(page, `contrast-${colorScheme}`);
+    await page.goto(`${env.server.url}/learn/river#block-own-rat`);
+    await exerciseShown(page, 'block-own-rat');
+    await play(page, answers().get('block-own-rat')[0]);
+    await page.waitForSelector('.contrast');
+    assert.deepEqual(await lowContrast(page), [], `an exercise done, ${colorScheme}`);
+    await page.click('#tick-row [data-stage=jump-up]');
+    await exerciseShown(page, 'jump-up');
+    await play(page, 'b3a3');
+    await page.waitForSelector('.ex-status.wrong');
+    assert.deepEqual(await lowContrast(page), [], `a wrong move, ${colorScheme}`);
+    await page.goto(`${env.server.url}/learn`);
+    await page.waitForSelector('.learn-chapters');
+    assert.deepEqual(await lowContrast(page), [], `the chapters, ${colorScheme}`);
+    await page.screenshot({ path: join(artifacts, `learn-chapters-${colorScheme}-390.png`) });
+    await context.close();
+  }
 });

@@ -25,6 +25,9 @@ function keep(player) {
 export function forgetPlayer() {
   localStorage.removeItem(KEY);
   localStorage.removeItem(VACATION);
+  // The lessons done in this browser (learn_progress.js) were this player's: an account keeps
+  // them on the server, and whoever comes next starts afresh.
+  localStorage.removeItem('jungle.learn.done');
 }
 
 /**

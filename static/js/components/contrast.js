@@ -39,14 +39,18 @@ export function renderContrast(root, start, contrast, played) {
     return targets.length ? t('learnMovesFrom', { rules: name, square, targets: targets.join(', ') }) : t('learnNoMoves', { rules: name, square });
   };
   const orientation = start.position.split(' ')[1] === 'b' ? 'blue' : 'red';
+  // Where both rulesets allow the same moves the difference is elsewhere (a draw, an ending):
+  // the sentence says it, without two boards that look alike.
+  const same = [...start.legal].sort().join() === [...contrast.legal].sort().join();
+  const figures = same ? [] : sides;
   root.innerHTML = `<section class="contrast" aria-labelledby="contrast-title">
     <h3 id="contrast-title">${t('learnContrastTitle', { a: t(`ruleset.${start.rules}`), b: t(`ruleset.${contrast.rules}`) })}</h3>
-    <div class="contrast-boards">${sides.map((s, i) => `<figure>
-      <div class="contrast-board" id="contrast-${i}" inert></div><figcaption>${caption(s)}</figcaption></figure>`).join('')}</div>
+    ${same ? '' : `<div class="contrast-boards">${figures.map((s, i) => `<figure>
+      <div class="contrast-board" id="contrast-${i}" inert></div><figcaption>${caption(s)}</figcaption></figure>`).join('')}</div>`}
     <p>${escape(say(contrast.text))}</p></section>`;
   // Shown, not played: the boards take no input (inert), and the captions say what they show.
   // The square is outlined on both, even where its animal cannot move.
-  const boards = sides.map((s, i) => {
+  const boards = figures.map((s, i) => {
     const board = createBoard($(root, `#contrast-${i}`), () => {});
     board.selected = square;
     renderBoard(board, { pieces: parseBoard(start.position), orientation, legal: s.legal, lastMove: null, hint: { from: square, to: '' } });

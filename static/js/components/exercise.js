@@ -135,6 +135,7 @@ function boardExercise(root, exercise, start, options) {
     if (alive) run();
   };
   $(root, '#ex-board').addEventListener('pointerdown', flush, { capture: true });
+  $(root, '#ex-board').addEventListener('keydown', flush, { capture: true });
 
   /** The move is shown where it goes while the server judges it: drawing only, no rules. */
   function showPlayed(mv) {
