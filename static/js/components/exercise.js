@@ -105,6 +105,9 @@ function boardExercise(root, exercise, start, options) {
   const status = (text, kind = '') => {
     statusEl.textContent = text;
     statusEl.className = `ex-status ${kind}`;
+    // On a phone a long exercise's words push the board down: a reader scrolled to the board
+    // is brought back to the verdict above it, the board whole below it.
+    if (text && statusEl.getBoundingClientRect().top < 0) statusEl.scrollIntoView({ block: 'start' });
   };
   const article = $(root, '.exercise');
   const draw = (animate = true) => {
