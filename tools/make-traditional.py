@@ -16,7 +16,17 @@ import opencc
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 JS = ROOT / "static" / "js"
-convert = opencc.OpenCC("s2twp").convert
+_s2twp = opencc.OpenCC("s2twp").convert
+# Where Taiwan's computing words are wrong for a board game: 循环 is a repetition of moves,
+# not a program's loop (迴圈).
+PHRASES = {"迴圈": "循環"}
+
+
+def convert(text):
+    text = _s2twp(text)
+    for wrong, right in PHRASES.items():
+        text = text.replace(wrong, right)
+    return text
 HEADER = "// Made by tools/make-traditional.py from the Simplified Chinese: edit those and run it again.\n\n"
 
 

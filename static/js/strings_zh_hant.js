@@ -217,7 +217,7 @@ export const ZH_HANT = {
     learnNextChapter: '下一章：{title}', learnAllChapters: '全部章節', learnChapterDone: '本章完成 ✓',
     learnPracticeHow: '與 1 級電腦對弈：你執{side}，{rules}規則，10 分鐘，每步加 5 秒。',
     learnPlayPractice: '開始練習對局', learnPracticeDone: '已完成', learnUnreachable: '無法載入課程：{msg}',
-    learnGotIt: '知道了', learnHistory: '這個局面之前已經走了 {n} 步：防長殺和迴圈規則會計算這些步。',
+    learnGotIt: '知道了', learnHistory: '這個局面之前已經走了 {n} 步：防長殺和循環規則會計算這些步。',
     learnSteps: '需走 {n} 步', learnRight: '對了！', learnPassed: '{side}跳過了一步。', learnAnswered: '{side}走了 {move}。',
     learnYourMove: '輪到你走。', learnWrong: '不太對。', learnIllegal: '這裡不能這樣走。', learnDone: '做得好！',
     learnMovesFrom: '{rules}：{square} 可以走到 {targets}。', learnNoMoves: '{rules}：{square} 不能走。',
