@@ -223,7 +223,8 @@ export const ZH_HANT = {
     learnMovesFrom: '{rules}：{square} 可以走到 {targets}。', learnNoMoves: '{rules}：{square} 不能走。',
     learnContrastTitle: '同一局面：{a}與{b}',
     learnPracticeMoves: '你已走 {n}/{within} 步', learnPracticeComplete: '練習完成 ✓',
-    learnPracticeMissed: '這次沒成功：{n} 步內沒有達成目標。', learnTryAgain: '再試一次',
+    learnPracticeMissed: '這次沒成功：{n} 步內沒有達成目標。',
+    learnPracticeAborted: '對局已取消：第一步沒有在時限內（30 秒）走出。', learnTryAgain: '再試一次',
     learnBackToChapter: '回到本章', learnTryIt: '試一試：課程', learnTryItTitled: '試一試：“{title}”',
     learnRulesetsDiffer: '四種規則只在以下幾點上不同。', learnRuleset: '規則：{rules}',
 };

@@ -185,6 +185,18 @@ async fn a_practice_game_is_judged_from_the_stored_game(db: Db) {
     })
     .await;
     let game = c.expect_game().await.game;
+    // Another learner plays the same practice meanwhile: a lesson's position is everyone's.
+    let eve = create_account(addr, "Eve").await;
+    let mut e = signed_in_client(addr, &eve).await;
+    e.send(ClientFrame::PlayComputer {
+        rules: practice.rules,
+        clock: fischer(600, 5),
+        level: 1,
+        color: ColorChoice::Red,
+        position: Some(practice.position.clone()),
+    })
+    .await;
+    assert_ne!(e.expect_game().await.game, game, "a game of Eve's own");
     let judge = |token: String, game| async move {
         reqwest::Client::new()
             .post(format!(

@@ -77,7 +77,9 @@ export function createPracticeBanner(el, app) {
     if (verdict.reached) {
       state = `<strong class="practice-done">${t('learnPracticeComplete')}</strong> ${escape(say(practice.why))}`;
     } else if (missed) {
-      state = `${t('learnPracticeMissed', { n: practice.within })} <button type="button" class="secondary" id="practice-again">${t('learnTryAgain')}</button>`;
+      // An aborted game never began: no move was made in time, which is not the goal missed.
+      const why = game.status === 'aborted' && mine === 0 ? t('learnPracticeAborted') : t('learnPracticeMissed', { n: practice.within });
+      state = `${why} <button type="button" class="secondary" id="practice-again">${t('learnTryAgain')}</button>`;
     }
     const html = `<div class="card practice-banner" role="status">
       <p><strong>${escape(say(practice.text))}</strong></p>

@@ -73,6 +73,14 @@ pub fn practice(id: &str) -> Option<&'static Practice> {
         .find(|p| p.id == id)
 }
 
+/// Whether `position` is where one of the practice games starts.
+pub fn is_practice_start(position: &jungle_rules::Position) -> bool {
+    chapters()
+        .iter()
+        .flat_map(|c| &c.practice)
+        .any(|p| p.position.parse::<jungle_rules::Position>().ok().as_ref() == Some(position))
+}
+
 /// Whether `id` names an exercise or a practice game (progress keeps nothing else).
 pub fn is_known(id: &str) -> bool {
     exercise(id).is_some() || practice(id).is_some()
@@ -202,6 +210,9 @@ impl Exercise {
         let mut reply = None;
         for (at, text) in moves.iter().enumerate() {
             let step = &board.steps[at];
+            if text == "pass" {
+                return Err("a lesson asks for moves: pass is not one here".into());
+            }
             let mv: jungle_rules::Move = text.parse().map_err(|e| format!("{text}: {e}"))?;
             let before = game.clone();
             if game.play(Turn::Move(mv)).is_err() {
