@@ -15,7 +15,12 @@ const desk = { width: 1366, height: 900 };
 async function inView(page, selector, what) {
   // A clock redraws each tick: wait for the element drawn now, then measure it.
   await page.locator(selector).waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
-  const box = await page.locator(selector).boundingBox();
+  // The element found may be replaced by the next tick before it is measured: measured again.
+  let box = null;
+  for (let tries = 0; tries < 20 && !box; tries++) {
+    box = await page.locator(selector).boundingBox().catch(() => null);
+    if (!box) await page.waitForTimeout(50);
+  }
   const { width, height } = page.viewportSize();
   assert.ok(box, `${what}: not shown`);
   assert.ok(box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width,
