@@ -249,7 +249,7 @@ impl Server {
             cluster::inbox::start(cluster.clone(), services, shutdown_rx.clone());
         }
         let reach = reach::Reach::new(rooms.clone(), lobby.clone(), challenges.clone(), across);
-        let state = AppState {
+        let state = AppState::new(state::Shared {
             reach,
             bot_streams: Default::default(),
             bot_actions: Default::default(),
@@ -272,7 +272,7 @@ impl Server {
             hasher: accounts::passwords::Hasher::new(2),
             failed_sign_ins: Arc::default(),
             open_sessions: Default::default(),
-        };
+        });
         let mut metrics_bound = None;
         let metrics_serving = match config.metrics_addr {
             Some(metrics_addr) => {

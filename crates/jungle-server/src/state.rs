@@ -2,7 +2,6 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::FromRef;
 use tokio::sync::watch;
 
 use crate::config::Config;
@@ -11,9 +10,28 @@ use crate::metrics::Metrics;
 use crate::rooms::{RoomContext, Rooms};
 use crate::store::Store;
 
-/// Everything a request handler may need. Each field is a handle: cloning is cheap and shares.
-#[derive(Clone, FromRef)]
-pub struct AppState {
+/// Everything a request handler may need, behind one pointer: every connection's task and
+/// session hold it, and a copy of the whole (two kilobytes of handles) in each was a third of
+/// an idle connection's memory.
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    pub fn new(shared: Shared) -> AppState {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] shares. Each field is a handle of its own, cloned where a task needs it.
+pub struct Shared {
     /// Rate limits per player and per address, across connections.
     pub limits: Arc<crate::limits::Limits>,
     /// The database pool: players, archives, ratings (reads; writes of games go through rooms).

@@ -146,7 +146,9 @@ impl Room {
         let handle = RoomHandle { id, tx };
         ctx.rooms
             .insert(handle.clone(), session.code().map(str::to_owned), hold);
-        let room = Room {
+        // Boxed: an async fn's argument is held twice in its task (as passed, and as the
+        // local it becomes), and the room is its largest.
+        let room = Box::new(Room {
             id,
             ctx,
             session,
@@ -160,14 +162,16 @@ impl Room {
             own_tx: handle.tx.downgrade(),
             relinquished: false,
             positions: None,
-        };
+        });
         tokio::spawn(room.run(rx, initial));
         handle
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>, initial: Vec<Event>) {
+    async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<RoomCommand>, initial: Vec<Event>) {
         metrics::gauge!("jungle_rooms").increment(1.0);
-        self.share_code(true).await;
+        // Each step that awaits is boxed (here and in the loop): the task's size is its largest
+        // step's, and it lives as long as the game.
+        Box::pin(self.share_code(true)).await;
         if self.session.status() == GameStatus::Active {
             self.game_in_play();
         }
@@ -175,16 +179,20 @@ impl Room {
             self.session.status(),
             GameStatus::Active | GameStatus::Waiting
         ) {
-            self.take_lease().await;
+            Box::pin(self.take_lease()).await;
         }
         if !self.relinquished {
-            self.apply(initial).await;
+            Box::pin(self.apply(initial)).await;
         }
         for side in [Side::Red, Side::Blue] {
-            self.read_vacations(side).await;
+            Box::pin(self.read_vacations(side)).await;
         }
         let mut shutdown = self.ctx.shutdown.clone();
         let mut time_moves = self.ctx.time.moves();
+        // One timer for the room's life, moved when the deadline moves: a new one at every
+        // command would enter and leave the timer wheel (a lock) once a move.
+        let mut timer = std::pin::pin!(sleep_until(tokio::time::Instant::now()));
+        let mut armed: Option<tokio::time::Instant> = None;
         while !self.session.is_closed() && !self.relinquished {
             let now = self.now();
             if let Some(computer) = &mut self.computer {
@@ -208,14 +216,19 @@ impl Room {
                 .session
                 .next_deadline()
                 .map(|at| self.ctx.time.timer_at(at));
+            if let Some(at) = deadline.filter(|at| armed != Some(*at)) {
+                timer.as_mut().reset(at);
+            }
+            armed = deadline;
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => Box::pin(self.handle(command)).await,
                     None => break,
                 },
-                _ = sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)), if deadline.is_some() => {
+                _ = &mut timer, if deadline.is_some() => {
+                    armed = None;
                     let events = self.session.on_timer(self.now());
-                    self.apply(events).await;
+                    Box::pin(self.apply(events)).await;
                 }
                 _ = shutdown.changed() => break,
                 // Time was moved forward (tests of days): the deadline is armed again.
@@ -226,7 +239,7 @@ impl Room {
         // A room stopped by a shutdown keeps its code: the node that adopts it is found
         // through the code and the lease.
         if self.session.is_closed() {
-            self.share_code(false).await;
+            Box::pin(self.share_code(false)).await;
         }
         metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);

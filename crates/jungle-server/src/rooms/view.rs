@@ -133,8 +133,19 @@ impl View<'_> {
 }
 
 pub fn frame_text(frame: &ServerFrame) -> Utf8Bytes {
-    Utf8Bytes::from(serde_json::to_string(frame).expect("frames serialize"))
+    // Sized for a move's frame, the common one: serde_json starts at 128 bytes and grows by
+    // copying, three times for a move with its legal moves.
+    let mut bytes = Vec::with_capacity(FRAME_CAPACITY);
+    serde_json::to_writer(&mut bytes, frame).expect("frames serialize");
+    // A short frame may be kept a while (chat lines for latecomers): it keeps no slack.
+    if bytes.capacity() - bytes.len() > FRAME_CAPACITY / 2 {
+        bytes.shrink_to_fit();
+    }
+    Utf8Bytes::from(String::from_utf8(bytes).expect("serde_json writes UTF-8"))
 }
+
+/// The buffer a frame is serialized into at first.
+const FRAME_CAPACITY: usize = 640;
 
 pub fn error_text(code: ErrorCode, message: &str, game: Option<Uuid>) -> Utf8Bytes {
     frame_text(&ServerFrame::Error {

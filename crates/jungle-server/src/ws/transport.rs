@@ -197,6 +197,11 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
     let mut last_heard = Instant::now();
     let mut flood = FloodGuard::new();
     let mut shutdown = state.shutdown.clone();
+    // Made once, not at every turn of the loop: each would register with its `Notify` (a
+    // lock) when polled and unregister when dropped, for every frame in or out.
+    let mut too_slow = std::pin::pin!(too_slow.notified());
+    let mut signed_out = std::pin::pin!(signed_out.notified());
+    let mut shutdown_seen = std::pin::pin!(shutdown.changed());
     let stop = loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -217,7 +222,9 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                             break Stop::Close(CLOSE_POLICY, "too many frames");
                         }
                         metrics::counter!("jungle_frames_received_total").increment(1);
-                        if let Some(reply) = session.on_text(&text).await {
+                        // On the heap while it runs: inline, the largest handler's state
+                        // would be part of every idle connection's task.
+                        if let Some(reply) = Box::pin(session.on_text(&text)).await {
                             if let Err(stop) = send(&mut socket, Message::Text(reply)).await {
                                 break stop;
                             }
@@ -264,9 +271,9 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
                     break stop;
                 }
             }
-            _ = too_slow.notified() => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
-            _ = signed_out.notified() => break Stop::Close(CLOSE_SIGNED_OUT, "signed out"),
-            _ = shutdown.changed() => {
+            _ = &mut too_slow => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
+            _ = &mut signed_out => break Stop::Close(CLOSE_SIGNED_OUT, "signed out"),
+            _ = &mut shutdown_seen => {
                 if let Err(stop) = send(&mut socket, Message::Text(frame_text(&ServerFrame::Shutdown))).await {
                     break stop;
                 }
@@ -280,7 +287,7 @@ async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
     if let Stop::Close(code, reason) = stop {
         close(&mut socket, code, reason).await;
     }
-    session.leave_all().await;
+    Box::pin(session.leave_all()).await;
     metrics::gauge!("jungle_connections").decrement(1.0);
 }
 
