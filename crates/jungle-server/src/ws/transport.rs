@@ -32,6 +32,9 @@ const FLOOD_WINDOW: Duration = Duration::from_secs(20);
 /// and this get a `frame_too_large` error and the connection lives on.
 const TRANSPORT_LIMIT: usize = 16 * 1024;
 
+/// The read buffer a connection starts with.
+const READ_BUFFER: usize = 1024;
+
 /// Close codes (RFC 6455).
 const CLOSE_POLICY: u16 = 1008;
 const CLOSE_TOO_BIG: u16 = 1009;
@@ -77,7 +80,9 @@ pub async fn upgrade(
     };
     ws.max_message_size(TRANSPORT_LIMIT)
         .max_frame_size(TRANSPORT_LIMIT)
-        .read_buffer_size(4 * 1024)
+        // A client's frames are a few hundred bytes; a larger one grows the buffer for itself.
+        // Every idle socket holds this buffer, filled (so resident) at its first read.
+        .read_buffer_size(READ_BUFFER)
         .write_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
             let _slots = (slot, client_slot);
