@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use jungle_protocol::learn::{
-    Catalogue, JudgePractice, PracticeVerdict, Progress, Try, TryAnswer, Verdict,
+    Catalogue, JudgePractice, PracticeVerdict, PracticeView, Progress, Try, TryAnswer, Verdict,
 };
 
 async fn attempt(
@@ -176,27 +176,15 @@ async fn a_practice_game_is_judged_from_the_stored_game(db: Db) {
         .clone();
     let ada = create_account(addr, "Ada").await;
     let mut c = signed_in_client(addr, &ada).await;
-    c.send(ClientFrame::PlayComputer {
-        rules: practice.rules,
-        clock: fischer(600, 5),
-        level: 1,
-        color: ColorChoice::Red,
-        position: Some(practice.position.clone()),
-    })
-    .await;
-    let game = c.expect_game().await.game;
+    let game = start_practice(&mut c, &practice).await;
     // Another learner plays the same practice meanwhile: a lesson's position is everyone's.
     let eve = create_account(addr, "Eve").await;
     let mut e = signed_in_client(addr, &eve).await;
-    e.send(ClientFrame::PlayComputer {
-        rules: practice.rules,
-        clock: fischer(600, 5),
-        level: 1,
-        color: ColorChoice::Red,
-        position: Some(practice.position.clone()),
-    })
-    .await;
-    assert_ne!(e.expect_game().await.game, game, "a game of Eve's own");
+    assert_ne!(
+        start_practice(&mut e, &practice).await,
+        game,
+        "a game of Eve's own"
+    );
     let judge = |token: String, game| async move {
         reqwest::Client::new()
             .post(format!(
@@ -224,15 +212,7 @@ async fn a_practice_game_is_judged_from_the_stored_game(db: Db) {
         );
         c.send(ClientFrame::Resign { game }).await;
         c.expect_over().await;
-        c.send(ClientFrame::PlayComputer {
-            rules: practice.rules,
-            clock: fischer(600, 5),
-            level: 1,
-            color: ColorChoice::Red,
-            position: Some(practice.position.clone()),
-        })
-        .await;
-        game = c.expect_game().await.game;
+        game = start_practice(&mut c, &practice).await;
     }
     let verdict: PracticeVerdict = judge(ada.token.clone(), game).await.json().await.unwrap();
     assert_eq!(verdict.moves, Some(4));
@@ -253,6 +233,19 @@ async fn a_practice_game_is_judged_from_the_stored_game(db: Db) {
         .unwrap();
     assert_eq!(other.status(), 400);
     server.shutdown().await;
+}
+
+/// Starts a practice game against the computer (level 1, as the client does), as Red.
+async fn start_practice(c: &mut Client, practice: &PracticeView) -> Uuid {
+    c.send(ClientFrame::PlayComputer {
+        rules: practice.rules,
+        clock: fischer(600, 5),
+        level: 1,
+        color: ColorChoice::Red,
+        position: Some(practice.position.clone()),
+    })
+    .await;
+    c.expect_game().await.game
 }
 
 /// Plays the lion up the d-file into the den; false if the computer took it on the way.
