@@ -495,7 +495,33 @@ async fn a_private_game_tells_a_stranger_nothing(db: Db) {
     server.shutdown().await;
 }
 
+/// A game against the computer may start where only games against the computer stand: the
+/// computer plays those positions itself, and they tell nobody about a game between people (a
+/// lesson's practice is played by many learners at once). Where people play, it may not.
+async fn a_computer_game_starts_where_only_computer_games_stand(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let mut ann = server.client(&server.player("Ann").await).await;
+    ann.send(computer_from(QUIET, 1, ColorChoice::Red)).await;
+    let first = ann.expect_game().await.game;
+    let mut ben = server.client(&server.player("Ben").await).await;
+    ben.send(computer_from(QUIET, 1, ColorChoice::Red)).await;
+    assert_ne!(ben.expect_game().await.game, first, "a game of Ben's own");
+    // Where two people play now, no computer game starts.
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    play(&mut red, &mut blue, game, &OPENING).await;
+    let mut cid = server.client(&server.player("Cid").await).await;
+    cid.send(computer_from(
+        &after(&OPENING).to_string(),
+        1,
+        ColorChoice::Red,
+    ))
+    .await;
+    cid.expect_error(ErrorCode::AnalysisUnavailable).await;
+    server.shutdown().await;
+}
+
 both_stores!(
+    a_computer_game_starts_where_only_computer_games_stand,
     positions_near_a_live_game_are_closed_too,
     boards_a_little_further_are_answered_a_few_an_hour,
     a_player_gets_no_computer_by_a_side_door,

@@ -136,7 +136,31 @@ impl FairPlay {
         asker: Asker,
         positions: impl IntoIterator<Item = &'a Position>,
     ) -> Result<(), EngineClosed> {
-        match self.standing_for(asker.player, positions).await? {
+        self.may_show_among(asker, positions, Among::AllGames).await
+    }
+
+    /// Whether `asker` may start a game against our computer from `start`: not while they
+    /// play, not where a game between people stands now or near it, and close to one only
+    /// within their budget. It is the test the computer's own moves pass one by one
+    /// ([`FairPlay::computer_may_answer`]): a position that only games against the computer
+    /// stand in (a lesson's practice, which many learners play at once), or that a game
+    /// between people has left behind, tells nobody anything about a game in progress.
+    pub async fn may_start_computer_game(
+        &self,
+        asker: Asker,
+        start: &Position,
+    ) -> Result<(), EngineClosed> {
+        self.may_show_among(asker, [start], Among::PeoplesGamesNow)
+            .await
+    }
+
+    async fn may_show_among<'a>(
+        &self,
+        asker: Asker,
+        positions: impl IntoIterator<Item = &'a Position>,
+        among: Among,
+    ) -> Result<(), EngineClosed> {
+        match self.standing_for(asker.player, positions, among).await? {
             Standing::Open => Ok(()),
             Standing::Closed => Err(EngineClosed::LivePosition),
             Standing::Close => self
@@ -157,24 +181,25 @@ impl FairPlay {
         asker: Uuid,
         positions: impl IntoIterator<Item = &'a Position>,
     ) -> Result<(), EngineClosed> {
-        match self.standing_for(asker, positions).await? {
+        match self.standing_for(asker, positions, Among::AllGames).await? {
             Standing::Closed => Err(EngineClosed::LivePosition),
             Standing::Open | Standing::Close => Ok(()),
         }
     }
 
-    /// The closest standing of `positions` for `asker`, who must not be playing.
+    /// The closest standing of `positions` among `among` for `asker`, who must not be playing.
     async fn standing_for<'a>(
         &self,
         asker: Uuid,
         positions: impl IntoIterator<Item = &'a Position>,
+        among: Among,
     ) -> Result<Standing, EngineClosed> {
         self.not_playing(asker).await?;
         let positions: Vec<Position> = positions.into_iter().copied().collect();
         if positions.is_empty() {
             return Ok(Standing::Open);
         }
-        let standings = self.standings(&positions, Among::AllGames).await?;
+        let standings = self.standings(&positions, among).await?;
         Ok(standings.into_iter().max().unwrap_or(Standing::Open))
     }
 

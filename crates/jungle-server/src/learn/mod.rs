@@ -73,14 +73,6 @@ pub fn practice(id: &str) -> Option<&'static Practice> {
         .find(|p| p.id == id)
 }
 
-/// Whether `position` is where one of the practice games starts.
-pub fn is_practice_start(position: &jungle_rules::Position) -> bool {
-    chapters()
-        .iter()
-        .flat_map(|c| &c.practice)
-        .any(|p| p.position.parse::<jungle_rules::Position>().ok().as_ref() == Some(position))
-}
-
 /// Whether `id` names an exercise or a practice game (progress keeps nothing else).
 pub fn is_known(id: &str) -> bool {
     exercise(id).is_some() || practice(id).is_some()

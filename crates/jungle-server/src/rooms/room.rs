@@ -328,14 +328,10 @@ impl Room {
                 let member = self.members.iter().find(|m| m.conn.id == conn_id);
                 let asker = member.map(|m| crate::fair_play::Asker::of(&m.conn));
                 if let (Some(side), Some(asker)) = (self.seated_member(conn_id, player), asker) {
-                    // As `play_computer`: not from a position of a game in progress.
+                    // As `play_computer`: not from where a game between people stands now.
                     let start = *self.session.game().start();
-                    let closed = Box::pin(
-                        self.ctx
-                            .fair_play
-                            .may_show(asker, std::slice::from_ref(&start)),
-                    )
-                    .await;
+                    let closed =
+                        Box::pin(self.ctx.fair_play.may_start_computer_game(asker, &start)).await;
                     if let Err(closed) = closed {
                         let text = error_text(
                             jungle_protocol::ErrorCode::AnalysisUnavailable,

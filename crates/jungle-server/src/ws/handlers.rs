@@ -316,18 +316,12 @@ impl Session {
         refuse_computer_by_days(clock)?;
         self.limit(Limited::PlayComputer, conn)?;
         // The computer is our engine: no game against it while one against a person is on,
-        // and none from a position of a game in progress. A lesson's practice position is
-        // everyone's (many learners play it at once, each against the computer): only the
-        // first holds there. The computer's own moves still look at people's games, move by
-        // move, as in every game against it.
-        let fair_play = &self.state.room_ctx.fair_play;
-        if crate::learn::is_practice_start(&start) {
-            fair_play.not_playing(conn.player.id).await?;
-        } else {
-            fair_play
-                .may_show(crate::fair_play::Asker::of(conn), [&start])
-                .await?;
-        }
+        // and none from where a game between people stands now.
+        self.state
+            .room_ctx
+            .fair_play
+            .may_start_computer_game(crate::fair_play::Asker::of(conn), &start)
+            .await?;
         let human = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
             rules,
