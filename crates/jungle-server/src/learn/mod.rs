@@ -94,8 +94,6 @@ pub struct Judged {
     /// reading card.
     pub game: Option<Game>,
     pub reply: Option<Turn>,
-    /// The step whose move was wrong or illegal.
-    pub at: usize,
 }
 
 fn texts(list: &jungle_rules::MoveList) -> Vec<String> {
@@ -189,7 +187,6 @@ impl Exercise {
                 verdict: Verdict::Done,
                 game: None,
                 reply: None,
-                at: 0,
             });
         };
         if moves.is_empty() || moves.len() > board.steps.len() {
@@ -212,7 +209,6 @@ impl Exercise {
                     verdict: Verdict::Illegal,
                     game: Some(before),
                     reply: None,
-                    at,
                 });
             }
             if !step.accepts(text) {
@@ -220,7 +216,6 @@ impl Exercise {
                     verdict: Verdict::Wrong,
                     game: Some(before),
                     reply: None,
-                    at,
                 });
             }
             if at + 1 == board.steps.len() {
@@ -228,7 +223,6 @@ impl Exercise {
                     verdict: Verdict::Done,
                     game: Some(game),
                     reply: None,
-                    at,
                 });
             }
             let answer: Turn = step
@@ -245,7 +239,6 @@ impl Exercise {
             verdict: Verdict::Continue,
             game: Some(game),
             reply,
-            at: moves.len() - 1,
         })
     }
 }
