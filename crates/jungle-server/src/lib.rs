@@ -123,6 +123,11 @@ impl Server {
         )
         .map_err(ServerError::Mail)?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
+        // Turns a stop left in the move log join their games before any game resumes.
+        let folded = store.fold_move_log().await?;
+        if folded > 0 {
+            tracing::info!(turns = folded, "the move log was folded");
+        }
         let (persister, writer) = Persister::start(store.clone());
         let rooms = Rooms::default();
         let live_positions = fair_play::LivePositions::default();

@@ -40,6 +40,8 @@ const BACK_OFF: Duration = Duration::from_secs(5);
 const BUSY: f64 = 0.25;
 /// How often the miner looks again at how busy the server is.
 const QUIET_CHECK: Duration = Duration::from_secs(1);
+/// How often a resting miner looks whether the server is stopping.
+const STOP_CHECK: Duration = Duration::from_millis(100);
 
 /// Starts the miner on its own thread; it stops when `shutdown` turns true.
 pub fn start(engines: EnginePool, store: Store, shutdown: watch::Receiver<bool>) {
@@ -127,7 +129,7 @@ impl Quiet {
     }
 }
 
-fn run(handle: &Handle, engines: EnginePool, store: Store, mut shutdown: watch::Receiver<bool>) {
+fn run(handle: &Handle, engines: EnginePool, store: Store, shutdown: watch::Receiver<bool>) {
     let owner = Uuid::new_v4();
     let mut miner = Miner::with_tables(
         PoolTables {
@@ -150,15 +152,27 @@ fn run(handle: &Handle, engines: EnginePool, store: Store, mut shutdown: watch::
                 LOOK_EVERY
             }
         };
-        let stopped = handle.block_on(async {
-            tokio::select! {
-                _ = tokio::time::sleep(pause) => false,
-                _ = shutdown.changed() => true,
-            }
-        });
-        if stopped {
+        if rest(pause, &shutdown) {
             return;
         }
+    }
+}
+
+/// Sleeps on this thread for `pause`, or less if the server stops meanwhile; true if it did.
+/// The runtime's timer is not used: a server dropped without a shutdown (tests) takes its
+/// runtime with it, and a timer asked for then panics on this thread.
+fn rest(pause: Duration, shutdown: &watch::Receiver<bool>) -> bool {
+    let until = std::time::Instant::now() + pause;
+    loop {
+        // `has_changed` fails once the sender, held by the server, is gone.
+        if *shutdown.borrow() || shutdown.has_changed().is_err() {
+            return true;
+        }
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        std::thread::sleep(left.min(STOP_CHECK));
     }
 }
 

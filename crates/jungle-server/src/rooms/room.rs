@@ -783,22 +783,27 @@ impl Room {
                 clock,
                 blurred,
                 ..
-            } => Write::Turn(
-                self.id,
-                MoveRecord {
+            } => {
+                let correspondence = self.session.settings().clock.is_correspondence();
+                let record = MoveRecord {
                     ply: *ply as i64,
                     mv: turn.to_string(),
                     clock: *clock,
                     blurred: *blurred,
                     // A correspondence turn's time counts from here, by the time source
                     // (which tests move); others take the store's time at the commit.
-                    played_at: if self.session.settings().clock.is_correspondence() {
+                    played_at: if correspondence {
                         self.ctx.time.wall_ms()
                     } else {
                         0
                     },
-                },
-            ),
+                };
+                if correspondence {
+                    Write::CorrespondenceTurn(self.id, record)
+                } else {
+                    Write::Turn(self.id, record)
+                }
+            }
             Event::DayGiven { ply, clock, .. } => Write::TurnClock {
                 game: self.id,
                 ply: *ply,

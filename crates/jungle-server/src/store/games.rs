@@ -7,6 +7,10 @@ use sqlx::{Any, Row, Transaction};
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Backend, Store, StoreError};
+
+/// The columns of a stored turn, in `moves` and in the move log alike.
+pub(super) const TURN_COLUMNS: &str =
+    "game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred";
 use crate::rating::{self, Glicko};
 
 /// A game as it starts.
@@ -238,24 +242,34 @@ impl Store {
         Ok(())
     }
 
-    /// Appends turns; a turn already stored (a retried write) is left as it is.
+    /// Appends turns to `moves`; a turn already stored (a retried write) is left as it is.
+    /// Turns on the clock go to the move log instead ([`Store::append_to_log`]).
     pub async fn insert_moves(
         &self,
         tx: &mut Transaction<'_, Any>,
         moves: &[(Uuid, MoveRecord)],
     ) -> Result<(), StoreError> {
-        // Many rows per statement: one round trip for a whole batch of games' moves.
+        self.insert_turn_rows(tx, "moves", moves, " ON CONFLICT (game_id, ply) DO NOTHING")
+            .await
+    }
+
+    /// Many rows per statement: one round trip for a whole batch of games' turns.
+    pub(super) async fn insert_turn_rows(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        table: &str,
+        moves: &[(Uuid, MoveRecord)],
+        on_conflict: &str,
+    ) -> Result<(), StoreError> {
         for chunk in moves.chunks(512) {
-            let mut sql = String::from(
-                "INSERT INTO moves (game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred) VALUES ",
-            );
+            let mut sql = format!("INSERT INTO {table} ({TURN_COLUMNS}) VALUES ");
             for i in 0..chunk.len() {
                 if i > 0 {
                     sql.push(',');
                 }
                 self.push_row_placeholders(&mut sql, i * 9, 9);
             }
-            sql.push_str(" ON CONFLICT (game_id, ply) DO NOTHING");
+            sql.push_str(on_conflict);
             let mut query = sqlx::query(&sql);
             let now = now_ms();
             for (game, m) in chunk {
@@ -433,19 +447,33 @@ impl Store {
             return Ok(None);
         };
         let mut game = game_from_row(&row)?;
-        game.moves = self.moves(id).await?;
+        // A game's end folds its turns out of the log in the same commit: an ended game's
+        // are all in `moves`.
+        game.moves = self.moves(id, game.status == GameStatus::Active).await?;
         Ok(Some(game))
     }
 
-    async fn moves(&self, id: Uuid) -> Result<Vec<MoveRecord>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred
-             FROM moves WHERE game_id = $1 ORDER BY ply",
-        )
-        .bind(id.to_string())
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
+    /// A game's turns by ply; `with_log`: the move log's too (a game in progress), read by a
+    /// scan of the log, which the writer keeps short.
+    async fn moves(&self, id: Uuid, with_log: bool) -> Result<Vec<MoveRecord>, StoreError> {
+        const COLUMNS: &str =
+            "ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred";
+        let sql = if with_log {
+            // `moves` first at equal plies: a turn folded while this read ran is in both.
+            format!(
+                "SELECT {COLUMNS}, 0 AS src FROM moves WHERE game_id = $1
+                 UNION ALL SELECT {COLUMNS}, 1 AS src FROM move_log WHERE game_id = $1
+                 ORDER BY ply, src"
+            )
+        } else {
+            format!("SELECT {COLUMNS} FROM moves WHERE game_id = $1 ORDER BY ply")
+        };
+        let rows = sqlx::query(&sql)
+            .bind(id.to_string())
+            .fetch_all(&self.pool)
+            .await?;
+        let mut moves = rows
+            .iter()
             .map(|r| {
                 Ok(MoveRecord {
                     ply: r.try_get("ply")?,
@@ -460,7 +488,9 @@ impl Store {
                     played_at: r.try_get("played_at")?,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        moves.dedup_by_key(|m| m.ply);
+        Ok(moves)
     }
 
     /// Games still in progress, with their moves: what a restarted server resumes.
@@ -616,11 +646,18 @@ impl Store {
         kept: usize,
         undone: &[String],
     ) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+        // The log first: on PostgreSQL another node's fold may be moving this game's turns
+        // from the log into `moves` meanwhile; this waits for it, and the next statement
+        // then sees what it moved.
+        for table in ["move_log", "moves"] {
+            sqlx::query(&format!(
+                "DELETE FROM {table} WHERE game_id = $1 AND ply >= $2"
+            ))
             .bind(game.to_string())
             .bind(kept as i64)
             .execute(&mut **tx)
             .await?;
+        }
         sqlx::query("INSERT INTO takebacks (game_id, kept, undone, at) VALUES ($1, $2, $3, $4)")
             .bind(game.to_string())
             .bind(kept as i64)

@@ -11,6 +11,7 @@ mod games;
 mod learn;
 mod mail;
 mod moderation;
+mod move_log;
 mod players;
 mod puzzle_mining;
 mod puzzles;

@@ -10,6 +10,11 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom};
+use unfolded::{EndFold, Unfolded};
+
+#[cfg(test)]
+mod tests;
+mod unfolded;
 
 /// Most writes committed together.
 const MAX_BATCH: usize = 4096;
@@ -25,7 +30,11 @@ pub enum Write {
     /// A private room expired unjoined.
     CloseRoom(String),
     StartGame(NewGame),
+    /// A turn on the clock: it goes to the move log.
     Turn(Uuid, MoveRecord),
+    /// A correspondence turn: straight to `moves`, where the lists of games by correspondence
+    /// read it (and a day given changes its clocks).
+    CorrespondenceTurn(Uuid, MoveRecord),
     /// A takeback: the game's turns from `kept` on are deleted and the takeback recorded.
     TakeBack {
         game: Uuid,
@@ -158,6 +167,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
     };
     let mut last_commit = Instant::now();
     let mut closed = false;
+    let mut unfolded = Unfolded::default();
     loop {
         // Waiting before taking the queue lets the writes of the whole window join the batch.
         if !window.is_zero() {
@@ -181,22 +191,46 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
         last_commit = Instant::now();
         let started = last_commit;
         let size = batch.len();
-        commit_with_retry(&store, &mut batch).await;
+        commit_with_retry(&store, &mut batch, &mut unfolded).await;
         metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());
         metrics::histogram!("jungle_db_batch_size").record(size as f64);
+        if unfolded.wants_fold() {
+            fold(&store, &mut unfolded).await;
+        }
         if let Err(e) = store.rewind_log_if_large().await {
             tracing::warn!(error = %e, "WAL checkpoint failed");
         }
+    }
+    // Leaves the database tidy; the next start would fold what is left anyway.
+    fold(&store, &mut unfolded).await;
+}
+
+/// Folds the move log into `moves`, between two batches.
+async fn fold(store: &Store, unfolded: &mut Unfolded) {
+    let started = Instant::now();
+    match store.fold_move_log().await {
+        Ok(turns) => {
+            unfolded.folded();
+            metrics::histogram!("jungle_db_fold_seconds").record(started.elapsed().as_secs_f64());
+            metrics::counter!("jungle_db_folded_turns_total").increment(turns);
+        }
+        // The log goes on growing and is folded after the next batch.
+        Err(e) => tracing::warn!(error = %e, "folding the move log failed"),
     }
 }
 
 /// Commits the batch, retrying while the database is unreachable. A write that fails for good
 /// (a bug, not an outage) is answered with its error; the others still commit.
-async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>) {
+async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>, unfolded: &mut Unfolded) {
     let mut delay = Duration::from_millis(50);
     loop {
         let writes: Vec<&Write> = batch.iter().map(|(w, _)| w).collect();
-        match commit(store, &writes).await {
+        let committed = commit(store, &writes, unfolded).await;
+        if committed.is_err() {
+            // The commit remembered some of its turns, which are not stored.
+            unfolded.forget();
+        }
+        match committed {
             Ok(results) => {
                 for ((_, ack), result) in batch.drain(..).zip(results) {
                     let _ = ack.send(Ok(result));
@@ -213,7 +247,7 @@ async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>) {
                 tracing::error!(error = %e, "batch failed; committing its writes one by one");
                 for request in batch.drain(..) {
                     let mut single = vec![request];
-                    Box::pin(commit_with_retry(store, &mut single)).await;
+                    Box::pin(commit_with_retry(store, &mut single, unfolded)).await;
                 }
                 return;
             }
@@ -229,16 +263,25 @@ async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>) {
     }
 }
 
-async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreError> {
+async fn commit(
+    store: &Store,
+    writes: &[&Write],
+    unfolded: &mut Unfolded,
+) -> Result<Vec<Written>, StoreError> {
     let mut tx = store.pool().begin().await?;
     let mut results = Vec::with_capacity(writes.len());
-    // Moves are gathered into multi-row inserts; the order of writes within one game is kept
-    // because a game's start precedes its moves, and its finish follows them.
-    let mut pending_moves: Vec<(Uuid, MoveRecord)> = Vec::new();
+    // Turns are gathered into multi-row inserts; the order of writes within one game is kept
+    // because a game's start precedes its turns, and its end and takebacks follow them.
+    let mut pending = Pending::default();
     for write in writes {
         match write {
             Write::Turn(game, record) => {
-                pending_moves.push((*game, record.clone()));
+                pending.logged.push((*game, record.clone()));
+                unfolded.logged(*game, record.clone());
+                results.push(Written::Done);
+            }
+            Write::CorrespondenceTurn(game, record) => {
+                pending.stored.push((*game, record.clone()));
                 results.push(Written::Done);
             }
             Write::OpenRoom(room) => {
@@ -250,14 +293,21 @@ async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreE
                 results.push(Written::Done);
             }
             Write::StartGame(game) => {
-                store.insert_moves(&mut tx, &pending_moves).await?;
-                pending_moves.clear();
+                pending.flush(store, &mut tx).await?;
                 store.insert_game(&mut tx, game).await?;
+                unfolded.started(game.id);
                 results.push(Written::Done);
             }
             Write::Finish(finish) => {
-                store.insert_moves(&mut tx, &pending_moves).await?;
-                pending_moves.clear();
+                pending.flush(store, &mut tx).await?;
+                // Its turns leave the log for `moves` with the game's end, in one commit.
+                match unfolded.ended(finish.game) {
+                    EndFold::Held(turns) => {
+                        let turns: Vec<_> = turns.into_iter().map(|t| (finish.game, t)).collect();
+                        store.insert_moves(&mut tx, &turns).await?;
+                    }
+                    EndFold::FromLog => store.fold_game_from_log(&mut tx, finish.game).await?,
+                }
                 results.push(Written::Finished(store.finish_game(&mut tx, finish).await?));
             }
             Write::Chat(line) => {
@@ -266,21 +316,47 @@ async fn commit(store: &Store, writes: &[&Write]) -> Result<Vec<Written>, StoreE
             }
             Write::TurnClock { game, ply, clock } => {
                 // The turn it changes may be in this very batch: it goes in first.
-                store.insert_moves(&mut tx, &pending_moves).await?;
-                pending_moves.clear();
+                pending.flush(store, &mut tx).await?;
                 store.set_turn_clock(&mut tx, *game, *ply, *clock).await?;
                 results.push(Written::Done);
             }
             Write::TakeBack { game, kept, undone } => {
                 // The turns it undoes may be in this very batch: they go in first.
-                store.insert_moves(&mut tx, &pending_moves).await?;
-                pending_moves.clear();
+                pending.flush(store, &mut tx).await?;
                 store.take_back(&mut tx, *game, *kept, undone).await?;
+                unfolded.taken_back(*game, *kept);
                 results.push(Written::Done);
             }
         }
     }
-    store.insert_moves(&mut tx, &pending_moves).await?;
+    pending.flush(store, &mut tx).await?;
     tx.commit().await?;
     Ok(results)
+}
+
+/// A batch's turns not yet inserted.
+#[derive(Default)]
+struct Pending {
+    /// Turns on the clock, for the move log.
+    logged: Vec<(Uuid, MoveRecord)>,
+    /// Correspondence turns, for `moves`.
+    stored: Vec<(Uuid, MoveRecord)>,
+}
+
+impl Pending {
+    async fn flush(
+        &mut self,
+        store: &Store,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    ) -> Result<(), StoreError> {
+        if !self.logged.is_empty() {
+            store.append_to_log(tx, &self.logged).await?;
+            self.logged.clear();
+        }
+        if !self.stored.is_empty() {
+            store.insert_moves(tx, &self.stored).await?;
+            self.stored.clear();
+        }
+        Ok(())
+    }
 }

@@ -1,0 +1,191 @@
+//! The writer against both stores: turns on the clock go through the move log and reach
+//! `moves` by a game's end or a fold, and every read of a game sees them all the while.
+
+use jungle_protocol::{ClockSpec, GameStatus, Reason};
+use jungle_rules::{Ruleset, Side};
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::*;
+use crate::store::{NewGame, StoredClock};
+
+fn turn(ply: i64) -> MoveRecord {
+    MoveRecord {
+        ply,
+        mv: format!("t{ply}"),
+        clock: StoredClock {
+            red_ms: 1000 - ply,
+            ..Default::default()
+        },
+        blurred: false,
+        played_at: 0,
+    }
+}
+
+fn new_game(red: Uuid, blue: Uuid, clock: ClockSpec) -> NewGame {
+    NewGame {
+        id: Uuid::new_v4(),
+        ruleset: Ruleset::Classic,
+        clock,
+        rated: false,
+        room_code: None,
+        red,
+        blue,
+        red_rating: 1500,
+        blue_rating: 1500,
+        red_provisional: true,
+        blue_provisional: true,
+        start_fen: String::new(),
+        tournament: None,
+        private: false,
+        created_at: 0,
+    }
+}
+
+fn finish(game: Uuid, plies: i64) -> Write {
+    Write::Finish(FinishRecord {
+        game,
+        status: GameStatus::Finished,
+        winner: Some(Side::Red),
+        reason: Reason::Resign,
+        plies,
+        apply_rating: false,
+    })
+}
+
+async fn count(store: &Store, table: &str, game: Uuid) -> i64 {
+    sqlx::query(&format!(
+        "SELECT COUNT(*) AS n FROM {table} WHERE game_id = $1"
+    ))
+    .bind(game.to_string())
+    .fetch_one(store.pool())
+    .await
+    .expect("count")
+    .try_get("n")
+    .expect("n")
+}
+
+async fn plies(store: &Store, game: Uuid) -> Vec<i64> {
+    let record = store.game(game).await.expect("read").expect("the game");
+    record.moves.iter().map(|m| m.ply).collect()
+}
+
+async fn turns_go_through_the_log(store: Store) {
+    let red = store
+        .create_player("logred", &format!("{:064}", 1))
+        .await
+        .expect("player");
+    let blue = store
+        .create_player("logblue", &format!("{:064}", 2))
+        .await
+        .expect("player");
+    let (writer, _hold) = Persister::start(store.clone());
+    let write = |w: Write| {
+        let writer = writer.clone();
+        async move { writer.write(w).await.expect("committed") }
+    };
+
+    // A game started here: its turns are logged, read back while it lasts, one taken back.
+    let here = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    write(Write::StartGame(here.clone())).await;
+    for ply in 0..5 {
+        write(Write::Turn(here.id, turn(ply))).await;
+    }
+    assert_eq!(
+        count(&store, "moves", here.id).await,
+        0,
+        "turns wait in the log"
+    );
+    assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3, 4]);
+    write(Write::TakeBack {
+        game: here.id,
+        kept: 3,
+        undone: vec!["t3".into(), "t4".into()],
+    })
+    .await;
+    assert_eq!(plies(&store, here.id).await, vec![0, 1, 2]);
+
+    // A game another node began: two of its turns in the log that this writer never saw.
+    let elsewhere = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    let mut tx = store.pool().begin().await.expect("begin");
+    store.insert_game(&mut tx, &elsewhere).await.expect("game");
+    store
+        .append_to_log(&mut tx, &[(elsewhere.id, turn(0)), (elsewhere.id, turn(1))])
+        .await
+        .expect("logged elsewhere");
+    tx.commit().await.expect("commit");
+    write(Write::Turn(elsewhere.id, turn(2))).await;
+    assert_eq!(plies(&store, elsewhere.id).await, vec![0, 1, 2]);
+
+    // Their ends put every turn into `moves`, the turns held and the ones only the log has.
+    write(Write::Turn(here.id, turn(3))).await;
+    assert!(matches!(
+        write(finish(here.id, 4)).await,
+        Written::Finished(_)
+    ));
+    assert!(matches!(
+        write(finish(elsewhere.id, 3)).await,
+        Written::Finished(_)
+    ));
+    assert_eq!(count(&store, "moves", here.id).await, 4);
+    assert_eq!(count(&store, "moves", elsewhere.id).await, 3);
+    assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3]);
+    let record = store.game(here.id).await.expect("read").expect("game");
+    assert_eq!(
+        record.moves[3],
+        MoveRecord {
+            played_at: record.moves[3].played_at,
+            ..turn(3)
+        }
+    );
+
+    // A correspondence turn skips the log; a fold empties it and changes no game.
+    let days = new_game(red.id, blue.id, ClockSpec::Days { days: 3 });
+    write(Write::StartGame(days.clone())).await;
+    write(Write::CorrespondenceTurn(days.id, turn(0))).await;
+    assert_eq!(count(&store, "moves", days.id).await, 1);
+    assert_eq!(count(&store, "move_log", days.id).await, 0);
+    let folded = store.fold_move_log().await.expect("fold");
+    assert_eq!(folded, 0, "every logged turn was already in `moves`");
+    for game in [here.id, elsewhere.id] {
+        assert_eq!(count(&store, "move_log", game).await, 0);
+    }
+    assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3]);
+
+    // A game in progress at a fold keeps its turns, now in `moves`.
+    let going = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    write(Write::StartGame(going.clone())).await;
+    write(Write::Turn(going.id, turn(0))).await;
+    write(Write::Turn(going.id, turn(1))).await;
+    assert_eq!(store.fold_move_log().await.expect("fold"), 2);
+    assert_eq!(count(&store, "moves", going.id).await, 2);
+    assert_eq!(plies(&store, going.id).await, vec![0, 1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turns_go_through_the_log_on_sqlite() {
+    let (store, _dir) = Store::temporary(None).await;
+    turns_go_through_the_log(store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turns_go_through_the_log_on_postgres() {
+    let admin = std::env::var("JUNGLE_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    sqlx::any::install_default_drivers();
+    let name = format!("jungle_unit_{}", Uuid::new_v4().simple());
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL must be reachable at {admin}: {e}"));
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create database");
+    let base = admin.rsplit_once('/').expect("a database in the url").0;
+    let store = Store::open(&format!("{base}/{name}")).await.expect("store");
+    turns_go_through_the_log(store.clone()).await;
+    store.close().await;
+    let _ = sqlx::query(&format!("DROP DATABASE {name}"))
+        .execute(&mut conn)
+        .await;
+}
