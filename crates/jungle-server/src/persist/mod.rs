@@ -167,7 +167,8 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
     };
     let mut last_commit = Instant::now();
     let mut closed = false;
-    let mut unfolded = Unfolded::default();
+    // The server folded the log whole before it started the writer, but a test may not have.
+    let mut unfolded = Unfolded::new(false);
     loop {
         // Waiting before taking the queue lets the writes of the whole window join the batch.
         if !window.is_zero() {
@@ -194,27 +195,27 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
         commit_with_retry(&store, &mut batch, &mut unfolded).await;
         metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());
         metrics::histogram!("jungle_db_batch_size").record(size as f64);
-        if unfolded.wants_fold() {
-            fold(&store, &mut unfolded).await;
+        if store.is_embedded() && unfolded.wants_whole_fold() {
+            fold_whole(&store, &mut unfolded).await;
         }
         if let Err(e) = store.rewind_log_if_large().await {
             tracing::warn!(error = %e, "WAL checkpoint failed");
         }
     }
     // Leaves the database tidy; the next start would fold what is left anyway.
-    fold(&store, &mut unfolded).await;
+    fold_whole(&store, &mut unfolded).await;
 }
 
-/// Folds the move log into `moves`, between two batches.
-async fn fold(store: &Store, unfolded: &mut Unfolded) {
+/// Folds the whole move log into `moves` and empties it, between two batches.
+async fn fold_whole(store: &Store, unfolded: &mut Unfolded) {
     let started = Instant::now();
     match store.fold_move_log().await {
         Ok(turns) => {
-            unfolded.folded();
+            unfolded.folded_whole();
             metrics::histogram!("jungle_db_fold_seconds").record(started.elapsed().as_secs_f64());
             metrics::counter!("jungle_db_folded_turns_total").increment(turns);
         }
-        // The log goes on growing and is folded after the next batch.
+        // It is tried again after the next batch.
         Err(e) => tracing::warn!(error = %e, "folding the move log failed"),
     }
 }
@@ -275,9 +276,13 @@ async fn commit(
     let mut pending = Pending::default();
     for write in writes {
         match write {
-            Write::Turn(game, record) => {
+            // PostgreSQL logs row changes, not pages: it gains nothing from the move log.
+            Write::Turn(game, record) if store.is_embedded() => {
                 pending.logged.push((*game, record.clone()));
-                unfolded.logged(*game, record.clone());
+                results.push(Written::Done);
+            }
+            Write::Turn(game, record) => {
+                pending.stored.push((*game, record.clone()));
                 results.push(Written::Done);
             }
             Write::CorrespondenceTurn(game, record) => {
@@ -293,13 +298,12 @@ async fn commit(
                 results.push(Written::Done);
             }
             Write::StartGame(game) => {
-                pending.flush(store, &mut tx).await?;
+                pending.flush(store, &mut tx, unfolded).await?;
                 store.insert_game(&mut tx, game).await?;
-                unfolded.started(game.id);
                 results.push(Written::Done);
             }
             Write::Finish(finish) => {
-                pending.flush(store, &mut tx).await?;
+                pending.flush(store, &mut tx, unfolded).await?;
                 // Its turns leave the log for `moves` with the game's end, in one commit.
                 match unfolded.ended(finish.game) {
                     EndFold::Held(turns) => {
@@ -316,21 +320,33 @@ async fn commit(
             }
             Write::TurnClock { game, ply, clock } => {
                 // The turn it changes may be in this very batch: it goes in first.
-                pending.flush(store, &mut tx).await?;
+                pending.flush(store, &mut tx, unfolded).await?;
                 store.set_turn_clock(&mut tx, *game, *ply, *clock).await?;
                 results.push(Written::Done);
             }
             Write::TakeBack { game, kept, undone } => {
                 // The turns it undoes may be in this very batch: they go in first.
-                pending.flush(store, &mut tx).await?;
+                pending.flush(store, &mut tx, unfolded).await?;
                 store.take_back(&mut tx, *game, *kept, undone).await?;
                 unfolded.taken_back(*game, *kept);
                 results.push(Written::Done);
             }
         }
     }
-    pending.flush(store, &mut tx).await?;
+    pending.flush(store, &mut tx, unfolded).await?;
+    // In the same commit: the turns of games whose oldest logged turn is old enough move to
+    // `moves`, a few games at a time, and the start of the log that is all in `moves` goes.
+    let due = unfolded.due();
+    store.insert_moves(&mut tx, &due).await?;
+    let clear = unfolded.clearable();
+    if let Some(below) = clear {
+        store.clear_log_below(&mut tx, below).await?;
+    }
     tx.commit().await?;
+    if let Some(below) = clear {
+        unfolded.cleared(below);
+    }
+    metrics::counter!("jungle_db_folded_turns_total").increment(due.len() as u64);
     Ok(results)
 }
 
@@ -348,10 +364,13 @@ impl Pending {
         &mut self,
         store: &Store,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        unfolded: &mut Unfolded,
     ) -> Result<(), StoreError> {
         if !self.logged.is_empty() {
-            store.append_to_log(tx, &self.logged).await?;
-            self.logged.clear();
+            let first = store.append_to_log(tx, &self.logged).await?;
+            for (row, (game, turn)) in (first..).zip(self.logged.drain(..)) {
+                unfolded.logged(game, row, turn);
+            }
         }
         if !self.stored.is_empty() {
             store.insert_moves(tx, &self.stored).await?;

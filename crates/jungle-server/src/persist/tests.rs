@@ -70,6 +70,15 @@ async fn plies(store: &Store, game: Uuid) -> Vec<i64> {
     record.moves.iter().map(|m| m.ply).collect()
 }
 
+async fn log_rows(store: &Store) -> i64 {
+    sqlx::query("SELECT COUNT(*) AS n FROM move_log")
+        .fetch_one(store.pool())
+        .await
+        .expect("count")
+        .try_get("n")
+        .expect("n")
+}
+
 async fn turns_go_through_the_log(store: Store) {
     let red = store
         .create_player("logred", &format!("{:064}", 1))
@@ -79,23 +88,44 @@ async fn turns_go_through_the_log(store: Store) {
         .create_player("logblue", &format!("{:064}", 2))
         .await
         .expect("player");
+    let logs = store.is_embedded();
+
+    // A stop left two turns of a game in the log (SQLite's: PostgreSQL's stays empty).
+    let before = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    let mut tx = store.pool().begin().await.expect("begin");
+    store.insert_game(&mut tx, &before).await.expect("game");
+    if logs {
+        store
+            .append_to_log(&mut tx, &[(before.id, turn(0)), (before.id, turn(1))])
+            .await
+            .expect("logged before");
+    } else {
+        store
+            .insert_moves(&mut tx, &[(before.id, turn(0)), (before.id, turn(1))])
+            .await
+            .expect("stored before");
+    }
+    tx.commit().await.expect("commit");
+
     let (writer, _hold) = Persister::start(store.clone());
     let write = |w: Write| {
         let writer = writer.clone();
         async move { writer.write(w).await.expect("committed") }
     };
 
-    // A game started here: its turns are logged, read back while it lasts, one taken back.
+    // A game's turns are read back while it lasts, one taken back.
     let here = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
     write(Write::StartGame(here.clone())).await;
     for ply in 0..5 {
         write(Write::Turn(here.id, turn(ply))).await;
     }
-    assert_eq!(
-        count(&store, "moves", here.id).await,
-        0,
-        "turns wait in the log"
-    );
+    if logs {
+        assert_eq!(
+            count(&store, "moves", here.id).await,
+            0,
+            "turns wait in the log"
+        );
+    }
     assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3, 4]);
     write(Write::TakeBack {
         game: here.id,
@@ -105,61 +135,78 @@ async fn turns_go_through_the_log(store: Store) {
     .await;
     assert_eq!(plies(&store, here.id).await, vec![0, 1, 2]);
 
-    // A game another node began: two of its turns in the log that this writer never saw.
-    let elsewhere = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
-    let mut tx = store.pool().begin().await.expect("begin");
-    store.insert_game(&mut tx, &elsewhere).await.expect("game");
-    store
-        .append_to_log(&mut tx, &[(elsewhere.id, turn(0)), (elsewhere.id, turn(1))])
-        .await
-        .expect("logged elsewhere");
-    tx.commit().await.expect("commit");
-    write(Write::Turn(elsewhere.id, turn(2))).await;
-    assert_eq!(plies(&store, elsewhere.id).await, vec![0, 1, 2]);
-
-    // Their ends put every turn into `moves`, the turns held and the ones only the log has.
+    // Ends put every turn into `moves`: the writer's own and those a stop left behind.
+    write(Write::Turn(before.id, turn(2))).await;
     write(Write::Turn(here.id, turn(3))).await;
     assert!(matches!(
         write(finish(here.id, 4)).await,
         Written::Finished(_)
     ));
     assert!(matches!(
-        write(finish(elsewhere.id, 3)).await,
+        write(finish(before.id, 3)).await,
         Written::Finished(_)
     ));
     assert_eq!(count(&store, "moves", here.id).await, 4);
-    assert_eq!(count(&store, "moves", elsewhere.id).await, 3);
+    assert_eq!(count(&store, "moves", before.id).await, 3);
     assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3]);
+    assert_eq!(plies(&store, before.id).await, vec![0, 1, 2]);
     let record = store.game(here.id).await.expect("read").expect("game");
+    let last = &record.moves[3];
     assert_eq!(
-        record.moves[3],
+        *last,
         MoveRecord {
-            played_at: record.moves[3].played_at,
+            played_at: last.played_at,
             ..turn(3)
         }
     );
 
-    // A correspondence turn skips the log; a fold empties it and changes no game.
+    // A correspondence turn skips the log.
     let days = new_game(red.id, blue.id, ClockSpec::Days { days: 3 });
     write(Write::StartGame(days.clone())).await;
     write(Write::CorrespondenceTurn(days.id, turn(0))).await;
     assert_eq!(count(&store, "moves", days.id).await, 1);
     assert_eq!(count(&store, "move_log", days.id).await, 0);
-    let folded = store.fold_move_log().await.expect("fold");
-    assert_eq!(folded, 0, "every logged turn was already in `moves`");
-    for game in [here.id, elsewhere.id] {
-        assert_eq!(count(&store, "move_log", game).await, 0);
-    }
-    assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3]);
 
-    // A game in progress at a fold keeps its turns, now in `moves`.
+    // A long game: the log is folded a game at a time as it grows, and stays short.
+    let long = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    write(Write::StartGame(long.clone())).await;
+    let total = super::unfolded::FOLD_AFTER + 3_000;
+    for wave in (0..total).collect::<Vec<_>>().chunks(1_000) {
+        let mut writes = tokio::task::JoinSet::new();
+        for &ply in wave {
+            writes.spawn(write(Write::Turn(long.id, turn(ply))));
+        }
+        writes.join_all().await;
+    }
+    let read = plies(&store, long.id).await;
+    assert_eq!(read, (0..total).collect::<Vec<_>>());
+    if logs {
+        let (kept, moved) = (
+            log_rows(&store).await,
+            count(&store, "moves", long.id).await,
+        );
+        assert!(moved > 0, "some turns were folded");
+        assert!(
+            kept <= super::unfolded::FOLD_AFTER + 2_048,
+            "the log stays short: {kept}"
+        );
+    }
+    assert!(matches!(
+        write(finish(long.id, total)).await,
+        Written::Finished(_)
+    ));
+    assert_eq!(count(&store, "moves", long.id).await, total);
+
+    // A fold of the whole log (at a stop) changes no game.
     let going = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
     write(Write::StartGame(going.clone())).await;
     write(Write::Turn(going.id, turn(0))).await;
     write(Write::Turn(going.id, turn(1))).await;
-    assert_eq!(store.fold_move_log().await.expect("fold"), 2);
+    store.fold_move_log().await.expect("fold");
+    assert_eq!(log_rows(&store).await, 0);
     assert_eq!(count(&store, "moves", going.id).await, 2);
     assert_eq!(plies(&store, going.id).await, vec![0, 1]);
+    assert_eq!(plies(&store, long.id).await.len() as i64, total);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

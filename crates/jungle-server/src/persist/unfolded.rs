@@ -1,105 +1,146 @@
-//! What the writer remembers of the move log: for each game it logs turns for, the turns not
-//! yet folded into `moves`, so that a game's end folds its own turns without reading the log.
-//! Bounded by the log itself: a fold empties both.
+//! What the writer remembers of the move log (SQLite): each game's turns it logged and has not
+//! yet put into `moves`, with their rows in the log. From that it folds the log a few games at
+//! a time after each commit, never all at once: a game is folded once its oldest turn in the
+//! log is [`FOLD_AFTER`] rows old, so each fold writes a game's page of `moves` once for all
+//! the turns it made meanwhile, and the rows below every turn still held are deleted from the
+//! log's start.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use uuid::Uuid;
 
 use crate::store::MoveRecord;
 
-/// Turns logged since the last fold after which the writer folds the log again. A fold
-/// writes each game's page of `moves` once for all its turns in it: the more turns a fold
-/// takes per game, the less each costs; the log's length is also what a read of a game in
-/// progress scans.
-pub const FOLD_AFTER: usize = 16_384;
-
-#[derive(Debug, Default)]
-pub struct Unfolded {
-    games: HashMap<Uuid, GameTurns>,
-    /// Turns logged since the last fold.
-    logged: usize,
-    /// A commit failed, and what is remembered may be wrong: fold at the next chance.
-    fold_due: bool,
-}
+/// How many rows old a game's oldest logged turn gets before the game is folded. The more
+/// turns a fold takes per game, the less each costs; the log's length (about this) is what a
+/// read of a game in progress scans.
+pub const FOLD_AFTER: i64 = 16_384;
+/// Rows deleted from the log's start at a time, at least.
+const CLEAR_STEP: i64 = 1_024;
 
 #[derive(Debug)]
-struct GameTurns {
-    /// Every turn of the game in the log is in `turns`: the game started under this writer,
-    /// or the log was folded since the writer first saw it. Otherwise (a game resumed or
-    /// taken over from another node) its end reads its turns from the log.
-    whole: bool,
-    turns: Vec<MoveRecord>,
+pub struct Unfolded {
+    /// Each game's held turns, with their rows in the log, oldest first.
+    games: HashMap<Uuid, Vec<(i64, MoveRecord)>>,
+    /// Each game's oldest held row: the order in which games come due.
+    oldest: BTreeSet<(i64, Uuid)>,
+    /// Every turn in the log that is not in `moves` is held here. False from a failed commit
+    /// (whose turns were remembered but not stored) until the whole log is folded.
+    trusted: bool,
+    /// The newest row logged.
+    newest: i64,
+    /// Rows below this were deleted from the log.
+    cleared_below: i64,
 }
 
 /// How a game's turns reach `moves` when it ends.
 #[derive(Debug, PartialEq)]
 pub enum EndFold {
-    /// These turns, which are all of the game's in the log.
+    /// These turns, which are all of the game's in the log and not in `moves`.
     Held(Vec<MoveRecord>),
     /// Those the log holds: the writer does not know them all.
     FromLog,
 }
 
 impl Unfolded {
-    pub fn started(&mut self, game: Uuid) {
-        self.games.insert(
-            game,
-            GameTurns {
-                whole: true,
-                turns: Vec::new(),
-            },
-        );
+    /// `folded`: the log was just folded whole (the writer starts that way).
+    pub fn new(folded: bool) -> Unfolded {
+        Unfolded {
+            games: HashMap::new(),
+            oldest: BTreeSet::new(),
+            trusted: folded,
+            newest: 0,
+            cleared_below: 0,
+        }
     }
 
-    pub fn logged(&mut self, game: Uuid, turn: MoveRecord) {
-        self.games
-            .entry(game)
-            .or_insert(GameTurns {
-                whole: false,
-                turns: Vec::new(),
-            })
-            .turns
-            .push(turn);
-        self.logged += 1;
+    /// A turn committed to the log as row `row`.
+    pub fn logged(&mut self, game: Uuid, row: i64, turn: MoveRecord) {
+        self.newest = self.newest.max(row);
+        if !self.trusted {
+            return;
+        }
+        let turns = self.games.entry(game).or_default();
+        if turns.is_empty() {
+            self.oldest.insert((row, game));
+        }
+        turns.push((row, turn));
     }
 
     /// Turns from `kept` on were deleted.
     pub fn taken_back(&mut self, game: Uuid, kept: usize) {
-        if let Some(entry) = self.games.get_mut(&game) {
-            entry.turns.retain(|t| t.ply < kept as i64);
+        let Some(turns) = self.games.get_mut(&game) else {
+            return;
+        };
+        let first = turns.first().map(|(row, _)| *row);
+        turns.retain(|(_, t)| t.ply < kept as i64);
+        if turns.is_empty() {
+            self.games.remove(&game);
+            if let Some(row) = first {
+                self.oldest.remove(&(row, game));
+            }
         }
     }
 
     pub fn ended(&mut self, game: Uuid) -> EndFold {
-        match self.games.remove(&game) {
-            Some(entry) if entry.whole => EndFold::Held(entry.turns),
-            _ => EndFold::FromLog,
+        if !self.trusted {
+            return EndFold::FromLog;
         }
+        EndFold::Held(self.take(game))
     }
 
-    pub fn wants_fold(&self) -> bool {
-        self.fold_due || self.logged >= FOLD_AFTER
-    }
-
-    /// The whole log was folded into `moves`. A game with no turn since the previous fold is
-    /// forgotten (it may have gone to another node or stopped): should it log again, its end
-    /// reads the log.
-    pub fn folded(&mut self) {
-        self.games.retain(|_, entry| !entry.turns.is_empty());
-        for entry in self.games.values_mut() {
-            entry.turns.clear();
-            entry.whole = true;
+    fn take(&mut self, game: Uuid) -> Vec<MoveRecord> {
+        let turns = self.games.remove(&game).unwrap_or_default();
+        if let Some((row, _)) = turns.first() {
+            self.oldest.remove(&(*row, game));
         }
-        self.logged = 0;
-        self.fold_due = false;
+        turns.into_iter().map(|(_, t)| t).collect()
     }
 
-    /// A commit failed after some of its writes were remembered: nothing remembered is
-    /// trusted until the next fold.
+    /// The turns of every game now due, sorted by game: they go into `moves` next.
+    pub fn due(&mut self) -> Vec<(Uuid, MoveRecord)> {
+        let mut due = Vec::new();
+        while let Some(&(row, game)) = self.oldest.first() {
+            if row > self.newest - FOLD_AFTER {
+                break;
+            }
+            due.extend(self.take(game).into_iter().map(|t| (game, t)));
+        }
+        due.sort_by_key(|(game, t)| (*game, t.ply));
+        due
+    }
+
+    /// Rows of the log below the returned one are all in `moves` and may go, once that is
+    /// worth a statement. The newest row always stays, so that row numbers keep rising.
+    pub fn clearable(&self) -> Option<i64> {
+        if !self.trusted {
+            return None;
+        }
+        let held = self.oldest.first().map_or(self.newest, |(row, _)| *row);
+        let below = held.min(self.newest);
+        (below - self.cleared_below >= CLEAR_STEP).then_some(below)
+    }
+
+    pub fn cleared(&mut self, below: i64) {
+        self.cleared_below = below;
+    }
+
+    /// Whether the whole log must be folded: a commit failed.
+    pub fn wants_whole_fold(&self) -> bool {
+        !self.trusted
+    }
+
+    /// The whole log was folded into `moves` and emptied (its rows number from 1 again).
+    pub fn folded_whole(&mut self) {
+        *self = Unfolded::new(true);
+    }
+
+    /// A commit failed after some of its turns were remembered: nothing remembered is
+    /// trusted until the whole log is folded.
     pub fn forget(&mut self) {
         self.games.clear();
-        self.fold_due = true;
+        self.oldest.clear();
+        self.trusted = false;
     }
 }
 
@@ -118,59 +159,59 @@ mod tests {
     }
 
     #[test]
-    fn a_game_started_here_ends_with_the_turns_held_since_the_last_fold() {
+    fn a_game_ends_with_the_turns_not_yet_folded() {
         let game = Uuid::new_v4();
-        let mut log = Unfolded::default();
-        log.started(game);
-        log.logged(game, turn(0));
-        log.folded();
-        log.logged(game, turn(1));
-        log.logged(game, turn(2));
-        log.logged(game, turn(3));
-        log.taken_back(game, 2);
-        assert_eq!(log.ended(game), EndFold::Held(vec![turn(1)]));
-        // Once ended, it is forgotten.
-        assert_eq!(log.ended(game), EndFold::FromLog);
-    }
-
-    #[test]
-    fn a_game_taken_over_reads_the_log_until_a_fold_has_taken_the_rest() {
-        let game = Uuid::new_v4();
-        let mut log = Unfolded::default();
-        log.logged(game, turn(7));
-        assert_eq!(log.ended(game), EndFold::FromLog);
-        log.logged(game, turn(8));
-        log.folded();
-        log.logged(game, turn(9));
-        assert_eq!(log.ended(game), EndFold::Held(vec![turn(9)]));
-    }
-
-    #[test]
-    fn a_game_silent_through_a_fold_is_forgotten_and_a_failed_commit_forgets_all() {
-        let (quiet, busy) = (Uuid::new_v4(), Uuid::new_v4());
-        let mut log = Unfolded::default();
-        log.started(quiet);
-        log.started(busy);
-        log.logged(busy, turn(0));
-        log.folded();
-        log.logged(quiet, turn(0));
-        assert_eq!(log.ended(quiet), EndFold::FromLog);
-        log.logged(busy, turn(1));
-        log.forget();
-        assert!(log.wants_fold());
-        assert_eq!(log.ended(busy), EndFold::FromLog);
-    }
-
-    #[test]
-    fn the_log_asks_to_be_folded_once_long() {
-        let game = Uuid::new_v4();
-        let mut log = Unfolded::default();
-        for ply in 0..FOLD_AFTER as i64 {
-            assert!(!log.wants_fold());
-            log.logged(game, turn(ply));
+        let mut log = Unfolded::new(true);
+        for ply in 0..4 {
+            log.logged(game, ply + 1, turn(ply));
         }
-        assert!(log.wants_fold());
-        log.folded();
-        assert!(!log.wants_fold());
+        log.taken_back(game, 2);
+        assert_eq!(log.ended(game), EndFold::Held(vec![turn(0), turn(1)]));
+        assert_eq!(
+            log.ended(game),
+            EndFold::Held(vec![]),
+            "nothing is held twice"
+        );
+    }
+
+    #[test]
+    fn games_come_due_by_their_oldest_turn_and_the_log_clears_below_what_is_held() {
+        let (early, late, other) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let mut log = Unfolded::new(true);
+        log.logged(early, 1, turn(0));
+        log.logged(late, 2, turn(0));
+        log.logged(early, 3, turn(1));
+        assert!(log.due().is_empty());
+        for row in 4..=FOLD_AFTER + 1 {
+            log.logged(other, row, turn(row));
+        }
+        // Only `early`'s oldest turn is old enough: both its turns go; `late`'s stays.
+        assert_eq!(log.due(), vec![(early, turn(0)), (early, turn(1))]);
+        assert_eq!(log.clearable(), None, "row 2 is held");
+        assert_eq!(log.ended(late), EndFold::Held(vec![turn(0)]));
+        assert!(log.due().is_empty());
+        assert_eq!(log.clearable(), None, "row 4 is held");
+        log.logged(other, FOLD_AFTER + 10, turn(0));
+        assert_eq!(log.due().len() as i64, FOLD_AFTER - 2 + 1);
+        // Nothing is held: every row but the newest may go.
+        assert_eq!(log.clearable(), Some(FOLD_AFTER + 10));
+        log.cleared(FOLD_AFTER + 10);
+        assert_eq!(log.clearable(), None);
+    }
+
+    #[test]
+    fn a_failed_commit_makes_every_end_read_the_log_until_a_whole_fold() {
+        let game = Uuid::new_v4();
+        let mut log = Unfolded::new(true);
+        log.logged(game, 1, turn(0));
+        log.forget();
+        assert!(log.wants_whole_fold());
+        log.logged(game, 2, turn(1));
+        assert_eq!(log.ended(game), EndFold::FromLog);
+        assert_eq!(log.clearable(), None);
+        log.folded_whole();
+        assert!(!log.wants_whole_fold());
+        log.logged(game, 1, turn(2));
+        assert_eq!(log.ended(game), EndFold::Held(vec![turn(2)]));
     }
 }

@@ -1,28 +1,50 @@
-//! The move log: where turns on the clock are committed first (issue 30). Appending to a
-//! table with no key but its own order touches its last page only; `moves`, keyed by game,
-//! dirtied one page per game in every commit, and that page was written to SQLite's log
-//! again each time. The writer (`persist`) folds the log into `moves` sorted by game, so each
-//! game's page is written once for many turns. Readers of a game in progress read both
-//! ([`Store::game`]); an ended game's turns are all in `moves`, folded by its end's commit.
+//! The move log: where SQLite commits turns on the clock first (issue 30). Appending to a
+//! table with no key but its row number touches its last page only; `moves`, keyed by game,
+//! dirtied one page per game in every commit, and SQLite wrote that page to its write-ahead
+//! log again each time. The writer (`persist`) moves the turns into `moves` later, a game at a
+//! time, so each game's page is written once for many turns. Readers of a game in progress
+//! read both ([`Store::game`]); an ended game's turns are all in `moves`, put there by the
+//! commit that ends it. PostgreSQL writes row changes, not pages, to its log: it commits
+//! turns to `moves` directly, and its move log stays empty.
 
-use sqlx::{Any, Transaction};
+use sqlx::{Any, Row, Transaction};
 use uuid::Uuid;
 
 use super::games::TURN_COLUMNS;
 use super::{Backend, MoveRecord, Store, StoreError};
 
 impl Store {
-    /// Appends turns to the log, in the caller's transaction.
+    /// Appends turns to the log, in the caller's transaction; returns the row number of the
+    /// first (the others follow it). SQLite only: the writer, the only one, numbers rows on.
     pub async fn append_to_log(
         &self,
         tx: &mut Transaction<'_, Any>,
         moves: &[(Uuid, MoveRecord)],
-    ) -> Result<(), StoreError> {
-        self.insert_turn_rows(tx, "move_log", moves, "").await
+    ) -> Result<i64, StoreError> {
+        self.insert_turn_rows(tx, "move_log", moves, "").await?;
+        // (sqlx's `Any` does not pass SQLite's row number on; the function does.)
+        let last: i64 = sqlx::query("SELECT last_insert_rowid() AS last")
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("last")?;
+        Ok(last - moves.len() as i64 + 1)
     }
 
-    /// Moves every turn in the log into `moves` (one already there is kept), in one
-    /// transaction of its own. Any node may fold the whole log: what it moves stays stored.
+    /// Deletes the log's rows below `row` (SQLite), all of them already in `moves`.
+    pub async fn clear_log_below(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        row: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM move_log WHERE rowid < $1")
+            .bind(row)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Moves every turn in the log into `moves` (one already there is kept) and empties the
+    /// log, in one transaction of its own: at start-up, at a stop, after a failed commit.
     pub async fn fold_move_log(&self) -> Result<u64, StoreError> {
         let mut tx = self.pool.begin().await?;
         let folded = match self.backend {
@@ -56,8 +78,8 @@ impl Store {
     }
 
     /// Copies one game's logged turns into `moves`, in the caller's transaction: for a game
-    /// ending whose turns the writer does not all hold (a game it took over). Reads the whole
-    /// log; the rows stay in it until the next fold.
+    /// ending while the writer does not know all its turns (after a failed commit, until the
+    /// whole log is folded). Reads the whole log; the rows stay in it.
     pub async fn fold_game_from_log(
         &self,
         tx: &mut Transaction<'_, Any>,
