@@ -14,7 +14,14 @@ set -u
 OLD=$1; NEW=$2; ROUNDS=${3:-2}; shift $(( $# < 3 ? $# : 3 ))
 SCENARIOS=("$@"); [ ${#SCENARIOS[@]} -eq 0 ] && SCENARIOS=(steady3000 steady9900 flat5000 idle10000 spectators2000)
 LOAD="$(cd "$(dirname "$0")/../.." && pwd)/target/release/jungle-load"
-DUR=${DUR:-30}; WARMUP=${WARMUP:-10}
+# The warm-up must outlast every game's start (sign-ins and pairing are not per-move work):
+# on this machine 5,000 games take about 15 s to start and 9,900 about 35 s. Each run's JSON
+# says how many games had started when its window began (games_started_before_window).
+DUR=${DUR:-30}
+warmup_for() {
+  if [ -n "${WARMUP:-}" ]; then echo "$WARMUP"; return; fi
+  case $1 in flat5000) echo 25 ;; steady9900) echo 45 ;; *) echo 10 ;; esac
+}
 OUT=$(mktemp -d /tmp/jungle-compare.XXXXXX)
 ulimit -n 65536 2>/dev/null || true
 
@@ -38,8 +45,8 @@ run_one() { # BUILD_NAME BINARY SCENARIO ROUND
   local pid=$!
   for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.2; done
   # shellcheck disable=SC2046
-  timeout $((DUR + WARMUP + 300)) "$LOAD" --url ws://127.0.0.1:$port --server-pid $pid \
-    --duration "$DUR" --warmup "$WARMUP" $(load_args "$3") 2> "$dir/load.err" \
+  timeout $((DUR + $(warmup_for "$3") + 300)) "$LOAD" --url ws://127.0.0.1:$port --server-pid $pid \
+    --duration "$DUR" --warmup "$(warmup_for "$3")" $(load_args "$3") 2> "$dir/load.err" \
     | sed "s/^{/{\"build\":\"$1\",\"scenario\":\"$3\",\"round\":$4,/" >> "$OUT/runs.jsonl"
   kill $pid 2>/dev/null; wait $pid 2>/dev/null
   rm -rf "$dir"

@@ -407,6 +407,8 @@ async fn run(args: Args) -> Result<(), String> {
     // Measure over the steady part: from when the games are under way until the end.
     tokio::time::sleep_until(stop_at - Duration::from_secs(args.duration)).await;
     let measure_from = Instant::now();
+    // Starts still under way would count their work (sign-ins, pairing) against the moves.
+    let games_started_before_window = shared.games_started.load(Ordering::Relaxed) / 2;
     let cpu_before = stats.cpu_s().await;
     let moves_before = shared.start_window();
     shared.watching.start_window();
@@ -436,6 +438,7 @@ async fn run(args: Args) -> Result<(), String> {
         "errors": shared.errors.load(Ordering::Relaxed),
         // Each game is seen by both of its players.
         "games_started": shared.games_started.load(Ordering::Relaxed) / 2,
+        "games_started_before_window": games_started_before_window,
         "games_finished": shared.games_finished.load(Ordering::Relaxed) / 2,
         "server_rss_kib": rss,
         "server_rss_kib_before": rss_before,

@@ -285,7 +285,19 @@ pub async fn visible_game(
     state: &AppState,
     id: Uuid,
     headers: &axum::http::HeaderMap,
+    client: std::net::IpAddr,
 ) -> Result<crate::store::GameRecord, ApiError> {
+    let header = state
+        .store
+        .game_without_moves(id)
+        .await?
+        .ok_or(ApiError::NotFound("game"))?;
+    // A game in progress has its latest turns in the move log, which is scanned.
+    if header.status == jungle_protocol::GameStatus::Active {
+        state
+            .limits
+            .check(crate::limits::Limited::LiveGameReads, None, client)?;
+    }
     let record = state
         .store
         .game(id)
@@ -472,8 +484,9 @@ pub async fn game(
     State(state): State<AppState>,
     Path(id): Path<Uuid>,
     headers: axum::http::HeaderMap,
+    client: std::net::IpAddr,
 ) -> Result<Json<http::GameRecord>, ApiError> {
-    let record = visible_game(&state, id, &headers).await?;
+    let record = visible_game(&state, id, &headers, client).await?;
     let player = |id: Uuid, name: &str, rating: i32| GamePlayer {
         id,
         name: name.to_owned(),

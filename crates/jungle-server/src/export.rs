@@ -100,8 +100,9 @@ pub async fn game(
     state: &AppState,
     id: Uuid,
     headers: &axum::http::HeaderMap,
+    client: std::net::IpAddr,
 ) -> Result<Response, ApiError> {
-    let record = crate::api::visible_game(state, id, headers).await?;
+    let record = crate::api::visible_game(state, id, headers, client).await?;
     let text = game_text(&record, &state.public_url).to_string();
     Ok(jgn_response(Body::from(text), &format!("jungle-{id}.jgn")))
 }
@@ -162,6 +163,7 @@ async fn page_of_games(
 /// The answer of `GET /api/games/{id}` or `GET /api/games/{id}.jgn`.
 pub async fn game_or_text(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     Path(name): Path<String>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -171,9 +173,9 @@ pub async fn game_or_text(
     };
     let id: Uuid = id.parse().map_err(|_| ApiError::NotFound("game"))?;
     if text {
-        game(&state, id, &headers).await
+        game(&state, id, &headers, client).await
     } else {
-        crate::api::game(State(state), Path(id), headers)
+        crate::api::game(State(state), Path(id), headers, client)
             .await
             .map(IntoResponse::into_response)
     }

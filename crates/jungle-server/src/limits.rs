@@ -85,6 +85,9 @@ pub enum Limited {
     /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
     /// about a board close to where a game in progress stands (fair play's budget).
     CloseToLive,
+    /// `GET /api/games/{id}` and `.jgn` of a game in progress: its turns are read from the
+    /// move log by a scan (about a millisecond).
+    LiveGameReads,
 }
 
 impl Limited {
@@ -116,6 +119,7 @@ impl Limited {
             Limited::CloseToLive => "close to a live game",
             Limited::ApiTokens => "api tokens",
             Limited::BotRequests => "bot and board requests",
+            Limited::LiveGameReads => "live game reads",
             Limited::Puzzles => "puzzles",
             Limited::PuzzleAttempts => "puzzle attempts",
             Limited::CorrespondenceReads => "correspondence reads",
@@ -210,6 +214,7 @@ pub const RULES: &[Rule] = &[
     rule(Limited::ApiTokens, Per::Address, 30, 20 * S),
     rule(Limited::BotRequests, Per::Player, 60, 100),
     rule(Limited::BotRequests, Per::Address, 120, 50),
+    rule(Limited::LiveGameReads, Per::Address, 120, 100),
     rule(Limited::Puzzles, Per::Player, 60, 500),
     rule(Limited::Puzzles, Per::Address, 240, 100),
     rule(Limited::PuzzleAttempts, Per::Player, 30, 2 * S),

@@ -66,7 +66,7 @@ pub async fn create(
     }
     if let Some(game) = report.game {
         // A private game in play is, to anyone but its players, no game at all.
-        let played = store.game(game).await?.is_some_and(|g| {
+        let played = store.game_without_moves(game).await?.is_some_and(|g| {
             (g.red == report.player || g.blue == report.player)
                 && (!crate::api::private_in_play(&g)
                     || g.red == reporter.id

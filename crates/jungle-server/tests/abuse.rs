@@ -107,6 +107,42 @@ async fn guest_creation_is_limited_per_address(db: Db) {
     server.shutdown().await;
 }
 
+/// Reading a game in progress over HTTP scans the move log: a burst of 120 an address (and
+/// 1 per 100 ms), then 429; an ended game's reads are not counted.
+async fn live_game_reads_are_limited_per_address(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    let http = reqwest::Client::new();
+    let read = |path: String| {
+        let http = http.clone();
+        let url = server.url(&path);
+        async move { http.get(url).send().await.unwrap().status().as_u16() }
+    };
+    let mut served = 0;
+    while served < 1_000 {
+        let path = if served % 2 == 0 {
+            format!("/api/games/{game}")
+        } else {
+            format!("/api/games/{game}.jgn")
+        };
+        match read(path).await {
+            200 => served += 1,
+            status => {
+                assert_eq!(status, 429);
+                break;
+            }
+        }
+    }
+    assert!((120..1_000).contains(&served), "{served} reads served");
+    assert_eq!(read(format!("/api/games/{game}.jgn")).await, 429);
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    blue.expect_over().await;
+    assert_eq!(read(format!("/api/games/{game}")).await, 200);
+    assert_eq!(read(format!("/api/games/{game}.jgn")).await, 200);
+    server.shutdown().await;
+}
+
 /// Guessing room codes: a found room costs one lookup, a miss five; past the burst the guesser
 /// gets `rate_limited` (and a reconnect changes nothing), while the connection stays usable.
 async fn room_code_guesses_are_limited_across_connections(db: Db) {
@@ -235,6 +271,7 @@ both_stores!(
     waiting_rooms_are_capped_per_player,
     guest_creation_is_limited_per_address,
     room_code_guesses_are_limited_across_connections,
+    live_game_reads_are_limited_per_address,
 );
 
 /// `POST /api/players` as if through a proxy that saw `client`: the status.

@@ -434,6 +434,18 @@ impl Store {
     }
 
     pub async fn game(&self, id: Uuid) -> Result<Option<GameRecord>, StoreError> {
+        let Some(mut game) = self.game_without_moves(id).await? else {
+            return Ok(None);
+        };
+        // A game's end moves its turns out of the log in the same commit: an ended game's
+        // are all in `moves`.
+        game.moves = self.moves(id, game.status == GameStatus::Active).await?;
+        Ok(Some(game))
+    }
+
+    /// A game's row, its `moves` left empty: for a question about its players or status,
+    /// which should not read (for a game in progress, scan) the move log.
+    pub async fn game_without_moves(&self, id: Uuid) -> Result<Option<GameRecord>, StoreError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games g
              JOIN players pr ON pr.id = g.red_id JOIN players pb ON pb.id = g.blue_id
@@ -446,11 +458,7 @@ impl Store {
         else {
             return Ok(None);
         };
-        let mut game = game_from_row(&row)?;
-        // A game's end folds its turns out of the log in the same commit: an ended game's
-        // are all in `moves`.
-        game.moves = self.moves(id, game.status == GameStatus::Active).await?;
-        Ok(Some(game))
+        game_from_row(&row).map(Some)
     }
 
     /// A game's turns by ply; `with_log`: the move log's too (a game in progress), read by a

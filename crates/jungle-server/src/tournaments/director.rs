@@ -456,7 +456,7 @@ impl Director {
             .copied()
             .collect();
         for game in lost {
-            match self.ctx.store.game(game).await {
+            match self.ctx.store.game_without_moves(game).await {
                 Ok(Some(record)) if record.status == GameStatus::Active => {}
                 Ok(_) => self.game_ended(game, None).await,
                 Err(e) => tracing::error!(%game, error = %e, "a tournament game's state"),

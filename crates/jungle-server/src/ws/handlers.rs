@@ -437,7 +437,7 @@ impl Session {
     /// for its guest (no stored game yet), or a private game in play they do not play. Those
     /// who came in with the code are not known here; the room itself tells them apart.
     async fn hidden_from(&self, conn: &Connection, game: Uuid) -> bool {
-        match self.state.store.game(game).await {
+        match self.state.store.game_without_moves(game).await {
             Ok(Some(record)) => {
                 let stranger = conn.player.id != record.red && conn.player.id != record.blue;
                 crate::api::private_in_play(&record) && stranger
@@ -453,7 +453,7 @@ impl Session {
         if let Some(room) = self.joined.get(&game).filter(|room| !room.is_closed()) {
             return Ok(room.clone());
         }
-        match self.state.store.game(game).await {
+        match self.state.store.game_without_moves(game).await {
             Ok(Some(record)) => {
                 let me = self.conn_player();
                 let stranger = me != Some(record.red) && me != Some(record.blue);
