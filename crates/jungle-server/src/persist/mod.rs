@@ -310,7 +310,11 @@ async fn commit(
                         let turns: Vec<_> = turns.into_iter().map(|t| (finish.game, t)).collect();
                         store.insert_moves(&mut tx, &turns).await?;
                     }
-                    EndFold::FromLog => store.fold_game_from_log(&mut tx, finish.game).await?,
+                    // (PostgreSQL's log is always empty.)
+                    EndFold::FromLog if store.is_embedded() => {
+                        store.fold_game_from_log(&mut tx, finish.game).await?
+                    }
+                    EndFold::FromLog => {}
                 }
                 results.push(Written::Finished(store.finish_game(&mut tx, finish).await?));
             }
@@ -367,6 +371,14 @@ impl Pending {
         unfolded: &mut Unfolded,
     ) -> Result<(), StoreError> {
         if !self.logged.is_empty() {
+            // Stamped here, once: the turns remembered go into `moves` later, and must keep
+            // the time of this commit, not take the time of that one.
+            let now = crate::store::now_ms();
+            for (_, turn) in &mut self.logged {
+                if turn.played_at == 0 {
+                    turn.played_at = now;
+                }
+            }
             let first = store.append_to_log(tx, &self.logged).await?;
             for (row, (game, turn)) in (first..).zip(self.logged.drain(..)) {
                 unfolded.logged(game, row, turn);

@@ -107,7 +107,7 @@ async fn turns_go_through_the_log(store: Store) {
     }
     tx.commit().await.expect("commit");
 
-    let (writer, _hold) = Persister::start(store.clone());
+    let (writer, hold) = Persister::start(store.clone());
     let write = |w: Write| {
         let writer = writer.clone();
         async move { writer.write(w).await.expect("committed") }
@@ -135,9 +135,18 @@ async fn turns_go_through_the_log(store: Store) {
     .await;
     assert_eq!(plies(&store, here.id).await, vec![0, 1, 2]);
 
-    // Ends put every turn into `moves`: the writer's own and those a stop left behind.
+    // Ends put every turn into `moves`: the writer's own and those a stop left behind, each
+    // as it was read while the game went on (the time of its own commit included).
     write(Write::Turn(before.id, turn(2))).await;
     write(Write::Turn(here.id, turn(3))).await;
+    let while_playing = store
+        .game(here.id)
+        .await
+        .expect("read")
+        .expect("game")
+        .moves;
+    assert!(while_playing.iter().all(|m| m.played_at > 0));
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     assert!(matches!(
         write(finish(here.id, 4)).await,
         Written::Finished(_)
@@ -150,8 +159,14 @@ async fn turns_go_through_the_log(store: Store) {
     assert_eq!(count(&store, "moves", before.id).await, 3);
     assert_eq!(plies(&store, here.id).await, vec![0, 1, 2, 3]);
     assert_eq!(plies(&store, before.id).await, vec![0, 1, 2]);
-    let record = store.game(here.id).await.expect("read").expect("game");
-    let last = &record.moves[3];
+    let ended = store
+        .game(here.id)
+        .await
+        .expect("read")
+        .expect("game")
+        .moves;
+    assert_eq!(ended, while_playing);
+    let last = &ended[3];
     assert_eq!(
         *last,
         MoveRecord {
@@ -197,6 +212,25 @@ async fn turns_go_through_the_log(store: Store) {
     ));
     assert_eq!(count(&store, "moves", long.id).await, total);
 
+    // A write the database refuses (a turn of no game) fails alone, in whatever batch it
+    // fell: the turns committed beside it all stay, and reach `moves` at the end.
+    let beside = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    write(Write::StartGame(beside.clone())).await;
+    let mut writes = tokio::task::JoinSet::new();
+    for ply in 0..20 {
+        writes.spawn(write(Write::Turn(beside.id, turn(ply))));
+    }
+    let refused = writer.write(Write::Turn(Uuid::new_v4(), turn(0))).await;
+    assert!(refused.is_err(), "a turn of no game is refused");
+    writes.join_all().await;
+    write(Write::Turn(beside.id, turn(20))).await;
+    assert_eq!(plies(&store, beside.id).await, (0..21).collect::<Vec<_>>());
+    assert!(matches!(
+        write(finish(beside.id, 21)).await,
+        Written::Finished(_)
+    ));
+    assert_eq!(count(&store, "moves", beside.id).await, 21);
+
     // A fold of the whole log (at a stop) changes no game.
     let going = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
     write(Write::StartGame(going.clone())).await;
@@ -207,6 +241,15 @@ async fn turns_go_through_the_log(store: Store) {
     assert_eq!(count(&store, "moves", going.id).await, 2);
     assert_eq!(plies(&store, going.id).await, vec![0, 1]);
     assert_eq!(plies(&store, long.id).await.len() as i64, total);
+
+    // The writer folds what is left in the log when it stops.
+    let last = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    write(Write::StartGame(last.clone())).await;
+    write(Write::Turn(last.id, turn(0))).await;
+    drop(writer);
+    assert!(hold.close(std::time::Duration::from_secs(10)).await);
+    assert_eq!(log_rows(&store).await, 0);
+    assert_eq!(count(&store, "moves", last.id).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -56,6 +56,12 @@ impl Unfolded {
 
     /// A turn committed to the log as row `row`.
     pub fn logged(&mut self, game: Uuid, row: i64, turn: MoveRecord) {
+        if row <= self.cleared_below {
+            // A takeback deleted the log's last rows and emptied it (every row left is at or
+            // above `cleared_below`), so SQLite numbers rows from 1 again.
+            self.cleared_below = 0;
+            self.newest = row;
+        }
         self.newest = self.newest.max(row);
         if !self.trusted {
             return;
@@ -197,6 +203,27 @@ mod tests {
         assert_eq!(log.clearable(), Some(FOLD_AFTER + 10));
         log.cleared(FOLD_AFTER + 10);
         assert_eq!(log.clearable(), None);
+    }
+
+    #[test]
+    fn rows_numbered_from_one_again_after_a_takeback_emptied_the_log_are_folded_and_cleared() {
+        let game = Uuid::new_v4();
+        let mut log = Unfolded::new(true);
+        for row in 1..=2 * FOLD_AFTER {
+            log.logged(game, row, turn(row));
+            log.due();
+        }
+        let below = log.clearable().expect("rows to clear");
+        log.cleared(below);
+        // The last rows are taken back, and the log is empty: numbering starts again.
+        log.taken_back(game, 0);
+        log.logged(game, 1, turn(0));
+        assert!(log.due().is_empty(), "a new turn is not due at once");
+        for row in 2..=FOLD_AFTER + CLEAR_STEP + 1 {
+            log.logged(game, row, turn(row));
+        }
+        assert!(!log.due().is_empty());
+        assert!(log.clearable().is_some(), "the log is cleared again");
     }
 
     #[test]
