@@ -2,7 +2,7 @@
 //! `moves` by a game's end or a fold, and every read of a game sees them all the while.
 
 use jungle_protocol::{ClockSpec, GameStatus, Reason};
-use jungle_rules::{Ruleset, Side};
+use jungle_rules::Side;
 use sqlx::Row;
 use uuid::Uuid;
 
@@ -23,23 +23,7 @@ fn turn(ply: i64) -> MoveRecord {
 }
 
 fn new_game(red: Uuid, blue: Uuid, clock: ClockSpec) -> NewGame {
-    NewGame {
-        id: Uuid::new_v4(),
-        ruleset: Ruleset::Classic,
-        clock,
-        rated: false,
-        room_code: None,
-        red,
-        blue,
-        red_rating: 1500,
-        blue_rating: 1500,
-        red_provisional: true,
-        blue_provisional: true,
-        start_fen: String::new(),
-        tournament: None,
-        private: false,
-        created_at: 0,
-    }
+    NewGame::casual(red, blue, clock)
 }
 
 fn finish(game: Uuid, plies: i64) -> Write {

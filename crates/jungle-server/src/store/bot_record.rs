@@ -74,7 +74,6 @@ mod tests {
     use crate::challenges::ChallengeError;
     use crate::store::NewGame;
     use jungle_protocol::ClockSpec;
-    use jungle_rules::Ruleset;
 
     async fn player(store: &Store, name: &str, bot: bool) -> Uuid {
         let id = store
@@ -95,23 +94,7 @@ mod tests {
     async fn games(store: &Store, red: Uuid, blue: Uuid, n: i64) {
         let mut tx = store.pool.begin().await.expect("begin");
         for _ in 0..n {
-            let game = NewGame {
-                id: Uuid::new_v4(),
-                ruleset: Ruleset::Classic,
-                clock: ClockSpec::CLASSIC_PER_MOVE,
-                rated: false,
-                room_code: None,
-                red,
-                blue,
-                red_rating: 1500,
-                blue_rating: 1500,
-                red_provisional: true,
-                blue_provisional: true,
-                start_fen: String::new(),
-                tournament: None,
-                private: false,
-                created_at: 0,
-            };
+            let game = NewGame::casual(red, blue, ClockSpec::CLASSIC_PER_MOVE);
             store.insert_game(&mut tx, &game).await.expect("game");
         }
         tx.commit().await.expect("commit");

@@ -37,6 +37,30 @@ pub struct NewGame {
     pub created_at: i64,
 }
 
+#[cfg(test)]
+impl NewGame {
+    /// A casual classic game between two players at 1500, for tests.
+    pub fn casual(red: Uuid, blue: Uuid, clock: ClockSpec) -> NewGame {
+        NewGame {
+            id: Uuid::new_v4(),
+            ruleset: Ruleset::Classic,
+            clock,
+            rated: false,
+            room_code: None,
+            red,
+            blue,
+            red_rating: 1500,
+            blue_rating: 1500,
+            red_provisional: true,
+            blue_provisional: true,
+            start_fen: String::new(),
+            tournament: None,
+            private: false,
+            created_at: 0,
+        }
+    }
+}
+
 /// One turn and both clocks right after it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveRecord {

@@ -346,7 +346,6 @@ mod tests {
     use super::*;
     use crate::store::{MoveRecord, NewGame, StoredClock};
     use jungle_protocol::ClockSpec;
-    use jungle_rules::Ruleset;
 
     /// The log file only grows while the log is not rewound: a rewound log is overwritten
     /// from its start. (Asking SQLite for the frame count would checkpoint.)
@@ -390,20 +389,7 @@ mod tests {
         for id in &games {
             let game = NewGame {
                 id: *id,
-                ruleset: Ruleset::Classic,
-                clock: ClockSpec::CLASSIC_PER_MOVE,
-                rated: false,
-                room_code: None,
-                red: red.id,
-                blue: blue.id,
-                red_rating: 1500,
-                blue_rating: 1500,
-                red_provisional: true,
-                blue_provisional: true,
-                start_fen: String::new(),
-                tournament: None,
-                private: false,
-                created_at: 0,
+                ..NewGame::casual(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE)
             };
             store.insert_game(&mut tx, &game).await.expect("game");
         }
