@@ -187,14 +187,8 @@ impl Room {
         for side in [Side::Red, Side::Blue] {
             Box::pin(self.read_vacations(side)).await;
         }
-        // Both watches are waited on by futures made once, not at every command: a fresh
-        // `changed()` registers with the watch (the shutdown's is shared by every room) and
-        // leaves it again, under its lock, each time round.
         let mut shutdown = self.ctx.shutdown.clone();
-        let mut shut_down = std::pin::pin!(async move {
-            let _ = shutdown.changed().await;
-        });
-        let mut time_moved = next_time_move(self.ctx.time.moves());
+        let mut time_moves = self.ctx.time.moves();
         // One timer for the room's life, moved when the deadline moves: a new one at every
         // command would enter and leave the timer wheel (a lock) once a move.
         let mut timer = std::pin::pin!(sleep_until(tokio::time::Instant::now()));
@@ -236,12 +230,9 @@ impl Room {
                     let events = self.session.on_timer(self.now());
                     Box::pin(self.apply(events)).await;
                 }
-                () = &mut shut_down => break,
+                _ = shutdown.changed() => break,
                 // Time was moved forward (tests of days): the deadline is armed again.
-                moves = &mut time_moved => time_moved = match moves {
-                    Some(moves) => next_time_move(moves),
-                    None => Box::pin(std::future::pending()),
-                },
+                Ok(()) = time_moves.changed() => {}
             }
         }
         self.set_live(false);
@@ -1206,12 +1197,4 @@ impl Room {
             self.deliver(&member.conn, text);
         }
     }
-}
-
-/// The next time the rooms' time moves (tests of days), with the watch to wait on after it;
-/// `None` once it cannot move again.
-fn next_time_move(
-    mut moves: watch::Receiver<u64>,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<watch::Receiver<u64>>> + Send>> {
-    Box::pin(async move { moves.changed().await.ok().map(|()| moves) })
 }
