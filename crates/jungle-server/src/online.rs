@@ -16,7 +16,13 @@ struct Open {
     close: Arc<Notify>,
 }
 
-type ByPlayer = HashMap<Uuid, Vec<Open>>;
+#[derive(Default)]
+struct ByPlayer {
+    players: HashMap<Uuid, Vec<Open>>,
+    /// Changes whenever a player comes online or goes (not for a player's further tabs):
+    /// the other nodes read who is online here again only when it changed.
+    version: u64,
+}
 
 #[derive(Clone, Default)]
 pub struct Online {
@@ -33,15 +39,16 @@ pub struct OnlineEntry {
 impl Online {
     /// Counts `conn` as online until the entry is dropped; `close` is notified to end it.
     pub fn register(&self, conn: &Connection, close: Arc<Notify>) -> OnlineEntry {
-        self.players
-            .lock()
-            .expect("online lock")
-            .entry(conn.player.id)
-            .or_default()
-            .push(Open {
-                conn: conn.clone(),
-                close,
-            });
+        let mut online = self.players.lock().expect("online lock");
+        let tabs = online.players.entry(conn.player.id).or_default();
+        let first = tabs.is_empty();
+        tabs.push(Open {
+            conn: conn.clone(),
+            close,
+        });
+        if first {
+            online.version += 1;
+        }
         OnlineEntry {
             online: self.clone(),
             player: conn.player.id,
@@ -53,6 +60,7 @@ impl Online {
         self.players
             .lock()
             .expect("online lock")
+            .players
             .contains_key(&player)
     }
 
@@ -60,6 +68,7 @@ impl Online {
     pub fn send(&self, player: Uuid, text: &Utf8Bytes, except: Option<u64>) -> usize {
         let players = self.players.lock().expect("online lock");
         players
+            .players
             .get(&player)
             .into_iter()
             .flatten()
@@ -72,6 +81,7 @@ impl Online {
     pub fn player(&self, player: Uuid) -> Option<crate::store::PlayerRecord> {
         let players = self.players.lock().expect("online lock");
         players
+            .players
             .get(&player)
             .and_then(|list| list.last())
             .map(|open| open.conn.player.clone())
@@ -81,6 +91,7 @@ impl Online {
     pub fn enter(&self, player: Uuid, room: &crate::rooms::RoomHandle) -> usize {
         let players = self.players.lock().expect("online lock");
         players
+            .players
             .get(&player)
             .into_iter()
             .flatten()
@@ -96,34 +107,35 @@ impl Online {
     /// Closes every connection of `player`.
     pub fn close_all(&self, player: Uuid) {
         let players = self.players.lock().expect("online lock");
-        for open in players.get(&player).into_iter().flatten() {
+        for open in players.players.get(&player).into_iter().flatten() {
             open.close.notify_one();
         }
     }
 
-    /// Every player with a connection here (for the other nodes' view of who is online).
-    pub fn player_ids(&self) -> Vec<Uuid> {
-        self.players
-            .lock()
-            .expect("online lock")
-            .keys()
-            .copied()
-            .collect()
+    /// Every player with a connection here, with the version of that set (for the other
+    /// nodes' view of who is online); `None` if it is still `seen`.
+    pub fn player_ids_since(&self, seen: Option<u64>) -> Option<(u64, Vec<Uuid>)> {
+        let online = self.players.lock().expect("online lock");
+        if seen == Some(online.version) {
+            return None;
+        }
+        Some((online.version, online.players.keys().copied().collect()))
     }
 
     /// Players online (for tests and metrics).
     pub fn players(&self) -> usize {
-        self.players.lock().expect("online lock").len()
+        self.players.lock().expect("online lock").players.len()
     }
 }
 
 impl Drop for OnlineEntry {
     fn drop(&mut self) {
-        let mut players = self.online.players.lock().expect("online lock");
-        if let Some(list) = players.get_mut(&self.player) {
+        let mut online = self.online.players.lock().expect("online lock");
+        if let Some(list) = online.players.get_mut(&self.player) {
             list.retain(|open| open.conn.id != self.conn_id);
             if list.is_empty() {
-                players.remove(&self.player);
+                online.players.remove(&self.player);
+                online.version += 1;
             }
         }
     }

@@ -756,3 +756,65 @@ async fn players_follow_a_game_taken_from_their_node_without_reconnecting() {
     drop((a, b));
     drop_database(&url).await;
 }
+
+/// What a node publishes of itself each beat (its games in progress, its players) is sent
+/// whole only when it changed, and renewed otherwise; when Redis loses it (emptied), the
+/// node publishes it whole again: the other node lists the game again and reaches the
+/// player again within a few beats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_in_progress_and_who_is_online_come_back_after_redis_is_emptied() {
+    let url = fresh_database(Db::Postgres).await;
+    let redis = PrivateRedis::start();
+    let a = ServerProcess::start_with_args(&url, &["--redis-url", &redis.url(), "--node-id", "a"]);
+    let b = ServerProcess::start_with_args(&url, &["--redis-url", &redis.url(), "--node-id", "b"]);
+    let (mut red, mut blue, game) = matched_pair_at(a.addr, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    let challenger = create_player(b.addr, "Challenger").await;
+    let mut from = signed_in_client(b.addr, &challenger).await;
+    // Several beats with nothing new: both are only renewed by now.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert!(lists(b.addr, game).await, "node B lists the game run by A");
+    redis_cli(&redis, &["FLUSHALL"]);
+    let until = Instant::now() + Duration::from_secs(8);
+    while !lists(b.addr, game).await {
+        assert!(Instant::now() < until, "node B lists the game again");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // A challenge through B to a player whose only socket is on A reaches them.
+    let red_id = red.player_id();
+    loop {
+        from.send(ClientFrame::Challenge {
+            to: red_id,
+            rules: Ruleset::Classic,
+            clock: fischer(300, 2),
+            rated: false,
+            color: ColorChoice::Red,
+        })
+        .await;
+        match from.next().await {
+            Some(ServerFrame::ChallengeSent { .. }) => break,
+            Some(ServerFrame::Error {
+                code: ErrorCode::PlayerOffline,
+                ..
+            }) => {
+                assert!(Instant::now() < until, "the player is seen online again");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let challenged = expect_frame!(red, ServerFrame::Challenged { challenge } => challenge);
+    assert_eq!(challenged.from.id, challenger.id);
+    drop((a, b));
+    drop_database(&url).await;
+}
+
+async fn lists(addr: std::net::SocketAddr, game: uuid::Uuid) -> bool {
+    let live: Vec<http::LiveGame> = reqwest::get(format!("http://{addr}/api/games/live"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    live.iter().any(|g| g.id == game)
+}

@@ -7,26 +7,37 @@ use uuid::Uuid;
 use super::{Cluster, ClusterError, LEASE};
 
 impl Cluster {
-    /// This node's games in progress, for every node's list; kept a beat or two.
+    /// This node's games in progress, for every node's list; kept a beat or two. `games` is
+    /// `None` when they are as last published: then only the list's time to live is renewed
+    /// (a thousand games are a few hundred kilobytes of JSON to make, send and drop at every
+    /// beat otherwise). False when there was no list to renew (Redis lost it): the caller
+    /// publishes it whole.
     pub async fn publish_live(
         &self,
-        games: &[jungle_protocol::http::LiveGame],
-    ) -> Result<(), ClusterError> {
+        games: Option<&[jungle_protocol::http::LiveGame]>,
+    ) -> Result<bool, ClusterError> {
         let key = format!("{}live:{}", self.prefix, self.node);
-        let _: () = redis::pipe()
-            .cmd("SET")
-            .arg(&key)
-            .arg(serde_json::to_string(games).expect("live games serialize"))
-            .arg("PX")
-            .arg(LEASE.as_millis() as u64)
-            .ignore()
-            .cmd("SADD")
+        let mut pipe = redis::pipe();
+        match games {
+            Some(games) => pipe
+                .cmd("SET")
+                .arg(&key)
+                .arg(serde_json::to_string(games).expect("live games serialize"))
+                .arg("PX")
+                .arg(LEASE.as_millis() as u64)
+                .ignore(),
+            None => pipe.cmd("PEXPIRE").arg(&key).arg(LEASE.as_millis() as u64),
+        };
+        pipe.cmd("SADD")
             .arg(format!("{}nodes", self.prefix))
             .arg(&*self.node)
-            .ignore()
-            .query_async(&mut self.conn()?)
-            .await?;
-        Ok(())
+            .ignore();
+        if games.is_some() {
+            let _: () = pipe.query_async(&mut self.conn()?).await?;
+            return Ok(true);
+        }
+        let (renewed,): (bool,) = pipe.query_async(&mut self.conn()?).await?;
+        Ok(renewed)
     }
 
     /// This node leaves (it drained): its games-in-progress key goes at once, so the other
@@ -45,10 +56,30 @@ impl Cluster {
         Ok(())
     }
 
-    /// The players with a connection on this node, for the others (kept a beat or two).
-    pub async fn publish_players(&self, players: &[Uuid]) -> Result<(), ClusterError> {
+    /// The players with a connection on this node, for the others (kept a beat or two), under
+    /// `version` (which names this set of players: the others read the set again only when
+    /// it changes). `None` when they are as last published: then only their time to live is
+    /// renewed. False when there was nothing to renew (Redis lost it): the caller publishes
+    /// them whole.
+    pub async fn publish_players(
+        &self,
+        published: Option<(&str, &[Uuid])>,
+    ) -> Result<bool, ClusterError> {
         let key = format!("{}players:{}", self.prefix, self.node);
+        let version_key = format!("{}players-version:{}", self.prefix, self.node);
+        let lease = LEASE.as_millis() as u64;
         let mut pipe = redis::pipe();
+        let Some((version, players)) = published else {
+            pipe.cmd("PEXPIRE")
+                .arg(&key)
+                .arg(lease)
+                .ignore()
+                .cmd("PEXPIRE")
+                .arg(&version_key)
+                .arg(lease);
+            let (renewed,): (bool,) = pipe.query_async(&mut self.conn()?).await?;
+            return Ok(renewed);
+        };
         pipe.atomic().cmd("DEL").arg(&key).ignore();
         for chunk in players.chunks(1_000) {
             let ids: Vec<String> = chunk.iter().map(Uuid::to_string).collect();
@@ -56,31 +87,63 @@ impl Cluster {
         }
         pipe.cmd("PEXPIRE")
             .arg(&key)
-            .arg(LEASE.as_millis() as u64)
+            .arg(lease)
+            .ignore()
+            .cmd("SET")
+            .arg(&version_key)
+            .arg(version)
+            .arg("PX")
+            .arg(lease)
             .ignore();
         let _: () = pipe.query_async(&mut self.conn()?).await?;
-        Ok(())
+        Ok(true)
     }
 
-    /// Who is online on the other nodes: player → their nodes.
+    /// Who is online on the other nodes, kept in `known` (node → the version of its players
+    /// last read, and them): a node's players are read again only when their version
+    /// changed. Whether anything in `known` changed.
     pub async fn players_elsewhere(
         &self,
-    ) -> Result<std::collections::HashMap<Uuid, Vec<String>>, ClusterError> {
+        known: &mut std::collections::HashMap<String, (String, Vec<Uuid>)>,
+    ) -> Result<bool, ClusterError> {
         let nodes: Vec<String> = redis::cmd("SMEMBERS")
             .arg(format!("{}nodes", self.prefix))
             .query_async(&mut self.conn()?)
             .await?;
-        let mut everywhere: std::collections::HashMap<Uuid, Vec<String>> = Default::default();
-        for node in nodes.into_iter().filter(|n| **n != *self.node) {
+        let others: Vec<String> = nodes.into_iter().filter(|n| **n != *self.node).collect();
+        let mut changed = false;
+        let before = known.len();
+        known.retain(|node, _| others.contains(node));
+        changed |= known.len() != before;
+        if others.is_empty() {
+            return Ok(changed);
+        }
+        let keys: Vec<String> = others
+            .iter()
+            .map(|node| format!("{}players-version:{node}", self.prefix))
+            .collect();
+        let versions: Vec<Option<String>> = redis::cmd("MGET")
+            .arg(&keys)
+            .query_async(&mut self.conn()?)
+            .await?;
+        for (node, version) in others.into_iter().zip(versions) {
+            let Some(version) = version else {
+                // Gone, or not published yet: nobody of it is online.
+                changed |= known.remove(&node).is_some();
+                continue;
+            };
+            if known.get(&node).is_some_and(|(seen, _)| *seen == version) {
+                continue;
+            }
             let players: Vec<String> = redis::cmd("SMEMBERS")
                 .arg(format!("{}players:{node}", self.prefix))
                 .query_async(&mut self.conn()?)
                 .await?;
-            for player in players.iter().filter_map(|p| p.parse().ok()) {
-                everywhere.entry(player).or_default().push(node.clone());
-            }
+            let players = players.iter().filter_map(|p| p.parse().ok()).collect();
+            known.insert(node, (version, players));
+            changed = true;
         }
-        Ok(everywhere)
+        Ok(changed)
     }
 
     /// Every node's games in progress, as they last published them.

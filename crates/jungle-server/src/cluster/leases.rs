@@ -41,10 +41,12 @@ pub async fn keep(
     let mut answered = 0u32;
     let mut nodes_before: HashSet<String> = HashSet::new();
     let mut search_until = 0u32;
+    let mut live_published: Option<u64> = None;
     while beats.next().await {
         let ours = ctx.rooms.leased_ids();
         metrics::gauge!("jungle_games_owned").set(ctx.rooms.live_count() as f64);
-        if let Err(e) = cluster.publish_live(&ctx.rooms.live_games()).await {
+        if let Err(e) = publish_live(&cluster, &ctx.rooms, &mut live_published).await {
+            live_published = None;
             tracing::warn!(error = %e, "publishing the games in progress");
         }
         match cluster.renew(&ours).await {
@@ -119,6 +121,25 @@ pub async fn keep(
             }
         };
     }
+}
+
+/// This node's games in progress for the others: whole when they changed since `published`
+/// (or Redis lost them), else only renewed.
+async fn publish_live(
+    cluster: &Cluster,
+    rooms: &crate::rooms::Rooms,
+    published: &mut Option<u64>,
+) -> Result<(), super::ClusterError> {
+    let (version, games) = match rooms.live_games_since(*published) {
+        Some(changed) => changed,
+        None if cluster.publish_live(None).await? => return Ok(()),
+        None => rooms
+            .live_games_since(None)
+            .expect("a version is never None"),
+    };
+    cluster.publish_live(Some(&games)).await?;
+    *published = Some(version);
+    Ok(())
 }
 
 /// Games in progress and waiting rooms in the database that no node holds and that are not

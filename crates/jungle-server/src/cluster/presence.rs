@@ -40,20 +40,56 @@ impl Presence {
         presence
     }
 
+    /// Each beat: who is online here, published whole only when it changed (else its time
+    /// to live is renewed), and who is online elsewhere, read again only from the nodes where
+    /// it changed.
     async fn beat(self, shutdown: watch::Receiver<bool>) {
         let mut beats = super::Beats::new(shutdown);
+        // Versions name this process's sets: a restarted node counts from 0 again.
+        let run = Uuid::new_v4().simple().to_string();
+        let mut published: Option<u64> = None;
+        let mut known = HashMap::new();
         while beats.next().await {
-            if let Err(e) = self
-                .cluster
-                .publish_players(&self.online.player_ids())
-                .await
-            {
+            if let Err(e) = self.publish(&run, &mut published).await {
+                published = None;
                 tracing::warn!(error = %e, "publishing who is online here");
             }
-            if let Ok(elsewhere) = self.cluster.players_elsewhere().await {
-                *self.elsewhere.lock().expect("presence lock") = elsewhere;
+            match self.cluster.players_elsewhere(&mut known).await {
+                Ok(true) => {
+                    let mut elsewhere: HashMap<Uuid, Vec<String>> = HashMap::new();
+                    for (node, (_, players)) in &known {
+                        for player in players {
+                            elsewhere.entry(*player).or_default().push(node.clone());
+                        }
+                    }
+                    *self.elsewhere.lock().expect("presence lock") = elsewhere;
+                }
+                Ok(false) => {}
+                // Read whole at the next beat.
+                Err(_) => known.clear(),
             }
         }
+    }
+
+    async fn publish(
+        &self,
+        run: &str,
+        published: &mut Option<u64>,
+    ) -> Result<(), super::ClusterError> {
+        // Whole when changed, or gone from Redis.
+        let (version, players) = match self.online.player_ids_since(*published) {
+            Some(changed) => changed,
+            None if self.cluster.publish_players(None).await? => return Ok(()),
+            None => self
+                .online
+                .player_ids_since(None)
+                .expect("a version is never None"),
+        };
+        self.cluster
+            .publish_players(Some((&format!("{run}:{version}"), &players)))
+            .await?;
+        *published = Some(version);
+        Ok(())
     }
 
     /// The other nodes where `player` has a connection.

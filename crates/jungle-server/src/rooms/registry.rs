@@ -29,6 +29,9 @@ struct Index {
     codes: HashMap<String, Uuid>,
     /// How many rooms each player holds of each kind (absent: none).
     holds: HashMap<Hold, usize>,
+    /// Changes whenever the list of games in progress may have: the other nodes are sent it
+    /// again only then.
+    live_version: u64,
 }
 
 struct Entry {
@@ -39,6 +42,14 @@ struct Entry {
 }
 
 impl Index {
+    fn live_games(&self) -> Vec<LiveGame> {
+        self.rooms
+            .values()
+            .filter(|e| e.code.is_none())
+            .filter_map(|e| e.live.clone())
+            .collect()
+    }
+
     fn release(&mut self, hold: Hold) {
         if let Some(count) = self.holds.get_mut(&hold) {
             *count -= 1;
@@ -143,12 +154,16 @@ impl Rooms {
         let mut index = self.index.lock().expect("room index lock");
         if let Some(entry) = index.rooms.get_mut(&id) {
             entry.live = live;
+            index.live_version += 1;
         }
     }
 
     pub fn remove(&self, id: Uuid) {
         let mut index = self.index.lock().expect("room index lock");
         if let Some(entry) = index.rooms.remove(&id) {
+            if entry.live.is_some() {
+                index.live_version += 1;
+            }
             if let Some(code) = entry.code {
                 index.codes.remove(&code);
             }
@@ -162,12 +177,16 @@ impl Rooms {
     /// computer games) are watched through their link, not listed.
     pub fn live_games(&self) -> Vec<LiveGame> {
         let index = self.index.lock().expect("room index lock");
-        index
-            .rooms
-            .values()
-            .filter(|e| e.code.is_none())
-            .filter_map(|e| e.live.clone())
-            .collect()
+        index.live_games()
+    }
+
+    /// [`Rooms::live_games`] with the version of that list; `None` if it is still `seen`.
+    pub fn live_games_since(&self, seen: Option<u64>) -> Option<(u64, Vec<LiveGame>)> {
+        let index = self.index.lock().expect("room index lock");
+        if seen == Some(index.live_version) {
+            return None;
+        }
+        Some((index.live_version, index.live_games()))
     }
 
     /// The ids of every game in progress here (their leases are this node's to renew).
