@@ -2,7 +2,9 @@
 # A benchmark of issue 16 on this machine (loopback only, bounded): see docs/benchmarks.md.
 # Needs the release build (cargo build --release -p jungle-server -p jungle-load), PostgreSQL
 # at 127.0.0.1:5432 (role postgres) and Redis at 127.0.0.1:6379. Uses the database jbench.
-# usage: bench.sh NODES GAMES DURATION
+# usage: cluster.sh NODES GAMES DURATION
+#   SERVER=path/to/jungle-server runs another build (default: this tree's release build);
+#   PACE=moves per second per game (default 1); SPREAD=0 keeps every player on the first node.
 set -u
 NODES=$1; GAMES=$2; DUR=$3
 B="$(cd "$(dirname "$0")/../.." && pwd)/target/release"
@@ -13,7 +15,7 @@ for n in $(seq 1 $NODES); do
   port=$((8100+n))
   extra=()
   [ "$NODES" -gt 1 ] && extra=(--redis-url redis://127.0.0.1:6379 --node-id n$n)
-  $B/jungle-server --addr 127.0.0.1:$port --database-url $DB --max-connections-per-ip 100000 --no-rate-limits "${extra[@]}" > /tmp/node$n.log 2>&1 &
+  ${SERVER:-$B/jungle-server} --addr 127.0.0.1:$port --database-url $DB --max-connections-per-ip 100000 --no-rate-limits "${extra[@]}" > /tmp/node$n.log 2>&1 &
   PIDS+=($!); URLS+=(ws://127.0.0.1:$port)
   sleep 1.5
 done

@@ -2,6 +2,12 @@ use clap::Parser;
 use jungle_server::{Config, Server};
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc rather than the C library's allocator: the server makes and drops many small
+/// buffers per move among larger ones (JSON lists, Redis commands), and glibc's allocator
+/// spent much of its time merging freed chunks again (see docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();
