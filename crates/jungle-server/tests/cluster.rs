@@ -151,29 +151,9 @@ async fn a_challenge_reaches_a_player_on_another_node_who_accepts_it() {
     let target = create_player(b.addr, "Target").await;
     let mut from = signed_in_client(a.addr, &challenger).await;
     let mut to = signed_in_client(b.addr, &target).await;
-    let challenge = |rated| ClientFrame::Challenge {
-        to: target.id,
-        rules: Ruleset::Classic,
-        clock: fischer(300, 2),
-        rated,
-        color: ColorChoice::Red,
-    };
     // Who is online on the other node is known within a beat or two.
     let until = Instant::now() + Duration::from_secs(6);
-    let sent = loop {
-        from.send(challenge(false)).await;
-        match from.next().await {
-            Some(ServerFrame::ChallengeSent { challenge }) => break challenge,
-            Some(ServerFrame::Error {
-                code: ErrorCode::PlayerOffline,
-                ..
-            }) => {
-                assert!(Instant::now() < until, "the target is seen online");
-                tokio::time::sleep(Duration::from_millis(300)).await;
-            }
-            other => panic!("{other:?}"),
-        }
-    };
+    let sent = challenge_once_online(&mut from, target.id, until).await;
     let received = expect_frame!(to, ServerFrame::Challenged { challenge } => challenge);
     assert_eq!((received.id, received.from.id), (sent.id, challenger.id));
     // A second tab of the target, on node A, hears of it too.
@@ -413,31 +393,7 @@ async fn a_bots_streams_on_one_node_follow_its_game_run_by_another() {
     let person = create_player(b.addr, "Person on B").await;
     let mut client = signed_in_client(b.addr, &person).await;
     let until = Instant::now() + Duration::from_secs(8);
-    loop {
-        client
-            .send(ClientFrame::Challenge {
-                to: bot_player.id,
-                rules: Ruleset::Classic,
-                clock: fischer(300, 2),
-                rated: false,
-                color: ColorChoice::Red,
-            })
-            .await;
-        match client.next().await {
-            Some(ServerFrame::ChallengeSent { .. }) => break,
-            Some(ServerFrame::Error {
-                code: ErrorCode::PlayerOffline,
-                ..
-            }) => {
-                assert!(
-                    Instant::now() < until,
-                    "the bot is seen online across nodes"
-                );
-                tokio::time::sleep(Duration::from_millis(300)).await;
-            }
-            other => panic!("{other:?}"),
-        }
-    }
+    challenge_once_online(&mut client, bot_player.id, until).await;
     let incoming = events.next().await.unwrap();
     assert_eq!(incoming["type"], "challenge", "{incoming}");
     let id = incoming["challenge"]["id"].as_str().unwrap().to_owned();
@@ -781,28 +737,7 @@ async fn games_in_progress_and_who_is_online_come_back_after_redis_is_emptied() 
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // A challenge through B to a player whose only socket is on A reaches them.
-    let red_id = red.player_id();
-    loop {
-        from.send(ClientFrame::Challenge {
-            to: red_id,
-            rules: Ruleset::Classic,
-            clock: fischer(300, 2),
-            rated: false,
-            color: ColorChoice::Red,
-        })
-        .await;
-        match from.next().await {
-            Some(ServerFrame::ChallengeSent { .. }) => break,
-            Some(ServerFrame::Error {
-                code: ErrorCode::PlayerOffline,
-                ..
-            }) => {
-                assert!(Instant::now() < until, "the player is seen online again");
-                tokio::time::sleep(Duration::from_millis(300)).await;
-            }
-            other => panic!("{other:?}"),
-        }
-    }
+    challenge_once_online(&mut from, red.player_id(), until).await;
     let challenged = expect_frame!(red, ServerFrame::Challenged { challenge } => challenge);
     assert_eq!(challenged.from.id, challenger.id);
     drop((a, b));
@@ -817,4 +752,34 @@ async fn lists(addr: std::net::SocketAddr, game: uuid::Uuid) -> bool {
         .await
         .unwrap();
     live.iter().any(|g| g.id == game)
+}
+
+/// Sends a casual challenge to `to` until `to` is seen online (who is online on another node is
+/// known within a beat or two), up to `until`; the challenge sent.
+async fn challenge_once_online(
+    from: &mut Client,
+    to: uuid::Uuid,
+    until: Instant,
+) -> jungle_protocol::ChallengeInfo {
+    loop {
+        from.send(ClientFrame::Challenge {
+            to,
+            rules: Ruleset::Classic,
+            clock: fischer(300, 2),
+            rated: false,
+            color: ColorChoice::Red,
+        })
+        .await;
+        match from.next().await {
+            Some(ServerFrame::ChallengeSent { challenge }) => return challenge,
+            Some(ServerFrame::Error {
+                code: ErrorCode::PlayerOffline,
+                ..
+            }) => {
+                assert!(Instant::now() < until, "the player is seen online");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }
