@@ -57,8 +57,8 @@ impl Cluster {
     }
 
     /// The players with a connection on this node, for the others (kept a beat or two), under
-    /// `version` (which names this set of players: the others read the set again only when
-    /// it changes). `None` when they are as last published: then only their time to live is
+    /// `version` (which names this publication: the others read the set again only when it
+    /// changes). `None` when they are as last published: then only their time to live is
     /// renewed. False when there was nothing to renew (Redis lost it): the caller publishes
     /// them whole.
     pub async fn publish_players(
@@ -99,9 +99,9 @@ impl Cluster {
         Ok(true)
     }
 
-    /// Who is online on the other nodes, kept in `known` (node → the version of its players
-    /// last read, and them): a node's players are read again only when their version
-    /// changed. Whether anything in `known` changed.
+    /// Who is online on the other nodes, kept in `known` (node → the name of the publication
+    /// of its players last read, and them): a node's players are read again only when it
+    /// published them whole again. Whether anything in `known` changed.
     pub async fn players_elsewhere(
         &self,
         known: &mut std::collections::HashMap<String, (String, Vec<Uuid>)>,

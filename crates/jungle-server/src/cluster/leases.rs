@@ -41,12 +41,12 @@ pub async fn keep(
     let mut answered = 0u32;
     let mut nodes_before: HashSet<String> = HashSet::new();
     let mut search_until = 0u32;
-    let mut live_published: Option<u64> = None;
+    let mut live_published = super::Published::default();
     while beats.next().await {
         let ours = ctx.rooms.leased_ids();
         metrics::gauge!("jungle_games_owned").set(ctx.rooms.live_count() as f64);
         if let Err(e) = publish_live(&cluster, &ctx.rooms, &mut live_published).await {
-            live_published = None;
+            live_published.failed();
             tracing::warn!(error = %e, "publishing the games in progress");
         }
         match cluster.renew(&ours).await {
@@ -123,14 +123,14 @@ pub async fn keep(
     }
 }
 
-/// This node's games in progress for the others: whole when they changed since `published`
-/// (or Redis lost them), else only renewed.
+/// This node's games in progress for the others: whole when they changed since last
+/// published (see [`super::Published`]), else only renewed.
 async fn publish_live(
     cluster: &Cluster,
     rooms: &crate::rooms::Rooms,
-    published: &mut Option<u64>,
+    published: &mut super::Published,
 ) -> Result<(), super::ClusterError> {
-    let (version, games) = match rooms.live_games_since(*published) {
+    let (version, games) = match rooms.live_games_since(published.seen()) {
         Some(changed) => changed,
         None if cluster.publish_live(None).await? => return Ok(()),
         None => rooms
@@ -138,7 +138,7 @@ async fn publish_live(
             .expect("a version is never None"),
     };
     cluster.publish_live(Some(&games)).await?;
-    *published = Some(version);
+    published.published(version);
     Ok(())
 }
 

@@ -39,6 +39,44 @@ pub const LEASE: Duration = Duration::from_millis(3_000);
 /// How often a node renews its leases and looks for games to adopt.
 pub const BEAT: Duration = Duration::from_millis(1_000);
 
+/// A list a node renews between changes is published whole at least this often.
+const REPUBLISH_EVERY: u32 = 10;
+
+/// What a node last published whole of a list it only renews between changes (its games in
+/// progress, its players). Whole again when the list changed, when Redis lost it, after an
+/// error, and every [`REPUBLISH_EVERY`] beats in any case: Redis restarted from its file, or a
+/// replica promoted, may hold an older copy, which a renewal would keep alive.
+#[derive(Default)]
+pub struct Published {
+    version: Option<u64>,
+    beats: u32,
+    /// Whole publications so far, to name each for the readers.
+    count: u64,
+}
+
+impl Published {
+    /// The version last published, to compare with this beat's (`None`: publish whole).
+    pub fn seen(&mut self) -> Option<u64> {
+        self.beats += 1;
+        self.version.filter(|_| self.beats < REPUBLISH_EVERY)
+    }
+
+    /// A name for the next whole publication, never given before in this process.
+    pub fn next_name(&mut self) -> u64 {
+        self.count += 1;
+        self.count
+    }
+
+    pub fn published(&mut self, version: u64) {
+        self.version = Some(version);
+        self.beats = 0;
+    }
+
+    pub fn failed(&mut self) {
+        self.version = None;
+    }
+}
+
 /// The beat every cluster task keeps, delayed rather than bunched after a stall.
 pub struct Beats {
     interval: tokio::time::Interval,
@@ -302,5 +340,27 @@ impl Cluster {
         invocation.arg(&*self.node);
         let _: i64 = invocation.invoke_async(&mut self.conn()?).await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod published_tests {
+    use super::{Published, REPUBLISH_EVERY};
+
+    #[test]
+    fn a_list_is_published_whole_first_after_a_failure_and_every_few_beats() {
+        let mut published = Published::default();
+        assert_eq!(published.seen(), None, "whole at first");
+        published.published(7);
+        for _ in 1..REPUBLISH_EVERY {
+            assert_eq!(published.seen(), Some(7), "renewed between");
+        }
+        assert_eq!(published.seen(), None, "whole every few beats");
+        published.published(7);
+        assert_eq!(published.seen(), Some(7));
+        published.failed();
+        assert_eq!(published.seen(), None, "whole after a failure");
+        let (first, second) = (published.next_name(), published.next_name());
+        assert_ne!(first, second, "each whole publication has its own name");
     }
 }

@@ -41,21 +41,24 @@ impl Presence {
     }
 
     /// Each beat: who is online here, published whole only when it changed (else its time
-    /// to live is renewed), and who is online elsewhere, read again only from the nodes where
-    /// it changed.
+    /// to live is renewed; see [`super::Published`]), and who is online elsewhere, read again
+    /// only from the nodes that published theirs whole since.
     async fn beat(self, shutdown: watch::Receiver<bool>) {
         let mut beats = super::Beats::new(shutdown);
-        // Versions name this process's sets: a restarted node counts from 0 again.
+        // Names each publication of this process's: a restarted node counts from 1 again.
         let run = Uuid::new_v4().simple().to_string();
-        let mut published: Option<u64> = None;
+        let mut published = super::Published::default();
         let mut known = HashMap::new();
+        // After a failed read the view of the others is made again from what is read next.
+        let mut remake = false;
         while beats.next().await {
             if let Err(e) = self.publish(&run, &mut published).await {
-                published = None;
+                published.failed();
                 tracing::warn!(error = %e, "publishing who is online here");
             }
             match self.cluster.players_elsewhere(&mut known).await {
-                Ok(true) => {
+                Ok(changed) if changed || remake => {
+                    remake = false;
                     let mut elsewhere: HashMap<Uuid, Vec<String>> = HashMap::new();
                     for (node, (_, players)) in &known {
                         for player in players {
@@ -64,9 +67,12 @@ impl Presence {
                     }
                     *self.elsewhere.lock().expect("presence lock") = elsewhere;
                 }
-                Ok(false) => {}
+                Ok(_) => {}
                 // Read whole at the next beat.
-                Err(_) => known.clear(),
+                Err(_) => {
+                    known.clear();
+                    remake = true;
+                }
             }
         }
     }
@@ -74,10 +80,10 @@ impl Presence {
     async fn publish(
         &self,
         run: &str,
-        published: &mut Option<u64>,
+        published: &mut super::Published,
     ) -> Result<(), super::ClusterError> {
         // Whole when changed, or gone from Redis.
-        let (version, players) = match self.online.player_ids_since(*published) {
+        let (version, players) = match self.online.player_ids_since(published.seen()) {
             Some(changed) => changed,
             None if self.cluster.publish_players(None).await? => return Ok(()),
             None => self
@@ -85,10 +91,11 @@ impl Presence {
                 .player_ids_since(None)
                 .expect("a version is never None"),
         };
+        let name = format!("{run}:{}", published.next_name());
         self.cluster
-            .publish_players(Some((&format!("{run}:{version}"), &players)))
+            .publish_players(Some((&name, &players)))
             .await?;
-        *published = Some(version);
+        published.published(version);
         Ok(())
     }
 

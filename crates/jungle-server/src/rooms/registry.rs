@@ -106,7 +106,7 @@ impl Rooms {
         if let Some(code) = &code {
             index.codes.insert(code.clone(), handle.id);
         }
-        index.rooms.insert(
+        let replaced = index.rooms.insert(
             handle.id,
             Entry {
                 handle,
@@ -115,6 +115,9 @@ impl Rooms {
                 hold,
             },
         );
+        if replaced.is_some_and(|e| e.live.is_some()) {
+            index.live_version += 1;
+        }
     }
 
     /// Gives back a room's claim of this kind: its game started (a waiting room) or ended (a
