@@ -9,6 +9,8 @@
 #   OLD_SERVER, NEW_SERVER: jungle-server binaries (release builds; e.g. one built from
 #   `git worktree add /tmp/old 30d4147` with `cargo build --release -p jungle-server`).
 #   SCENARIOS: any of steady3000 steady9900 flat5000 idle10000 spectators2000 (default: all).
+#   STORE=postgres: each run gets a fresh database `jcompare` at 127.0.0.1:5432 (role postgres)
+#   instead of SQLite.
 # Needs target/release/jungle-load (cargo build --release -p jungle-load).
 set -u
 OLD=$1; NEW=$2; ROUNDS=${3:-2}; shift $(( $# < 3 ? $# : 3 ))
@@ -40,7 +42,12 @@ run_one() { # BUILD_NAME BINARY SCENARIO ROUND
   local dir; dir=$(mktemp -d /tmp/jungle-compare-db.XXXXXX)
   local port=$((8300 + RANDOM % 500))
   # Mining puzzles is off by its variable (builds older than the flag ignore it).
-  JUNGLE_NO_PUZZLE_MINING=true "$2" --addr 127.0.0.1:$port --database-url "sqlite://$dir/jungle.sqlite" \
+  local db="sqlite://$dir/jungle.sqlite"
+  if [ "${STORE:-sqlite}" = postgres ]; then
+    psql -h 127.0.0.1 -U postgres -q -c "DROP DATABASE IF EXISTS jcompare" -c "CREATE DATABASE jcompare" test > /dev/null
+    db=postgres://postgres@127.0.0.1:5432/jcompare
+  fi
+  JUNGLE_NO_PUZZLE_MINING=true "$2" --addr 127.0.0.1:$port --database-url "$db" \
     --no-rate-limits --max-connections-per-ip 100000 > "$dir/server.log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.2; done
