@@ -298,11 +298,7 @@ pub async fn visible_game(
             .limits
             .check(crate::limits::Limited::LiveGameReads, None, client)?;
     }
-    let record = state
-        .store
-        .game(id)
-        .await?
-        .ok_or(ApiError::NotFound("game"))?;
+    let record = state.store.with_moves(header).await?;
     if private_in_play(&record) {
         let viewer = player_of(state, headers).await?.map(|p| p.id);
         if viewer != Some(record.red) && viewer != Some(record.blue) {

@@ -418,7 +418,7 @@ impl Pools {
             };
             let handle = open::matched(ctx, settings, red, blue);
             for tx in [&seeker.conn.tx, &conn.tx] {
-                let _ = tx.try_send(Outbound::Enter(handle.clone()));
+                let _ = tx.try_send(Outbound::enter(handle.clone()));
             }
         });
     }
@@ -498,7 +498,7 @@ impl Pools {
             )
             .await;
             let reply = match opened {
-                Ok(handle) => Outbound::Enter(handle),
+                Ok(handle) => Outbound::enter(handle),
                 // Already at the cap of computer games: the seek ends without a game.
                 Err(_) => Outbound::Text(frame_text(&ServerFrame::SeekCancelled)),
             };
@@ -532,7 +532,7 @@ impl Pools {
             SeatPlayer::human(blue.conn.player.clone(), blue.rating),
         );
         for seeker in [red, blue] {
-            let _ = seeker.conn.tx.try_send(Outbound::Enter(handle.clone()));
+            let _ = seeker.conn.tx.try_send(Outbound::enter(handle.clone()));
         }
     }
 }

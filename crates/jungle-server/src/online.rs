@@ -98,7 +98,7 @@ impl Online {
             .filter(|open| {
                 open.conn
                     .tx
-                    .try_send(crate::rooms::Outbound::Enter(room.clone()))
+                    .try_send(crate::rooms::Outbound::enter(room.clone()))
                     .is_ok()
             })
             .count()

@@ -21,7 +21,7 @@ use super::holder::connection;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
-use crate::rooms::{Action, JoinIntent, Outbound, RoomCommand};
+use crate::rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
 
 /// How long an action waits for the room's answer.
@@ -325,12 +325,14 @@ async fn wait(
     loop {
         let frame = match tokio::time::timeout_at(deadline, frames.recv()).await {
             Ok(Some(Outbound::Text(text))) => serde_json::from_str::<ServerFrame>(&text).ok(),
-            Ok(Some(Outbound::Refused { .. })) => {
-                return Err(BotApiError::NotFound("game in progress"))
-            }
-            Ok(Some(Outbound::Enter(_))) => None,
-            // The game changed nodes before it answered: the bot asks again.
-            Ok(Some(Outbound::Moved { .. })) => return Err(BotApiError::NoAnswer),
+            Ok(Some(Outbound::Do(instruction))) => match *instruction {
+                Instruction::Refused { .. } => {
+                    return Err(BotApiError::NotFound("game in progress"))
+                }
+                Instruction::Enter(_) => None,
+                // The game changed nodes before it answered: the bot asks again.
+                Instruction::Moved { .. } => return Err(BotApiError::NoAnswer),
+            },
             Ok(None) | Err(_) => return Err(BotApiError::NoAnswer),
         };
         let Some(frame) = frame else { continue };

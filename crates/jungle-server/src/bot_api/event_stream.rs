@@ -26,7 +26,7 @@ use super::ndjson;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
-use crate::rooms::{Connection, JoinIntent, Outbound, RoomCommand, RoomHandle};
+use crate::rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
 
 const FRAMES: usize = 256;
@@ -204,18 +204,20 @@ pub async fn stream(
                         Ok(frame) => lines.write(event_lines(&frame, me, &mut started)).await,
                         Err(_) => true,
                     },
-                    Some(Outbound::Enter(room)) => {
-                        follow(&conn, &mut followed, room).await;
-                        true
-                    }
-                    Some(Outbound::Refused { .. }) => true,
-                    Some(Outbound::Moved { game }) => {
-                        followed.retain(|r| r.id != game);
-                        if let Some(room) = state.reach.room_in_progress(game).await {
+                    Some(Outbound::Do(instruction)) => match *instruction {
+                        Instruction::Enter(room) => {
                             follow(&conn, &mut followed, room).await;
+                            true
                         }
-                        true
-                    }
+                        Instruction::Refused { .. } => true,
+                        Instruction::Moved { game } => {
+                            followed.retain(|r| r.id != game);
+                            if let Some(room) = state.reach.room_in_progress(game).await {
+                                follow(&conn, &mut followed, room).await;
+                            }
+                            true
+                        }
+                    },
                     None => false,
                 },
                 _ = tokio::time::sleep(ndjson::KEEP_ALIVE) => lines.keep_alive().await,

@@ -62,7 +62,7 @@ pub async fn handle_frame(
         }
         ClientFrame::AcceptChallenge { id } => {
             let room = challenges.accept(ctx.clone(), id, conn).await?;
-            let _ = conn.tx.try_send(crate::rooms::Outbound::Enter(room));
+            let _ = conn.tx.try_send(crate::rooms::Outbound::enter(room));
             Ok(None)
         }
         ClientFrame::DeclineChallenge { id, reason } => {

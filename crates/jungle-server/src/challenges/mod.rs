@@ -242,7 +242,7 @@ impl Challenges {
             Side::Blue => (accepter, challenger),
         };
         let room = open::matched(ctx, pending.settings, red, blue);
-        let _ = pending.from.tx.try_send(Outbound::Enter(room.clone()));
+        let _ = pending.from.tx.try_send(Outbound::enter(room.clone()));
         self.tell_ended(&pending, ChallengeEnd::Accepted, Some(by.id));
         Ok(room)
     }

@@ -106,10 +106,7 @@ impl Cluster {
         &self,
         known: &mut std::collections::HashMap<String, (String, Vec<Uuid>)>,
     ) -> Result<bool, ClusterError> {
-        let nodes: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}nodes", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?;
+        let nodes = self.node_set().await?;
         let others: Vec<String> = nodes.into_iter().filter(|n| **n != *self.node).collect();
         let mut changed = false;
         let before = known.len();
@@ -146,12 +143,18 @@ impl Cluster {
         Ok(changed)
     }
 
-    /// Every node's games in progress, as they last published them.
-    pub async fn live_games(&self) -> Result<Vec<jungle_protocol::http::LiveGame>, ClusterError> {
-        let nodes: Vec<String> = redis::cmd("SMEMBERS")
+    /// The set of nodes that have published their games in progress (some may have gone
+    /// since; a reader that finds a node's list gone takes it out).
+    async fn node_set(&self) -> Result<Vec<String>, ClusterError> {
+        Ok(redis::cmd("SMEMBERS")
             .arg(format!("{}nodes", self.prefix))
             .query_async(&mut self.conn()?)
-            .await?;
+            .await?)
+    }
+
+    /// Every node's games in progress, as they last published them.
+    pub async fn live_games(&self) -> Result<Vec<jungle_protocol::http::LiveGame>, ClusterError> {
+        let nodes = self.node_set().await?;
         if nodes.is_empty() {
             return Ok(Vec::new());
         }
@@ -185,10 +188,7 @@ impl Cluster {
     /// The nodes that published their games in progress within the last lease (this one
     /// included, once it has).
     pub async fn live_nodes(&self) -> Result<Vec<String>, ClusterError> {
-        let nodes: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}nodes", self.prefix))
-            .query_async(&mut self.conn()?)
-            .await?;
+        let nodes = self.node_set().await?;
         if nodes.is_empty() {
             return Ok(nodes);
         }

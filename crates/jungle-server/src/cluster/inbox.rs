@@ -192,13 +192,12 @@ fn to_followers(services: &Services, message: ToFollowers) {
             services.matching.seek_over(conn);
             if let Some(follower) = services.followers.get(conn) {
                 let room = room_on(services, game, owner);
-                let _ = follower.tx.try_send(Outbound::Enter(room));
+                let _ = follower.tx.try_send(Outbound::enter(room));
             }
         }
         ToFollowers::Refused { conn, game, text } => {
             if let Some(follower) = services.followers.get(conn) {
-                let text = text.into();
-                let _ = follower.tx.try_send(Outbound::Refused { game, text });
+                let _ = follower.tx.try_send(Outbound::refused(game, text.into()));
             }
         }
         ToFollowers::WrongCode { conn, text } => {

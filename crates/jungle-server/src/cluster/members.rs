@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, Notify};
 
 use super::outbox::Outboxes;
 use super::wire::{Envelope, Message, RemoteConn, ToFollowers};
-use crate::rooms::{Connection, Fanout, Outbound};
+use crate::rooms::{Connection, Fanout, Instruction, Outbound};
 
 /// Frames for connections of one other node.
 #[derive(Debug)]
@@ -60,23 +60,26 @@ pub fn remote_member(remote: RemoteConn, outboxes: &Outboxes, owner: &str) -> Co
                     conns: vec![conn],
                     text: text.to_string(),
                 },
-                // Rooms a remote member is sent into were opened here.
-                Outbound::Enter(room) => {
-                    Envelope::Message(Message::Followers(ToFollowers::Enter {
-                        conn,
-                        game: room.id,
-                        owner: owner.clone(),
-                    }))
-                }
-                Outbound::Refused { game, text } => {
-                    Envelope::Message(Message::Followers(ToFollowers::Refused {
-                        conn,
-                        game,
-                        text: text.to_string(),
-                    }))
-                }
-                // Not sent to members elsewhere: their node's proxy follows the lease itself.
-                Outbound::Moved { .. } => continue,
+                Outbound::Do(instruction) => match *instruction {
+                    // Rooms a remote member is sent into were opened here.
+                    Instruction::Enter(room) => {
+                        Envelope::Message(Message::Followers(ToFollowers::Enter {
+                            conn,
+                            game: room.id,
+                            owner: owner.clone(),
+                        }))
+                    }
+                    Instruction::Refused { game, text } => {
+                        Envelope::Message(Message::Followers(ToFollowers::Refused {
+                            conn,
+                            game,
+                            text: text.to_string(),
+                        }))
+                    }
+                    // Not sent to members elsewhere: their node's proxy follows the lease
+                    // itself.
+                    Instruction::Moved { .. } => continue,
+                },
             };
             outboxes.send(&node, envelope);
         }

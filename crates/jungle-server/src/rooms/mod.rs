@@ -32,25 +32,46 @@ pub use room::{Room, RoomContext};
 pub use session::{Action, RoomSettings, SeatPlayer, Timing};
 pub use view::{error_text, frame_text};
 
-/// What a connection's task receives: text to send, or a room to enter.
+/// What a connection's task receives: text to send (every frame), or, rarely, something to do.
 #[derive(Debug)]
 pub enum Outbound {
     Text(Utf8Bytes),
+    /// Boxed: it is rare, and inline it would make every `Outbound` larger (see below).
+    Do(Box<Instruction>),
+}
+
+/// What a room, the lobby or another node asks of a connection besides sending it text.
+#[derive(Debug)]
+pub enum Instruction {
     /// A room this connection should join (a matchmade game or a rematch started).
     Enter(RoomHandle),
     /// The room refused this connection's join (a private game it may not see): it is no
     /// longer followed, and the client hears `text`.
-    Refused {
-        game: Uuid,
-        text: Utf8Bytes,
-    },
+    Refused { game: Uuid, text: Utf8Bytes },
     /// The room of `game` stopped here without ending the game: another node runs it now (it
     /// took the game's lease while this one could not renew it). The connection follows the
     /// game there, without closing.
-    Moved {
-        game: Uuid,
-    },
+    Moved { game: Uuid },
 }
+
+impl Outbound {
+    pub fn enter(room: RoomHandle) -> Outbound {
+        Outbound::Do(Box::new(Instruction::Enter(room)))
+    }
+
+    pub fn refused(game: Uuid, text: Utf8Bytes) -> Outbound {
+        Outbound::Do(Box::new(Instruction::Refused { game, text }))
+    }
+
+    pub fn moved(game: Uuid) -> Outbound {
+        Outbound::Do(Box::new(Instruction::Moved { game }))
+    }
+}
+
+// Every connection's queue allocates its first block of 32 slots when it is made, so each
+// byte of `Outbound` is 32 bytes of every socket, idle or not (issue 30): a text and a box
+// fit in a text's 32 bytes, while a room handle or a game id beside it made 56.
+const _: () = assert!(std::mem::size_of::<Outbound>() <= 32);
 
 /// Where frames for members on another node go: that node's outbox, which takes one message
 /// for many of its connections (a room sends each frame once per node, not once per member).

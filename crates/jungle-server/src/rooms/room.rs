@@ -248,7 +248,7 @@ impl Room {
             // runs it now. Members on other nodes follow it through their own node, which
             // watches the lease.
             for member in self.members.iter().filter(|m| m.conn.remote.is_none()) {
-                let _ = member.conn.tx.try_send(Outbound::Moved { game: self.id });
+                let _ = member.conn.tx.try_send(Outbound::moved(self.id));
             }
         }
     }
@@ -501,10 +501,7 @@ impl Room {
                 "no such game",
                 Some(self.id),
             );
-            let _ = conn.tx.try_send(Outbound::Refused {
-                game: self.id,
-                text,
-            });
+            let _ = conn.tx.try_send(Outbound::refused(self.id, text));
             return;
         }
         if let Some(member) = self.members.iter().find(|m| m.conn.id == conn.id) {
@@ -1032,7 +1029,7 @@ impl Room {
         };
         let handle = super::open::matched(self.ctx.clone(), self.session.settings(), red, blue);
         for member in &self.members {
-            let _ = member.conn.tx.try_send(Outbound::Enter(handle.clone()));
+            let _ = member.conn.tx.try_send(Outbound::enter(handle.clone()));
         }
     }
 

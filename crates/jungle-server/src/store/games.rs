@@ -458,13 +458,21 @@ impl Store {
     }
 
     pub async fn game(&self, id: Uuid) -> Result<Option<GameRecord>, StoreError> {
-        let Some(mut game) = self.game_without_moves(id).await? else {
-            return Ok(None);
-        };
+        match self.game_without_moves(id).await? {
+            Some(game) => self.with_moves(game).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// `game` (read by [`Store::game_without_moves`]) with its turns.
+    pub async fn with_moves(&self, mut game: GameRecord) -> Result<GameRecord, StoreError> {
         // A game's end moves its turns out of the log in the same commit: an ended game's
-        // are all in `moves`.
-        game.moves = self.moves(id, game.status == GameStatus::Active).await?;
-        Ok(Some(game))
+        // are all in `moves`. (One that ended after its row was read is also looked for in the
+        // log, which does no harm.)
+        game.moves = self
+            .moves(game.id, game.status == GameStatus::Active)
+            .await?;
+        Ok(game)
     }
 
     /// A game's row, its `moves` left empty: for a question about its players or status,

@@ -20,7 +20,7 @@ use tokio::time::Instant;
 use super::session::Session;
 use crate::frame_error::FrameError;
 use crate::http_server::ConnectionSlot;
-use crate::rooms::{frame_text, JoinIntent, Outbound};
+use crate::rooms::{frame_text, Instruction, JoinIntent, Outbound};
 use crate::state::AppState;
 
 /// Frames a connection may queue before it counts as too slow and is closed.
@@ -84,10 +84,9 @@ pub async fn upgrade(
         // Every idle socket holds this buffer, filled (so resident) at its first read.
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| async move {
-            let _slots = (slot, client_slot);
-            run(socket, state, client).await;
-        })
+        // The connection's task is `run`'s future itself: wrapped in another async block, the
+        // socket would be held twice in it.
+        .on_upgrade(move |socket| run(socket, state, client, (slot, client_slot)))
 }
 
 /// Tokens refill at the flood limit's rate, so bursts up to the limit pass.
@@ -156,13 +155,16 @@ async fn write_out(
                 feed(socket, Message::Text(text)).await?;
                 written += 1;
             }
-            Outbound::Enter(room) => session.enter(room, JoinIntent::Watch).await,
-            Outbound::Moved { game } => session.follow_moved(game).await,
-            Outbound::Refused { game, text } => {
-                session.forget(game);
-                feed(socket, Message::Text(text)).await?;
-                written += 1;
-            }
+            // Rare, and boxed: inline, their steps would be part of every connection's task.
+            Outbound::Do(instruction) => match *instruction {
+                Instruction::Enter(room) => Box::pin(session.enter(room, JoinIntent::Watch)).await,
+                Instruction::Moved { game } => Box::pin(session.follow_moved(game)).await,
+                Instruction::Refused { game, text } => {
+                    session.forget(game);
+                    feed(socket, Message::Text(text)).await?;
+                    written += 1;
+                }
+            },
         }
         if written < WRITE_BATCH {
             next = queue.try_recv().ok();
@@ -190,110 +192,122 @@ async fn timed<E>(write: impl std::future::Future<Output = Result<(), E>>) -> Re
     }
 }
 
-async fn run(mut socket: WebSocket, state: AppState, ip: IpAddr) {
-    metrics::gauge!("jungle_connections").increment(1.0);
-    let (out_tx, mut out_rx) = mpsc::channel(OUTBOUND_QUEUE);
-    let too_slow = Arc::new(Notify::new());
-    let mut session = Session::new(state.clone(), ip, out_tx, too_slow.clone());
-    let signed_out = session.signed_out();
-    let mut ping_sent: Option<Instant> = None;
-    let interval = state.config.ping_interval();
-    let mut ping = tokio::time::interval_at(Instant::now() + interval, interval);
-    let mut last_heard = Instant::now();
-    let mut flood = FloodGuard::new();
-    let mut shutdown = state.shutdown.clone();
-    // Made once, not at every turn of the loop: each would register with its `Notify` (a
-    // lock) when polled and unregister when dropped, for every frame in or out.
-    let mut too_slow = std::pin::pin!(too_slow.notified());
-    let mut signed_out = std::pin::pin!(signed_out.notified());
-    let mut shutdown_seen = std::pin::pin!(shutdown.changed());
-    let stop = loop {
-        tokio::select! {
-            incoming = socket.recv() => {
-                let message = match incoming {
-                    Some(Ok(message)) => message,
-                    Some(Err(e)) => break if is_over_capacity(e) {
-                        Stop::Close(CLOSE_TOO_BIG, "frame too large")
-                    } else {
-                        Stop::Gone
-                    },
-                    None => break Stop::Gone,
-                };
-                last_heard = Instant::now();
-                match message {
-                    Message::Text(text) => {
-                        if !flood.allow() {
-                            tracing::info!(%ip, "closing a flooding connection");
-                            break Stop::Close(CLOSE_POLICY, "too many frames");
+/// The connection's task, as long as its socket lives. Not an `async fn`: one holds its
+/// arguments twice (as given and as moved into its body), and the socket is a third of an idle
+/// connection's task. `slots`: its places under the connection caps, given back when it ends.
+#[allow(clippy::manual_async_fn)]
+fn run(
+    mut socket: WebSocket,
+    state: AppState,
+    ip: IpAddr,
+    slots: (Option<ConnectionSlot>, Option<crate::state::IpSlot>),
+) -> impl std::future::Future<Output = ()> + Send {
+    async move {
+        metrics::gauge!("jungle_connections").increment(1.0);
+        let (out_tx, mut out_rx) = mpsc::channel(OUTBOUND_QUEUE);
+        let too_slow = Arc::new(Notify::new());
+        let mut session = Session::new(state.clone(), ip, out_tx, too_slow.clone());
+        let signed_out = session.signed_out();
+        let mut ping_sent: Option<Instant> = None;
+        let interval = state.config.ping_interval();
+        let mut ping = tokio::time::interval_at(Instant::now() + interval, interval);
+        let mut last_heard = Instant::now();
+        let mut flood = FloodGuard::new();
+        let mut shutdown = state.shutdown.clone();
+        // Made once, not at every turn of the loop: each would register with its `Notify` (a
+        // lock) when polled and unregister when dropped, for every frame in or out.
+        let mut too_slow = std::pin::pin!(too_slow.notified());
+        let mut signed_out = std::pin::pin!(signed_out.notified());
+        let mut shutdown_seen = std::pin::pin!(shutdown.changed());
+        let stop = loop {
+            tokio::select! {
+                incoming = socket.recv() => {
+                    let message = match incoming {
+                        Some(Ok(message)) => message,
+                        Some(Err(e)) => break if is_over_capacity(e) {
+                            Stop::Close(CLOSE_TOO_BIG, "frame too large")
+                        } else {
+                            Stop::Gone
+                        },
+                        None => break Stop::Gone,
+                    };
+                    last_heard = Instant::now();
+                    match message {
+                        Message::Text(text) => {
+                            if !flood.allow() {
+                                tracing::info!(%ip, "closing a flooding connection");
+                                break Stop::Close(CLOSE_POLICY, "too many frames");
+                            }
+                            metrics::counter!("jungle_frames_received_total").increment(1);
+                            // On the heap while it runs: inline, the largest handler's state
+                            // would be part of every idle connection's task.
+                            if let Some(reply) = Box::pin(session.on_text(&text)).await {
+                                if let Err(stop) = send(&mut socket, Message::Text(reply)).await {
+                                    break stop;
+                                }
+                            }
                         }
-                        metrics::counter!("jungle_frames_received_total").increment(1);
-                        // On the heap while it runs: inline, the largest handler's state
-                        // would be part of every idle connection's task.
-                        if let Some(reply) = Box::pin(session.on_text(&text)).await {
+                        Message::Binary(_) => {
+                            if !flood.allow() {
+                                break Stop::Close(CLOSE_POLICY, "too many frames");
+                            }
+                            let reply = FrameError::Binary.to_frame();
                             if let Err(stop) = send(&mut socket, Message::Text(reply)).await {
                                 break stop;
                             }
                         }
-                    }
-                    Message::Binary(_) => {
-                        if !flood.allow() {
-                            break Stop::Close(CLOSE_POLICY, "too many frames");
+                        Message::Pong(_) => {
+                            if let Some(sent) = ping_sent.take() {
+                                session.record_round_trip(sent.elapsed());
+                            }
                         }
-                        let reply = FrameError::Binary.to_frame();
-                        if let Err(stop) = send(&mut socket, Message::Text(reply)).await {
+                        // Answered by the WebSocket layer, so counted like any frame: a ping
+                        // flood would otherwise make us write without limit.
+                        Message::Ping(_) => {
+                            if !flood.allow() {
+                                break Stop::Close(CLOSE_POLICY, "too many frames");
+                            }
+                        }
+                        Message::Close(_) => break Stop::Gone,
+                    }
+                }
+                outbound = out_rx.recv() => match outbound {
+                    Some(first) => {
+                        if let Err(stop) = write_out(&mut socket, &mut session, &mut out_rx, first).await {
                             break stop;
                         }
                     }
-                    Message::Pong(_) => {
-                        if let Some(sent) = ping_sent.take() {
-                            session.record_round_trip(sent.elapsed());
-                        }
+                    None => break Stop::Gone,
+                },
+                _ = ping.tick() => {
+                    if last_heard.elapsed() > interval * 2 {
+                        break Stop::Close(CLOSE_GOING_AWAY, "no answer to pings");
                     }
-                    // Answered by the WebSocket layer, so counted like any frame: a ping
-                    // flood would otherwise make us write without limit.
-                    Message::Ping(_) => {
-                        if !flood.allow() {
-                            break Stop::Close(CLOSE_POLICY, "too many frames");
-                        }
-                    }
-                    Message::Close(_) => break Stop::Gone,
-                }
-            }
-            outbound = out_rx.recv() => match outbound {
-                Some(first) => {
-                    if let Err(stop) = write_out(&mut socket, &mut session, &mut out_rx, first).await {
+                    ping_sent = Some(Instant::now());
+                    if let Err(stop) = send(&mut socket, Message::Ping(Default::default())).await {
                         break stop;
                     }
                 }
-                None => break Stop::Gone,
-            },
-            _ = ping.tick() => {
-                if last_heard.elapsed() > interval * 2 {
-                    break Stop::Close(CLOSE_GOING_AWAY, "no answer to pings");
-                }
-                ping_sent = Some(Instant::now());
-                if let Err(stop) = send(&mut socket, Message::Ping(Default::default())).await {
-                    break stop;
+                _ = &mut too_slow => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
+                _ = &mut signed_out => break Stop::Close(CLOSE_SIGNED_OUT, "signed out"),
+                _ = &mut shutdown_seen => {
+                    if let Err(stop) = send(&mut socket, Message::Text(frame_text(&ServerFrame::Shutdown))).await {
+                        break stop;
+                    }
+                    break Stop::Close(CLOSE_RESTART, "server restarting");
                 }
             }
-            _ = &mut too_slow => break Stop::Close(CLOSE_TRY_LATER, "too slow to keep up"),
-            _ = &mut signed_out => break Stop::Close(CLOSE_SIGNED_OUT, "signed out"),
-            _ = &mut shutdown_seen => {
-                if let Err(stop) = send(&mut socket, Message::Text(frame_text(&ServerFrame::Shutdown))).await {
-                    break stop;
-                }
-                break Stop::Close(CLOSE_RESTART, "server restarting");
-            }
+        };
+        if let Stop::Stuck = stop {
+            tracing::info!(%ip, "closing a connection that stopped reading");
         }
-    };
-    if let Stop::Stuck = stop {
-        tracing::info!(%ip, "closing a connection that stopped reading");
+        if let Stop::Close(code, reason) = stop {
+            close(&mut socket, code, reason).await;
+        }
+        Box::pin(session.leave_all()).await;
+        metrics::gauge!("jungle_connections").decrement(1.0);
+        drop(slots);
     }
-    if let Stop::Close(code, reason) = stop {
-        close(&mut socket, code, reason).await;
-    }
-    Box::pin(session.leave_all()).await;
-    metrics::gauge!("jungle_connections").decrement(1.0);
 }
 
 /// Sends a Close frame, then finishes the closing handshake: drops what the client still sends
