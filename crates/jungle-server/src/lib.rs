@@ -497,7 +497,8 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/puzzles/{id}", get(puzzles::api::one))
         .route(
             "/api/puzzles/{id}/attempt",
-            post(puzzles::api::attempt).layer(axum::extract::DefaultBodyLimit::max(4 * 1024)),
+            post(puzzles::api::attempt)
+                .layer(axum::extract::DefaultBodyLimit::max(puzzles::api::MAX_BODY)),
         )
         .route("/api/players/{id}/puzzles", get(puzzles::api::history))
         .route("/api/learn", get(learn::api::catalogue))

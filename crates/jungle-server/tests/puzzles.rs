@@ -183,3 +183,71 @@ async fn puzzles_are_solved_and_failed_and_both_ratings_move(db: Db) {
 }
 
 both_stores!(puzzles_are_solved_and_failed_and_both_ratings_move);
+
+/// What is no answer spends nothing: text that is no move, a body over the bound and a page
+/// of another site are refused, and the player's first try still counts afterwards. And the
+/// puzzles offered are any of those near the player's rating, not the same few for everyone.
+async fn bad_attempts_spend_nothing_and_offers_vary(db: Db) {
+    let server = TestServer::start(db).await;
+    let solver = server.account("Careful").await;
+    let puzzle = next(&server, &solver.token, "?rules=classic").await;
+    for not_a_move in ["zz", "ａ1a2", "');--", "pass"] {
+        let (status, body) = attempt(
+            &server,
+            &solver.token,
+            &puzzle.id,
+            json!({ "moves": [not_a_move], "win": true }),
+        )
+        .await;
+        assert_eq!(status, 400, "{not_a_move}: {body}");
+        assert_eq!(body["code"], "bad_request", "{body}");
+    }
+    let huge = "a".repeat(8 * 1024);
+    let (status, body) = attempt(
+        &server,
+        &solver.token,
+        &puzzle.id,
+        json!({ "moves": [huge], "win": true }),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (413, Some("too_large")),
+        "{body}"
+    );
+    let foreign = reqwest::Client::new()
+        .post(server.url(&format!("/api/puzzles/{}/attempt", puzzle.id)))
+        .bearer_auth(&solver.token)
+        .header("Origin", "http://evil.example")
+        .json(&json!({ "moves": solver_moves(&puzzle), "win": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status().as_u16(), 403);
+    // None of those was a try: the real one is rated.
+    let (status, body) = attempt(
+        &server,
+        &solver.token,
+        &puzzle.id,
+        json!({ "moves": solver_moves(&puzzle), "win": true }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let solved: PuzzleResult = serde_json::from_value(body).unwrap();
+    assert!(solved.rated && solved.change > 0, "{solved:?}");
+
+    // Offers: a browsing player who tries none is shown many different ones.
+    let browser = server.account("Browser").await;
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..45 {
+        seen.insert(next(&server, &browser.token, "?rules=classic").await.id);
+    }
+    assert!(
+        seen.len() > 30,
+        "only {} different puzzles in 45",
+        seen.len()
+    );
+    server.shutdown().await;
+}
+
+both_stores!(bad_attempts_spend_nothing_and_offers_vary);

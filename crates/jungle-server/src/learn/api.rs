@@ -32,6 +32,8 @@ pub enum LearnApiError {
     NotFound,
     #[error("sign in first")]
     NotSignedIn,
+    #[error("the request is too large")]
+    TooLarge,
     #[error("no such game")]
     NoGame,
     #[error(transparent)]
@@ -49,6 +51,7 @@ impl IntoResponse for LearnApiError {
             LearnApiError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
             LearnApiError::NoGame => (StatusCode::NOT_FOUND, "no_such_game"),
             LearnApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            LearnApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             LearnApiError::NotThePractice(_) => (StatusCode::BAD_REQUEST, "not_the_practice"),
             LearnApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             LearnApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
@@ -86,8 +89,10 @@ async fn asker(
 }
 
 fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, LearnApiError> {
-    body.map(|Json(b)| b)
-        .map_err(|e| LearnApiError::BadRequest(e.body_text()))
+    body.map(|Json(b)| b).map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => LearnApiError::TooLarge,
+        _ => LearnApiError::BadRequest(e.body_text()),
+    })
 }
 
 /// `GET /api/learn`: every chapter.

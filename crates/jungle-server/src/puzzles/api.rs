@@ -23,6 +23,8 @@ use crate::store::{StoreError, StoredPuzzle};
 /// Moves an attempt may carry, and the longest move text.
 const MAX_MOVES: usize = 16;
 const MAX_MOVE_TEXT: usize = 8;
+/// The largest attempt's body (sixteen moves are a few hundred bytes).
+pub const MAX_BODY: usize = 4 * 1024;
 /// Attempts shown in a player's history.
 const HISTORY: i64 = 100;
 
@@ -38,6 +40,10 @@ pub enum PuzzleApiError {
     NoPlayer,
     #[error("an attempt is a player's: send your token")]
     NotSignedIn,
+    #[error("an attempt is at most {MAX_BODY} bytes")]
+    TooLarge,
+    #[error(transparent)]
+    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
     #[error(transparent)]
     RateLimited(#[from] crate::limits::RateLimited),
     #[error(transparent)]
@@ -53,6 +59,8 @@ impl IntoResponse for PuzzleApiError {
             }
             PuzzleApiError::NoneLeft => (StatusCode::NOT_FOUND, "no_puzzle"),
             PuzzleApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            PuzzleApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            PuzzleApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             PuzzleApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             PuzzleApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
@@ -198,8 +206,20 @@ pub async fn attempt(
     let player = asker(&state, &headers, client, Limited::PuzzleAttempts)
         .await?
         .ok_or(PuzzleApiError::NotSignedIn)?;
-    let Json(body) = body.map_err(|e| PuzzleApiError::BadRequest(e.body_text()))?;
-    if body.moves.len() > MAX_MOVES || body.moves.iter().any(|m| m.len() > MAX_MOVE_TEXT) {
+    // A page of another site must not spend a signed-in player's first try with its cookie.
+    crate::auth::same_origin(&state.origins, &headers)?;
+    let Json(body) = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => PuzzleApiError::TooLarge,
+        _ => PuzzleApiError::BadRequest(e.body_text()),
+    })?;
+    // Text that is no move is a mistake of the client's, not a wrong answer: it must not
+    // spend the player's one rated try.
+    if body.moves.len() > MAX_MOVES
+        || body
+            .moves
+            .iter()
+            .any(|m| m.len() > MAX_MOVE_TEXT || m.parse::<jungle_rules::Move>().is_err())
+    {
         return Err(PuzzleApiError::BadRequest(format!(
             "at most {MAX_MOVES} moves, each like a3a4"
         )));

@@ -36,9 +36,7 @@ pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, Store
 pub use mail::MailAddress;
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
-pub use puzzles::{
-    puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle, KEPT_ATTEMPTS,
-};
+pub use puzzles::{puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle};
 pub use rooms::WaitingRoom;
 pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};
 pub use vacations::Vacation;

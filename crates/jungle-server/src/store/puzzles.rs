@@ -1,6 +1,6 @@
 //! Puzzles in the database (issue 27): the puzzles with their ratings, each player's puzzle
-//! rating per ruleset, their attempts (the latest [`KEPT_ATTEMPTS`]; older ones live on as the
-//! counts of their rating), and the puzzle of each day.
+//! rating per ruleset, their attempts (one per player and puzzle: only a first attempt counts,
+//! so it is kept for good, bounded by the number of puzzles), and the puzzle of each day.
 
 use jungle_rules::Ruleset;
 use sqlx::Row;
@@ -10,8 +10,6 @@ use super::{now_ms, Store, StoreError};
 use crate::puzzles::{Puzzle, Theme};
 use crate::rating::{rate, Glicko};
 
-/// Attempts kept per player; older ones are forgotten (their results stay in the counts).
-pub const KEPT_ATTEMPTS: i64 = 1_000;
 /// How much of a rated attempt's change a puzzle's own rating takes: many more people try a
 /// puzzle than a player meets puzzles, so it moves slowly.
 const PUZZLE_DAMPING: f64 = 0.5;
@@ -158,8 +156,9 @@ impl Store {
         row.as_ref().map(stored).transpose()
     }
 
-    /// A puzzle of `ruleset` (and `theme`) near `rating` that `player` has not tried: one of
-    /// the nearest few, by `pick` (any number; the caller's randomness).
+    /// A puzzle of `ruleset` (and `theme`) near `rating` that `player` has not tried: any of
+    /// those in a window around `rating` (widened until it holds one), by `pick` (any number;
+    /// the caller's randomness).
     pub async fn next_puzzle(
         &self,
         player: Option<Uuid>,
@@ -170,25 +169,40 @@ impl Store {
     ) -> Result<Option<StoredPuzzle>, StoreError> {
         let theme = theme.map(|t| format!("% {} %", t.name()));
         // A window around the rating, widened until it holds something.
+        const UNTRIED_IN_WINDOW: &str = "FROM puzzles p
+             WHERE p.ruleset = $1 AND p.rating >= $2 AND p.rating <= $3
+               AND ($4 = '' OR p.themes LIKE $4)
+               AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
+                               WHERE a.player_id = $5 AND a.puzzle_id = p.id)";
+        let player = player.map(|p| p.to_string()).unwrap_or_default();
+        let theme = theme.unwrap_or_default();
         for width in [150.0, 400.0, 1_000.0, 10_000.0] {
-            let rows = sqlx::query(&format!(
-                "SELECT {COLUMNS} FROM puzzles p
-                 WHERE p.ruleset = $1 AND p.rating >= $2 AND p.rating <= $3
-                   AND ($4 = '' OR p.themes LIKE $4)
-                   AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
-                                   WHERE a.player_id = $5 AND a.puzzle_id = p.id)
-                 ORDER BY p.id LIMIT 30"
+            let count: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {UNTRIED_IN_WINDOW}"))
+                .bind(ruleset.name())
+                .bind(rating - width)
+                .bind(rating + width)
+                .bind(&theme)
+                .bind(&player)
+                .fetch_one(&self.pool)
+                .await?;
+            if count == 0 {
+                continue;
+            }
+            // Any of the window's, alike: a few first ones would give everyone the same.
+            let row = sqlx::query(&format!(
+                "SELECT {COLUMNS} {UNTRIED_IN_WINDOW} ORDER BY p.id LIMIT 1 OFFSET $6"
             ))
             .bind(ruleset.name())
             .bind(rating - width)
             .bind(rating + width)
-            .bind(theme.clone().unwrap_or_default())
-            .bind(player.map(|p| p.to_string()).unwrap_or_default())
-            .fetch_all(&self.pool)
+            .bind(&theme)
+            .bind(&player)
+            .bind((pick % count as u64) as i64)
+            .fetch_optional(&self.pool)
             .await?;
-            if !rows.is_empty() {
-                let chosen = &rows[(pick % rows.len() as u64) as usize];
-                return stored(chosen).map(Some);
+            // (None: the window changed between the two reads; a wider one is looked at.)
+            if let Some(row) = row {
+                return stored(&row).map(Some);
             }
         }
         Ok(None)
@@ -349,16 +363,6 @@ impl Store {
         .bind(player_after.rating)
         .bind(player.to_string())
         .bind(&puzzle.id)
-        .execute(&mut *tx)
-        .await?;
-        // The oldest attempts beyond those kept are forgotten (the counts keep them).
-        sqlx::query(
-            "DELETE FROM puzzle_attempts WHERE player_id = $1 AND at < (
-                 SELECT MIN(at) FROM (SELECT at FROM puzzle_attempts WHERE player_id = $1
-                                      ORDER BY at DESC LIMIT $2) AS kept)",
-        )
-        .bind(player.to_string())
-        .bind(KEPT_ATTEMPTS)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
