@@ -147,7 +147,8 @@ fn run(handle: &Handle, engines: EnginePool, store: Store, shutdown: watch::Rece
         let pause = match mine_waiting(handle, &store, &mut miner, &shutdown) {
             Ok(Pass::Done) => LOOK_EVERY,
             Ok(Pass::Interrupted) => BACK_OFF,
-            Err(e) => {
+            Err(Halt::Stopped) => return,
+            Err(Halt::Store(e)) => {
                 tracing::warn!(error = %e, "mining puzzles");
                 LOOK_EVERY
             }
@@ -183,6 +184,38 @@ enum Pass {
     Interrupted,
 }
 
+/// Why a pass stopped short.
+#[derive(Debug, thiserror::Error)]
+enum Halt {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The server's runtime is gone (a server dropped without a shutdown, in tests).
+    #[error("the server stopped")]
+    Stopped,
+}
+
+/// Runs `work` on the server's runtime and waits for it on this thread. Not `block_on` here:
+/// a runtime shutting down under it panics this thread when its timer or sockets are used;
+/// a task of the runtime is only dropped, and the wait ends.
+fn on_runtime<T: Send + 'static>(
+    handle: &Handle,
+    work: impl std::future::Future<Output = T> + Send + 'static,
+) -> Result<T, Halt> {
+    let (done, answer) = std::sync::mpsc::sync_channel(1);
+    handle.spawn(async move {
+        let _ = done.send(work.await);
+    });
+    answer.recv().map_err(|_| Halt::Stopped)
+}
+
+/// A store request, waited for on this thread.
+fn stored<T: Send + 'static>(
+    handle: &Handle,
+    work: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'static,
+) -> Result<T, Halt> {
+    Ok(on_runtime(handle, work)??)
+}
+
 /// Mines the games waiting, a batch at a time, on the miner's thread: the store is waited for
 /// and each search blocks this thread, never a runtime worker.
 fn mine_waiting(
@@ -190,11 +223,17 @@ fn mine_waiting(
     store: &Store,
     miner: &mut Miner<PoolTables>,
     shutdown: &watch::Receiver<bool>,
-) -> Result<Pass, StoreError> {
+) -> Result<Pass, Halt> {
     let now = crate::store::now_ms();
-    handle.block_on(store.forget_mined_before(now - 2 * WINDOW_MS))?;
+    let s = store.clone();
+    stored(handle, async move {
+        s.forget_mined_before(now - 2 * WINDOW_MS).await
+    })?;
     loop {
-        let games = handle.block_on(store.games_to_mine(now - WINDOW_MS, MIN_PLIES, BATCH))?;
+        let s = store.clone();
+        let games = stored(handle, async move {
+            s.games_to_mine(now - WINDOW_MS, MIN_PLIES, BATCH).await
+        })?;
         if games.is_empty() {
             return Ok(Pass::Done);
         }
@@ -202,27 +241,33 @@ fn mine_waiting(
             if *shutdown.borrow() {
                 return Ok(Pass::Done);
             }
-            if !handle.block_on(store.claim_for_mining(game))? {
+            let s = store.clone();
+            if !stored(handle, async move { s.claim_for_mining(game).await })? {
                 continue;
             }
-            let Some(record) = handle.block_on(store.game(game))? else {
+            let s = store.clone();
+            let Some(record) = stored(handle, async move { s.game(game).await })? else {
                 continue;
             };
             let outcome = match mine_game(miner, &record) {
                 Err(Rejection::Interrupted) => {
-                    handle.block_on(store.unclaim_for_mining(game))?;
+                    let s = store.clone();
+                    stored(handle, async move { s.unclaim_for_mining(game).await })?;
                     count("interrupted");
                     return Ok(Pass::Interrupted);
                 }
                 Ok(puzzle) => {
-                    let added =
-                        handle.block_on(store.add_puzzles(std::slice::from_ref(&puzzle)))?;
+                    let s = store.clone();
+                    let added = stored(handle, async move {
+                        s.add_puzzles(std::slice::from_ref(&puzzle)).await
+                    })?;
                     tracing::info!(%game, new = added, "a puzzle mined from a finished game");
                     "puzzle"
                 }
                 Err(why) => why.name(),
             };
-            handle.block_on(store.mined(game, outcome))?;
+            let s = store.clone();
+            stored(handle, async move { s.mined(game, outcome).await })?;
             count(outcome);
         }
     }
@@ -260,9 +305,13 @@ impl Tables for PoolTables {
         limits: Limits,
     ) -> Option<(Option<Move>, Option<Info>)> {
         self.quiet.wait();
-        let mut lease = self
-            .handle
-            .block_on(self.engines.lend_background(self.owner));
+        let (engines, owner) = (self.engines.clone(), self.owner);
+        // The server stopping: no search.
+        let mut lease = on_runtime(
+            &self.handle,
+            async move { engines.lend_background(owner).await },
+        )
+        .ok()?;
         let searcher = lease.searcher();
         searcher.set_rules(*game.rules());
         let found = searcher.search_among(game, moves, limits, |_| {});
