@@ -203,11 +203,12 @@ pub async fn attempt(
     Path(id): Path<String>,
     body: Result<Json<PuzzleAttempt>, JsonRejection>,
 ) -> Result<Json<PuzzleResult>, PuzzleApiError> {
+    // A page of another site must not spend a signed-in player's first try (or their
+    // allowance of tries) with its cookie: refused before anything else.
+    crate::auth::same_origin(&state.origins, &headers)?;
     let player = asker(&state, &headers, client, Limited::PuzzleAttempts)
         .await?
         .ok_or(PuzzleApiError::NotSignedIn)?;
-    // A page of another site must not spend a signed-in player's first try with its cookie.
-    crate::auth::same_origin(&state.origins, &headers)?;
     let Json(body) = body.map_err(|e| match e.status() {
         StatusCode::PAYLOAD_TOO_LARGE => PuzzleApiError::TooLarge,
         _ => PuzzleApiError::BadRequest(e.body_text()),

@@ -306,6 +306,8 @@ fn run(
         }
         Box::pin(session.leave_all()).await;
         metrics::gauge!("jungle_connections").decrement(1.0);
+        // The places under the caps go with the socket, not before it.
+        drop(socket);
         drop(slots);
     }
 }
