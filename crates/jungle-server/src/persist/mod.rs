@@ -9,7 +9,12 @@ use jungle_protocol::RatingChange;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::store::{FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom};
+use sqlx::pool::PoolConnection;
+use sqlx::Any;
+
+use crate::store::{
+    FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom, TURNS_PER_STATEMENT,
+};
 use unfolded::{EndFold, Unfolded};
 
 #[cfg(test)]
@@ -169,6 +174,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
     let mut closed = false;
     // The server folded the log whole before it started the writer, but a test may not have.
     let mut unfolded = Unfolded::new(false);
+    let mut held = Held::default();
     loop {
         // Waiting before taking the queue lets the writes of the whole window join the batch.
         if !window.is_zero() {
@@ -192,7 +198,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
         last_commit = Instant::now();
         let started = last_commit;
         let size = batch.len();
-        commit_with_retry(&store, &mut batch, &mut unfolded).await;
+        commit_with_retry(&store, &mut batch, &mut unfolded, &mut held).await;
         metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());
         metrics::histogram!("jungle_db_batch_size").record(size as f64);
         if store.is_embedded() && unfolded.wants_whole_fold() {
@@ -222,11 +228,16 @@ async fn fold_whole(store: &Store, unfolded: &mut Unfolded) {
 
 /// Commits the batch, retrying while the database is unreachable. A write that fails for good
 /// (a bug, not an outage) is answered with its error; the others still commit.
-async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>, unfolded: &mut Unfolded) {
+async fn commit_with_retry(
+    store: &Store,
+    batch: &mut Vec<Request>,
+    unfolded: &mut Unfolded,
+    held: &mut Held,
+) {
     let mut delay = Duration::from_millis(50);
     loop {
         let writes: Vec<&Write> = batch.iter().map(|(w, _)| w).collect();
-        let committed = commit(store, &writes, unfolded).await;
+        let committed = commit(store, &writes, unfolded, held).await;
         if committed.is_err() {
             // The commit remembered some of its turns, which are not stored.
             unfolded.forget();
@@ -248,7 +259,7 @@ async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>, unfolded: &m
                 tracing::error!(error = %e, "batch failed; committing its writes one by one");
                 for request in batch.drain(..) {
                     let mut single = vec![request];
-                    Box::pin(commit_with_retry(store, &mut single, unfolded)).await;
+                    Box::pin(commit_with_retry(store, &mut single, unfolded, held)).await;
                 }
                 return;
             }
@@ -264,12 +275,80 @@ async fn commit_with_retry(store: &Store, batch: &mut Vec<Request>, unfolded: &m
     }
 }
 
+/// The writer's PostgreSQL connection, kept from one commit to the next: taking it from the
+/// pool and giving it back cost a round trip each (sqlx tests a connection both ways), as many
+/// as the commit itself. A failed commit lets it go, and the next takes a fresh one. SQLite's
+/// goes back to the pool after each commit: its readers (sign-ins) share that pool, and a
+/// writer holding one starved them (benchmarks.md, "The writer keeping one connection").
+#[derive(Default)]
+struct Held(Option<PoolConnection<Any>>);
+
+impl Held {
+    async fn take(&mut self, store: &Store) -> Result<PoolConnection<Any>, StoreError> {
+        match self.0.take() {
+            Some(conn) => Ok(conn),
+            None => Ok(store.pool().acquire().await?),
+        }
+    }
+
+    fn keep(&mut self, store: &Store, conn: PoolConnection<Any>) {
+        if !store.is_embedded() {
+            self.0 = Some(conn);
+        }
+    }
+}
+
 async fn commit(
     store: &Store,
     writes: &[&Write],
     unfolded: &mut Unfolded,
+    held: &mut Held,
 ) -> Result<Vec<Written>, StoreError> {
-    let mut tx = store.pool().begin().await?;
+    let mut conn = held.take(store).await?;
+    let results = match turns_alone(store, writes) {
+        // One statement is a transaction by itself: no BEGIN and COMMIT round trips.
+        Some(turns) => {
+            store.insert_moves(&mut conn, &turns).await?;
+            writes.iter().map(|_| Written::Done).collect()
+        }
+        None => {
+            let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+            let (results, cleared_below) = commit_in(store, &mut tx, writes, unfolded).await?;
+            tx.commit().await?;
+            if let Some(below) = cleared_below {
+                unfolded.cleared(below);
+            }
+            results
+        }
+    };
+    held.keep(store, conn);
+    Ok(results)
+}
+
+/// The batch's rows when it is nothing but turns that go straight to `moves` (PostgreSQL's
+/// turns, and correspondence turns) and fit one statement: the common batch on PostgreSQL.
+fn turns_alone(store: &Store, writes: &[&Write]) -> Option<Vec<(Uuid, MoveRecord)>> {
+    if writes.len() > TURNS_PER_STATEMENT {
+        return None;
+    }
+    writes
+        .iter()
+        .map(|write| match write {
+            Write::Turn(game, turn) if !store.is_embedded() => Some((*game, turn.clone())),
+            Write::CorrespondenceTurn(game, turn) => Some((*game, turn.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every write of the batch, in `tx`, which the caller commits; and below which row the log
+/// was cleared, to tell `unfolded` once that is committed.
+async fn commit_in(
+    store: &Store,
+    tx: &mut sqlx::Transaction<'_, Any>,
+    writes: &[&Write],
+    unfolded: &mut Unfolded,
+) -> Result<(Vec<Written>, Option<i64>), StoreError> {
     let mut results = Vec::with_capacity(writes.len());
     // Turns are gathered into multi-row inserts; the order of writes within one game is kept
     // because a game's start precedes its turns, and its end and takebacks follow them.
@@ -290,68 +369,64 @@ async fn commit(
                 results.push(Written::Done);
             }
             Write::OpenRoom(room) => {
-                store.insert_waiting_room(&mut tx, room).await?;
+                store.insert_waiting_room(tx, room).await?;
                 results.push(Written::Done);
             }
             Write::CloseRoom(code) => {
-                store.delete_waiting_room(&mut tx, code).await?;
+                store.delete_waiting_room(tx, code).await?;
                 results.push(Written::Done);
             }
             Write::StartGame(game) => {
-                pending.flush(store, &mut tx, unfolded).await?;
-                store.insert_game(&mut tx, game).await?;
+                pending.flush(store, tx, unfolded).await?;
+                store.insert_game(tx, game).await?;
                 results.push(Written::Done);
             }
             Write::Finish(finish) => {
-                pending.flush(store, &mut tx, unfolded).await?;
+                pending.flush(store, tx, unfolded).await?;
                 // Its turns leave the log for `moves` with the game's end, in one commit.
                 match unfolded.ended(finish.game) {
                     EndFold::Held(turns) => {
                         let turns: Vec<_> = turns.into_iter().map(|t| (finish.game, t)).collect();
-                        store.insert_moves(&mut tx, &turns).await?;
+                        store.insert_moves(tx, &turns).await?;
                     }
                     // (PostgreSQL's log is always empty.)
                     EndFold::FromLog if store.is_embedded() => {
-                        store.fold_game_from_log(&mut tx, finish.game).await?
+                        store.fold_game_from_log(tx, finish.game).await?
                     }
                     EndFold::FromLog => {}
                 }
-                results.push(Written::Finished(store.finish_game(&mut tx, finish).await?));
+                results.push(Written::Finished(store.finish_game(tx, finish).await?));
             }
             Write::Chat(line) => {
-                store.insert_chat_line(&mut tx, line).await?;
+                store.insert_chat_line(tx, line).await?;
                 results.push(Written::Done);
             }
             Write::TurnClock { game, ply, clock } => {
                 // The turn it changes may be in this very batch: it goes in first.
-                pending.flush(store, &mut tx, unfolded).await?;
-                store.set_turn_clock(&mut tx, *game, *ply, *clock).await?;
+                pending.flush(store, tx, unfolded).await?;
+                store.set_turn_clock(tx, *game, *ply, *clock).await?;
                 results.push(Written::Done);
             }
             Write::TakeBack { game, kept, undone } => {
                 // The turns it undoes may be in this very batch: they go in first.
-                pending.flush(store, &mut tx, unfolded).await?;
-                store.take_back(&mut tx, *game, *kept, undone).await?;
+                pending.flush(store, tx, unfolded).await?;
+                store.take_back(tx, *game, *kept, undone).await?;
                 unfolded.taken_back(*game, *kept);
                 results.push(Written::Done);
             }
         }
     }
-    pending.flush(store, &mut tx, unfolded).await?;
+    pending.flush(store, tx, unfolded).await?;
     // In the same commit: the turns of games whose oldest logged turn is old enough move to
     // `moves`, a few games at a time, and the start of the log that is all in `moves` goes.
     let due = unfolded.due();
-    store.insert_moves(&mut tx, &due).await?;
+    store.insert_moves(tx, &due).await?;
     let clear = unfolded.clearable();
     if let Some(below) = clear {
-        store.clear_log_below(&mut tx, below).await?;
-    }
-    tx.commit().await?;
-    if let Some(below) = clear {
-        unfolded.cleared(below);
+        store.clear_log_below(tx, below).await?;
     }
     metrics::counter!("jungle_db_folded_turns_total").increment(due.len() as u64);
-    Ok(results)
+    Ok((results, clear))
 }
 
 /// A batch's turns not yet inserted.

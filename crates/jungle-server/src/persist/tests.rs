@@ -242,8 +242,8 @@ async fn turns_go_through_the_log_on_sqlite() {
     turns_go_through_the_log(store).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn turns_go_through_the_log_on_postgres() {
+/// A fresh PostgreSQL database for one test; the admin connection drops it afterwards.
+async fn postgres_store() -> (Store, sqlx::AnyConnection, String) {
     let admin = std::env::var("JUNGLE_TEST_POSTGRES")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
     sqlx::any::install_default_drivers();
@@ -257,9 +257,65 @@ async fn turns_go_through_the_log_on_postgres() {
         .expect("create database");
     let base = admin.rsplit_once('/').expect("a database in the url").0;
     let store = Store::open(&format!("{base}/{name}")).await.expect("store");
-    turns_go_through_the_log(store.clone()).await;
+    (store, conn, name)
+}
+
+async fn drop_postgres_store(store: Store, mut conn: sqlx::AnyConnection, name: String) {
     store.close().await;
-    let _ = sqlx::query(&format!("DROP DATABASE {name}"))
+    let _ = sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
         .execute(&mut conn)
         .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turns_go_through_the_log_on_postgres() {
+    let (store, conn, name) = postgres_store().await;
+    turns_go_through_the_log(store.clone()).await;
+    drop_postgres_store(store, conn, name).await;
+}
+
+/// The writer keeps its PostgreSQL connection between commits; when the database closes it
+/// (a restart, an administrator), the next commit is retried on a fresh one and nothing is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
+    let (store, mut admin, name) = postgres_store().await;
+    let red = store
+        .create_player("cutred", &format!("{:064}", 1))
+        .await
+        .expect("player");
+    let blue = store
+        .create_player("cutblue", &format!("{:064}", 2))
+        .await
+        .expect("player");
+    let (writer, hold) = Persister::start(store.clone());
+    let game = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    writer
+        .write(Write::StartGame(game.clone()))
+        .await
+        .expect("start");
+    writer
+        .write(Write::Turn(game.id, turn(0)))
+        .await
+        .expect("turn 0");
+
+    let cut: i64 = sqlx::query(&format!(
+        "SELECT COUNT(*) AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = '{name}' AND pid <> pg_backend_pid()) AS cut"
+    ))
+    .fetch_one(&mut admin)
+    .await
+    .expect("terminate")
+    .try_get("n")
+    .expect("n");
+    assert!(cut >= 1, "the writer's connection was open and is cut");
+
+    for ply in 1..4 {
+        writer
+            .write(Write::Turn(game.id, turn(ply)))
+            .await
+            .expect("committed on a fresh connection");
+    }
+    assert_eq!(plies(&store, game.id).await, vec![0, 1, 2, 3]);
+    assert!(hold.close(std::time::Duration::from_secs(5)).await);
+    drop_postgres_store(store, admin, name).await;
 }

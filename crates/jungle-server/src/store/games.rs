@@ -3,10 +3,13 @@ use jungle_protocol::{ClockSpec, GameStatus, RatingChange, Reason};
 use jungle_rules::{Ruleset, Side};
 use serde::Serialize;
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Any, AnyConnection, Row, Transaction};
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Backend, Store, StoreError};
+
+/// Most turns inserted by one statement.
+pub const TURNS_PER_STATEMENT: usize = 512;
 
 /// The columns of a stored turn, in `moves` and in the move log alike.
 pub(super) const TURN_COLUMNS: &str =
@@ -268,24 +271,31 @@ impl Store {
 
     /// Appends turns to `moves`; a turn already stored (a retried write) is left as it is.
     /// Turns on the clock go to the move log instead ([`Store::append_to_log`]).
+    /// Takes a transaction or, for turns that fit one statement ([`TURNS_PER_STATEMENT`]), a
+    /// bare connection: one statement commits whole or not at all.
     pub async fn insert_moves(
         &self,
-        tx: &mut Transaction<'_, Any>,
+        conn: &mut AnyConnection,
         moves: &[(Uuid, MoveRecord)],
     ) -> Result<(), StoreError> {
-        self.insert_turn_rows(tx, "moves", moves, " ON CONFLICT (game_id, ply) DO NOTHING")
-            .await
+        self.insert_turn_rows(
+            conn,
+            "moves",
+            moves,
+            " ON CONFLICT (game_id, ply) DO NOTHING",
+        )
+        .await
     }
 
     /// Many rows per statement: one round trip for a whole batch of games' turns.
     pub(super) async fn insert_turn_rows(
         &self,
-        tx: &mut Transaction<'_, Any>,
+        conn: &mut AnyConnection,
         table: &str,
         moves: &[(Uuid, MoveRecord)],
         on_conflict: &str,
     ) -> Result<(), StoreError> {
-        for chunk in moves.chunks(512) {
+        for chunk in moves.chunks(TURNS_PER_STATEMENT) {
             let mut sql = format!("INSERT INTO {table} ({TURN_COLUMNS}) VALUES ");
             for i in 0..chunk.len() {
                 if i > 0 {
@@ -308,7 +318,7 @@ impl Store {
                     .bind(if m.played_at > 0 { m.played_at } else { now })
                     .bind(i64::from(m.blurred));
             }
-            query.execute(&mut **tx).await?;
+            query.execute(&mut *conn).await?;
         }
         Ok(())
     }

@@ -32,7 +32,9 @@ pub use api_tokens::{NewTokenError, TokenHolder, TokenRecord, MAX_TOKENS};
 pub use blocks::{BlockError, MAX_BLOCKS};
 pub use bot_record::BotRecord;
 pub use fair_play::{GameAssessment, QueueLine};
-pub use games::{ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock};
+pub use games::{
+    ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock, TURNS_PER_STATEMENT,
+};
 pub use mail::MailAddress;
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
 pub use players::{PlayerRecord, RatingRecord};
