@@ -2,7 +2,8 @@ use jungle_protocol::http::GameSummary;
 use jungle_protocol::{ClockSpec, GameStatus, RatingChange, Reason};
 use jungle_rules::{Ruleset, Side};
 use serde::Serialize;
-use sqlx::any::AnyRow;
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::query::Query;
 use sqlx::{Any, AnyConnection, Row, Transaction};
 use uuid::Uuid;
 
@@ -14,6 +15,28 @@ pub const TURNS_PER_STATEMENT: usize = 512;
 /// The columns of a stored turn, in `moves` and in the move log alike.
 pub(super) const TURN_COLUMNS: &str =
     "game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred";
+
+/// Binds each turn's values in the order of [`TURN_COLUMNS`] (a turn not yet stamped is
+/// stamped now).
+pub(super) fn bind_turns<'q>(
+    mut query: Query<'q, Any, AnyArguments<'q>>,
+    turns: &[(Uuid, MoveRecord)],
+) -> Query<'q, Any, AnyArguments<'q>> {
+    let now = now_ms();
+    for (game, m) in turns {
+        query = query
+            .bind(game.to_string())
+            .bind(m.ply)
+            .bind(m.mv.clone())
+            .bind(m.clock.red_ms)
+            .bind(m.clock.blue_ms)
+            .bind(m.clock.red_timeouts)
+            .bind(m.clock.blue_timeouts)
+            .bind(if m.played_at > 0 { m.played_at } else { now })
+            .bind(i64::from(m.blurred));
+    }
+    query
+}
 use crate::rating::{self, Glicko};
 
 /// A game as it starts.
@@ -288,7 +311,7 @@ impl Store {
     }
 
     /// Many rows per statement: one round trip for a whole batch of games' turns.
-    pub(super) async fn insert_turn_rows(
+    async fn insert_turn_rows(
         &self,
         conn: &mut AnyConnection,
         table: &str,
@@ -296,31 +319,25 @@ impl Store {
         on_conflict: &str,
     ) -> Result<(), StoreError> {
         for chunk in moves.chunks(TURNS_PER_STATEMENT) {
-            let mut sql = format!("INSERT INTO {table} ({TURN_COLUMNS}) VALUES ");
-            for i in 0..chunk.len() {
-                if i > 0 {
-                    sql.push(',');
-                }
-                self.push_row_placeholders(&mut sql, i * 9, 9);
-            }
-            sql.push_str(on_conflict);
-            let mut query = sqlx::query(&sql);
-            let now = now_ms();
-            for (game, m) in chunk {
-                query = query
-                    .bind(game.to_string())
-                    .bind(m.ply)
-                    .bind(m.mv.clone())
-                    .bind(m.clock.red_ms)
-                    .bind(m.clock.blue_ms)
-                    .bind(m.clock.red_timeouts)
-                    .bind(m.clock.blue_timeouts)
-                    .bind(if m.played_at > 0 { m.played_at } else { now })
-                    .bind(i64::from(m.blurred));
-            }
-            query.execute(&mut *conn).await?;
+            let sql = self.turn_rows_sql(table, chunk.len(), on_conflict);
+            bind_turns(sqlx::query(&sql), chunk)
+                .execute(&mut *conn)
+                .await?;
         }
         Ok(())
+    }
+
+    /// An insert of `rows` turns into `table`, then `tail`; the values go in by [`bind_turns`].
+    pub(super) fn turn_rows_sql(&self, table: &str, rows: usize, tail: &str) -> String {
+        let mut sql = format!("INSERT INTO {table} ({TURN_COLUMNS}) VALUES ");
+        for i in 0..rows {
+            if i > 0 {
+                sql.push(',');
+            }
+            self.push_row_placeholders(&mut sql, i * 9, 9);
+        }
+        sql.push_str(tail);
+        sql
     }
 
     /// Replaces the clocks stored with one turn (a correspondence day given).
