@@ -18,7 +18,7 @@ pub(super) const TURN_COLUMNS: &str =
 
 /// Binds each turn's values in the order of [`TURN_COLUMNS`] (a turn not yet stamped is
 /// stamped now).
-pub(super) fn bind_turns<'q>(
+fn bind_turns<'q>(
     mut query: Query<'q, Any, AnyArguments<'q>>,
     turns: &[(Uuid, MoveRecord)],
 ) -> Query<'q, Any, AnyArguments<'q>> {
@@ -311,7 +311,7 @@ impl Store {
     }
 
     /// Many rows per statement: one round trip for a whole batch of games' turns.
-    async fn insert_turn_rows(
+    pub(super) async fn insert_turn_rows(
         &self,
         conn: &mut AnyConnection,
         table: &str,
@@ -328,7 +328,7 @@ impl Store {
     }
 
     /// An insert of `rows` turns into `table`, then `tail`; the values go in by [`bind_turns`].
-    pub(super) fn turn_rows_sql(&self, table: &str, rows: usize, tail: &str) -> String {
+    fn turn_rows_sql(&self, table: &str, rows: usize, tail: &str) -> String {
         let mut sql = format!("INSERT INTO {table} ({TURN_COLUMNS}) VALUES ");
         for i in 0..rows {
             if i > 0 {

@@ -192,10 +192,6 @@ impl Store {
                 Backend::Postgres => 10,
             })
             .acquire_timeout(std::time::Duration::from_secs(5))
-            // A pool tests each connection with a query as it hands it out. A SQLite
-            // connection is a file opened by a thread of this process, which nothing outside
-            // can close: the test was a hop to that thread and back before every query.
-            .test_before_acquire(backend == Backend::Postgres)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {

@@ -10,36 +10,24 @@
 use sqlx::{Any, Row, Transaction};
 use uuid::Uuid;
 
-use super::games::{bind_turns, TURN_COLUMNS};
-use super::{Backend, MoveRecord, Store, StoreError, TURNS_PER_STATEMENT};
+use super::games::TURN_COLUMNS;
+use super::{Backend, MoveRecord, Store, StoreError};
 
 impl Store {
     /// Appends turns to the log, in the caller's transaction; returns the row number of the
-    /// first (the others follow it: the writer, the only one, numbers rows on). SQLite only.
-    /// One statement: it returns the numbers it gave (sqlx's `Any` does not pass SQLite's
-    /// last row number on, and asking for it was a hop to SQLite's thread of its own).
+    /// first (the others follow it). SQLite only: the writer, the only one, numbers rows on.
     pub async fn append_to_log(
         &self,
         tx: &mut Transaction<'_, Any>,
         moves: &[(Uuid, MoveRecord)],
     ) -> Result<i64, StoreError> {
-        let mut first = None;
-        for chunk in moves.chunks(TURNS_PER_STATEMENT) {
-            let sql = self.turn_rows_sql("move_log", chunk.len(), " RETURNING rowid AS row");
-            let rows = bind_turns(sqlx::query(&sql), chunk)
-                .fetch_all(&mut **tx)
-                .await?;
-            if first.is_none() {
-                // (SQLite returns the rows in no promised order.)
-                let mut lowest = i64::MAX;
-                for row in &rows {
-                    lowest = lowest.min(row.try_get::<i64, _>("row")?);
-                }
-                first = Some(lowest);
-            }
-        }
-        // (No turns: no first row; the caller never asks.)
-        Ok(first.unwrap_or(0))
+        self.insert_turn_rows(tx, "move_log", moves, "").await?;
+        // (sqlx's `Any` does not pass SQLite's row number on; the function does.)
+        let last: i64 = sqlx::query("SELECT last_insert_rowid() AS last")
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("last")?;
+        Ok(last - moves.len() as i64 + 1)
     }
 
     /// Deletes the log's rows below `row` (SQLite), all of them already in `moves`.
