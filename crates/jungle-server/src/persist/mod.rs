@@ -277,23 +277,30 @@ async fn commit_with_retry(
 
 /// The writer's PostgreSQL connection, kept from one commit to the next: taking it from the
 /// pool and giving it back cost a round trip each (sqlx tests a connection both ways), as many
-/// as the commit itself. A failed commit lets it go, and the next takes a fresh one. SQLite's
-/// goes back to the pool after each commit: its readers (sign-ins) share that pool, and a
-/// writer holding one starved them (benchmarks.md, "The writer keeping one connection").
+/// as the commit itself. A failed commit lets it go, and the next takes a fresh one. So does a
+/// commit after a quiet spell ([`KEEP_IDLE`]): the pool's test, bounded by its acquire timeout,
+/// finds a connection that died silently meanwhile (a dropped network flow, a vanished host),
+/// where a statement on it would wait for TCP to give up, for many minutes. SQLite's goes back
+/// to the pool after each commit: its readers (sign-ins) share that pool, and a writer holding
+/// one starved them (benchmarks.md, "The writer keeping one connection").
 #[derive(Default)]
-struct Held(Option<PoolConnection<Any>>);
+struct Held(Option<(PoolConnection<Any>, Instant)>);
+
+/// How long a kept connection may sit unused and still be used without the pool's test.
+const KEEP_IDLE: Duration = Duration::from_secs(2);
 
 impl Held {
     async fn take(&mut self, store: &Store) -> Result<PoolConnection<Any>, StoreError> {
         match self.0.take() {
-            Some(conn) => Ok(conn),
-            None => Ok(store.pool().acquire().await?),
+            Some((conn, used)) if used.elapsed() < KEEP_IDLE => Ok(conn),
+            // (A connection dropped goes back to the pool, which tests it again.)
+            _ => Ok(store.pool().acquire().await?),
         }
     }
 
     fn keep(&mut self, store: &Store, conn: PoolConnection<Any>) {
         if !store.is_embedded() {
-            self.0 = Some(conn);
+            self.0 = Some((conn, Instant::now()));
         }
     }
 }

@@ -274,8 +274,24 @@ async fn turns_go_through_the_log_on_postgres() {
     drop_postgres_store(store, conn, name).await;
 }
 
-/// The writer keeps its PostgreSQL connection between commits; when the database closes it
-/// (a restart, an administrator), the next commit is retried on a fresh one and nothing is lost.
+/// The writer's own connections to database `name` (named in `Store::for_writer_thread`),
+/// with their state.
+async fn writer_connections(admin: &mut sqlx::AnyConnection, name: &str) -> Vec<(i64, String)> {
+    sqlx::query(&format!(
+        "SELECT pid::BIGINT AS pid, state FROM pg_stat_activity \
+         WHERE datname = '{name}' AND application_name = 'jungle-writer'"
+    ))
+    .fetch_all(admin)
+    .await
+    .expect("activity")
+    .iter()
+    .map(|row| (row.get::<i64, _>("pid"), row.get::<String, _>("state")))
+    .collect()
+}
+
+/// The writer keeps its PostgreSQL connection between commits, outside any transaction; when
+/// the database closes it (a restart, an administrator), the next commit fails, is retried on a
+/// fresh connection, and nothing is lost or doubled.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
     let (store, mut admin, name) = postgres_store().await;
@@ -298,16 +314,24 @@ async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
         .await
         .expect("turn 0");
 
-    let cut: i64 = sqlx::query(&format!(
-        "SELECT COUNT(*) AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-         WHERE datname = '{name}' AND pid <> pg_backend_pid()) AS cut"
-    ))
-    .fetch_one(&mut admin)
-    .await
-    .expect("terminate")
-    .try_get("n")
-    .expect("n");
-    assert!(cut >= 1, "the writer's connection was open and is cut");
+    // The connection it kept, and none left inside a transaction.
+    let before = writer_connections(&mut admin, &name).await;
+    assert_eq!(before.len(), 1, "one connection kept: {before:?}");
+    assert_eq!(before[0].1, "idle", "kept outside a transaction");
+    sqlx::query(&format!("SELECT pg_terminate_backend({})", before[0].0))
+        .execute(&mut admin)
+        .await
+        .expect("terminate");
+    for _ in 0..100 {
+        if writer_connections(&mut admin, &name).await.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        writer_connections(&mut admin, &name).await.is_empty(),
+        "the connection is gone"
+    );
 
     for ply in 1..4 {
         writer
@@ -316,6 +340,11 @@ async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
             .expect("committed on a fresh connection");
     }
     assert_eq!(plies(&store, game.id).await, vec![0, 1, 2, 3]);
+    let after = writer_connections(&mut admin, &name).await;
+    assert!(
+        after.iter().all(|(pid, _)| *pid != before[0].0) && !after.is_empty(),
+        "a fresh connection: {after:?}"
+    );
     assert!(hold.close(std::time::Duration::from_secs(5)).await);
     drop_postgres_store(store, admin, name).await;
 }

@@ -180,10 +180,7 @@ impl Store {
             Backend::Sqlite
         };
         let url = match backend {
-            Backend::Sqlite if !url.contains("mode=") => {
-                let sep = if url.contains('?') { '&' } else { '?' };
-                format!("{url}{sep}mode=rwc")
-            }
+            Backend::Sqlite if !url.contains("mode=") => with_param(url, "mode=rwc"),
             _ => url.to_owned(),
         };
         let options = AnyPoolOptions::new()
@@ -246,7 +243,8 @@ impl Store {
                 pool: AnyPoolOptions::new()
                     .max_connections(2)
                     .acquire_timeout(std::time::Duration::from_secs(5))
-                    .connect_lazy(&self.url)
+                    // Named, so that an operator (and a test) can tell it in pg_stat_activity.
+                    .connect_lazy(&with_param(&self.url, "application_name=jungle-writer"))
                     .expect("the URL was accepted at start-up"),
                 ..self.clone()
             },
@@ -339,6 +337,12 @@ async fn passive_checkpoint(pool: &AnyPool) -> Result<i64, sqlx::Error> {
 fn get_uuid(row: &AnyRow, column: &str) -> Result<uuid::Uuid, StoreError> {
     let text: String = row.try_get(column)?;
     uuid::Uuid::from_str(&text).map_err(|e| StoreError::Corrupt(format!("{column}: {e}")))
+}
+
+/// `url` with one more query parameter.
+fn with_param(url: &str, param: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}{param}")
 }
 
 #[cfg(test)]
