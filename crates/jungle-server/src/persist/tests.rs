@@ -63,15 +63,25 @@ async fn log_rows(store: &Store) -> i64 {
         .expect("n")
 }
 
+/// Two accounts, `{prefix}red` and `{prefix}blue`.
+async fn two_players(
+    store: &Store,
+    prefix: &str,
+) -> (crate::store::PlayerRecord, crate::store::PlayerRecord) {
+    let mut made = Vec::new();
+    for (n, side) in ["red", "blue"].iter().enumerate() {
+        let player = store
+            .create_player(&format!("{prefix}{side}"), &format!("{:064}", n + 1))
+            .await
+            .expect("player");
+        made.push(player);
+    }
+    let blue = made.pop().expect("blue");
+    (made.pop().expect("red"), blue)
+}
+
 async fn turns_go_through_the_log(store: Store) {
-    let red = store
-        .create_player("logred", &format!("{:064}", 1))
-        .await
-        .expect("player");
-    let blue = store
-        .create_player("logblue", &format!("{:064}", 2))
-        .await
-        .expect("player");
+    let (red, blue) = two_players(&store, "log").await;
     let logs = store.is_embedded();
 
     // A stop left two turns of a game in the log (SQLite's: PostgreSQL's stays empty).
@@ -295,14 +305,7 @@ async fn writer_connections(admin: &mut sqlx::AnyConnection, name: &str) -> Vec<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
     let (store, mut admin, name) = postgres_store().await;
-    let red = store
-        .create_player("cutred", &format!("{:064}", 1))
-        .await
-        .expect("player");
-    let blue = store
-        .create_player("cutblue", &format!("{:064}", 2))
-        .await
-        .expect("player");
+    let (red, blue) = two_players(&store, "cut").await;
     let (writer, hold) = Persister::start(store.clone());
     let game = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
     writer
