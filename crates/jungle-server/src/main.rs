@@ -2,11 +2,14 @@ use clap::Parser;
 use jungle_server::{Config, Server};
 use tracing_subscriber::EnvFilter;
 
+mod allocator;
+
 /// mimalloc rather than the C library's allocator: the server makes and drops many small
 /// buffers per move among larger ones (JSON lists, Redis commands), and glibc's allocator
-/// spent much of its time merging freed chunks again (see docs/benchmarks.md).
+/// spent much of its time merging freed chunks again (see docs/benchmarks.md). Very large
+/// blocks bypass it (see `allocator`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
