@@ -249,7 +249,7 @@ async fn take_turns(
     let (conn, mut frames, _) = connection(&holder, client, 160);
     let conn_id = conn.id;
     room.send(RoomCommand::Join {
-        conn,
+        conn: Box::new(conn),
         intent: JoinIntent::Watch,
     })
     .await;
@@ -270,15 +270,17 @@ async fn take_turns(
                 RoomCommand::Act {
                     conn_id,
                     player: holder.player.id,
-                    action,
+                    action: Box::new(action),
                 },
                 Expect::Event,
             ),
             Said::Chat { preset, text } => (
                 RoomCommand::Chat {
                     conn_id,
-                    preset: preset.clone(),
-                    text: text.clone(),
+                    line: Box::new(crate::rooms::chat_line::ChatLine {
+                        preset: preset.clone(),
+                        text: text.clone(),
+                    }),
                 },
                 Expect::Line {
                     from: holder.player.id,

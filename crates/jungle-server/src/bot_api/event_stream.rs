@@ -250,7 +250,7 @@ async fn follow(conn: &Connection, followed: &mut Vec<RoomHandle>, room: RoomHan
     }
     if room
         .send(RoomCommand::Join {
-            conn: conn.clone(),
+            conn: Box::new(conn.clone()),
             intent: JoinIntent::Watch,
         })
         .await

@@ -110,7 +110,7 @@ async fn stream(
     let (conn, mut frames, too_slow) = connection(&holder, client, FRAMES);
     let conn_id = conn.id;
     room.send(RoomCommand::Join {
-        conn,
+        conn: Box::new(conn),
         intent: JoinIntent::Watch,
     })
     .await;

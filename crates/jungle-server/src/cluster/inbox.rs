@@ -122,7 +122,13 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
             } else {
                 JoinIntent::Watch
             };
-            to_room(room, RoomCommand::Join { conn, intent });
+            to_room(
+                room,
+                RoomCommand::Join {
+                    conn: Box::new(conn),
+                    intent,
+                },
+            );
         }
         ToOwner::Leave { game, conn } => {
             if let Some(room) = rooms.get(game) {
@@ -139,7 +145,7 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
                 let command = RoomCommand::Act {
                     conn_id: conn,
                     player,
-                    action,
+                    action: Box::new(action),
                 };
                 to_room(room, command);
             }
@@ -168,8 +174,7 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
             if let Some(room) = rooms.get(game) {
                 let command = RoomCommand::Chat {
                     conn_id: conn,
-                    preset,
-                    text,
+                    line: Box::new(crate::rooms::chat_line::ChatLine { preset, text }),
                 };
                 to_room(room, command);
             }

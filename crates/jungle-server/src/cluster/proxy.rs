@@ -223,7 +223,7 @@ impl Proxy {
         if let Some(room) = &self.here {
             if let RoomCommand::Join { conn, intent } = &command {
                 if !self.members.iter().any(|(c, _)| c.id == conn.id) {
-                    self.members.push((conn.clone(), *intent));
+                    self.members.push(((**conn).clone(), *intent));
                 }
             }
             if let RoomCommand::Leave { conn_id } = &command {
@@ -238,7 +238,7 @@ impl Proxy {
                 let join = self.join(&conn, intent);
                 if !self.members.iter().any(|(c, _)| c.id == conn.id) {
                     self.shared.followers.add(&conn);
-                    self.members.push((conn, intent));
+                    self.members.push((*conn, intent));
                 }
                 join
             }
@@ -260,7 +260,7 @@ impl Proxy {
                 game,
                 conn: conn_id,
                 player,
-                action,
+                action: *action,
             },
             RoomCommand::AddComputer {
                 conn_id,
@@ -272,15 +272,11 @@ impl Proxy {
                 player,
                 level: level.get(),
             },
-            RoomCommand::Chat {
-                conn_id,
-                preset,
-                text,
-            } => ToOwner::Chat {
+            RoomCommand::Chat { conn_id, line } => ToOwner::Chat {
                 game,
                 conn: conn_id,
-                preset,
-                text,
+                preset: line.preset,
+                text: line.text,
             },
             // The owner's own business.
             RoomCommand::ComputerMove { .. }
@@ -310,7 +306,7 @@ impl Proxy {
         if let Some(room) = &self.here {
             for (conn, intent) in &self.members {
                 room.send(RoomCommand::Join {
-                    conn: conn.clone(),
+                    conn: Box::new(conn.clone()),
                     intent: *intent,
                 })
                 .await;

@@ -133,10 +133,13 @@ pub enum JoinIntent {
     TakeSeat,
 }
 
+/// Large fields are boxed: a room's queue is allocated in blocks of 32 commands, each as large
+/// as the largest variant, and every room holds two of them for its whole life (measured at
+/// 3,000 games: 136-byte commands made 8.7 KiB a room).
 #[derive(Debug)]
 pub enum RoomCommand {
     Join {
-        conn: Connection,
+        conn: Box<Connection>,
         intent: JoinIntent,
     },
     Leave {
@@ -152,13 +155,12 @@ pub enum RoomCommand {
     Act {
         conn_id: u64,
         player: Uuid,
-        action: Action,
+        action: Box<Action>,
     },
     /// A chat line from a member's connection, already checked.
     Chat {
         conn_id: u64,
-        preset: Option<String>,
-        text: Option<String>,
+        line: Box<chat_line::ChatLine>,
     },
     /// The operator banned `player`: their game in progress is lost by `banned`.
     Banned {

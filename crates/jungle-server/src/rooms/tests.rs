@@ -99,7 +99,7 @@ async fn setup(clock: ClockSpec) -> Setup {
     let room = open::matched(ctx, settings, seat(&red.0), seat(&blue.0));
     for conn in [&red.0, &blue.0] {
         room.send(RoomCommand::Join {
-            conn: conn.clone(),
+            conn: Box::new(conn.clone()),
             intent: JoinIntent::Watch,
         })
         .await;
@@ -143,11 +143,11 @@ async fn play(s: &mut Setup, conn: u64, mv: &str) {
         .send(RoomCommand::Act {
             conn_id: conn,
             player,
-            action: Action::Move {
+            action: Box::new(Action::Move {
                 text: mv.into(),
                 lag: Duration::ZERO,
                 blurred: false,
-            },
+            }),
         })
         .await;
     assert!(matches!(
@@ -363,4 +363,12 @@ async fn a_restored_room_keeps_the_time_it_already_waited() {
         "closed ten minutes on"
     );
     assert!(forgot(&writes, "HALF22"));
+}
+
+/// A room's queue and a connection's are allocated 32 entries a block, two blocks each for the
+/// life of the room or connection: a larger variant costs every room and every socket.
+#[test]
+fn queued_commands_and_frames_stay_small() {
+    assert!(std::mem::size_of::<super::RoomCommand>() <= 40);
+    assert!(std::mem::size_of::<super::Outbound>() <= 32);
 }

@@ -12,6 +12,12 @@ use super::{get_uuid, now_ms, Backend, Store, StoreError};
 /// Most turns inserted by one statement.
 pub const TURNS_PER_STATEMENT: usize = 512;
 
+/// Statements of at most this many turns are kept prepared; larger ones are prepared for their
+/// one use. Each count of rows is its own statement, and the connection keeps up to 100: kept
+/// for every count up to 512, they held 11 MB of SQLite's memory at 3,000 games. A large batch
+/// comes only under heavy load, where preparing it costs little beside its rows.
+const TURNS_KEPT_PREPARED: usize = 16;
+
 /// The columns of a stored turn, in `moves` and in the move log alike.
 pub(super) const TURN_COLUMNS: &str =
     "game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred";
@@ -320,9 +326,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         for chunk in moves.chunks(TURNS_PER_STATEMENT) {
             let sql = self.turn_rows_sql(table, chunk.len(), on_conflict);
-            bind_turns(sqlx::query(&sql), chunk)
-                .execute(&mut *conn)
-                .await?;
+            let query = sqlx::query(&sql).persistent(chunk.len() <= TURNS_KEPT_PREPARED);
+            bind_turns(query, chunk).execute(&mut *conn).await?;
         }
         Ok(())
     }

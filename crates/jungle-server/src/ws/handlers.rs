@@ -260,8 +260,7 @@ impl Session {
             .map_err(FrameError::BadChat)?;
         let command = RoomCommand::Chat {
             conn_id: conn.id,
-            preset: line.preset,
-            text: line.text,
+            line: Box::new(line),
         };
         self.send_to_followed(game, command).await
     }
@@ -404,7 +403,7 @@ impl Session {
         let command = RoomCommand::Act {
             conn_id: conn.id,
             player: conn.player.id,
-            action,
+            action: Box::new(action),
         };
         self.send_to_followed(game, command).await
     }

@@ -171,7 +171,13 @@ impl Session {
         let Some(conn) = self.conn.clone() else {
             return;
         };
-        if room.send(RoomCommand::Join { conn, intent }).await {
+        if room
+            .send(RoomCommand::Join {
+                conn: Box::new(conn),
+                intent,
+            })
+            .await
+        {
             self.joined.insert(room.id, room);
         }
     }
