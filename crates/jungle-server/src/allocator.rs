@@ -100,6 +100,7 @@ mod tests {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
     /// Kilobytes of this process's anonymous resident memory.
+    #[cfg(target_os = "linux")]
     fn resident_anon_kib() -> u64 {
         let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
         status
@@ -109,6 +110,7 @@ mod tests {
             .expect("RssAnon in /proc/self/status")
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_large_block_goes_back_to_the_kernel_when_freed() {
         let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());

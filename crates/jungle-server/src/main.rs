@@ -2,14 +2,19 @@ use clap::Parser;
 use jungle_server::{Config, Server};
 use tracing_subscriber::EnvFilter;
 
+#[cfg(unix)]
 mod allocator;
 
 /// mimalloc rather than the C library's allocator: the server makes and drops many small
 /// buffers per move among larger ones (JSON lists, Redis commands), and glibc's allocator
 /// spent much of its time merging freed chunks again (see docs/benchmarks.md). Very large
 /// blocks bypass it (see `allocator`).
+#[cfg(unix)]
 #[global_allocator]
 static ALLOCATOR: allocator::Allocator = allocator::Allocator;
+#[cfg(not(unix))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {

@@ -12,10 +12,13 @@ use super::{get_uuid, now_ms, Backend, Store, StoreError};
 /// Most turns inserted by one statement.
 pub const TURNS_PER_STATEMENT: usize = 512;
 
-/// Statements of at most this many turns are kept prepared; larger ones are prepared for their
-/// one use. Each count of rows is its own statement, and the connection keeps up to 100: kept
-/// for every count up to 512, they held 11 MB of SQLite's memory at 3,000 games. A large batch
-/// comes only under heavy load, where preparing it costs little beside its rows.
+/// On SQLite, statements of at most this many turns are kept prepared; larger ones are
+/// prepared for their one use. Each count of rows is its own statement, and a connection keeps
+/// up to 100: kept for every count up to 512, they held 11 MB of SQLite's memory in the
+/// server's process at 3,000 games. A large batch comes only under heavy load, where preparing
+/// it costs little beside its rows. PostgreSQL keeps its prepared statements in its own
+/// process, and one not kept would cost a second round trip (sqlx parses it first), so there
+/// every statement is kept.
 const TURNS_KEPT_PREPARED: usize = 16;
 
 /// The columns of a stored turn, in `moves` and in the move log alike.
@@ -326,7 +329,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         for chunk in moves.chunks(TURNS_PER_STATEMENT) {
             let sql = self.turn_rows_sql(table, chunk.len(), on_conflict);
-            let query = sqlx::query(&sql).persistent(chunk.len() <= TURNS_KEPT_PREPARED);
+            let kept = self.backend == Backend::Postgres || chunk.len() <= TURNS_KEPT_PREPARED;
+            let query = sqlx::query(&sql).persistent(kept);
             bind_turns(query, chunk).execute(&mut *conn).await?;
         }
         Ok(())
