@@ -227,7 +227,7 @@ pub fn start(
                 Some(record.id),
             ),
         };
-        let _ = conn.tx.try_send(Outbound::Text(text));
+        let _ = conn.tx.try_send(Outbound::text(text));
     });
 }
 

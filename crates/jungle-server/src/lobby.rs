@@ -208,7 +208,7 @@ impl Pools {
             .flatten()
             .any(|s| s.conn.player.id == conn.player.id);
         if already {
-            let _ = conn.tx.try_send(Outbound::Text(error_text(
+            let _ = conn.tx.try_send(Outbound::text(error_text(
                 ErrorCode::AlreadySeeking,
                 "you are already looking for a game; cancel that seek first",
                 None,
@@ -228,7 +228,7 @@ impl Pools {
         self.read_blocks(conn.id, conn.player.id);
         let _ = conn
             .tx
-            .try_send(Outbound::Text(frame_text(&ServerFrame::Seeking {
+            .try_send(Outbound::text(frame_text(&ServerFrame::Seeking {
                 rules: settings.rules,
                 clock: settings.clock,
                 rated: settings.rated,
@@ -292,7 +292,7 @@ impl Pools {
                     }
                 }
                 Ok(true) => {
-                    let _ = conn.tx.try_send(Outbound::Text(error_text(
+                    let _ = conn.tx.try_send(Outbound::text(error_text(
                         ErrorCode::SeekGone,
                         "that seek is not open to you",
                         None,
@@ -312,7 +312,7 @@ impl Pools {
                     let _ = seeker
                         .conn
                         .tx
-                        .try_send(Outbound::Text(frame_text(&ServerFrame::SeekCancelled)));
+                        .try_send(Outbound::text(frame_text(&ServerFrame::SeekCancelled)));
                 }
             }
         }
@@ -351,7 +351,7 @@ impl Pools {
         let refuse = |conn: &Connection, code: ErrorCode, message: &str| {
             let _ = conn
                 .tx
-                .try_send(Outbound::Text(error_text(code, message, None)));
+                .try_send(Outbound::text(error_text(code, message, None)));
         };
         let Some((settings, index)) = self.pools.iter().find_map(|(settings, pool)| {
             pool.iter()
@@ -403,10 +403,10 @@ impl Pools {
                     let error = crate::frame_error::FrameError::from(refusal);
                     let text = error_text(error.code(), &error.to_string(), None);
                     for tx in [&seeker.conn.tx, &conn.tx] {
-                        let _ = tx.try_send(Outbound::Text(text.clone()));
+                        let _ = tx.try_send(Outbound::text(text.clone()));
                     }
                     let cancelled = crate::rooms::frame_text(&ServerFrame::SeekCancelled);
-                    let _ = seeker.conn.tx.try_send(Outbound::Text(cancelled));
+                    let _ = seeker.conn.tx.try_send(Outbound::text(cancelled));
                     return;
                 }
             }
@@ -485,7 +485,7 @@ impl Pools {
                 let _ = seeker
                     .conn
                     .tx
-                    .try_send(Outbound::Text(frame_text(&ServerFrame::SeekCancelled)));
+                    .try_send(Outbound::text(frame_text(&ServerFrame::SeekCancelled)));
                 return;
             }
             let opened = open::computer_game(
@@ -500,7 +500,7 @@ impl Pools {
             let reply = match opened {
                 Ok(handle) => Outbound::enter(handle),
                 // Already at the cap of computer games: the seek ends without a game.
-                Err(_) => Outbound::Text(frame_text(&ServerFrame::SeekCancelled)),
+                Err(_) => Outbound::text(frame_text(&ServerFrame::SeekCancelled)),
             };
             let _ = seeker.conn.tx.try_send(reply);
         });

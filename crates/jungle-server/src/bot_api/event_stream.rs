@@ -181,7 +181,7 @@ pub async fn stream(
         .open(holder.token, conn.clone(), end.clone());
     state.reach.tab_opened(&conn).await;
     for challenge in state.challenges.incoming(me) {
-        let _ = conn.tx.try_send(Outbound::Text(crate::rooms::frame_text(
+        let _ = conn.tx.try_send(Outbound::text(crate::rooms::frame_text(
             &ServerFrame::Challenged { challenge },
         )));
     }

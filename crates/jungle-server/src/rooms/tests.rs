@@ -370,5 +370,5 @@ async fn a_restored_room_keeps_the_time_it_already_waited() {
 #[test]
 fn queued_commands_and_frames_stay_small() {
     assert!(std::mem::size_of::<super::RoomCommand>() <= 40);
-    assert!(std::mem::size_of::<super::Outbound>() <= 32);
+    assert!(std::mem::size_of::<super::Outbound>() <= 16);
 }

@@ -94,7 +94,7 @@ impl Session {
                 }),
                 Err(closed) => FrameError::from(closed).to_frame(),
             };
-            let _ = tx.try_send(Outbound::Text(text));
+            let _ = tx.try_send(Outbound::text(text));
         });
         Ok(None)
     }

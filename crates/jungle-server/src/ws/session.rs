@@ -150,7 +150,7 @@ impl Session {
         for challenge in self.state.challenges.incoming(player.id) {
             let _ = self
                 .out_tx
-                .try_send(Outbound::Text(frame_text(&ServerFrame::Challenged {
+                .try_send(Outbound::text(frame_text(&ServerFrame::Challenged {
                     challenge,
                 })));
         }

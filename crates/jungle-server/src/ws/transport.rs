@@ -153,7 +153,7 @@ async fn write_out(
     while let Some(outbound) = next.take() {
         match outbound {
             Outbound::Text(text) => {
-                feed(socket, Message::Text(text)).await?;
+                feed(socket, Message::Text(*text)).await?;
                 written += 1;
             }
             // Rare, and boxed: inline, their steps would be part of every connection's task.
