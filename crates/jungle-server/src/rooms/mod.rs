@@ -79,9 +79,9 @@ impl Outbound {
 }
 
 // Every connection's queue allocates its first block of 32 slots when it is made, so each
-// byte of `Outbound` is 32 bytes of every socket, idle or not (issue 30): a text and a box
-// fit in a text's 32 bytes, while a room handle or a game id beside it made 56.
-const _: () = assert!(std::mem::size_of::<Outbound>() <= 32);
+// byte of `Outbound` is 32 bytes of every socket, idle or not (issue 30): two boxes make 16
+// bytes, where the text inline made 32 and a room handle or a game id beside it 56.
+const _: () = assert!(std::mem::size_of::<Outbound>() <= 16);
 
 /// Where frames for members on another node go: that node's outbox, which takes one message
 /// for many of its connections (a room sends each frame once per node, not once per member).
