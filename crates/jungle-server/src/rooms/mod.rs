@@ -44,12 +44,6 @@ pub enum Outbound {
     Do(Box<Instruction>),
 }
 
-impl Outbound {
-    pub fn text(text: Utf8Bytes) -> Outbound {
-        Outbound::Text(Box::new(text))
-    }
-}
-
 /// What a room, the lobby or another node asks of a connection besides sending it text.
 #[derive(Debug)]
 pub enum Instruction {
@@ -65,6 +59,10 @@ pub enum Instruction {
 }
 
 impl Outbound {
+    pub fn text(text: Utf8Bytes) -> Outbound {
+        Outbound::Text(Box::new(text))
+    }
+
     pub fn enter(room: RoomHandle) -> Outbound {
         Outbound::Do(Box::new(Instruction::Enter(room)))
     }
@@ -192,6 +190,8 @@ pub enum RoomCommand {
     /// (rooms ignore it).
     Rejoin,
 }
+
+const _: () = assert!(std::mem::size_of::<RoomCommand>() <= 40);
 
 /// A cloneable handle to a room's task.
 #[derive(Clone, Debug)]

@@ -364,11 +364,3 @@ async fn a_restored_room_keeps_the_time_it_already_waited() {
     );
     assert!(forgot(&writes, "HALF22"));
 }
-
-/// A room's queue and a connection's are allocated 32 entries a block, two blocks each for the
-/// life of the room or connection: a larger variant costs every room and every socket.
-#[test]
-fn queued_commands_and_frames_stay_small() {
-    assert!(std::mem::size_of::<super::RoomCommand>() <= 40);
-    assert!(std::mem::size_of::<super::Outbound>() <= 16);
-}
