@@ -98,6 +98,20 @@ async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_
         let over = client.expect_over().await;
         assert_eq!((over.winner, over.reason), (Some(Side::Red), Reason::Den));
     }
+    // Each node has measured the bus's round trip to the others it sent to (the owner credits
+    // it to a player elsewhere): pings go every beat.
+    for (addr, name) in [(a.addr, "a"), (b.addr, "b"), (c.addr, "c")] {
+        let until = Instant::now() + Duration::from_secs(5);
+        loop {
+            let trips = round_trips(addr).await;
+            if trips.iter().any(|(node, secs)| node != name && *secs > 0.0) {
+                assert!(trips.iter().all(|(_, secs)| *secs <= 0.1), "{trips:?}");
+                break;
+            }
+            assert!(Instant::now() < until, "node {name} measured: {trips:?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
     drop((a, b, c));
     drop_database(&url).await;
 }
@@ -358,6 +372,26 @@ async fn draining_a_node_moves_its_game_without_ending_it() {
     play(&mut red, &mut blue, game, &["g4g5", "a6a5"]).await;
     drop(b);
     drop_database(&url).await;
+}
+
+/// A node's measured round trips to other nodes, in seconds, by node.
+async fn round_trips(addr: std::net::SocketAddr) -> Vec<(String, f64)> {
+    let text = reqwest::get(format!("http://{addr}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("jungle_bus_round_trip_seconds{node=\""))
+        .filter_map(|l| {
+            let (node, rest) = l.split_once('"')?;
+            Some((
+                node.to_owned(),
+                rest.split_whitespace().last()?.parse().ok()?,
+            ))
+        })
+        .collect()
 }
 
 async fn adopted_count(addr: std::net::SocketAddr) -> u64 {

@@ -41,6 +41,7 @@ impl Across {
             rooms.clone(),
             shutdown.clone(),
         );
+        super::round_trip::start(cluster.clone(), outboxes.clone(), shutdown.clone());
         let matching = Matching::start(
             cluster.clone(),
             outboxes.clone(),

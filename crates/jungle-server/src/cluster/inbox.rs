@@ -14,7 +14,8 @@ use super::matcher::Matching;
 use super::members::remote_member;
 use super::outbox::Outboxes;
 use super::proxy::Proxies;
-use super::wire::{Envelope, Message, ToDirector, ToFollowers, ToMatcher, ToOwner};
+use super::round_trip;
+use super::wire::{Envelope, Message, ToDirector, ToFollowers, ToMatcher, ToNode, ToOwner};
 use super::{Cluster, BEAT};
 use crate::rooms::{frame_text, JoinIntent, Outbound, RoomCommand, RoomContext, RoomHandle};
 
@@ -91,6 +92,24 @@ fn deliver(cluster: &Cluster, services: &Services, envelope: Envelope) {
         Envelope::Message(Message::Followers(message)) => to_followers(services, message),
         Envelope::Message(Message::Matcher(message)) => to_matcher(cluster, services, message),
         Envelope::Message(Message::Director(message)) => to_director(cluster, services, message),
+        Envelope::Message(Message::Node(message)) => to_node(cluster, services, message),
+    }
+}
+
+fn to_node(cluster: &Cluster, services: &Services, message: ToNode) {
+    match message {
+        ToNode::Ping { from, sent } => {
+            let pong = ToNode::Pong {
+                from: cluster.node().to_owned(),
+                sent,
+            };
+            services.outboxes.message(&from, Message::Node(pong));
+        }
+        ToNode::Pong { from, sent } => {
+            if let Some(measured) = round_trip::since(sent) {
+                services.outboxes.round_trips.record(&from, measured);
+            }
+        }
     }
 }
 

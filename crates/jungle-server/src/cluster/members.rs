@@ -30,6 +30,10 @@ impl Fanout for NodeFanout {
         &self.node
     }
 
+    fn round_trip(&self) -> std::time::Duration {
+        self.outboxes.round_trips.of(&self.node)
+    }
+
     fn frames(&self, conns: Vec<u64>, text: &Utf8Bytes) {
         let envelope = Envelope::Frames {
             conns,

@@ -15,7 +15,8 @@
 //!   ([`outbox`]); one inbox that hands each message to its service ([`inbox`]); the
 //!   follower's side of a game run elsewhere, one proxy per game ([`proxy`]) and the
 //!   owner's side of a member elsewhere ([`members`]); matchmaking ([`matcher`]), presence
-//!   ([`presence`]), and fair play's questions to the other nodes ([`positions`]).
+//!   ([`presence`]), fair play's questions to the other nodes ([`positions`]), and each
+//!   link's round trip, credited to the clock of a player on another node ([`round_trip`]).
 
 pub mod across;
 pub mod directory;
@@ -28,6 +29,7 @@ pub mod outbox;
 pub mod positions;
 pub mod presence;
 pub mod proxy;
+pub mod round_trip;
 pub mod wire;
 
 use std::time::Duration;

@@ -171,6 +171,17 @@ pub enum ToDirector {
     },
 }
 
+/// To a node as such: the bus's own upkeep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum ToNode {
+    /// Answer `from` with a pong carrying `sent` back (the sender's own clock, in
+    /// microseconds: nothing is compared across machines).
+    Ping { from: String, sent: u64 },
+    /// The answer to this node's ping of `sent`, from `from`.
+    Pong { from: String, sent: u64 },
+}
+
 /// Any message, by whom it is for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "to", rename_all = "snake_case")]
@@ -179,6 +190,7 @@ pub enum Message {
     Followers(ToFollowers),
     Matcher(ToMatcher),
     Director(ToDirector),
+    Node(ToNode),
 }
 
 /// A message as it is published: frames in their raw form, the rest as JSON.

@@ -86,6 +86,9 @@ const _: () = assert!(std::mem::size_of::<Outbound>() <= 16);
 pub trait Fanout: Send + Sync + std::fmt::Debug {
     /// The node the members are on.
     fn node(&self) -> &str;
+    /// How long a move takes from this node to that one and back (the opponent's move going
+    /// there, the answer coming here): credited to a player there as network lag.
+    fn round_trip(&self) -> std::time::Duration;
     /// `text` for these connections of that node.
     fn frames(&self, conns: Vec<u64>, text: &Utf8Bytes);
 }

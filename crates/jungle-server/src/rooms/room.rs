@@ -292,7 +292,8 @@ impl Room {
                     {
                         return;
                     }
-                    self.act(conn_id, side, *action).await;
+                    let action = self.credit_round_trip(conn_id, *action);
+                    self.act(conn_id, side, action).await;
                 }
                 if is_move {
                     // From the move reaching the room to everyone having it: persistence included.
@@ -378,6 +379,26 @@ impl Room {
 
     /// The side of the member on connection `conn_id`, who must be `player`; a stranger is
     /// told they do not play here.
+    /// A move from a member on another node is credited the round trip between the nodes
+    /// besides its connection's own lag: the player saw the last move and was heard that much
+    /// later than a player here (within the clock's lag quota, like any lag).
+    fn credit_round_trip(&self, conn_id: u64, action: Action) -> Action {
+        let Action::Move { text, lag, blurred } = action else {
+            return action;
+        };
+        let round_trip = self
+            .members
+            .iter()
+            .find(|m| m.conn.id == conn_id)
+            .and_then(|m| m.conn.remote.as_ref())
+            .map_or(Duration::ZERO, |node| node.round_trip());
+        Action::Move {
+            text,
+            lag: lag + round_trip,
+            blurred,
+        }
+    }
+
     fn seated_member(&self, conn_id: u64, player: Uuid) -> Option<Side> {
         let side = self
             .members

@@ -83,9 +83,16 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
 
 /// A matchmade room with two connected players; time is paused from here on.
 async fn setup(clock: ClockSpec) -> Setup {
+    setup_with(clock, connection(1, "Red"), connection(2, "Blue")).await
+}
+
+/// As [`setup`], with the players' connections given.
+async fn setup_with(
+    clock: ClockSpec,
+    red: (Connection, mpsc::Receiver<Outbound>),
+    blue: (Connection, mpsc::Receiver<Outbound>),
+) -> Setup {
     let (ctx, writes, shutdown_tx) = context().await;
-    let red = connection(1, "Red");
-    let blue = connection(2, "Blue");
     let seat = |c: &Connection| SeatPlayer {
         player: c.player.clone(),
         rating: RatingRecord::from_glicko(Glicko::default(), 0),
@@ -207,6 +214,75 @@ async fn the_flag_falls_when_the_time_is_spent() {
             Some(jungle_rules::Side::Blue),
             jungle_protocol::Reason::Timeout
         )
+    );
+}
+
+/// A member on another node, whose frames that node's outbox would carry: here they go
+/// straight to the connection's queue.
+#[derive(Debug)]
+struct OtherNode {
+    round_trip: Duration,
+    to: mpsc::Sender<Outbound>,
+}
+
+impl Fanout for OtherNode {
+    fn node(&self) -> &str {
+        "elsewhere"
+    }
+
+    fn round_trip(&self) -> Duration {
+        self.round_trip
+    }
+
+    fn frames(&self, _conns: Vec<u64>, text: &Utf8Bytes) {
+        self.to.try_send(Outbound::text(text.clone())).unwrap();
+    }
+}
+
+/// The clocks the next `moved` frame shows.
+async fn clocks_after_move(rx: &mut mpsc::Receiver<Outbound>) -> jungle_protocol::Clocks {
+    match next(rx).await {
+        ServerFrame::Moved { clocks, .. } => clocks,
+        other => panic!("expected a move, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_player_on_another_node_is_credited_the_round_trip_between_nodes() {
+    let round_trip = Duration::from_millis(40);
+    let (mut blue, blue_rx) = connection(2, "Blue");
+    blue.remote = Some(Arc::new(OtherNode {
+        round_trip,
+        to: blue.tx.clone(),
+    }));
+    let fischer = ClockSpec::Fischer {
+        base_s: 60,
+        inc_s: 0,
+    };
+    let mut s = setup_with(fischer, connection(1, "Red"), (blue, blue_rx)).await;
+    play(&mut s, 1, "g3g4").await;
+    play(&mut s, 2, "a7a6").await;
+    // Red, here, thinks 5 s; Blue, elsewhere, 10 s: both clocks were full before.
+    advance(Duration::from_secs(5)).await;
+    play(&mut s, 1, "g4g5").await;
+    advance(Duration::from_secs(10)).await;
+    s.room
+        .send(RoomCommand::Act {
+            conn_id: 2,
+            player: s.blue.0.player.id,
+            action: Box::new(Action::Move {
+                text: "a6a5".into(),
+                lag: Duration::ZERO,
+                blurred: false,
+            }),
+        })
+        .await;
+    let clocks = clocks_after_move(&mut s.red.1).await;
+    assert_eq!(clocks.red_ms, 55_000, "a player here: no credit");
+    assert_eq!(
+        clocks.blue_ms,
+        50_000 + round_trip.as_millis() as u64,
+        "a player elsewhere: the round trip credited"
     );
 }
 
