@@ -59,9 +59,13 @@ async fn listen(cluster: Cluster, services: Services, mut shutdown: watch::Recei
             tokio::select! {
                 message = messages.next() => match message {
                     Some(message) => match Envelope::decode_all(message.get_payload_bytes()) {
-                        Some(envelopes) => {
+                        Some((envelopes, unread)) => {
                             metrics::counter!("jungle_bus_messages_total", "way" => "in")
                                 .increment(envelopes.len() as u64);
+                            if unread > 0 {
+                                metrics::counter!("jungle_bus_unread_total").increment(unread as u64);
+                                tracing::warn!(unread, "bus: parts of a message that do not read (a node of another version?)");
+                            }
                             for envelope in envelopes {
                                 deliver(&cluster, &services, envelope);
                             }

@@ -7,13 +7,13 @@
 //! the peer is told to resync its followers (every one joins again and gets the whole state).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use super::round_trip::RoundTrips;
+use super::round_trip::{self, RoundTrips};
 use super::wire::{Envelope, Message, ToFollowers};
 use super::Cluster;
 
@@ -48,6 +48,10 @@ struct Peer {
     tx: mpsc::Sender<Envelope>,
     /// Something for this peer was dropped: it resyncs before the next message.
     lost: Arc<AtomicBool>,
+    /// When something other than the bus's own upkeep was last sent there
+    /// ([`round_trip::now_micros`]): only such a link is pinged, so that pings and their
+    /// answers never keep a link alive by themselves.
+    last_used: Arc<AtomicU64>,
 }
 
 impl Outboxes {
@@ -59,12 +63,18 @@ impl Outboxes {
         }
     }
 
-    /// The peers this node has an open outbox to.
-    pub fn peers(&self) -> Vec<String> {
-        let peers = self.peers.lock().expect("outbox lock");
+    /// The other nodes this node sent something to (besides pings and their answers) within
+    /// `within`.
+    pub fn used_within(&self, within: Duration) -> Vec<String> {
+        let since = round_trip::now_micros().saturating_sub(within.as_micros() as u64);
+        let mut peers = self.peers.lock().expect("outbox lock");
+        peers.retain(|_, peer| !peer.tx.is_closed());
         peers
             .iter()
-            .filter(|(_, peer)| !peer.tx.is_closed())
+            .filter(|(node, peer)| {
+                node.as_str() != self.cluster.node()
+                    && peer.last_used.load(Ordering::Relaxed) >= since
+            })
             .map(|(node, _)| node.clone())
             .collect()
     }
@@ -72,6 +82,10 @@ impl Outboxes {
     /// Queues `envelope` for `node`, in order after everything queued for it before.
     pub fn send(&self, node: &str, envelope: Envelope) {
         let peer = self.peer(node);
+        if !envelope.is_upkeep() {
+            peer.last_used
+                .store(round_trip::now_micros(), Ordering::Relaxed);
+        }
         if peer.tx.try_send(envelope).is_err() {
             metrics::counter!("jungle_bus_dropped_total").increment(1);
             peer.lost.store(true, Ordering::Relaxed);
@@ -91,25 +105,31 @@ impl Outboxes {
         let peer = Peer {
             tx,
             lost: Arc::default(),
+            last_used: Arc::default(),
         };
         peers.insert(node.to_owned(), peer.clone());
-        tokio::spawn(run(
+        let (cluster, node, lost, round_trips) = (
             self.cluster.clone(),
             node.to_owned(),
-            rx,
             peer.lost.clone(),
-        ));
+            self.round_trips.clone(),
+        );
+        tokio::spawn(async move {
+            run(cluster, &node, rx, lost).await;
+            // A link unused this long is forgotten, its round trip with it.
+            round_trips.forget(&node);
+        });
         peer
     }
 }
 
 async fn run(
     cluster: Cluster,
-    node: String,
+    node: &str,
     mut rx: mpsc::Receiver<Envelope>,
     lost: Arc<AtomicBool>,
 ) {
-    let channel = cluster.node_channel(&node);
+    let channel = cluster.node_channel(node);
     let mut batch: Vec<Envelope> = Vec::with_capacity(BATCH);
     let mut last_sent = tokio::time::Instant::now() - BUSY;
     loop {
@@ -169,17 +189,29 @@ async fn run(
     }
 }
 
-/// Publishes `batch` in order as one message; whether it had a listener.
+/// Publishes `batch` in order as one message; whether it had a listener. The bus's upkeep
+/// (pings and their answers) goes first as a message of its own: a node of an older version
+/// that does not know it then loses only that, not the moves and frames beside it. (Were the
+/// rest published first and the upkeep then failed, the retry would send the rest twice.)
 async fn publish(
     cluster: &Cluster,
     channel: &str,
     batch: &[Envelope],
 ) -> Result<bool, super::ClusterError> {
-    let receivers: i64 = redis::cmd("PUBLISH")
-        .arg(channel)
-        .arg(Envelope::encode_all(batch))
-        .query_async(&mut cluster.conn()?)
-        .await?;
-    metrics::counter!("jungle_bus_publishes_total").increment(1);
-    Ok(receivers > 0)
+    let (upkeep, rest): (Vec<&Envelope>, Vec<&Envelope>) =
+        batch.iter().partition(|e| e.is_upkeep());
+    let mut listened = true;
+    for part in [upkeep, rest] {
+        if part.is_empty() {
+            continue;
+        }
+        let receivers: i64 = redis::cmd("PUBLISH")
+            .arg(channel)
+            .arg(Envelope::encode_all(&part))
+            .query_async(&mut cluster.conn()?)
+            .await?;
+        metrics::counter!("jungle_bus_publishes_total").increment(1);
+        listened = receivers > 0;
+    }
+    Ok(listened)
 }

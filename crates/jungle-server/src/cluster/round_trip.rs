@@ -50,9 +50,21 @@ impl RoundTrips {
             None => measured,
         };
         by_node.insert(node.to_owned(), smoothed);
-        metrics::gauge!("jungle_bus_round_trip_seconds", "node" => node.to_owned())
-            .set(smoothed.as_secs_f64());
+        show(&by_node);
     }
+
+    /// A link that ended (nothing sent there for a long time): its figure goes with it.
+    pub fn forget(&self, node: &str) {
+        let mut by_node = self.by_node.lock().expect("round trips lock");
+        by_node.remove(node);
+        show(&by_node);
+    }
+}
+
+/// The longest round trip to a peer, in `/metrics` (one figure, however many nodes come and go).
+fn show(by_node: &HashMap<String, Duration>) {
+    let longest = by_node.values().max().copied().unwrap_or_default();
+    metrics::gauge!("jungle_bus_round_trip_seconds").set(longest.as_secs_f64());
 }
 
 /// This process's clock for pings, in microseconds: a ping carries it out and back, and only
@@ -67,13 +79,17 @@ pub fn since(sent: u64) -> Option<Duration> {
     now_micros().checked_sub(sent).map(Duration::from_micros)
 }
 
-/// Every beat, pings each peer this node has an outbox for (those it sends moves and frames
-/// to); their pongs come back through the inbox to [`RoundTrips::record`].
+/// A link is pinged while something else was sent on it within this (its round trip is
+/// only of use while moves go there).
+const PINGED_AFTER_USE: Duration = Duration::from_secs(60);
+
+/// Every beat, pings each peer this node sent something to lately (moves, frames); their
+/// pongs come back through the inbox to [`RoundTrips::record`].
 pub fn start(cluster: Cluster, outboxes: Outboxes, shutdown: watch::Receiver<bool>) {
     tokio::spawn(async move {
         let mut beats = super::Beats::new(shutdown);
         while beats.next().await {
-            for peer in outboxes.peers() {
+            for peer in outboxes.used_within(PINGED_AFTER_USE) {
                 let ping = ToNode::Ping {
                     from: cluster.node().to_owned(),
                     sent: now_micros(),
@@ -111,6 +127,8 @@ mod tests {
             "an outage's answer counts as the most"
         );
         assert_eq!(trips.of("n3"), Duration::ZERO, "each node its own");
+        trips.forget("n2");
+        assert_eq!(trips.of("n2"), Duration::ZERO, "forgotten with its link");
     }
 
     #[test]

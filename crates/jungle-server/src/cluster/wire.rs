@@ -228,35 +228,45 @@ impl Envelope {
         }
     }
 
+    /// The bus's own upkeep (pings and their answers), sent apart from the rest.
+    pub fn is_upkeep(&self) -> bool {
+        matches!(self, Envelope::Message(Message::Node(_)))
+    }
+
     /// Several envelopes in one published message, in order: `B`, then each as its length
     /// (4 bytes, big-endian) and its bytes. One alone is sent as itself.
-    pub fn encode_all(envelopes: &[Envelope]) -> Vec<u8> {
+    pub fn encode_all<E: std::borrow::Borrow<Envelope>>(envelopes: &[E]) -> Vec<u8> {
         if let [one] = envelopes {
-            return one.encode();
+            return one.borrow().encode();
         }
         let mut out = vec![b'B'];
         for envelope in envelopes {
-            let bytes = envelope.encode();
+            let bytes = envelope.borrow().encode();
             out.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
             out.extend_from_slice(&bytes);
         }
         out
     }
 
-    /// The envelopes of one published message; `None` if any part is not ours.
-    pub fn decode_all(bytes: &[u8]) -> Option<Vec<Envelope>> {
+    /// The envelopes of one published message that read, in order, and how many parts did
+    /// not (a message a newer node knows and this one does not: the rest is still delivered).
+    /// `None` if the message as a whole is not ours.
+    pub fn decode_all(bytes: &[u8]) -> Option<(Vec<Envelope>, usize)> {
         let Some((b'B', mut rest)) = bytes.split_first() else {
-            return Envelope::decode(bytes).map(|one| vec![one]);
+            return Envelope::decode(bytes).map(|one| (vec![one], 0));
         };
-        let mut envelopes = Vec::new();
+        let (mut envelopes, mut unread) = (Vec::new(), 0);
         while !rest.is_empty() {
             let (len, after) = rest.split_at_checked(4)?;
             let len = u32::from_be_bytes(len.try_into().ok()?) as usize;
             let (bytes, after) = after.split_at_checked(len)?;
-            envelopes.push(Envelope::decode(bytes)?);
+            match Envelope::decode(bytes) {
+                Some(envelope) => envelopes.push(envelope),
+                None => unread += 1,
+            }
             rest = after;
         }
-        Some(envelopes)
+        Some((envelopes, unread))
     }
 
     /// `None` for bytes no node of ours wrote.
@@ -303,16 +313,36 @@ mod tests {
         assert_eq!(Envelope::decode(&act.encode()), Some(act.clone()));
         assert_eq!(Envelope::decode(b"Xnonsense"), None);
         assert_eq!(Envelope::decode(b"F12,x\n{}"), None);
+        let ping = Envelope::Message(Message::Node(ToNode::Ping {
+            from: "n1".into(),
+            sent: 12_345,
+        }));
+        assert_eq!(Envelope::decode(&ping.encode()), Some(ping.clone()));
+        assert!(ping.is_upkeep() && !act.is_upkeep() && !frames.is_upkeep());
         let both = vec![frames.clone(), act.clone()];
         assert_eq!(
             Envelope::decode_all(&Envelope::encode_all(&both)),
-            Some(both)
+            Some((both, 0))
         );
         let one = vec![frames.clone()];
         assert_eq!(Envelope::encode_all(&one), frames.encode());
-        assert_eq!(Envelope::decode_all(&frames.encode()), Some(one));
-        // A length past the end, or a part that is not ours, reads as nothing.
+        assert_eq!(Envelope::decode_all(&frames.encode()), Some((one, 0)));
+        // A length past the end reads as nothing; a single part that is not ours too.
         assert_eq!(Envelope::decode_all(b"B\0\0\0\x09F1\n{}"), None);
-        assert_eq!(Envelope::decode_all(b"B\0\0\0\x01X"), None);
+        assert_eq!(Envelope::decode_all(b"Xnonsense"), None);
+        // A part this node does not know (a newer node's) is skipped, the rest delivered.
+        let mut mixed = vec![b'B'];
+        for part in [
+            frames.encode(),
+            br#"J{"to":"later","k":"new"}"#.to_vec(),
+            act.encode(),
+        ] {
+            mixed.extend_from_slice(&(part.len() as u32).to_be_bytes());
+            mixed.extend_from_slice(&part);
+        }
+        assert_eq!(
+            Envelope::decode_all(&mixed),
+            Some((vec![frames.clone(), act.clone()], 1))
+        );
     }
 }

@@ -377,8 +377,6 @@ impl Room {
         }
     }
 
-    /// The side of the member on connection `conn_id`, who must be `player`; a stranger is
-    /// told they do not play here.
     /// A move from a member on another node is credited the round trip between the nodes
     /// besides its connection's own lag: the player saw the last move and was heard that much
     /// later than a player here (within the clock's lag quota, like any lag).
@@ -399,6 +397,8 @@ impl Room {
         }
     }
 
+    /// The side of the member on connection `conn_id`, who must be `player`; a stranger is
+    /// told they do not play here.
     fn seated_member(&self, conn_id: u64, player: Uuid) -> Option<Side> {
         let side = self
             .members

@@ -81,7 +81,8 @@ impl Timing {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "a", rename_all = "snake_case")]
 pub enum Action {
-    /// A move in text (`a3a4`); `lag` is the connection's one-way lag, credited to the clock;
+    /// A move in text (`a3a4`); `lag` is the connection's one-way lag (and, for a player on
+    /// another node than the game's, the round trip between the nodes), credited to the clock;
     /// `blurred`: the player's tab lost focus since their previous move (a fair-play signal,
     /// stored with the move).
     Move {
