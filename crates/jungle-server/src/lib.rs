@@ -194,15 +194,10 @@ impl Server {
                 ));
             }
             // Games in progress, waiting private rooms and tournaments are taken on by
-            // whichever node finds them without a lease.
+            // whichever node finds them without a lease (the lease keeper, started with the
+            // inbox below).
             Some(cluster) => {
                 tracing::info!(node = cluster.node(), "joining the cluster");
-                tokio::spawn(cluster::leases::keep(
-                    cluster.clone(),
-                    room_ctx.clone(),
-                    online.clone(),
-                    shutdown_rx.clone(),
-                ));
                 // Every node looks; the first to store an arena directs it.
                 tokio::spawn(tournaments::schedule::run(
                     config.schedules.clone(),
@@ -252,6 +247,13 @@ impl Server {
                 ctx: room_ctx.clone(),
             };
             cluster::inbox::start(cluster.clone(), services, shutdown_rx.clone());
+            tokio::spawn(cluster::leases::keep(
+                cluster.clone(),
+                room_ctx.clone(),
+                online.clone(),
+                across.proxies.clone(),
+                shutdown_rx.clone(),
+            ));
         }
         let reach = reach::Reach::new(rooms.clone(), lobby.clone(), challenges.clone(), across);
         let state = AppState::new(state::Shared {

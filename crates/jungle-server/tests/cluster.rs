@@ -102,7 +102,7 @@ async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_
     // it to a player elsewhere): pings go every beat.
     for (addr, name) in [(a.addr, "a"), (b.addr, "b"), (c.addr, "c")] {
         let until = Instant::now() + Duration::from_secs(5);
-        while round_trip(addr).await == 0.0 {
+        while metric_value(addr, "jungle_bus_round_trip_seconds").await == 0.0 {
             assert!(Instant::now() < until, "node {name} measured a round trip");
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
@@ -369,25 +369,17 @@ async fn draining_a_node_moves_its_game_without_ending_it() {
     drop_database(&url).await;
 }
 
-/// A node's longest measured round trip to another node, in seconds (0 before any).
-async fn round_trip(addr: std::net::SocketAddr) -> f64 {
-    let text = reqwest::get(format!("http://{addr}/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("jungle_bus_round_trip_seconds "))
-        .map_or(0.0, |n| n.trim().parse().unwrap())
-}
-
 async fn adopted_count(addr: std::net::SocketAddr) -> u64 {
     metric(addr, "jungle_games_adopted_total").await
 }
 
 /// A node's metric, 0 when it has none yet.
 async fn metric(addr: std::net::SocketAddr, name: &str) -> u64 {
+    metric_value(addr, name).await as u64
+}
+
+/// A node's metric as it reads, 0.0 when it has none yet.
+async fn metric_value(addr: std::net::SocketAddr, name: &str) -> f64 {
     let text = reqwest::get(format!("http://{addr}/metrics"))
         .await
         .unwrap()
@@ -397,7 +389,7 @@ async fn metric(addr: std::net::SocketAddr, name: &str) -> u64 {
     text.lines()
         .find(|l| l.starts_with(name))
         .and_then(|l| l.split_whitespace().nth(1))
-        .map_or(0, |n| n.parse::<f64>().unwrap() as u64)
+        .map_or(0.0, |n| n.parse().unwrap())
 }
 
 /// A bot whose streams and actions all go to node A plays a game that node B runs: the

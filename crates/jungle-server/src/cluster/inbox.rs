@@ -114,6 +114,7 @@ fn to_node(cluster: &Cluster, services: &Services, message: ToNode) {
                 services.outboxes.round_trips.record(&from, measured);
             }
         }
+        ToNode::Adopted { game, owner } => services.proxies.owner_is(game, &owner),
     }
 }
 

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use uuid::Uuid;
 
+use super::proxy::Proxies;
 use super::Cluster;
 use crate::rooms::{open, RoomCommand, RoomContext};
 
@@ -34,6 +35,7 @@ pub async fn keep(
     cluster: Cluster,
     ctx: Arc<RoomContext>,
     online: crate::online::Online,
+    proxies: Proxies,
     shutdown: watch::Receiver<bool>,
 ) {
     let mut beats = super::Beats::new(shutdown);
@@ -110,7 +112,7 @@ pub async fn keep(
         seen_free = match orphans(&cluster, &ctx).await {
             Ok(free) => {
                 for &game in free.intersection(&seen_free) {
-                    adopt(&cluster, &ctx, game).await;
+                    adopt(&cluster, &ctx, &proxies, &nodes_before, game).await;
                 }
                 free
             }
@@ -163,8 +165,15 @@ async fn orphans(cluster: &Cluster, ctx: &RoomContext) -> Result<HashSet<Uuid>, 
     Ok(free.into_iter().collect())
 }
 
-/// Takes an orphaned game's lease and resumes it here from the database.
-async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
+/// Takes an orphaned game's lease and resumes it here from the database; its followers here
+/// and on the other `nodes` join it at once.
+async fn adopt(
+    cluster: &Cluster,
+    ctx: &Arc<RoomContext>,
+    proxies: &Proxies,
+    nodes: &HashSet<String>,
+    game: Uuid,
+) {
     match cluster.claim(game).await {
         Ok(true) => {}
         Ok(false) => return,
@@ -176,7 +185,7 @@ async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
     let record = match ctx.store.game(game).await {
         Ok(Some(record)) if record.status == jungle_protocol::GameStatus::Active => record,
         // No game yet: a private room still waiting for its guest.
-        Ok(None) => return adopt_waiting_room(cluster, ctx, game).await,
+        Ok(None) => return adopt_waiting_room(cluster, ctx, proxies, nodes, game).await,
         Ok(_) => {
             // It ended meanwhile: nothing to run.
             let _ = cluster.release(&[game]).await;
@@ -190,6 +199,7 @@ async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
     };
     match open::resume_record(ctx, record).await {
         Ok(Some(_)) => {
+            proxies.adopted_here(game, nodes);
             metrics::counter!("jungle_games_adopted_total").increment(1);
             tracing::info!(%game, node = cluster.node(), "adopted a game");
         }
@@ -199,7 +209,13 @@ async fn adopt(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
 }
 
 /// Reopens an orphaned waiting room here, under its code, whose lease this node took.
-async fn adopt_waiting_room(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uuid) {
+async fn adopt_waiting_room(
+    cluster: &Cluster,
+    ctx: &Arc<RoomContext>,
+    proxies: &Proxies,
+    nodes: &HashSet<String>,
+    game: Uuid,
+) {
     let restored = match ctx.store.waiting_room(game).await {
         Ok(Some(saved)) => open::restore_waiting(ctx, &saved).await.map(Some),
         Ok(None) => Ok(None),
@@ -207,6 +223,7 @@ async fn adopt_waiting_room(cluster: &Cluster, ctx: &Arc<RoomContext>, game: Uui
     };
     match restored {
         Ok(Some(_)) => {
+            proxies.adopted_here(game, nodes);
             metrics::counter!("jungle_rooms_adopted_total").increment(1);
             tracing::info!(%game, node = cluster.node(), "adopted a waiting private room");
         }

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::followers::Followers;
 use super::outbox::Outboxes;
-use super::wire::{Message, RemoteConn, ToOwner};
+use super::wire::{Message, RemoteConn, ToNode, ToOwner};
 use super::Cluster;
 use crate::rooms::{Connection, JoinIntent, RoomCommand, RoomHandle, Rooms};
 
@@ -135,6 +135,33 @@ impl Proxies {
         };
         tokio::spawn(proxy.run(rx, news_rx));
         handle
+    }
+
+    /// This node has just taken `game` over (its room is registered): the proxy's members
+    /// join the room now, not at the watcher's next beat (the side to move's clock runs from
+    /// the adoption on), and so do the followers on `peers`, told at once.
+    pub fn adopted_here<'a>(&self, game: Uuid, peers: impl IntoIterator<Item = &'a String>) {
+        let here = self.cluster.node();
+        self.owner_is(game, here);
+        for peer in peers.into_iter().filter(|p| p.as_str() != here) {
+            let news = ToNode::Adopted {
+                game,
+                owner: here.to_owned(),
+            };
+            self.outboxes.message(peer, Message::Node(news));
+        }
+    }
+
+    /// `owner` runs `game` now (it has just adopted it): this node's proxy of it, if any,
+    /// follows it there without waiting for the watcher's next beat.
+    pub fn owner_is(&self, game: Uuid, owner: &str) {
+        let mut by_game = self.by_game.lock().expect("proxies lock");
+        if let Some(entry) = by_game.get_mut(&game) {
+            let lease = Lease::Held(owner.to_owned());
+            if entry.news.try_send(lease.clone()).is_ok() {
+                entry.told = Some(lease);
+            }
+        }
     }
 
     /// Frames for this node's followers were lost: every proxy's members join again.

@@ -171,7 +171,8 @@ pub enum ToDirector {
     },
 }
 
-/// To a node as such: the bus's own upkeep.
+/// To a node as such: the bus's own upkeep, and news of an adoption (each sent apart from other
+/// messages, see [`Envelope::is_upkeep`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
 pub enum ToNode {
@@ -180,6 +181,8 @@ pub enum ToNode {
     Ping { from: String, sent: u64 },
     /// The answer to this node's ping of `sent`, from `from`.
     Pong { from: String, sent: u64 },
+    /// `owner` has just adopted `game`: followers of it here follow it there now.
+    Adopted { game: Uuid, owner: String },
 }
 
 /// Any message, by whom it is for.
@@ -228,7 +231,8 @@ impl Envelope {
         }
     }
 
-    /// The bus's own upkeep (pings and their answers), sent apart from the rest.
+    /// A message to a node as such (pings, their answers, news of an adoption): sent apart
+    /// from the rest, so that a node of an older version loses only it.
     pub fn is_upkeep(&self) -> bool {
         matches!(self, Envelope::Message(Message::Node(_)))
     }
@@ -319,6 +323,12 @@ mod tests {
         }));
         assert_eq!(Envelope::decode(&ping.encode()), Some(ping.clone()));
         assert!(ping.is_upkeep() && !act.is_upkeep() && !frames.is_upkeep());
+        let adopted = Envelope::Message(Message::Node(ToNode::Adopted {
+            game: Uuid::nil(),
+            owner: "n2".into(),
+        }));
+        assert_eq!(Envelope::decode(&adopted.encode()), Some(adopted.clone()));
+        assert!(adopted.is_upkeep(), "news of an adoption goes alone too");
         let both = vec![frames.clone(), act.clone()];
         assert_eq!(
             Envelope::decode_all(&Envelope::encode_all(&both)),
