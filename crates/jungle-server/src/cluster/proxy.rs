@@ -5,7 +5,10 @@
 //! node follows (one round trip, not one a game) and tells each proxy; when another node took
 //! the game over (the owner died or drained), or Redis was away, every member joins again and
 //! gets the whole state. When the game moved to *this* node, the members join the room here and the
-//! proxy forwards to it from then on: nobody's socket has to close for failover.
+//! proxy forwards to it from then on: nobody's socket has to close for failover. The node
+//! that adopts a game does not leave this to the beat: it tells its own proxy and the other
+//! live nodes at once ([`Proxies::adopted_here`], [`Proxies::owner_is`]); the beat remains the
+//! fallback (a node it did not reach, a proxy with news still unread).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
