@@ -134,7 +134,16 @@ async fn live_game_reads_are_limited_per_address(db: Db) {
         }
     }
     assert!((120..1_000).contains(&served), "{served} reads served");
-    assert_eq!(read(format!("/api/games/{game}.jgn")).await, 429);
+    // The export shares the bucket: refused too, once the token that 100 ms of a slow machine
+    // may have refilled since is spent.
+    let mut refused = false;
+    for _ in 0..5 {
+        if read(format!("/api/games/{game}.jgn")).await == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "the export is limited with the rest");
     red.send(ClientFrame::Resign { game }).await;
     red.expect_over().await;
     blue.expect_over().await;
