@@ -13,7 +13,8 @@ use sqlx::pool::PoolConnection;
 use sqlx::Any;
 
 use crate::store::{
-    FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom, TURNS_PER_STATEMENT,
+    DirectTurns, FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom,
+    TURNS_PER_STATEMENT,
 };
 use unfolded::{EndFold, Unfolded};
 
@@ -174,7 +175,13 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
     let mut closed = false;
     // The server folded the log whole before it started the writer, but a test may not have.
     let mut unfolded = Unfolded::new(false);
-    let mut held = Held::default();
+    let mut conns = Connections {
+        held: Held::default(),
+        direct: store.open_direct_turns().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "the writer's own SQLite connection did not open; every commit goes through the pool");
+            None
+        }),
+    };
     loop {
         // Waiting before taking the queue lets the writes of the whole window join the batch.
         if !window.is_zero() {
@@ -198,7 +205,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Request>, mut closing: oneshot
         last_commit = Instant::now();
         let started = last_commit;
         let size = batch.len();
-        commit_with_retry(&store, &mut batch, &mut unfolded, &mut held).await;
+        commit_with_retry(&store, &mut batch, &mut unfolded, &mut conns).await;
         metrics::histogram!("jungle_db_batch_seconds").record(started.elapsed().as_secs_f64());
         metrics::histogram!("jungle_db_batch_size").record(size as f64);
         if store.is_embedded() && unfolded.wants_whole_fold() {
@@ -232,12 +239,12 @@ async fn commit_with_retry(
     store: &Store,
     batch: &mut Vec<Request>,
     unfolded: &mut Unfolded,
-    held: &mut Held,
+    conns: &mut Connections,
 ) {
     let mut delay = Duration::from_millis(50);
     loop {
         let writes: Vec<&Write> = batch.iter().map(|(w, _)| w).collect();
-        let committed = commit(store, &writes, unfolded, held).await;
+        let committed = commit(store, &writes, unfolded, conns).await;
         if committed.is_err() {
             // The commit remembered some of its turns, which are not stored.
             unfolded.forget();
@@ -259,7 +266,7 @@ async fn commit_with_retry(
                 tracing::error!(error = %e, "batch failed; committing its writes one by one");
                 for request in batch.drain(..) {
                     let mut single = vec![request];
-                    Box::pin(commit_with_retry(store, &mut single, unfolded, held)).await;
+                    Box::pin(commit_with_retry(store, &mut single, unfolded, conns)).await;
                 }
                 return;
             }
@@ -273,6 +280,13 @@ async fn commit_with_retry(
             }
         }
     }
+}
+
+/// The writer's connections besides the pool's.
+struct Connections {
+    held: Held,
+    /// SQLite's own, for batches of turns on the clock alone.
+    direct: Option<DirectTurns>,
 }
 
 /// The writer's PostgreSQL connection, kept from one commit to the next: taking it from the
@@ -309,8 +323,12 @@ async fn commit(
     store: &Store,
     writes: &[&Write],
     unfolded: &mut Unfolded,
-    held: &mut Held,
+    conns: &mut Connections,
 ) -> Result<Vec<Written>, StoreError> {
+    if let (Some(direct), Some(turns)) = (conns.direct.as_mut(), clock_turns_alone(writes)) {
+        return commit_clock_turns(store, direct, turns, unfolded);
+    }
+    let held = &mut conns.held;
     let mut conn = held.take(store).await?;
     let results = match turns_alone(store, writes) {
         // One statement is a transaction by itself: no BEGIN and COMMIT round trips.
@@ -330,6 +348,58 @@ async fn commit(
     };
     held.keep(store, conn);
     Ok(results)
+}
+
+/// The batch's turns when it is nothing but turns on the clock: SQLite's common batch.
+fn clock_turns_alone(writes: &[&Write]) -> Option<Vec<(Uuid, MoveRecord)>> {
+    writes
+        .iter()
+        .map(|write| match write {
+            Write::Turn(game, turn) => Some((*game, turn.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Commits a batch of turns on the clock through the writer's own SQLite connection: the turns
+/// to the log, and as [`commit_in`] does after every batch, the games now due to `moves` and
+/// the log's start that is all in `moves` away.
+fn commit_clock_turns(
+    store: &Store,
+    direct: &mut DirectTurns,
+    mut turns: Vec<(Uuid, MoveRecord)>,
+    unfolded: &mut Unfolded,
+) -> Result<Vec<Written>, StoreError> {
+    let count = turns.len();
+    stamp(&mut turns);
+    let tx = direct.begin()?;
+    let first = DirectTurns::append_to_log(store, &tx, &turns)?;
+    for (row, (game, turn)) in (first..).zip(turns) {
+        unfolded.logged(game, row, turn);
+    }
+    let due = unfolded.due();
+    DirectTurns::insert_moves(store, &tx, &due)?;
+    let clear = unfolded.clearable();
+    if let Some(below) = clear {
+        DirectTurns::clear_log_below(&tx, below)?;
+    }
+    tx.commit().map_err(crate::store::DirectError::from)?;
+    if let Some(below) = clear {
+        unfolded.cleared(below);
+    }
+    metrics::counter!("jungle_db_folded_turns_total").increment(due.len() as u64);
+    Ok((0..count).map(|_| Written::Done).collect())
+}
+
+/// Stamps turns not yet stamped with the time of this commit, once: the turns remembered go
+/// into `moves` later, and must keep this time, not take that one's.
+fn stamp(turns: &mut [(Uuid, MoveRecord)]) {
+    let now = crate::store::now_ms();
+    for (_, turn) in turns {
+        if turn.played_at == 0 {
+            turn.played_at = now;
+        }
+    }
 }
 
 /// The batch's rows when it is nothing but turns that go straight to `moves` (PostgreSQL's
@@ -453,14 +523,7 @@ impl Pending {
         unfolded: &mut Unfolded,
     ) -> Result<(), StoreError> {
         if !self.logged.is_empty() {
-            // Stamped here, once: the turns remembered go into `moves` later, and must keep
-            // the time of this commit, not take the time of that one.
-            let now = crate::store::now_ms();
-            for (_, turn) in &mut self.logged {
-                if turn.played_at == 0 {
-                    turn.played_at = now;
-                }
-            }
+            stamp(&mut self.logged);
             let first = store.append_to_log(tx, &self.logged).await?;
             for (row, (game, turn)) in (first..).zip(self.logged.drain(..)) {
                 unfolded.logged(game, row, turn);

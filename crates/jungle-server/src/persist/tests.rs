@@ -252,6 +252,75 @@ async fn turns_go_through_the_log_on_sqlite() {
     turns_go_through_the_log(store).await;
 }
 
+/// Turns committed through the writer's own SQLite connection are stored as the pool stores
+/// them: the same types in every column, and the same records read back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turns_through_the_writers_own_connection_read_back_as_the_pools() {
+    let (store, _dir) = Store::temporary(None).await;
+    assert!(
+        store.open_direct_turns().expect("opens").is_some(),
+        "an SQLite file gets the writer's own connection"
+    );
+    let (red, blue) = two_players(&store, "own").await;
+    let blurred = |ply| MoveRecord {
+        blurred: ply % 2 == 1,
+        played_at: 1_700_000_000_000 + ply,
+        ..turn(ply)
+    };
+    // The writer folds the log whole after its first batch: the pool's turns come after it.
+    let (writer, hold) = Persister::start(store.clone());
+    let direct = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    writer
+        .write(Write::StartGame(direct.clone()))
+        .await
+        .expect("started");
+    // One game's turns through the pool, in a transaction of the test's own.
+    let pooled = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    let mut tx = store.pool().begin().await.expect("begin");
+    store.insert_game(&mut tx, &pooled).await.expect("game");
+    let turns: Vec<_> = (0..3).map(|ply| (pooled.id, blurred(ply))).collect();
+    store.append_to_log(&mut tx, &turns).await.expect("logged");
+    tx.commit().await.expect("commit");
+    // The other's through the writer, whose batches of turns alone take its own connection.
+    for ply in 0..3 {
+        writer
+            .write(Write::Turn(direct.id, blurred(ply)))
+            .await
+            .expect("committed");
+    }
+    let types = |game: Uuid| {
+        let store = store.clone();
+        async move {
+            sqlx::query(
+                "SELECT typeof(game_id) || typeof(ply) || typeof(mv) || typeof(red_ms)
+                 || typeof(blue_ms) || typeof(red_timeouts) || typeof(blue_timeouts)
+                 || typeof(played_at) || typeof(blurred) AS types
+                 FROM move_log WHERE game_id = $1 ORDER BY ply",
+            )
+            .bind(game.to_string())
+            .fetch_all(store.pool())
+            .await
+            .expect("types")
+            .iter()
+            .map(|row| row.try_get::<String, _>("types").expect("types"))
+            .collect::<Vec<_>>()
+        }
+    };
+    let pooled_types = types(pooled.id).await;
+    assert_eq!(pooled_types.len(), 3);
+    assert_eq!(types(direct.id).await, pooled_types);
+    let read = |game| {
+        let store = store.clone();
+        async move { store.game(game).await.expect("read").expect("game").moves }
+    };
+    assert_eq!(read(direct.id).await, read(pooled.id).await);
+    drop(writer);
+    assert!(hold.close(std::time::Duration::from_secs(10)).await);
+    // The stop folds both games' turns into `moves` alike.
+    assert_eq!(read(direct.id).await, read(pooled.id).await);
+    assert_eq!(count(&store, "moves", direct.id).await, 3);
+}
+
 /// A fresh PostgreSQL database for one test; the admin connection drops it afterwards.
 async fn postgres_store() -> (Store, sqlx::AnyConnection, String) {
     let admin = std::env::var("JUNGLE_TEST_POSTGRES")

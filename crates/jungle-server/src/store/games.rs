@@ -19,7 +19,7 @@ pub const TURNS_PER_STATEMENT: usize = 512;
 /// it costs little beside its rows. PostgreSQL keeps its prepared statements in its own
 /// process, and one not kept would cost a second round trip (sqlx parses it first), so there
 /// every statement is kept.
-const TURNS_KEPT_PREPARED: usize = 16;
+pub(super) const TURNS_KEPT_PREPARED: usize = 16;
 
 /// The columns of a stored turn, in `moves` and in the move log alike.
 pub(super) const TURN_COLUMNS: &str =
@@ -337,7 +337,7 @@ impl Store {
     }
 
     /// An insert of `rows` turns into `table`, then `tail`; the values go in by [`bind_turns`].
-    fn turn_rows_sql(&self, table: &str, rows: usize, tail: &str) -> String {
+    pub(super) fn turn_rows_sql(&self, table: &str, rows: usize, tail: &str) -> String {
         let mut sql = format!("INSERT INTO {table} ({TURN_COLUMNS}) VALUES ");
         for i in 0..rows {
             if i > 0 {

@@ -6,6 +6,7 @@ mod api_tokens;
 mod blocks;
 mod bot_record;
 mod correspondence;
+mod direct_turns;
 mod fair_play;
 mod games;
 mod learn;
@@ -31,6 +32,7 @@ pub use accounts::{AccountStoreError, Credentials, NewAccount, NewSession, Sessi
 pub use api_tokens::{NewTokenError, TokenHolder, TokenRecord, MAX_TOKENS};
 pub use blocks::{BlockError, MAX_BLOCKS};
 pub use bot_record::BotRecord;
+pub use direct_turns::{DirectError, DirectTurns};
 pub use fair_play::{GameAssessment, QueueLine};
 pub use games::{
     ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock, TURNS_PER_STATEMENT,
@@ -51,6 +53,8 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    #[error(transparent)]
+    Direct(#[from] DirectError),
 }
 
 impl StoreError {
@@ -72,6 +76,7 @@ impl StoreError {
                 | sqlx::Error::Protocol(_)
                 | sqlx::Error::Tls(_),
             ) => true,
+            StoreError::Direct(e) => e.is_transient(),
             _ => false,
         }
     }
@@ -96,6 +101,19 @@ pub struct Store {
     /// To open the writer's own PostgreSQL pool on the writer's thread.
     url: Arc<str>,
 }
+
+/// Every SQLite connection's settings. WAL lets readers work beside the one writer; FULL sync
+/// keeps every acknowledged move through a power cut; a busy writer is waited for.
+const SQLITE_PRAGMAS: [&str; 6] = [
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA busy_timeout = 5000",
+    "PRAGMA cache_size = -65536",
+    "PRAGMA foreign_keys = ON",
+    // Checkpoints run in the background (see below), not inside the writer's commits, where
+    // they stalled every queued move.
+    "PRAGMA wal_autocheckpoint = 0",
+];
 
 /// How the SQLite log is kept bounded (see [`checkpoint_wal`]).
 #[derive(Clone, Copy, Debug)]
@@ -192,18 +210,7 @@ impl Store {
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
-                        // WAL lets readers work beside the one writer; FULL sync keeps every
-                        // acknowledged move through a power cut; a busy writer is waited for.
-                        for pragma in [
-                            "PRAGMA journal_mode = WAL",
-                            "PRAGMA synchronous = FULL",
-                            "PRAGMA busy_timeout = 5000",
-                            "PRAGMA cache_size = -65536",
-                            "PRAGMA foreign_keys = ON",
-                            // Checkpoints run in the background (see below), not inside
-                            // the writer's commits, where they stalled every queued move.
-                            "PRAGMA wal_autocheckpoint = 0",
-                        ] {
+                        for pragma in SQLITE_PRAGMAS {
                             sqlx::query(pragma).execute(&mut *conn).await?;
                         }
                     }
