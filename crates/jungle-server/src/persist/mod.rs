@@ -325,8 +325,19 @@ async fn commit(
     unfolded: &mut Unfolded,
     conns: &mut Connections,
 ) -> Result<Vec<Written>, StoreError> {
-    if let (Some(direct), Some(turns)) = (conns.direct.as_mut(), clock_turns_alone(writes)) {
-        return commit_clock_turns(store, direct, turns, unfolded);
+    if let Some(direct) = conns.direct.as_mut() {
+        if let Some(turns) = clock_turns_alone(writes) {
+            let committed = commit_clock_turns(store, direct, turns, unfolded);
+            if committed.is_err() && !direct.is_clean() {
+                // A rollback that failed left the transaction open, holding the write lock:
+                // the connection goes (closing rolls back), and the pool takes every batch.
+                tracing::error!(
+                    "the writer's own SQLite connection is stuck in a transaction; closing it"
+                );
+                conns.direct = None;
+            }
+            return committed;
+        }
     }
     let held = &mut conns.held;
     let mut conn = held.take(store).await?;

@@ -262,18 +262,31 @@ async fn turns_through_the_writers_own_connection_read_back_as_the_pools() {
         "an SQLite file gets the writer's own connection"
     );
     let (red, blue) = two_players(&store, "own").await;
+    // Every column different, so that no two could be swapped unseen.
     let blurred = |ply| MoveRecord {
+        ply,
+        mv: format!("m{ply}"),
+        clock: StoredClock {
+            red_ms: 1000 + ply,
+            blue_ms: 2000 + ply,
+            red_timeouts: 3,
+            blue_timeouts: 4,
+        },
         blurred: ply % 2 == 1,
         played_at: 1_700_000_000_000 + ply,
-        ..turn(ply)
     };
-    // The writer folds the log whole after its first batch: the pool's turns come after it.
+    // The writer folds the log whole after its first batch, before it takes the second: once
+    // the second is committed, the pool's turns stay in the log.
     let (writer, hold) = Persister::start(store.clone());
     let direct = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
     writer
         .write(Write::StartGame(direct.clone()))
         .await
         .expect("started");
+    writer
+        .write(Write::Turn(direct.id, blurred(0)))
+        .await
+        .expect("committed");
     // One game's turns through the pool, in a transaction of the test's own.
     let pooled = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
     let mut tx = store.pool().begin().await.expect("begin");
@@ -282,7 +295,7 @@ async fn turns_through_the_writers_own_connection_read_back_as_the_pools() {
     store.append_to_log(&mut tx, &turns).await.expect("logged");
     tx.commit().await.expect("commit");
     // The other's through the writer, whose batches of turns alone take its own connection.
-    for ply in 0..3 {
+    for ply in 1..3 {
         writer
             .write(Write::Turn(direct.id, blurred(ply)))
             .await
@@ -313,7 +326,9 @@ async fn turns_through_the_writers_own_connection_read_back_as_the_pools() {
         let store = store.clone();
         async move { store.game(game).await.expect("read").expect("game").moves }
     };
-    assert_eq!(read(direct.id).await, read(pooled.id).await);
+    let written: Vec<_> = (0..3).map(blurred).collect();
+    assert_eq!(read(direct.id).await, written);
+    assert_eq!(read(pooled.id).await, written);
     drop(writer);
     assert!(hold.close(std::time::Duration::from_secs(10)).await);
     // The stop folds both games' turns into `moves` alike.

@@ -5,13 +5,19 @@
 //! second. This connection belongs to the writer's thread, so such a commit is function calls
 //! there. Every other batch still goes through the pool; SQLite's lock orders the two
 //! connections' transactions as it orders any two writers'. The values are stored as sqlx
-//! stores them (the game's id as text, the rest as integers), so readers see no difference.
+//! stores them ([`turn_row`]), so readers see no difference.
 
-use rusqlite::{params_from_iter, Connection, ErrorCode, Transaction};
+use rusqlite::types::Value;
+use rusqlite::{params_from_iter, Connection, ErrorCode, OpenFlags, Transaction};
 use uuid::Uuid;
 
-use super::games::TURNS_KEPT_PREPARED;
+use super::games::{turn_row, TurnValue, TURNS_KEPT_PREPARED};
+use super::move_log::CLEAR_LOG_BELOW;
 use super::{Backend, MoveRecord, Store, StoreError, SQLITE_PRAGMAS, TURNS_PER_STATEMENT};
+
+/// The writer's connection touches the log's last pages and the pages of the games it folds:
+/// a smaller cache than the readers' will do.
+const CACHE_SIZE: &str = "PRAGMA cache_size = -16384";
 
 /// The writer thread's own connection to the SQLite file.
 pub struct DirectTurns {
@@ -40,18 +46,20 @@ impl DirectError {
 }
 
 impl Store {
-    /// Opens the writer's own connection: for an SQLite file only (None for PostgreSQL and
-    /// for an in-memory database, which another connection would not share).
+    /// Opens the writer's own connection: for an SQLite file opened read-write with no other
+    /// option in its URL (None for PostgreSQL, for an in-memory database, which another
+    /// connection would not share, and for any option this connection would not honour, such
+    /// as another VFS, whose locks the pool's connections would not see).
     pub fn open_direct_turns(&self) -> Result<Option<DirectTurns>, StoreError> {
-        if self.backend != Backend::Sqlite
-            || self.url.contains(":memory:")
-            || self.url.contains("mode=memory")
-        {
+        if self.backend != Backend::Sqlite || !plain_file(&self.url) {
             return Ok(None);
         }
         let options: sqlx::sqlite::SqliteConnectOptions = self.url.parse()?;
-        let conn = Connection::open(options.get_filename()).map_err(DirectError::from)?;
-        for pragma in SQLITE_PRAGMAS {
+        // The pool created the file; this connection only writes to it.
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(options.get_filename(), flags)
+            .map_err(DirectError::from)?;
+        for pragma in SQLITE_PRAGMAS.iter().chain([&CACHE_SIZE]) {
             // (`journal_mode` answers with a row; the others with none.)
             conn.query_row(pragma, [], |_| Ok(()))
                 .or_else(|e| match e {
@@ -66,14 +74,29 @@ impl Store {
     }
 }
 
+/// Whether an SQLite URL names a file with nothing but a read-write mode.
+fn plain_file(url: &str) -> bool {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    !path.contains(":memory:")
+        && query
+            .split('&')
+            .all(|param| matches!(param, "" | "mode=rw" | "mode=rwc"))
+}
+
 impl DirectTurns {
     /// Begins the commit's transaction (deferred, as sqlx's BEGIN).
     pub fn begin(&mut self) -> Result<Transaction<'_>, DirectError> {
         Ok(self.conn.transaction()?)
     }
 
+    /// Whether no transaction is left open (a rollback that failed would leave one, holding
+    /// the database's write lock).
+    pub fn is_clean(&self) -> bool {
+        self.conn.is_autocommit()
+    }
+
     /// Appends turns to the move log in `tx`; returns the row number of the first (the others
-    /// follow it: the writer is the log's only writer). The turns must be stamped.
+    /// follow it: the transaction holds the write lock from its first insert on).
     pub fn append_to_log(
         store: &Store,
         tx: &Transaction<'_>,
@@ -100,8 +123,7 @@ impl DirectTurns {
 
     /// Deletes the log's rows below `row`, all of them already in `moves`.
     pub fn clear_log_below(tx: &Transaction<'_>, row: i64) -> Result<(), DirectError> {
-        tx.prepare_cached("DELETE FROM move_log WHERE rowid < ?")?
-            .execute([row])?;
+        tx.prepare_cached(CLEAR_LOG_BELOW)?.execute([row])?;
         Ok(())
     }
 }
@@ -116,9 +138,12 @@ fn insert_rows(
     for chunk in turns.chunks(TURNS_PER_STATEMENT) {
         let sql = store.turn_rows_sql(table, chunk.len(), tail);
         let now = super::now_ms();
-        let values = chunk
-            .iter()
-            .flat_map(|(game, turn)| turn_values(*game, turn, now));
+        let values = chunk.iter().flat_map(|(game, turn)| {
+            turn_row(*game, turn, now).map(|value| match value {
+                TurnValue::Text(text) => Value::Text(text),
+                TurnValue::Integer(n) => Value::Integer(n),
+            })
+        });
         if chunk.len() <= TURNS_KEPT_PREPARED {
             tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
         } else {
@@ -128,22 +153,27 @@ fn insert_rows(
     Ok(())
 }
 
-/// One turn's values in the order of `TURN_COLUMNS` (a turn not yet stamped gets `now`).
-fn turn_values(game: Uuid, turn: &MoveRecord, now: i64) -> [rusqlite::types::Value; 9] {
-    use rusqlite::types::Value::{Integer, Text};
-    [
-        Text(game.to_string()),
-        Integer(turn.ply),
-        Text(turn.mv.clone()),
-        Integer(turn.clock.red_ms),
-        Integer(turn.clock.blue_ms),
-        Integer(turn.clock.red_timeouts),
-        Integer(turn.clock.blue_timeouts),
-        Integer(if turn.played_at > 0 {
-            turn.played_at
-        } else {
-            now
-        }),
-        Integer(i64::from(turn.blurred)),
-    ]
+#[cfg(test)]
+mod tests {
+    use super::plain_file;
+
+    #[test]
+    fn only_a_plain_file_gets_the_writers_own_connection() {
+        for url in [
+            "sqlite://j.db",
+            "sqlite://j.db?mode=rwc",
+            "sqlite:j.db?mode=rw",
+        ] {
+            assert!(plain_file(url), "{url}");
+        }
+        for url in [
+            "sqlite::memory:",
+            "sqlite://j.db?mode=memory",
+            "sqlite://j.db?mode=ro",
+            "sqlite://j.db?mode=rwc&vfs=unix-dotfile",
+            "sqlite://j.db?immutable=true",
+        ] {
+            assert!(!plain_file(url), "{url}");
+        }
+    }
 }

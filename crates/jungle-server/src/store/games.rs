@@ -25,24 +25,42 @@ pub(super) const TURNS_KEPT_PREPARED: usize = 16;
 pub(super) const TURN_COLUMNS: &str =
     "game_id, ply, mv, red_ms, blue_ms, red_timeouts, blue_timeouts, played_at, blurred";
 
-/// Binds each turn's values in the order of [`TURN_COLUMNS`] (a turn not yet stamped is
-/// stamped now).
+/// One value of a stored turn.
+pub(super) enum TurnValue {
+    Text(String),
+    Integer(i64),
+}
+
+/// A turn's values in the order of [`TURN_COLUMNS`], as both of the writer's connections store
+/// them (a turn not yet stamped gets `now`).
+pub(super) fn turn_row(game: Uuid, m: &MoveRecord, now: i64) -> [TurnValue; 9] {
+    use TurnValue::{Integer, Text};
+    [
+        Text(game.to_string()),
+        Integer(m.ply),
+        Text(m.mv.clone()),
+        Integer(m.clock.red_ms),
+        Integer(m.clock.blue_ms),
+        Integer(m.clock.red_timeouts),
+        Integer(m.clock.blue_timeouts),
+        Integer(if m.played_at > 0 { m.played_at } else { now }),
+        Integer(i64::from(m.blurred)),
+    ]
+}
+
+/// Binds each turn's values ([`turn_row`]).
 fn bind_turns<'q>(
     mut query: Query<'q, Any, AnyArguments<'q>>,
     turns: &[(Uuid, MoveRecord)],
 ) -> Query<'q, Any, AnyArguments<'q>> {
     let now = now_ms();
     for (game, m) in turns {
-        query = query
-            .bind(game.to_string())
-            .bind(m.ply)
-            .bind(m.mv.clone())
-            .bind(m.clock.red_ms)
-            .bind(m.clock.blue_ms)
-            .bind(m.clock.red_timeouts)
-            .bind(m.clock.blue_timeouts)
-            .bind(if m.played_at > 0 { m.played_at } else { now })
-            .bind(i64::from(m.blurred));
+        for value in turn_row(*game, m, now) {
+            query = match value {
+                TurnValue::Text(text) => query.bind(text),
+                TurnValue::Integer(n) => query.bind(n),
+            };
+        }
     }
     query
 }

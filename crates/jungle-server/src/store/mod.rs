@@ -98,7 +98,8 @@ pub struct Store {
     /// Set by the background checkpoint when the SQLite log has grown large; the game writer
     /// reads it between batches and rewinds the log (or the checkpoint does, if it is idle).
     wal_large: Arc<AtomicBool>,
-    /// To open the writer's own PostgreSQL pool on the writer's thread.
+    /// To open the writer's own connections on its thread: its PostgreSQL pool, or its SQLite
+    /// connection for turns (`direct_turns.rs`).
     url: Arc<str>,
 }
 

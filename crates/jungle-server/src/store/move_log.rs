@@ -13,6 +13,9 @@ use uuid::Uuid;
 use super::games::TURN_COLUMNS;
 use super::{Backend, MoveRecord, Store, StoreError};
 
+/// Deletes the log's rows below a row number, all of them already in `moves`.
+pub(super) const CLEAR_LOG_BELOW: &str = "DELETE FROM move_log WHERE rowid < $1";
+
 impl Store {
     /// Appends turns to the log, in the caller's transaction; returns the row number of the
     /// first (the others follow it). SQLite only: the writer, the only one, numbers rows on.
@@ -36,7 +39,7 @@ impl Store {
         tx: &mut Transaction<'_, Any>,
         row: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM move_log WHERE rowid < $1")
+        sqlx::query(CLEAR_LOG_BELOW)
             .bind(row)
             .execute(&mut **tx)
             .await?;
