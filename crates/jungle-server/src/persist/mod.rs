@@ -362,7 +362,11 @@ async fn commit(
 }
 
 /// The batch's turns when it is nothing but turns on the clock: SQLite's common batch.
+/// (Checked before any turn is cloned: a mixed batch clones nothing here.)
 fn clock_turns_alone(writes: &[&Write]) -> Option<Vec<(Uuid, MoveRecord)>> {
+    if !writes.iter().all(|write| matches!(write, Write::Turn(..))) {
+        return None;
+    }
     writes
         .iter()
         .map(|write| match write {
