@@ -88,6 +88,9 @@ pub enum Limited {
     /// `GET /api/games/{id}` and `.jgn` of a game in progress: its turns are read from the
     /// move log by a scan (about a millisecond).
     LiveGameReads,
+    /// A WebSocket opened (`/ws`): the flood limit is per connection, so without this a
+    /// client that reconnects before it runs out would start each time with a full bucket.
+    SocketOpens,
 }
 
 impl Limited {
@@ -128,6 +131,7 @@ impl Limited {
             Limited::MailLinks => "mail links",
             Limited::Learn => "learn",
             Limited::LearnProgress => "learn progress",
+            Limited::SocketOpens => "websockets opened",
         }
     }
 }
@@ -230,6 +234,7 @@ pub const RULES: &[Rule] = &[
     rule(Limited::Learn, Per::Address, 240, 250),
     rule(Limited::LearnProgress, Per::Player, 10, 10 * S),
     rule(Limited::LearnProgress, Per::Address, 30, 2 * S),
+    rule(Limited::SocketOpens, Per::Address, 120, 500),
 ];
 
 /// Extra cost of a `join_room` code that finds no room: guessing is what it limits.

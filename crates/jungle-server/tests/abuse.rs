@@ -372,6 +372,56 @@ async fn behind_a_trusted_proxy_limits_count_each_client() {
     server.shutdown().await;
 }
 
+/// Opening WebSockets is limited per address: the flood limit is per connection, so a client
+/// that reconnected as often as it liked would start each time with a full bucket. A burst of
+/// 120, then HTTP 429 `rate_limited` with `Retry-After`, before any upgrade; another address is
+/// not held back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_openings_are_limited_per_address() {
+    use tokio_tungstenite::tungstenite::Error;
+    let server = TestServer::start_with(Db::Sqlite, |c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.max_connections_per_ip = 1_000;
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let mut open = Vec::new();
+    let refused = loop {
+        match connect_with_header(server.addr, "x-forwarded-for", "203.0.113.5").await {
+            Ok(socket) => open.push(socket),
+            Err(refused) => break refused,
+        }
+        assert!(open.len() < 400, "openings are never refused");
+    };
+    // One more opening every 500 ms after the burst.
+    let refilled = (started.elapsed().as_millis() / 500) as usize + 1;
+    assert!(
+        (120..=120 + refilled).contains(&open.len()),
+        "{} opened in {:?}",
+        open.len(),
+        started.elapsed()
+    );
+    match refused {
+        Error::Http(response) => {
+            assert_eq!(response.status().as_u16(), 429);
+            assert!(response.headers().contains_key("retry-after"));
+            let body = response
+                .body()
+                .as_ref()
+                .map(|body| String::from_utf8_lossy(&body[..]).into_owned())
+                .unwrap_or_default();
+            assert!(body.contains("rate_limited"), "{body}");
+        }
+        other => panic!("refused as HTTP 429, not {other:?}"),
+    }
+    assert!(
+        socket_via(&server, "203.0.113.6").await.is_some(),
+        "another address still connects"
+    );
+    drop(open);
+    server.shutdown().await;
+}
+
 /// A seated player whose connection sends but never reads: once the server's sends to it stop
 /// completing (kernel buffers full), the connection is dropped within the send timeout and
 /// the player counts as away, so the opponent's abandonment countdown starts.

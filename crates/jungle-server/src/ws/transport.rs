@@ -1,4 +1,4 @@
-//! The transport: one task per WebSocket. It checks the origin and the per-address limit,
+//! The transport: one task per WebSocket. It checks the origin and the per-address limits,
 //! bounds frame sizes, enforces the flood limit, pings and measures lag, writes what rooms
 //! send, and finishes the closing handshake. Text frames go to the [`Session`].
 
@@ -20,6 +20,8 @@ use tokio::time::Instant;
 use super::session::Session;
 use crate::frame_error::FrameError;
 use crate::http_server::ConnectionSlot;
+use crate::json_rejections::refusal;
+use crate::limits::Limited;
 use crate::rooms::{frame_text, Instruction, JoinIntent, Outbound};
 use crate::state::AppState;
 
@@ -61,6 +63,16 @@ pub async fn upgrade(
             tracing::info!(origin = ?origin, "websocket refused: origin not allowed");
             return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
         }
+    }
+    // Counted before the upgrade: the flood limit below is per connection, and a reconnect
+    // must not buy a fresh one as often as a client likes.
+    if let Err(limited) = state.limits.check(Limited::SocketOpens, None, client) {
+        return refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            limited.to_string(),
+            Some(&limited),
+        );
     }
     // The connection's place under the caps (taken when it was accepted) stays with the socket.
     let slot = slot.map(|Extension(slot)| slot);
