@@ -328,15 +328,18 @@ async fn commit(
     if let Some(direct) = conns.direct.as_mut() {
         if let Some(turns) = clock_turns_alone(writes) {
             let committed = commit_clock_turns(store, direct, turns, unfolded);
-            if committed.is_err() && !direct.is_clean() {
-                // A rollback that failed left the transaction open, holding the write lock:
-                // the connection goes (closing rolls back), and the pool takes every batch.
-                tracing::error!(
-                    "the writer's own SQLite connection is stuck in a transaction; closing it"
-                );
-                conns.direct = None;
+            if committed.is_ok() || direct.is_clean() {
+                return committed;
             }
-            return committed;
+            // A rollback that failed left the transaction open, holding the write lock: the
+            // connection goes (closing rolls back), and the pool takes this batch, which our
+            // connection's state must not cost its moves, and every batch after it.
+            tracing::error!(
+                "the writer's own SQLite connection is stuck in a transaction; closing it"
+            );
+            conns.direct = None;
+            // The failed commit remembered some of its turns, which are not stored.
+            unfolded.forget();
         }
     }
     let held = &mut conns.held;

@@ -336,6 +336,50 @@ async fn turns_through_the_writers_own_connection_read_back_as_the_pools() {
     assert_eq!(count(&store, "moves", direct.id).await, 3);
 }
 
+/// The writer's own connection left inside a transaction (a rollback that failed): it is
+/// closed, which lets its write lock go, and the batch it could not take is committed through
+/// the pool instead of being refused; so is every batch after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuck_own_connection_is_closed_and_the_pool_takes_its_batch() {
+    let (store, _dir) = Store::temporary(None).await;
+    let (red, blue) = two_players(&store, "stuck").await;
+    let game = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
+    let mut tx = store.pool().begin().await.expect("begin");
+    store.insert_game(&mut tx, &game).await.expect("game");
+    tx.commit().await.expect("commit");
+    let mut direct = store
+        .open_direct_turns()
+        .expect("opens")
+        .expect("an SQLite file gets the writer's own connection");
+    direct.hold_a_transaction_open();
+    let mut conns = Connections {
+        held: Held::default(),
+        direct: Some(direct),
+    };
+    let mut unfolded = Unfolded::new(true);
+    let first = Write::Turn(game.id, turn(0));
+    let written = commit(&store, &[&first], &mut unfolded, &mut conns)
+        .await
+        .expect("the pool commits what the stuck connection could not");
+    assert!(matches!(written[..], [Written::Done]));
+    assert!(conns.direct.is_none(), "the stuck connection is closed");
+    let second = Write::Turn(game.id, turn(1));
+    commit(&store, &[&second], &mut unfolded, &mut conns)
+        .await
+        .expect("and the next batch too");
+    let moves = store
+        .game(game.id)
+        .await
+        .expect("read")
+        .expect("game")
+        .moves;
+    assert_eq!(
+        moves.iter().map(|m| m.ply).collect::<Vec<_>>(),
+        vec![0, 1],
+        "both turns are stored"
+    );
+}
+
 /// A fresh PostgreSQL database for one test; the admin connection drops it afterwards.
 async fn postgres_store() -> (Store, sqlx::AnyConnection, String) {
     let admin = std::env::var("JUNGLE_TEST_POSTGRES")

@@ -95,6 +95,14 @@ impl DirectTurns {
         self.conn.is_autocommit()
     }
 
+    /// Leaves a transaction open that holds the write lock, as a rollback that failed would.
+    #[cfg(test)]
+    pub fn hold_a_transaction_open(&mut self) {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .expect("a transaction begins");
+    }
+
     /// Appends turns to the move log in `tx`; returns the row number of the first (the others
     /// follow it: the transaction holds the write lock from its first insert on).
     pub fn append_to_log(
