@@ -334,10 +334,12 @@ async fn commit(
             // A rollback that failed left the transaction open, holding the write lock: the
             // connection goes (closing rolls back), and the pool takes this batch, which our
             // connection's state must not cost its moves, and every batch after it.
-            tracing::error!(
-                "the writer's own SQLite connection is stuck in a transaction; closing it"
-            );
-            conns.direct = None;
+            if let Err(e) = &committed {
+                tracing::error!(error = %e, "the writer's own SQLite connection is stuck in a transaction; closing it");
+            }
+            if let Some(stuck) = conns.direct.take() {
+                stuck.close();
+            }
             // The failed commit remembered some of its turns, which are not stored.
             unfolded.forget();
         }

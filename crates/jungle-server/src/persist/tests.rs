@@ -363,6 +363,10 @@ async fn a_stuck_own_connection_is_closed_and_the_pool_takes_its_batch() {
         .expect("the pool commits what the stuck connection could not");
     assert!(matches!(written[..], [Written::Done]));
     assert!(conns.direct.is_none(), "the stuck connection is closed");
+    assert!(
+        unfolded.wants_whole_fold(),
+        "what the failed commit remembered is not trusted until the log is folded whole"
+    );
     let second = Write::Turn(game.id, turn(1));
     commit(&store, &[&second], &mut unfolded, &mut conns)
         .await

@@ -95,6 +95,15 @@ impl DirectTurns {
         self.conn.is_autocommit()
     }
 
+    /// Closes the connection, which rolls back a transaction left open and lets its write
+    /// lock go. A close that fails (a statement still unfinished) is logged: dropped, the
+    /// connection would fail to close silently.
+    pub fn close(self) {
+        if let Err((_, e)) = self.conn.close() {
+            tracing::error!(error = %e, "closing the writer's own SQLite connection failed");
+        }
+    }
+
     /// Leaves a transaction open that holds the write lock, as a rollback that failed would.
     #[cfg(test)]
     pub fn hold_a_transaction_open(&mut self) {

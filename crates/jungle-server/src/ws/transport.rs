@@ -64,16 +64,6 @@ pub async fn upgrade(
             return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
         }
     }
-    // Counted before the upgrade: the flood limit below is per connection, and a reconnect
-    // must not buy a fresh one as often as a client likes.
-    if let Err(limited) = state.limits.check(Limited::SocketOpens, None, client) {
-        return refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            limited.to_string(),
-            Some(&limited),
-        );
-    }
     // The connection's place under the caps (taken when it was accepted) stays with the socket.
     let slot = slot.map(|Extension(slot)| slot);
     // Through a trusted proxy, the client's own place under the per-address cap.
@@ -90,6 +80,17 @@ pub async fn upgrade(
         },
         _ => None,
     };
+    // Counted before the upgrade, and after the cap (a client refused by it spends nothing,
+    // as one refused at accept does not): the flood limit below is per connection, and a
+    // reconnect must not buy a fresh one as often as a client likes.
+    if let Err(limited) = state.limits.check(Limited::SocketOpens, None, client) {
+        return refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            limited.to_string(),
+            Some(&limited),
+        );
+    }
     ws.max_message_size(TRANSPORT_LIMIT)
         .max_frame_size(TRANSPORT_LIMIT)
         // A client's frames are tens to a few hundred bytes (a move about 70); a larger one
