@@ -113,6 +113,7 @@ impl TrustedProxies {
     /// entry is missing or not an address, the proxy's own address is used, so a malformed
     /// header buys nobody a fresh set of limits.
     pub fn client_of(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = canonical(peer);
         if !self.trusts(peer) {
             return peer;
         }
@@ -192,6 +193,22 @@ mod tests {
         );
         assert_eq!(
             proxy.client_of(ip("127.0.0.1"), &headers(&["10.0.0.9"])),
+            ip("10.0.0.9")
+        );
+    }
+
+    /// A dual-stack listener sees IPv4 peers as `::ffff:a.b.c.d`: they are their IPv4
+    /// address, as a proxy and as a client.
+    #[test]
+    fn an_ipv4_peer_on_a_dual_stack_listener_is_its_ipv4_address() {
+        let none = TrustedProxies::default();
+        assert_eq!(
+            none.client_of(ip("::ffff:192.0.2.7"), &headers(&[])),
+            ip("192.0.2.7")
+        );
+        let proxy = proxies(&["127.0.0.1"]);
+        assert_eq!(
+            proxy.client_of(ip("::ffff:127.0.0.1"), &headers(&["10.0.0.9"])),
             ip("10.0.0.9")
         );
     }

@@ -181,12 +181,18 @@ async fn serve_connection(
     }
 }
 
+/// What a connection over the per-address cap is told (behind a trusted proxy, a WebSocket's
+/// client is told it at the upgrade).
+pub const TOO_MANY_FROM_ADDRESS: &str = "too many connections from this address";
+/// The `Retry-After` of a connection refused for a cap, in seconds.
+pub const RETRY_WHEN_FULL: &str = "5";
+
 /// Answers the connection's first request with `status` and closes it. `/healthz` is still
 /// answered by the application: a full server is alive, and a health checker that saw 503
 /// would restart it, dropping every game, just when an attack holds the connections.
 async fn refuse(stream: TcpStream, status: StatusCode, app: Router) {
     let message = if status == StatusCode::TOO_MANY_REQUESTS {
-        "too many connections from this address"
+        TOO_MANY_FROM_ADDRESS
     } else {
         "the server is full; try again in a moment"
     };
@@ -207,7 +213,7 @@ async fn refuse(stream: TcpStream, status: StatusCode, app: Router) {
             let response = Response::builder()
                 .status(status)
                 .header(header::CONNECTION, "close")
-                .header(header::RETRY_AFTER, "5")
+                .header(header::RETRY_AFTER, RETRY_WHEN_FULL)
                 .body(Body::from(message))
                 .expect("a valid response");
             Ok(response)

@@ -273,10 +273,13 @@ pub struct Limits {
     limiters: Vec<(Rule, Keyed)>,
 }
 
-/// The key of an address: IPv4 as it is, IPv6 by its /64.
+/// The key of an address: IPv4 as it is, IPv6 by its /64. An IPv4 address written as IPv6
+/// (`::ffff:1.2.3.4`, as a dual-stack listener such as `[::]:8080` sees IPv4 peers) is its
+/// IPv4 address: by its /64, every IPv4 client would share one key, so one client could spend
+/// every IPv4 client's limits.
 pub fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
+    match ip.to_canonical() {
+        v4 @ IpAddr::V4(_) => v4,
         IpAddr::V6(v6) => {
             let segments = v6.segments();
             IpAddr::V6(std::net::Ipv6Addr::new(
@@ -325,9 +328,9 @@ impl Limits {
         let address = address_key(ip);
         for (_, keyed) in self.limiters.iter().filter(|(r, _)| r.what == what) {
             match (keyed, player) {
-                (Keyed::Player(limiter), Some(player)) => check(limiter, &player)?,
+                (Keyed::Player(limiter), Some(player)) => check(what, limiter, &player)?,
                 (Keyed::Player(_), None) => {}
-                (Keyed::Address(limiter), _) => check(limiter, &address)?,
+                (Keyed::Address(limiter), _) => check(what, limiter, &address)?,
             }
         }
         Ok(())
@@ -341,7 +344,7 @@ impl Limits {
         }
         for (_, keyed) in self.limiters.iter().filter(|(r, _)| r.what == what) {
             if let Keyed::Player(limiter) = keyed {
-                check(limiter, &player)?;
+                check(what, limiter, &player)?;
             }
         }
         Ok(())
@@ -389,11 +392,13 @@ impl Limits {
 }
 
 fn check<K: std::hash::Hash + Eq + Clone>(
+    what: Limited,
     limiter: &DefaultKeyedRateLimiter<K>,
     key: &K,
 ) -> Result<(), RateLimited> {
     limiter.check_key(key).map_err(|not_until| {
-        metrics::counter!("jungle_rate_limited_total").increment(1);
+        // By limit, so an operator sees which one refuses.
+        metrics::counter!("jungle_rate_limited_total", "limit" => what.name()).increment(1);
         RateLimited {
             retry_after: not_until.wait_time_from(DefaultClock::default().now()),
         }
@@ -437,6 +442,25 @@ mod tests {
         assert!(limits.check(Limited::JoinRoom, None, other_host).is_err());
         let elsewhere: IpAddr = "2001:db8:1:3::1".parse().unwrap();
         assert!(limits.check(Limited::JoinRoom, None, elsewhere).is_ok());
+    }
+
+    #[test]
+    fn an_ipv4_address_written_as_ipv6_is_its_ipv4_address() {
+        let key = |ip: &str| address_key(ip.parse().unwrap());
+        assert_eq!(key("::ffff:192.0.2.1"), key("192.0.2.1"));
+        assert_ne!(key("::ffff:192.0.2.1"), key("::ffff:192.0.2.2"));
+        let limits = Limits::new(true);
+        for _ in 0..30 {
+            limits
+                .check(Limited::NewGuest, None, "::ffff:192.0.2.1".parse().unwrap())
+                .unwrap();
+        }
+        assert!(limits
+            .check(Limited::NewGuest, None, "192.0.2.1".parse().unwrap())
+            .is_err());
+        limits
+            .check(Limited::NewGuest, None, "::ffff:192.0.2.2".parse().unwrap())
+            .expect("another IPv4 client on a dual-stack listener has limits of its own");
     }
 
     #[test]

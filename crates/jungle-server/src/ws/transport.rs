@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::client_addr::ClientAddr;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::SinkExt;
@@ -19,7 +19,7 @@ use tokio::time::Instant;
 
 use super::session::Session;
 use crate::frame_error::FrameError;
-use crate::http_server::ConnectionSlot;
+use crate::http_server::{ConnectionSlot, RETRY_WHEN_FULL, TOO_MANY_FROM_ADDRESS};
 use crate::json_rejections::refusal;
 use crate::limits::Limited;
 use crate::rooms::{frame_text, Instruction, JoinIntent, Outbound};
@@ -70,10 +70,15 @@ pub async fn upgrade(
     let client_slot = match &slot {
         Some(slot) if !slot.counted_by_address() => match state.per_address.acquire(client) {
             Some(client_slot) => Some(client_slot),
+            // As a connection over the cap is answered at accept.
             None => {
                 return (
                     StatusCode::TOO_MANY_REQUESTS,
-                    "too many connections from this address",
+                    [
+                        (header::RETRY_AFTER, RETRY_WHEN_FULL),
+                        (header::CONNECTION, "close"),
+                    ],
+                    TOO_MANY_FROM_ADDRESS,
                 )
                     .into_response()
             }
