@@ -422,6 +422,47 @@ async fn websocket_openings_are_limited_per_address() {
     server.shutdown().await;
 }
 
+/// A listener on an IPv6 socket that takes IPv4 too sees IPv4 clients as `::ffff:a.b.c.d`:
+/// each is still counted by its own IPv4 address, so one client spending its limit leaves the
+/// others theirs (counted by the mapped form's /64, they all shared one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ipv4_clients_of_a_dual_stack_listener_have_limits_of_their_own() {
+    let server = TestServer::start_with(Db::Sqlite, |c| {
+        c.addr = "[::ffff:127.0.0.1]:0".parse().unwrap();
+    })
+    .await;
+    assert!(server.addr.is_ipv6(), "listening on an IPv6 socket");
+    let url = format!("http://127.0.0.1:{}/api/players", server.addr.port());
+    let new_guest_from = |client: &'static str| {
+        let url = url.clone();
+        async move {
+            reqwest::Client::builder()
+                .local_address(client.parse::<std::net::IpAddr>().unwrap())
+                .build()
+                .unwrap()
+                .post(url)
+                .json(&http::NewPlayer {
+                    name: Some("Dual".into()),
+                })
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    for _ in 0..30 {
+        assert_eq!(new_guest_from("127.0.0.2").await, 201);
+    }
+    assert_eq!(new_guest_from("127.0.0.2").await, 429);
+    assert_eq!(
+        new_guest_from("127.0.0.3").await,
+        201,
+        "another IPv4 client is not held back"
+    );
+    server.shutdown().await;
+}
+
 /// A seated player whose connection sends but never reads: once the server's sends to it stop
 /// completing (kernel buffers full), the connection is dropped within the send timeout and
 /// the player counts as away, so the opponent's abandonment countdown starts.
