@@ -277,3 +277,57 @@ both_stores!(
     foreign_origins_are_refused,
     bad_http_input,
 );
+
+/// A `hello` that fails on our side (here the players' table is away) is answered `internal`
+/// and the socket closed with 1013, so the client reconnects and says hello again; left open,
+/// it would refuse every frame while the player's games went on. A bad token keeps its socket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hello_that_fails_on_our_side_closes_the_socket_to_be_tried_again() {
+    let server = TestServer::start(Db::Sqlite).await;
+    let ada = server.player("Ada").await;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&server.config.database_url)
+        .await
+        .unwrap();
+    let rename = |from: &'static str, to: &'static str| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query(&format!("ALTER TABLE {from} RENAME TO {to}"))
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+    };
+    rename("players", "players_away").await;
+    let mut c = server.raw_client().await;
+    c.send(ClientFrame::Hello {
+        token: ada.token.clone(),
+    })
+    .await;
+    c.expect_error(ErrorCode::Internal).await;
+    // (Bounded as a whole: the server's pings would keep a per-frame wait alive for long.)
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(10), c.expect_close())
+        .await
+        .expect("the socket is closed");
+    assert_eq!(closed, Some(1013));
+    rename("players_away", "players").await;
+    let mut again = server.raw_client().await;
+    again
+        .send(ClientFrame::Hello {
+            token: ada.token.clone(),
+        })
+        .await;
+    expect_frame!(again, ServerFrame::Welcome { .. });
+    // A token nobody has is the client's fault: told so, its socket stays.
+    let mut stranger = server.raw_client().await;
+    stranger
+        .send(ClientFrame::Hello {
+            token: "no such token".into(),
+        })
+        .await;
+    stranger.expect_error(ErrorCode::BadToken).await;
+    stranger.send(ClientFrame::Ping).await;
+    stranger.expect_error(ErrorCode::NotAuthenticated).await;
+    pool.close().await;
+    server.shutdown().await;
+}

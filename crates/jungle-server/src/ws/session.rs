@@ -42,6 +42,8 @@ pub struct Session {
     pub analysis: Option<crate::engine_pool::SearchTicket>,
     /// The tournament whose standings this connection follows.
     pub watching: Option<Uuid>,
+    /// `hello` failed on our side (the store, the nodes' Redis), not for the client's token.
+    sign_in_failed: bool,
 }
 
 impl Session {
@@ -64,7 +66,15 @@ impl Session {
             _online: None,
             analysis: None,
             watching: None,
+            sign_in_failed: false,
         }
+    }
+
+    /// Whether `hello` failed on our side: unsigned, the connection is of no use, so the
+    /// transport closes it (1013) and the client's reconnect says hello again. Left open, a
+    /// page would sit on a socket that refuses every frame, its games going on without it.
+    pub fn sign_in_failed(&self) -> bool {
+        self.sign_in_failed
     }
 
     /// Notified when this connection's account session is signed out elsewhere, or its player
@@ -100,7 +110,14 @@ impl Session {
         // they spread over stay resident among the sockets' long-lived blocks).
         let Some(conn) = self.conn.clone() else {
             return match frame {
-                ClientFrame::Hello { token } => Box::pin(self.hello(&token)).await,
+                ClientFrame::Hello { token } => {
+                    let signed_in = Box::pin(self.hello(&token)).await;
+                    self.sign_in_failed = matches!(
+                        signed_in,
+                        Err(FrameError::Store(_) | FrameError::Unavailable(_))
+                    );
+                    signed_in
+                }
                 _ => Err(FrameError::NotAuthenticated),
             };
         };

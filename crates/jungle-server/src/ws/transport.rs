@@ -265,6 +265,9 @@ fn run(
                                     break stop;
                                 }
                             }
+                            if session.sign_in_failed() {
+                                break Stop::Close(CLOSE_TRY_LATER, "could not sign in; try again");
+                            }
                         }
                         Message::Binary(_) => {
                             if !flood.allow() {
