@@ -352,8 +352,10 @@ function onFrame(frame) {
         app.socket = null;
         route();
       } else {
-        showStatus(errorText(frame.code, frame.message));
-        setTimeout(() => showStatus(''), 4000);
+        const said = errorText(frame.code, frame.message);
+        showStatus(said);
+        // Unless something else is said by then (a reconnect's "connecting" must stay).
+        setTimeout(() => { if (statusBar.textContent === said) showStatus(''); }, 4000);
         // A refused action (a move, an offer) redraws what it had changed.
         store.tell('game');
       }

@@ -11,7 +11,6 @@ export function connect(token, { onFrame, onStatus, onOpen }) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     ws = new WebSocket(`${scheme}://${location.host}/ws`);
     ws.onopen = () => {
-      attempt = 0;
       ws.send(JSON.stringify({ t: 'hello', token }));
       onStatus('open');
       onOpen();
@@ -24,6 +23,10 @@ export function connect(token, { onFrame, onStatus, onOpen }) {
       } catch {
         return;
       }
+      // Back to the shortest wait once signed in, not once open: a server that cannot sign
+      // anyone in (its database away) closes each socket after hello, and must be asked
+      // ever less often, not twice a second.
+      if (frame.t === 'welcome') attempt = 0;
       onFrame(frame);
     };
     ws.onclose = () => {

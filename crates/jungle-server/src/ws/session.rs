@@ -42,7 +42,7 @@ pub struct Session {
     pub analysis: Option<crate::engine_pool::SearchTicket>,
     /// The tournament whose standings this connection follows.
     pub watching: Option<Uuid>,
-    /// `hello` failed on our side (the store, the nodes' Redis), not for the client's token.
+    /// `hello` failed on our side (the store), not for the client's token.
     sign_in_failed: bool,
 }
 
@@ -112,10 +112,12 @@ impl Session {
             return match frame {
                 ClientFrame::Hello { token } => {
                     let signed_in = Box::pin(self.hello(&token)).await;
-                    self.sign_in_failed = matches!(
-                        signed_in,
-                        Err(FrameError::Store(_) | FrameError::Unavailable(_))
-                    );
+                    // (Today only the store can fail it; the nodes' Redis is read leniently.)
+                    self.sign_in_failed = self.conn.is_none()
+                        && matches!(
+                            signed_in,
+                            Err(FrameError::Store(_) | FrameError::Unavailable(_))
+                        );
                     signed_in
                 }
                 _ => Err(FrameError::NotAuthenticated),
