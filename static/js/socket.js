@@ -5,16 +5,18 @@ export function connect(token, { onFrame, onStatus, onOpen }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
+  /** Whether this socket's hello was welcomed: until then frames wait in `queue`. */
+  let signedIn = false;
   const queue = [];
 
   function open() {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    signedIn = false;
     ws.onopen = () => {
       ws.send(JSON.stringify({ t: 'hello', token }));
       onStatus('open');
       onOpen();
-      while (queue.length) ws.send(queue.shift());
     };
     ws.onmessage = (event) => {
       let frame;
@@ -23,11 +25,16 @@ export function connect(token, { onFrame, onStatus, onOpen }) {
       } catch {
         return;
       }
-      // Back to the shortest wait once signed in, not once open: a server that cannot sign
-      // anyone in (its database away) closes each socket after hello, and must be asked
-      // ever less often, not twice a second.
-      if (frame.t === 'welcome') attempt = 0;
       onFrame(frame);
+      // Signed in, not merely open, is what counts: a hello that fails on the server's side
+      // (its database away) closes the socket. So the wait starts over only now (such a
+      // server is asked ever less often, not twice a second), and what was asked meanwhile
+      // goes only now (sent behind the hello, it would be lost with the socket).
+      if (frame.t === 'welcome') {
+        attempt = 0;
+        signedIn = true;
+        while (queue.length) ws.send(queue.shift());
+      }
     };
     ws.onclose = () => {
       if (closedByUs) return;
@@ -43,7 +50,7 @@ export function connect(token, { onFrame, onStatus, onOpen }) {
   return {
     send(frame) {
       const text = JSON.stringify(frame);
-      if (ws && ws.readyState === WebSocket.OPEN) ws.send(text);
+      if (ws && ws.readyState === WebSocket.OPEN && signedIn) ws.send(text);
       else queue.push(text);
     },
     close() {
