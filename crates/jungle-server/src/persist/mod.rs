@@ -327,16 +327,14 @@ async fn commit(
 ) -> Result<Vec<Written>, StoreError> {
     if let Some(direct) = conns.direct.as_mut() {
         if let Some(turns) = clock_turns_alone(writes) {
-            let committed = commit_clock_turns(store, direct, turns, unfolded);
-            if committed.is_ok() || direct.is_clean() {
-                return committed;
-            }
+            let error = match commit_clock_turns(store, direct, turns, unfolded) {
+                Err(error) if !direct.is_clean() => error,
+                committed => return committed,
+            };
             // A rollback that failed left the transaction open, holding the write lock: the
             // connection goes (closing rolls back), and the pool takes this batch, which our
             // connection's state must not cost its moves, and every batch after it.
-            if let Err(e) = &committed {
-                tracing::error!(error = %e, "the writer's own SQLite connection is stuck in a transaction; closing it");
-            }
+            tracing::error!(%error, "the writer's own SQLite connection is stuck in a transaction; closing it");
             if let Some(stuck) = conns.direct.take() {
                 stuck.close();
             }

@@ -112,12 +112,9 @@ impl Session {
             return match frame {
                 ClientFrame::Hello { token } => {
                     let signed_in = Box::pin(self.hello(&token)).await;
-                    // (Today only the store can fail it; the nodes' Redis is read leniently.)
-                    self.sign_in_failed = self.conn.is_none()
-                        && matches!(
-                            signed_in,
-                            Err(FrameError::Store(_) | FrameError::Unavailable(_))
-                        );
+                    // Only the store fails it on our side (the nodes' Redis is read leniently),
+                    // and only before the connection is signed in.
+                    self.sign_in_failed = matches!(signed_in, Err(FrameError::Store(_)));
                     signed_in
                 }
                 _ => Err(FrameError::NotAuthenticated),
