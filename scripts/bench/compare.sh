@@ -77,6 +77,7 @@ import json, statistics, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 figures = {
     "server_cpu_us_per_move": lambda r: r.get("server_cpu_us_per_move"),
+    "server_kernel_us_per_move": lambda r: r.get("server_kernel_us_per_move"),
     "moves_per_s": lambda r: r.get("moves_per_s"),
     "p99_ms": lambda r: r["latency_ms"]["p99"],
     "rss_kib_per_game": lambda r: r.get("server_rss_kib_per_game"),

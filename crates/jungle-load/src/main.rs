@@ -260,9 +260,12 @@ impl ServerStats {
     }
 
     /// CPU time so far (user and system), in seconds.
-    async fn cpu_s(&self) -> Option<f64> {
+    async fn cpu_s(&self) -> Option<CpuTime> {
         match self {
-            ServerStats::Metrics(http) => server_metric(http, "process_cpu_seconds_total").await,
+            ServerStats::Metrics(http) => Some(CpuTime {
+                total_s: server_metric(http, "process_cpu_seconds_total").await?,
+                kernel_s: None,
+            }),
             ServerStats::Proc(pid) => {
                 let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
                 let after = &stat[stat.rfind(')')? + 2..];
@@ -270,8 +273,40 @@ impl ServerStats {
                 let user: f64 = fields.next()?.parse().ok()?;
                 let system: f64 = fields.next()?.parse().ok()?;
                 // Clock ticks: 100 a second on Linux (USER_HZ).
-                Some((user + system) / 100.0)
+                Some(CpuTime {
+                    total_s: (user + system) / 100.0,
+                    kernel_s: Some(system / 100.0),
+                })
             }
+        }
+    }
+}
+
+/// A process's CPU time so far. The kernel's share (system time: sockets, wake-ups, `fsync`)
+/// is known only from /proc, not from /metrics.
+#[derive(Clone, Copy)]
+struct CpuTime {
+    total_s: f64,
+    kernel_s: Option<f64>,
+}
+
+impl CpuTime {
+    /// Microseconds per move between two readings: all of it, and the kernel's share.
+    fn per_move(
+        before: Option<CpuTime>,
+        after: Option<CpuTime>,
+        moves: u64,
+    ) -> (Option<f64>, Option<f64>) {
+        match (before, after) {
+            (Some(before), Some(after)) if moves > 0 => {
+                let per_move = |s: f64| (s * 1e6 / moves as f64).round();
+                let kernel = match (before.kernel_s, after.kernel_s) {
+                    (Some(b), Some(a)) => Some(per_move(a - b)),
+                    _ => None,
+                };
+                (Some(per_move(after.total_s - before.total_s)), kernel)
+            }
+            _ => (None, None),
         }
     }
 }
@@ -424,6 +459,7 @@ async fn run(args: Args) -> Result<(), String> {
         let _ = task.await;
     }
     let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1000.0;
+    let (cpu_per_move, kernel_per_move) = CpuTime::per_move(cpu_before, cpu_after, moves);
     let report = json!({
         "games": args.games,
         "tournament": args.tournament,
@@ -454,10 +490,9 @@ async fn run(args: Args) -> Result<(), String> {
             _ => None,
         },
         // Server CPU time (user and system) over the measured window, per move made in it.
-        "server_cpu_us_per_move": match (cpu_before, cpu_after) {
-            (Some(before), Some(after)) if moves > 0 => Some(((after - before) * 1e6 / moves as f64).round()),
-            _ => None,
-        },
+        "server_cpu_us_per_move": cpu_per_move,
+        // Of it, the kernel's (with --server-pid only).
+        "server_kernel_us_per_move": kernel_per_move,
         "spectators": shared.watching.spectators(),
         "spectator_last_ms": {
             "p50": spectated.value_at_quantile(0.5) as f64 / 1000.0,

@@ -483,3 +483,76 @@ async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
     assert!(hold.close(std::time::Duration::from_secs(5)).await);
     drop_postgres_store(store, admin, name).await;
 }
+
+/// A batch of more turns than one kept statement holds goes through the writer's own
+/// connection in several statements; every turn is stored once, in order, and the log's row
+/// numbers the writer remembers are the rows it wrote (the fold that follows finds them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_larger_than_one_statement_is_stored_whole_through_the_own_connection() {
+    let (store, _dir) = Store::temporary(None).await;
+    let (red, blue) = two_players(&store, "large").await;
+    let games: Vec<_> = (0..2)
+        .map(|_| new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE))
+        .collect();
+    let mut tx = store.pool().begin().await.expect("begin");
+    for game in &games {
+        store.insert_game(&mut tx, game).await.expect("game");
+    }
+    tx.commit().await.expect("commit");
+    let direct = store
+        .open_direct_turns()
+        .expect("opens")
+        .expect("an SQLite file gets the writer's own connection");
+    let mut conns = Connections {
+        held: Held::default(),
+        direct: Some(direct),
+    };
+    let mut unfolded = Unfolded::new(true);
+    // 2 games × 20 plies: 40 turns, more than two statements' worth, interleaved.
+    let writes: Vec<Write> = (0..20)
+        .flat_map(|ply| games.iter().map(move |g| Write::Turn(g.id, turn(ply))))
+        .collect();
+    let batch: Vec<&Write> = writes.iter().collect();
+    let written = commit(&store, &batch, &mut unfolded, &mut conns)
+        .await
+        .expect("commits");
+    assert_eq!(written.len(), 40);
+    assert!(written.iter().all(|w| matches!(w, Written::Done)));
+    assert!(conns.direct.is_some(), "the own connection took it");
+    // The row numbers of a batch appended in several statements are the rows it wrote (the
+    // writer clears the log below them once folded).
+    let direct = conns.direct.as_mut().expect("own connection");
+    let tx = direct.begin().expect("begin");
+    let turns: Vec<_> = (23..60).map(|ply| (games[0].id, turn(ply))).collect();
+    let first = DirectTurns::append_to_log(&store, &tx, &turns).expect("appends");
+    let (low, high, count): (i64, i64, i64) = tx
+        .query_row(
+            "SELECT MIN(rowid), MAX(rowid), COUNT(*) FROM move_log WHERE ply >= 23",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+        .expect("reads the log");
+    assert_eq!((first, first + 36, 37), (low, high, count));
+    drop(tx);
+    // Every turn committed stays readable, once.
+    for ply in 20..23 {
+        let more: Vec<Write> = games.iter().map(|g| Write::Turn(g.id, turn(ply))).collect();
+        let batch: Vec<&Write> = more.iter().collect();
+        commit(&store, &batch, &mut unfolded, &mut conns)
+            .await
+            .expect("commits");
+    }
+    for game in &games {
+        let moves = store
+            .game(game.id)
+            .await
+            .expect("read")
+            .expect("game")
+            .moves;
+        assert_eq!(
+            moves.iter().map(|m| m.ply).collect::<Vec<_>>(),
+            (0..23).collect::<Vec<_>>(),
+            "every turn once, in order"
+        );
+    }
+}
