@@ -8,7 +8,8 @@
 # usage: scripts/bench/compare.sh OLD_SERVER NEW_SERVER [ROUNDS] [SCENARIOS...]
 #   OLD_SERVER, NEW_SERVER: jungle-server binaries (release builds; e.g. one built from
 #   `git worktree add /tmp/old 30d4147` with `cargo build --release -p jungle-server`).
-#   SCENARIOS: any of steady3000 steady9900 flat5000 idle10000 spectators2000 (default: all).
+#   SCENARIOS: any of steady3000 steady9900 flat5000 flat3000 idle10000 spectators2000 (default:
+#   all but flat3000, the issue's own wording of its CPU target, "flat out, 3,000 games").
 #   STORE=postgres: each run gets a fresh database `jcompare` at 127.0.0.1:5432 (role postgres)
 #   instead of SQLite.
 # Needs target/release/jungle-load (cargo build --release -p jungle-load).
@@ -22,7 +23,7 @@ LOAD="$(cd "$(dirname "$0")/../.." && pwd)/target/release/jungle-load"
 DUR=${DUR:-30}
 warmup_for() {
   if [ -n "${WARMUP:-}" ]; then echo "$WARMUP"; return; fi
-  case $1 in flat5000) echo 25 ;; steady9900) echo 45 ;; *) echo 10 ;; esac
+  case $1 in flat5000) echo 25 ;; flat3000) echo 15 ;; steady9900) echo 45 ;; *) echo 10 ;; esac
 }
 OUT=$(mktemp -d /tmp/jungle-compare.XXXXXX)
 ulimit -n 65536 2>/dev/null || true
@@ -32,6 +33,7 @@ load_args() {
     steady3000) echo "--games 3000 --moves-per-s 1" ;;
     steady9900) echo "--games 9900 --moves-per-s 1" ;;
     flat5000) echo "--games 5000 --flat-out" ;;
+    flat3000) echo "--games 3000 --flat-out" ;;
     idle10000) echo "--games 0 --idle-sockets 10000" ;;
     spectators2000) echo "--games 1 --moves-per-s 2 --spectators 2000 --watched-games 1" ;;
     *) echo "unknown scenario $1" >&2; exit 2 ;;
