@@ -341,21 +341,13 @@ async fn turns_through_the_writers_own_connection_read_back_as_the_pools() {
 /// the pool instead of being refused; so is every batch after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stuck_own_connection_is_closed_and_the_pool_takes_its_batch() {
-    let (store, _dir) = Store::temporary(None).await;
-    let (red, blue) = two_players(&store, "stuck").await;
-    let game = new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE);
-    let mut tx = store.pool().begin().await.expect("begin");
-    store.insert_game(&mut tx, &game).await.expect("game");
-    tx.commit().await.expect("commit");
-    let mut direct = store
-        .open_direct_turns()
-        .expect("opens")
-        .expect("an SQLite file gets the writer's own connection");
-    direct.hold_a_transaction_open();
-    let mut conns = Connections {
-        held: Held::default(),
-        direct: Some(direct),
-    };
+    let (store, _dir, games, mut conns) = games_and_own_connection("stuck", 1).await;
+    let game = &games[0];
+    conns
+        .direct
+        .as_mut()
+        .expect("own connection")
+        .hold_a_transaction_open();
     let mut unfolded = Unfolded::new(true);
     let first = Write::Turn(game.id, turn(0));
     let written = commit(&store, &[&first], &mut unfolded, &mut conns)
@@ -371,17 +363,44 @@ async fn a_stuck_own_connection_is_closed_and_the_pool_takes_its_batch() {
     commit(&store, &[&second], &mut unfolded, &mut conns)
         .await
         .expect("and the next batch too");
-    let moves = store
-        .game(game.id)
-        .await
-        .expect("read")
-        .expect("game")
-        .moves;
     assert_eq!(
-        moves.iter().map(|m| m.ply).collect::<Vec<_>>(),
+        plies_stored(&store, game.id).await,
         vec![0, 1],
         "both turns are stored"
     );
+}
+
+/// A fresh SQLite store with `count` games between two players, and the writer's connections
+/// with its own SQLite connection open.
+async fn games_and_own_connection(
+    name: &str,
+    count: usize,
+) -> (Store, crate::store::TempDir, Vec<NewGame>, Connections) {
+    let (store, dir) = Store::temporary(None).await;
+    let (red, blue) = two_players(&store, name).await;
+    let games: Vec<_> = (0..count)
+        .map(|_| new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE))
+        .collect();
+    let mut tx = store.pool().begin().await.expect("begin");
+    for game in &games {
+        store.insert_game(&mut tx, game).await.expect("game");
+    }
+    tx.commit().await.expect("commit");
+    let direct = store
+        .open_direct_turns()
+        .expect("opens")
+        .expect("an SQLite file gets the writer's own connection");
+    let conns = Connections {
+        held: Held::default(),
+        direct: Some(direct),
+    };
+    (store, dir, games, conns)
+}
+
+/// The plies of `game` a reader sees, in order.
+async fn plies_stored(store: &Store, game: Uuid) -> Vec<i64> {
+    let record = store.game(game).await.expect("read").expect("game");
+    record.moves.iter().map(|m| m.ply).collect()
 }
 
 /// A fresh PostgreSQL database for one test; the admin connection drops it afterwards.
@@ -489,24 +508,7 @@ async fn a_kept_connection_cut_by_postgres_loses_no_turn() {
 /// numbers the writer remembers are the rows it wrote (the fold that follows finds them).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_larger_than_one_statement_is_stored_whole_through_the_own_connection() {
-    let (store, _dir) = Store::temporary(None).await;
-    let (red, blue) = two_players(&store, "large").await;
-    let games: Vec<_> = (0..2)
-        .map(|_| new_game(red.id, blue.id, ClockSpec::CLASSIC_PER_MOVE))
-        .collect();
-    let mut tx = store.pool().begin().await.expect("begin");
-    for game in &games {
-        store.insert_game(&mut tx, game).await.expect("game");
-    }
-    tx.commit().await.expect("commit");
-    let direct = store
-        .open_direct_turns()
-        .expect("opens")
-        .expect("an SQLite file gets the writer's own connection");
-    let mut conns = Connections {
-        held: Held::default(),
-        direct: Some(direct),
-    };
+    let (store, _dir, games, mut conns) = games_and_own_connection("large", 2).await;
     let mut unfolded = Unfolded::new(true);
     // 2 games × 20 plies: 40 turns, more than two statements' worth, interleaved.
     let writes: Vec<Write> = (0..20)
@@ -543,14 +545,8 @@ async fn a_batch_larger_than_one_statement_is_stored_whole_through_the_own_conne
             .expect("commits");
     }
     for game in &games {
-        let moves = store
-            .game(game.id)
-            .await
-            .expect("read")
-            .expect("game")
-            .moves;
         assert_eq!(
-            moves.iter().map(|m| m.ply).collect::<Vec<_>>(),
+            plies_stored(&store, game.id).await,
             (0..23).collect::<Vec<_>>(),
             "every turn once, in order"
         );
