@@ -13,7 +13,7 @@ use jungle_rules::{Game, Position, Side};
 use uuid::Uuid;
 
 use crate::engine_pool::{EnginePool, Priority, SearchRequest};
-use crate::fair_play::FairPlay;
+use crate::fair_play::{FairPlay, Standing};
 use crate::rooms::{frame_text, Connection, Outbound};
 use crate::store::{GameRecord, Store};
 
@@ -127,7 +127,12 @@ pub enum AnalysisError {
 }
 
 /// The frame of a game's analysis, with the evaluations of positions that stand in a game in
-/// progress (and the marks of the turns beside them) left out.
+/// progress or near where one between people stands now (and the marks of the turns beside
+/// them) left out. Near counts as closed here, not as a question within the budget a single
+/// board spends: a stored game can be made up on the spot (two accounts of one person play a
+/// private room from any position, each candidate move of a live game played and taken
+/// back in turn), and one game's analysis would otherwise answer hundreds of near boards at
+/// once, for free.
 async fn frame(
     fair_play: &FairPlay,
     record: &GameRecord,
@@ -136,12 +141,14 @@ async fn frame(
     let positions: Vec<Position> = crate::replay::stored_game(record)
         .map(|game| game.positions().take(evals.len()).collect())
         .unwrap_or_default();
-    let mut closed = fair_play
-        .closed(&positions, crate::fair_play::Among::AllGames)
-        .await?;
+    let mut hidden: Vec<bool> = fair_play
+        .standings(&positions, crate::fair_play::Among::AllGames)
+        .await?
+        .into_iter()
+        .map(|standing| standing != Standing::Open)
+        .collect();
     // Past the positions that replay: nothing to show them against.
-    closed.resize(evals.len(), true);
-    let hidden = closed;
+    hidden.resize(evals.len(), true);
     let movers = movers(record);
     let marks = marks(
         &evals,

@@ -394,6 +394,66 @@ async fn boards_a_little_further_are_answered_a_few_an_hour(db: Db) {
     server.shutdown().await;
 }
 
+/// A stored game can be made up on the spot: two players (or two accounts of one) play a
+/// private room set up a little way from a live game's board, each candidate move played and
+/// taken back in turn, then ask for the whole game's analysis. Its positions near the live
+/// board are left out of that analysis, not answered for free: one game would otherwise be
+/// hundreds of near boards past the budget a single board spends (found cold).
+async fn a_made_up_game_near_a_live_one_gets_no_analysis_there(db: Db) {
+    let server = TestServer::start(db).await;
+    let (mut red, mut blue, live_game) = matched_pair(&server, classic_seek()).await;
+    play(&mut red, &mut blue, live_game, &NEAR_LIVE).await;
+    let live = after(&NEAR_LIVE);
+    let passed: Vec<Position> = (0..NEAR_LIVE.len())
+        .map(|k| after(&NEAR_LIVE[..k]))
+        .collect();
+    let near = boards_at(&live, &passed, 8, 1)[0];
+
+    let mut host = server.client(&server.player("Maker").await).await;
+    host.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 3),
+        rated: false,
+        color: ColorChoice::Red,
+        position: Some(near.to_string()),
+    })
+    .await;
+    let (code, made_up) = expect_frame!(host, ServerFrame::Room { code, game, .. } => (code, game));
+    let mut guest = server.client(&server.player("Second self").await).await;
+    guest.send(ClientFrame::JoinRoom { code }).await;
+    guest.expect_game().await;
+    host.expect_game().await;
+    // Blue (the guest) is to move on the set-up board: one move there, then Red resigns.
+    let rules = Ruleset::Classic.rules();
+    let far_move = near
+        .legal_moves(&rules)
+        .iter()
+        .copied()
+        .max_by_key(|m| near.play(&rules, *m).unwrap().board_distance(&live))
+        .expect("a legal move");
+    let far_move = far_move.to_string();
+    play(&mut guest, &mut host, made_up, &[far_move.as_str()]).await;
+    host.send(ClientFrame::Resign { game: made_up }).await;
+    host.expect_over().await;
+
+    let mut reader = server.client(&server.player("Reader").await).await;
+    reader
+        .send(ClientFrame::AnalyseGame { game: made_up })
+        .await;
+    let evals = expect_frame!(reader, ServerFrame::GameAnalysis { game: g, evals, .. } if g == made_up => evals);
+    assert_eq!(evals.len(), 2);
+    assert!(evals[0].is_none(), "the board near the live one: {evals:?}");
+    // Once the live game is over, the same analysis is whole.
+    red.send(ClientFrame::Resign { game: live_game }).await;
+    red.expect_over().await;
+    reader
+        .send(ClientFrame::AnalyseGame { game: made_up })
+        .await;
+    let evals = expect_frame!(reader, ServerFrame::GameAnalysis { game: g, evals, .. } if g == made_up => evals);
+    assert!(evals.iter().all(Option::is_some), "{evals:?}");
+    server.shutdown().await;
+}
+
 /// `count` different boards `distance` from `live` (half that many animals a square off), the
 /// same side to move, none of them one the game has `passed`, found by moving animals of both
 /// sides.
@@ -521,6 +581,7 @@ async fn a_computer_game_starts_where_only_computer_games_stand(db: Db) {
 }
 
 both_stores!(
+    a_made_up_game_near_a_live_one_gets_no_analysis_there,
     a_computer_game_starts_where_only_computer_games_stand,
     positions_near_a_live_game_are_closed_too,
     boards_a_little_further_are_answered_a_few_an_hour,
