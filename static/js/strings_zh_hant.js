@@ -90,6 +90,7 @@ export const ZH_HANT = {
     'error.bad_position': '這個局面或著法無法下。',
     'error.banned': '該玩家已被封禁。', 'error.bot_account': '機器人賬號只能通過機器人介面下棋，不能在瀏覽器裡下。',
     'error.rate_limited': '請求太頻繁，請稍後再試。',
+    'error.puzzle_in_play': '這道謎題的局面正出現在一盤進行中的對局裡：請換一題，或稍後再試。',
     'error.unavailable': '匹配暫時不可用，進行中的對局不受影響。請稍後再試。',
     'error.internal': '伺服器出錯了，請重試。',
     'error.name_empty': '請輸入暱稱。',

@@ -251,3 +251,65 @@ async fn bad_attempts_spend_nothing_and_offers_vary(db: Db) {
 }
 
 both_stores!(bad_attempts_spend_nothing_and_offers_vary);
+
+/// A puzzle's solution is the engine's answer in its position: while a game stands there (one
+/// against our computer started from the puzzle's board, found cold), the puzzle is neither
+/// shown nor judged, by id, as the day's or as the next; once the game ends it is again.
+async fn a_puzzle_standing_in_a_live_game_is_not_shown(db: Db) {
+    let server = TestServer::start(db).await;
+    let solver = server.player("Solver").await;
+    let puzzle = next(&server, &solver.token, "?rules=classic").await;
+    let mut board: jungle_rules::Game = jungle_rules::Game::new(
+        Ruleset::Classic.rules(),
+        puzzle.position.parse().expect("the puzzle's position"),
+    );
+    board
+        .play(puzzle.blunder.parse().expect("the blunder"))
+        .expect("a legal blunder");
+    let mut player = server.client(&server.player("Board copier").await).await;
+    player
+        .send(computer_from(
+            &board.position().to_string(),
+            1,
+            ColorChoice::Red,
+        ))
+        .await;
+    let game = player.expect_game().await.game;
+
+    let by_id = reqwest::Client::new()
+        .get(server.url(&format!("/api/puzzles/{}", puzzle.id)))
+        .bearer_auth(&solver.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_id.status().as_u16(), 409);
+    let body: Value = by_id.json().await.unwrap();
+    assert_eq!(body["code"], "puzzle_in_play", "{body}");
+    assert!(body.get("solution").is_none(), "{body}");
+    let (status, body) = attempt(
+        &server,
+        &solver.token,
+        &puzzle.id,
+        json!({ "moves": solver_moves(&puzzle), "win": true }),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("puzzle_in_play"))
+    );
+
+    player.send(ClientFrame::Resign { game }).await;
+    player.expect_over().await;
+    let (status, body) = attempt(
+        &server,
+        &solver.token,
+        &puzzle.id,
+        json!({ "moves": solver_moves(&puzzle), "win": true }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["win"], true, "{body}");
+    server.shutdown().await;
+}
+
+both_stores!(a_puzzle_standing_in_a_live_game_is_not_shown);

@@ -42,6 +42,14 @@ pub enum PuzzleApiError {
     NotSignedIn,
     #[error("an attempt is at most {MAX_BODY} bytes")]
     TooLarge,
+    /// The puzzle's position stands in a game in progress now: its solution is the engine's
+    /// answer there, so it is neither shown nor judged until that game ends.
+    #[error(
+        "this puzzle's position stands in a game in progress now: try another, or this one later"
+    )]
+    InPlay,
+    #[error("the puzzle cannot be checked against the games in progress now: try again soon")]
+    Unsure,
     #[error(transparent)]
     ForeignOrigin(#[from] crate::auth::ForeignOrigin),
     #[error(transparent)]
@@ -58,6 +66,8 @@ impl IntoResponse for PuzzleApiError {
                 (StatusCode::NOT_FOUND, "not_found")
             }
             PuzzleApiError::NoneLeft => (StatusCode::NOT_FOUND, "no_puzzle"),
+            PuzzleApiError::InPlay => (StatusCode::CONFLICT, "puzzle_in_play"),
+            PuzzleApiError::Unsure => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             PuzzleApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
             PuzzleApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             PuzzleApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
@@ -88,6 +98,31 @@ async fn asker(
         .limits
         .check(limit, player.as_ref().map(|p| p.id), client)?;
     Ok(player)
+}
+
+/// Refuses a puzzle whose solution is the engine's answer in a position that stands in a
+/// game in progress now (any game: one against our computer started from a puzzle's board
+/// would otherwise read its answer here), on any node. Unsure counts as no.
+async fn fair_to_show(state: &AppState, stored: &StoredPuzzle) -> Result<(), PuzzleApiError> {
+    let positions = stored.puzzle.solver_positions().map_err(|e| {
+        PuzzleApiError::Store(StoreError::Corrupt(format!("puzzle {}: {e}", stored.id)))
+    })?;
+    let closed = state
+        .room_ctx
+        .fair_play
+        .closed(&positions, crate::fair_play::Among::AllGames)
+        .await
+        .map_err(|_| PuzzleApiError::Unsure)?;
+    if closed.contains(&true) {
+        return Err(PuzzleApiError::InPlay);
+    }
+    Ok(())
+}
+
+/// [`view`], once [`fair_to_show`].
+async fn fair_view(state: &AppState, stored: &StoredPuzzle) -> Result<PuzzleView, PuzzleApiError> {
+    fair_to_show(state, stored).await?;
+    view(stored)
 }
 
 fn view(stored: &StoredPuzzle) -> Result<PuzzleView, PuzzleApiError> {
@@ -138,21 +173,33 @@ pub async fn next(
         Some(p) => state.store.puzzle_rating(p.id, rules).await?.glicko.rating,
         None => crate::rating::START_RATING,
     };
-    let mut pick = [0u8; 8];
-    getrandom::fill(&mut pick).expect("system randomness");
-    let found = state
-        .store
-        .next_puzzle(
-            player.map(|p| p.id),
-            rules,
-            theme,
-            rating,
-            u64::from_le_bytes(pick),
-        )
-        .await?
-        .ok_or(PuzzleApiError::NoneLeft)?;
-    Ok(Json(view(&found)?))
+    // A pick that stands in a game in progress is passed over for another (rare: a game
+    // must stand exactly on a puzzle's board).
+    let mut refused = PuzzleApiError::NoneLeft;
+    for _ in 0..PICKS {
+        let mut pick = [0u8; 8];
+        getrandom::fill(&mut pick).expect("system randomness");
+        let found = state
+            .store
+            .next_puzzle(
+                player.as_ref().map(|p| p.id),
+                rules,
+                theme,
+                rating,
+                u64::from_le_bytes(pick),
+            )
+            .await?
+            .ok_or(PuzzleApiError::NoneLeft)?;
+        match fair_view(&state, &found).await {
+            Err(e @ (PuzzleApiError::InPlay | PuzzleApiError::Unsure)) => refused = e,
+            shown => return shown.map(Json),
+        }
+    }
+    Err(refused)
 }
+
+/// Puzzles `next` picks before it gives up when each stands in a game in progress.
+const PICKS: usize = 3;
 
 /// The id's shape, checked before the database is asked.
 fn checked_id(id: &str) -> Result<&str, PuzzleApiError> {
@@ -176,7 +223,7 @@ pub async fn one(
         .puzzle(checked_id(&id)?)
         .await?
         .ok_or(PuzzleApiError::NotFound)?;
-    Ok(Json(view(&found)?))
+    Ok(Json(fair_view(&state, &found).await?))
 }
 
 /// `GET /api/puzzles/daily`: the same for everyone all day (UTC).
@@ -192,7 +239,7 @@ pub async fn daily(
         .puzzle_of_day(&today[..10])
         .await?
         .ok_or(PuzzleApiError::NoneLeft)?;
-    Ok(Json(view(&found)?))
+    Ok(Json(fair_view(&state, &found).await?))
 }
 
 /// `POST /api/puzzles/{id}/attempt`: judged here; an account's first attempt is rated.
@@ -230,6 +277,8 @@ pub async fn attempt(
         .puzzle(checked_id(&id)?)
         .await?
         .ok_or(PuzzleApiError::NotFound)?;
+    // A verdict tells right from wrong, as the solution would.
+    fair_to_show(&state, &found).await?;
     if body.moves.len() > found.puzzle.solver_moves() {
         return Err(PuzzleApiError::BadRequest(format!(
             "this puzzle takes at most {} moves of yours",

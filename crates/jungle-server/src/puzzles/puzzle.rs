@@ -63,6 +63,23 @@ impl Puzzle {
         Ok(game)
     }
 
+    /// The positions where the solver is to move along the line: after the blunder, then
+    /// after each of the opponent's replies. The solution is the engine's answer in each
+    /// (the positions where a reply is due are the solver's choice, not the engine's).
+    pub fn solver_positions(&self) -> Result<Vec<Position>, PuzzleError> {
+        let mut game = self.start()?;
+        let mut positions = vec![*game.position()];
+        for pair in self.solution.chunks(2) {
+            for mv in pair {
+                play(&mut game, mv)?;
+            }
+            if pair.len() == 2 && game.outcome().is_none() {
+                positions.push(*game.position());
+            }
+        }
+        Ok(positions)
+    }
+
     /// The side that solves.
     pub fn solver(&self) -> Result<Side, PuzzleError> {
         Ok(self.start()?.position().side_to_move())
