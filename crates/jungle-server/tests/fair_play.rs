@@ -394,6 +394,42 @@ async fn boards_a_little_further_are_answered_a_few_an_hour(db: Db) {
     server.shutdown().await;
 }
 
+/// Close to where a game over days stands, boards are refused outright, not answered within
+/// the budget: a turn of days affords the budget's hour a move (found cold).
+async fn boards_close_to_a_game_over_days_are_refused(db: Db) {
+    let server = TestServer::start(db).await;
+    let host = server.account("Slow red").await;
+    let guest = server.account("Slow blue").await;
+    let mut red = server.client(&host).await;
+    let (code, game) = open_private_room(&mut red, ClockSpec::Days { days: 3 }, true).await;
+    red.expect_game().await;
+    let mut blue = server.client(&guest).await;
+    blue.send(ClientFrame::JoinRoom { code }).await;
+    blue.expect_game().await;
+    play(&mut red, &mut blue, game, &NEAR_LIVE).await;
+    let live = after(&NEAR_LIVE);
+    let passed: Vec<Position> = (0..NEAR_LIVE.len())
+        .map(|k| after(&NEAR_LIVE[..k]))
+        .collect();
+    let boards = boards_at(&live, &passed, 8, 2);
+    let mut prober = server.client(&server.player("Patient prober").await).await;
+    for board in &boards {
+        assert_eq!(
+            ask(&mut prober, Some(board.to_string()), &[]).await,
+            Err(ErrorCode::AnalysisUnavailable),
+            "the first question already"
+        );
+    }
+    assert_eq!(ask(&mut prober, Some(QUIET.into()), &[]).await, Ok(()));
+    red.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    assert_eq!(
+        ask(&mut prober, Some(boards[0].to_string()), &[]).await,
+        Ok(())
+    );
+    server.shutdown().await;
+}
+
 /// A stored game can be made up on the spot: two players (or two accounts of one) play a
 /// private room set up a little way from a live game's board, each candidate move played and
 /// taken back in turn, then ask for the whole game's analysis. Its positions near the live
@@ -581,6 +617,7 @@ async fn a_computer_game_starts_where_only_computer_games_stand(db: Db) {
 }
 
 both_stores!(
+    boards_close_to_a_game_over_days_are_refused,
     a_made_up_game_near_a_live_one_gets_no_analysis_there,
     a_computer_game_starts_where_only_computer_games_stand,
     positions_near_a_live_game_are_closed_too,

@@ -125,8 +125,17 @@ pub struct LivePositions {
 struct Counts {
     people: HashMap<u64, u32>,
     with_computer: HashMap<u64, u32>,
-    /// Where each game between people stands now, and its plies played.
-    current: HashMap<Uuid, (Placements, usize)>,
+    /// Where each game between people stands now.
+    current: HashMap<Uuid, Standpoint>,
+}
+
+/// Where a game between people stands now, for nearness.
+struct Standpoint {
+    placements: Placements,
+    plies: usize,
+    /// Played over days: boards close to it are closed, not answered within a budget. The
+    /// budget makes the majority attack cost an hour a move, which a turn of days affords.
+    over_days: bool,
 }
 
 impl Counts {
@@ -163,7 +172,8 @@ impl LivePositions {
 
     /// How close `position` (or its mirror or colour swap) is to where a game between people
     /// stands now: exactly there closes it whatever the game's age; within [`NEAR`] or
-    /// [`FAR`] counts once the game is [`NEAR_FROM_PLY`] plies old.
+    /// [`FAR`] counts once the game is [`NEAR_FROM_PLY`] plies old (within [`FAR`] of a game
+    /// over days closes it too).
     fn nearness(&self, position: &Position) -> Standing {
         let mirrored = position.mirrored();
         let variants = [
@@ -174,16 +184,20 @@ impl LivePositions {
         ];
         let counts = self.inner.lock().expect("live positions lock");
         let mut standing = Standing::Open;
-        for (now, plies) in counts.current.values() {
+        for game in counts.current.values() {
+            let now = &game.placements;
             for variant in &variants {
                 let distance = distance(variant, now);
-                let grown = *plies >= NEAR_FROM_PLY;
+                let grown = game.plies >= NEAR_FROM_PLY;
                 if distance == 0 || (grown && distance <= NEAR) {
                     return Standing::Closed;
                 }
                 let one_side_close =
                     (0..2).any(|side| side_distance(variant, now, side) <= ONE_SIDE_FAR);
                 if grown && (distance <= FAR || one_side_close) {
+                    if game.over_days {
+                        return Standing::Closed;
+                    }
                     standing = Standing::Close;
                 }
             }
@@ -191,11 +205,16 @@ impl LivePositions {
         standing
     }
 
-    fn set_current(&self, game: Uuid, position: Option<(&Position, usize)>) {
+    fn set_current(&self, game: Uuid, position: Option<(&Position, usize, bool)>) {
         let mut counts = self.inner.lock().expect("live positions lock");
         match position {
-            Some((position, plies)) => {
-                counts.current.insert(game, (placements(position), plies));
+            Some((position, plies, over_days)) => {
+                let standpoint = Standpoint {
+                    placements: placements(position),
+                    plies,
+                    over_days,
+                };
+                counts.current.insert(game, standpoint);
             }
             None => {
                 counts.current.remove(&game);
@@ -241,6 +260,8 @@ pub struct GamePositions {
     registry: LivePositions,
     game: Uuid,
     seats: Seats,
+    /// A game over days (see [`Standpoint::over_days`]).
+    over_days: bool,
     /// The key of each position of the game in order (`None`: not registered), one more than
     /// the plies played.
     keys: Vec<Option<u64>>,
@@ -252,8 +273,15 @@ impl GamePositions {
             registry,
             game,
             seats,
+            over_days: false,
             keys: Vec::new(),
         }
+    }
+
+    /// Marks a game played over days: the boards close to where it stands are closed.
+    pub fn over_days(mut self, over_days: bool) -> GamePositions {
+        self.over_days = over_days;
+        self
     }
 
     /// Registers every position of `game` not registered yet; after a takeback (the game
@@ -282,7 +310,8 @@ impl GamePositions {
 
     /// Where a game between people stands now, for nearness.
     fn follow_current(&self, game: &Game) {
-        let now = (self.seats == Seats::People).then(|| (game.position(), game.ply_count()));
+        let now = (self.seats == Seats::People)
+            .then(|| (game.position(), game.ply_count(), self.over_days));
         self.registry.set_current(self.game, now);
     }
 
@@ -479,6 +508,36 @@ mod tests {
         assert_eq!(near(&now), Open);
         assert_eq!(near(game(&["g3g4"]).position()), Closed);
         assert_eq!(near(game(&["g3g4", "a7a6"]).position()), Open);
+    }
+
+    /// A game over days: the boards close to it (answered within a budget near a game in one
+    /// sitting) are closed; a turn of days affords the budget's hour a move.
+    #[test]
+    fn boards_close_to_a_game_over_days_are_closed() {
+        let live = LivePositions::default();
+        let moves = [
+            "e3d3", "e7d7", "d3d4", "a7a6", "g3g4", "g7g6", "a3a4", "a6a5", "b2b3",
+        ];
+        let played = game(&moves);
+        let mut further = game(&moves);
+        for m in ["g9f9", "g1f1", "a9b9", "a1b1"] {
+            further.play(m.parse().unwrap()).unwrap();
+        }
+        let near = |p: &Position| live.standing(p, Among::AllGames);
+        let mut one_sitting = GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People);
+        one_sitting.follow(&played);
+        assert_eq!(near(further.position()), Standing::Close);
+        one_sitting.clear();
+        let mut over_days =
+            GamePositions::new(live.clone(), Uuid::new_v4(), Seats::People).over_days(true);
+        over_days.follow(&played);
+        assert_eq!(near(further.position()), Standing::Closed);
+        let shuffled = each_moved_a_square(played.position(), Side::Red);
+        assert_eq!(near(&shuffled), Standing::Closed);
+        let far: Position = "6l/7/7/7/7/7/7/7/L6 r 0 20".parse().unwrap();
+        assert_eq!(near(&far), Standing::Open);
+        over_days.clear();
+        assert_eq!(near(further.position()), Standing::Open);
     }
 
     #[test]
