@@ -252,9 +252,9 @@ async fn bad_attempts_spend_nothing_and_offers_vary(db: Db) {
 
 both_stores!(bad_attempts_spend_nothing_and_offers_vary);
 
-/// A puzzle's solution is the engine's answer in its position: while a game stands there (one
+/// A puzzle is the engine's word on each of its positions: while a game stands on one (one
 /// against our computer started from the puzzle's board, found cold), the puzzle is neither
-/// shown nor judged, by id, as the day's or as the next; once the game ends it is again.
+/// shown nor judged; once the game ends it is again.
 async fn a_puzzle_standing_in_a_live_game_is_not_shown(db: Db) {
     let server = TestServer::start(db).await;
     let solver = server.player("Solver").await;
@@ -300,6 +300,34 @@ async fn a_puzzle_standing_in_a_live_game_is_not_shown(db: Db) {
 
     player.send(ClientFrame::Resign { game }).await;
     player.expect_over().await;
+    // Where the opponent is to reply, the line's next move is the engine's best defence:
+    // the same (found cold: the day's puzzle read the computer's best reply for a player
+    // whose game against it stood there).
+    board
+        .play(puzzle.solution[0].parse().expect("the solver's move"))
+        .expect("a legal move");
+    let mut other = server.client(&server.player("Reply reader").await).await;
+    other
+        .send(computer_from(
+            &board.position().to_string(),
+            1,
+            ColorChoice::Red,
+        ))
+        .await;
+    let game = other.expect_game().await.game;
+    let (status, body) = attempt(
+        &server,
+        &solver.token,
+        &puzzle.id,
+        json!({ "moves": solver_moves(&puzzle), "win": true }),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("puzzle_in_play"))
+    );
+    other.send(ClientFrame::Resign { game }).await;
+    other.expect_over().await;
     let (status, body) = attempt(
         &server,
         &solver.token,

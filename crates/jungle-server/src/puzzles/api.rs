@@ -42,8 +42,8 @@ pub enum PuzzleApiError {
     NotSignedIn,
     #[error("an attempt is at most {MAX_BODY} bytes")]
     TooLarge,
-    /// The puzzle's position stands in a game in progress now: its solution is the engine's
-    /// answer there, so it is neither shown nor judged until that game ends.
+    /// A position of the puzzle stands in a game in progress now: the puzzle is the engine's
+    /// word on it, so it is neither shown nor judged until that game ends.
     #[error(
         "this puzzle's position stands in a game in progress now: try another, or this one later"
     )]
@@ -100,11 +100,11 @@ async fn asker(
     Ok(player)
 }
 
-/// Refuses a puzzle whose solution is the engine's answer in a position that stands in a
-/// game in progress now (any game: one against our computer started from a puzzle's board
-/// would otherwise read its answer here), on any node. Unsure counts as no.
+/// Refuses a puzzle any of whose positions stands in a game in progress now (any game: one
+/// against our computer started from a puzzle's board would otherwise read the engine's
+/// answer, or its best defence, here), on any node. Unsure counts as no.
 async fn fair_to_show(state: &AppState, stored: &StoredPuzzle) -> Result<(), PuzzleApiError> {
-    let positions = stored.puzzle.solver_positions().map_err(|e| {
+    let positions = stored.puzzle.line_positions().map_err(|e| {
         PuzzleApiError::Store(StoreError::Corrupt(format!("puzzle {}: {e}", stored.id)))
     })?;
     let closed = state

@@ -63,19 +63,20 @@ impl Puzzle {
         Ok(game)
     }
 
-    /// The positions where the solver is to move along the line: after the blunder, then
-    /// after each of the opponent's replies. The solution is the engine's answer in each
-    /// (the positions where a reply is due are the solver's choice, not the engine's).
-    pub fn solver_positions(&self) -> Result<Vec<Position>, PuzzleError> {
+    /// Every position of the puzzle: before the opponent's blunder, after it, and after each
+    /// move of the line. The puzzle speaks of each with the engine's voice: the blunder is the
+    /// engine's verdict on the first, the solver's moves its answers, and the opponent's
+    /// replies its best defence.
+    pub fn line_positions(&self) -> Result<Vec<Position>, PuzzleError> {
+        let before: Position = self
+            .position
+            .parse()
+            .map_err(|e| PuzzleError::Position(format!("{e}")))?;
         let mut game = self.start()?;
-        let mut positions = vec![*game.position()];
-        for pair in self.solution.chunks(2) {
-            for mv in pair {
-                play(&mut game, mv)?;
-            }
-            if pair.len() == 2 && game.outcome().is_none() {
-                positions.push(*game.position());
-            }
+        let mut positions = vec![before, *game.position()];
+        for mv in &self.solution {
+            play(&mut game, mv)?;
+            positions.push(*game.position());
         }
         Ok(positions)
     }
