@@ -174,8 +174,8 @@ pub async fn next(
         None => crate::rating::START_RATING,
     };
     // A pick that stands in a game in progress is passed over for another (rare: a game
-    // must stand exactly on a puzzle's board).
-    let mut refused = PuzzleApiError::NoneLeft;
+    // must stand exactly on a puzzle's board). Unsure (another node not answering) is said at
+    // once: each further pick would wait on the same node again.
     for _ in 0..PICKS {
         let mut pick = [0u8; 8];
         getrandom::fill(&mut pick).expect("system randomness");
@@ -191,11 +191,11 @@ pub async fn next(
             .await?
             .ok_or(PuzzleApiError::NoneLeft)?;
         match fair_view(&state, &found).await {
-            Err(e @ (PuzzleApiError::InPlay | PuzzleApiError::Unsure)) => refused = e,
+            Err(PuzzleApiError::InPlay) => continue,
             shown => return shown.map(Json),
         }
     }
-    Err(refused)
+    Err(PuzzleApiError::InPlay)
 }
 
 /// Puzzles `next` picks before it gives up when each stands in a game in progress.
