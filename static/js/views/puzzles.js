@@ -78,6 +78,22 @@ export function renderPuzzles(root, app, id) {
   const fail = (message) => {
     if (alive) $(root, '#puzzle-error').textContent = message;
   };
+  /**
+   * No puzzle could be opened (none left here, or one withheld while a game stands on it):
+   * why, under the board where the player looks, and no hint or solution of nothing.
+   * @param {string} message
+   * @param {boolean} another whether another puzzle may be asked for
+   */
+  const cannotOpen = (message, another) => {
+    if (!alive) return;
+    timers.splice(0).forEach((timer) => clearTimeout(timer));
+    puzzle = null;
+    phase = 'wait';
+    status(message);
+    $(root, '#puzzle-hint').hidden = true;
+    $(root, '#puzzle-solution').hidden = true;
+    $(root, '#puzzle-next').hidden = !another;
+  };
 
   function draw() {
     if (!puzzle || !line || !alive) return;
@@ -235,11 +251,9 @@ export function renderPuzzles(root, app, id) {
       const found = await api.nextPuzzle(rulesSelect.value, themeSelect.value);
       if (alive) open(found);
     } catch (err) {
-      // Nothing left here: the board shown is not playable any more.
-      phase = 'wait';
-      status('');
-      draw();
-      fail(err.message);
+      // Nothing left here (another ruleset or theme may have some): the board shown is not
+      // playable any more.
+      cannotOpen(err.message, false);
     }
   }
 
@@ -274,7 +288,7 @@ export function renderPuzzles(root, app, id) {
   themeSelect.onchange = () => next();
 
   if (id) {
-    api.puzzle(id).then((found) => alive && open(found)).catch((err) => fail(err.message));
+    api.puzzle(id).then((found) => alive && open(found)).catch((err) => cannotOpen(err.message, true));
   } else {
     next();
   }
