@@ -3,8 +3,8 @@
 
 use std::time::Instant;
 
+use jungle_game::arena::{pair, standings, Entry, Outcome};
 use jungle_rules::Side;
-use jungle_server::tournaments::arena::{pair, standings, Entry, Outcome};
 use uuid::Uuid;
 
 fn main() {

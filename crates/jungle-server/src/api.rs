@@ -124,7 +124,7 @@ pub fn validate_name(raw: &str) -> Result<String, NameError> {
     {
         return Err(NameError::BadCharacter(bad));
     }
-    if crate::accounts::names::looks_blank(name) {
+    if jungle_game::names::looks_blank(name) {
         return Err(NameError::Blank);
     }
     Ok(name.to_owned())
@@ -134,10 +134,10 @@ pub fn validate_name(raw: &str) -> Result<String, NameError> {
 /// computer's.
 async fn guest_name(state: &AppState, raw: &str) -> Result<String, ApiError> {
     let name = validate_name(raw)?;
-    let keys = crate::accounts::names::name_keys(&name);
+    let keys = jungle_game::names::name_keys(&name);
     if keys
         .skeleton
-        .starts_with(&crate::accounts::names::name_keys("computer").skeleton)
+        .starts_with(&jungle_game::names::name_keys("computer").skeleton)
     {
         return Err(NameError::Reserved(name).into());
     }
@@ -353,7 +353,7 @@ pub async fn rating_history(
             ))
         }
     };
-    let pool = crate::rating::RatingPool {
+    let pool = jungle_game::rating::RatingPool {
         rules,
         correspondence,
     };
@@ -456,7 +456,7 @@ pub async fn room_invite(
         .player(room.host)
         .await?
         .ok_or(ApiError::NotFound("room"))?;
-    let pool = crate::rating::RatingPool::of(room.ruleset, room.clock);
+    let pool = jungle_game::rating::RatingPool::of(room.ruleset, room.clock);
     let rating = state.store.rating(room.host, pool).await?;
     Ok(Json(http::RoomInvite {
         code: room.code,
@@ -487,11 +487,11 @@ pub async fn game(
         id,
         name: name.to_owned(),
         rating,
-        computer: crate::bots::bot_level(id),
+        computer: jungle_game::computer::bot_level(id),
     };
     // The replay: each turn's position and capture, played again here (the rules are fast; a
     // game of 300 turns takes well under a millisecond).
-    let replay = crate::replay::as_far_as_it_goes(&record);
+    let replay = jungle_game::replay::as_far_as_it_goes(&record);
     let positions: Vec<String> = replay.positions().skip(1).map(|p| p.to_string()).collect();
     let captures: Vec<_> = replay.history().iter().map(|t| t.captured).collect();
     let clocks = record
@@ -580,7 +580,7 @@ fn resident_memory_bytes() -> Option<u64> {
 
 /// The state of a game no longer live, as a spectator sees it.
 pub fn archived_state(record: &GameRecord) -> GameState {
-    let game = crate::replay::as_far_as_it_goes(record);
+    let game = jungle_game::replay::as_far_as_it_goes(record);
     let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
     let seat =
         |id: Uuid, name: &str, rating: i32, provisional: bool, title: &Option<String>| Seat {
@@ -590,7 +590,7 @@ pub fn archived_state(record: &GameRecord) -> GameState {
             provisional,
             title: title.clone(),
             online: false,
-            computer: crate::bots::bot_level(id),
+            computer: jungle_game::computer::bot_level(id),
             disconnects: 0,
         };
     GameState {

@@ -6,22 +6,10 @@ use std::time::Duration;
 use jungle_engine::{budget_from_clock, Level};
 use jungle_protocol::{ClockSpec, Clocks};
 use jungle_rules::Side;
-use uuid::Uuid;
 
-use crate::store::{now_ms, PlayerRecord, Store, StoreError};
+use jungle_game::computer::{bot_id, bot_name};
 
-/// The fixed id of the computer at a level: the same on every server and after every restart.
-pub fn bot_id(level: u8) -> Uuid {
-    Uuid::from_u128(0x6a75_6e67_6c65_0000_0000_0000_0000_0000 | level as u128)
-}
-
-pub fn bot_level(id: Uuid) -> Option<u8> {
-    (1..=8).find(|&level| bot_id(level) == id)
-}
-
-pub fn bot_name(level: u8) -> String {
-    format!("Computer level {level}")
-}
+use crate::store::{now_ms, Store, StoreError};
 
 /// The level whose strength is nearest a rating (a rough scale: level 1 ≈ 800, +150 a level).
 pub fn level_for_rating(rating: f64) -> Level {
@@ -46,15 +34,6 @@ pub async fn ensure_bot_players(store: &Store) -> Result<(), StoreError> {
         .await?;
     }
     Ok(())
-}
-
-pub fn bot_player(level: u8) -> PlayerRecord {
-    PlayerRecord {
-        id: bot_id(level),
-        name: bot_name(level),
-        disconnects: 0,
-        bot: false,
-    }
 }
 
 /// How long the computer may think on this move.

@@ -41,7 +41,7 @@ pub fn game_text(record: &GameRecord, public_url: &str) -> GameText {
     let kind = if record.rated { "Rated" } else { "Casual" };
     text.set_tag("Event", &format!("{kind} {} game", record.rules.name()));
     text.set_tag("Site", &format!("{public_url}/g/{}", record.id));
-    let (y, m, d, _) = crate::time_text::utc(record.created_at);
+    let (y, m, d, _) = jungle_game::time_text::utc(record.created_at);
     text.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
     text.set_tag("Red", &record.red_name);
     text.set_tag("Blue", &record.blue_name);

@@ -138,7 +138,7 @@ async fn frame(
     record: &GameRecord,
     evals: Vec<EngineScore>,
 ) -> Result<ServerFrame, crate::fair_play::EngineClosed> {
-    let positions: Vec<Position> = crate::replay::stored_game(record)
+    let positions: Vec<Position> = jungle_game::replay::stored_game(record)
         .map(|game| game.positions().take(evals.len()).collect())
         .unwrap_or_default();
     let mut hidden: Vec<bool> = fair_play
@@ -197,7 +197,7 @@ pub fn start(
 ) {
     tokio::spawn(async move {
         let _claim = claim;
-        let Ok(replayed) = crate::replay::stored_game(&record) else {
+        let Ok(replayed) = jungle_game::replay::stored_game(&record) else {
             tracing::error!(game = %record.id, "a finished game whose moves do not replay");
             return;
         };

@@ -31,9 +31,7 @@ pub mod moderation;
 pub mod online;
 pub mod persist;
 pub mod puzzles;
-pub mod rating;
 pub mod reach;
-pub mod replay;
 pub mod reports;
 pub mod review;
 pub mod rooms;
@@ -41,7 +39,6 @@ pub mod security_headers;
 pub mod state;
 pub mod store;
 pub mod time_source;
-pub mod time_text;
 pub mod tournaments;
 pub mod ws;
 

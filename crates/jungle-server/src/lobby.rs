@@ -389,10 +389,12 @@ impl Pools {
                 .store
                 .rating(
                     conn.player.id,
-                    crate::rating::RatingPool::of(settings.rules, settings.clock),
+                    jungle_game::rating::RatingPool::of(settings.rules, settings.clock),
                 )
                 .await
-                .unwrap_or_else(|_| RatingRecord::from_glicko(crate::rating::Glicko::default(), 0));
+                .unwrap_or_else(|_| {
+                    RatingRecord::from_glicko(jungle_game::rating::Glicko::default(), 0)
+                });
             // A seek over days: both must still be free to start one (the seeker may have
             // started others since seeking).
             for player in [conn.player.id, seeker.conn.player.id] {

@@ -60,7 +60,7 @@ pub async fn create(
         .check(Limited::Report, Some(reporter.id), client)?;
     let store = &state.store;
     if store.player(report.player).await?.is_none()
-        || crate::bots::bot_level(report.player).is_some()
+        || jungle_game::computer::bot_level(report.player).is_some()
     {
         return Err(ReportError::NoSuchPlayer.into());
     }

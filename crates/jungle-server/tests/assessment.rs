@@ -140,7 +140,7 @@ async fn the_engine_side_is_flagged_and_its_opponents_are_not(db: Db) {
         );
         for row in store.assessments(human.id, 10).await.unwrap() {
             assert!(
-                row.verdict <= jungle_server::fair_play::assessment::Verdict::UnlikelyCheating,
+                row.verdict <= jungle_game::assessment::Verdict::UnlikelyCheating,
                 "{row:?}"
             );
         }

@@ -72,8 +72,8 @@ async fn tournaments_are_made_listed_and_shown(db: Db) {
         (Ruleset::Classic, false, false)
     );
     assert!(shown.standings.is_empty());
-    let length = jungle_server::time_text::parse_rfc3339(&shown.ends_at).unwrap()
-        - jungle_server::time_text::parse_rfc3339(&shown.starts_at).unwrap();
+    let length = jungle_game::time_text::parse_rfc3339(&shown.ends_at).unwrap()
+        - jungle_game::time_text::parse_rfc3339(&shown.starts_at).unwrap();
     assert_eq!(length, 30 * 60_000);
 
     // Refusals change nothing.
@@ -120,7 +120,7 @@ fn server_time_in(seconds: i64) -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64;
-    jungle_server::time_text::rfc3339(now + seconds * 1000)
+    jungle_game::time_text::rfc3339(now + seconds * 1000)
 }
 
 /// The next frame within `wait`, or `None` (timed out or closed).

@@ -11,7 +11,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use jungle_protocol::http;
 
-use super::names::{name_keys, validate_username};
 use super::passwords::check_password;
 use super::throttle::{Origin, Requester};
 use super::AccountError;
@@ -20,6 +19,7 @@ use crate::client_addr::ClientAddr;
 use crate::limits::{Limited, RateLimited};
 use crate::state::AppState;
 use crate::store::{AccountStoreError, NewAccount, NewSession, StoreError};
+use jungle_game::names::{name_keys, validate_username};
 
 /// A browser's own cookie, set at its first sign-in and kept: a device that signed in to an
 /// account before is never slowed by others' failed sign-ins (its SHA-256 is stored).
@@ -180,7 +180,7 @@ pub async fn create_account(
 ) -> Result<Response, AccountApiError> {
     crate::auth::same_origin(&state.origins, &headers)?;
     let credentials = body(request)?;
-    let username = validate_username(&credentials.username)?;
+    let username = validate_username(&credentials.username).map_err(AccountError::from)?;
     check_password(&credentials.password, &username)?;
     // Counted once the cheap checks pass: what it limits is hashing and probing for names.
     state.limits.check(Limited::NewAccount, None, client)?;

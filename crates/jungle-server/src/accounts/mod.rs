@@ -9,7 +9,6 @@
 pub mod api;
 pub mod blocks;
 pub mod manage;
-pub mod names;
 pub mod open_sessions;
 pub mod passwords;
 pub mod throttle;
@@ -34,6 +33,16 @@ pub enum AccountError {
     AccountRequired(&'static str),
     #[error("{0}")]
     Internal(String),
+}
+
+impl From<jungle_game::names::UsernameError> for AccountError {
+    fn from(e: jungle_game::names::UsernameError) -> AccountError {
+        use jungle_game::names::UsernameError;
+        match e {
+            UsernameError::Malformed(why) => AccountError::BadUsername(why),
+            UsernameError::Reserved => AccountError::UsernameTaken,
+        }
+    }
 }
 
 impl AccountError {

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use clap::Subcommand;
 use uuid::Uuid;
 
-use crate::accounts::names::{name_keys, validate_username};
 use crate::auth::{hash_token, new_token};
 use crate::store::{ModerationStoreError, NamedPlayer, Store, StoreError};
+use jungle_game::names::{name_keys, validate_username};
 
 /// How long a password-reset link works.
 pub const RESET_LINK_HOURS: i64 = 24;
@@ -121,7 +121,7 @@ fn operator() -> String {
 }
 
 fn when(ms: i64) -> String {
-    crate::time_text::utc_minutes(ms)
+    jungle_game::time_text::utc_minutes(ms)
 }
 
 async fn find(store: &Store, name: &str) -> Result<NamedPlayer, AdminError> {

@@ -228,7 +228,8 @@ impl Challenges {
                 return Err(e.into());
             }
         }
-        let rules = crate::rating::RatingPool::of(pending.settings.rules, pending.settings.clock);
+        let rules =
+            jungle_game::rating::RatingPool::of(pending.settings.rules, pending.settings.clock);
         let challenger = SeatPlayer::human(
             pending.from.player.clone(),
             ctx.store.rating(pending.from.player.id, rules).await?,

@@ -269,7 +269,7 @@ fn to_matcher(cluster: &Cluster, services: &Services, message: ToMatcher) {
                     .store
                     .rating(
                         player,
-                        crate::rating::RatingPool::of(seek.rules, seek.clock),
+                        jungle_game::rating::RatingPool::of(seek.rules, seek.clock),
                     )
                     .await
                 {

@@ -6,7 +6,7 @@
 //! send more at once). The owner's clock would charge both to them. A ping goes exactly that
 //! way, lingering where a move would, so the owner credits a move from another node with the
 //! smoothed round trip to that node, as it credits a connection's own network lag: within the
-//! lag quota every move has ([`crate::rooms::clock`]), so a credit never exceeds what any
+//! lag quota every move has ([`jungle_game::clock`]), so a credit never exceeds what any
 //! player may be given.
 
 use std::collections::HashMap;

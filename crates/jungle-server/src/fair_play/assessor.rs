@@ -16,9 +16,9 @@ use jungle_rules::{Game, Side, Turn};
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
-use super::assessment::{self, JudgedMove, Record, Signals};
 use crate::engine_pool::{EnginePool, Priority, SearchRequest};
 use crate::store::{GameAssessment, GameRecord, Store, StoreError};
+use jungle_game::assessment::{self, JudgedMove, Record, Signals};
 
 /// The depth every legal move is scored at (about 3 ms a position on one core).
 pub const DEPTH: u32 = 4;
@@ -102,7 +102,7 @@ pub async fn assess(engines: &EnginePool, store: &Store, game: Uuid) -> Result<(
     if !record.rated || record.status != GameStatus::Finished || store.is_assessed(game).await? {
         return Ok(());
     }
-    let Ok(replayed) = crate::replay::stored_game(&record) else {
+    let Ok(replayed) = jungle_game::replay::stored_game(&record) else {
         return Ok(());
     };
     let Some(judged) = judge(engines, &record, &replayed).await else {
@@ -111,7 +111,7 @@ pub async fn assess(engines: &EnginePool, store: &Store, game: Uuid) -> Result<(
     let now = crate::store::now_ms();
     let rows: Vec<GameAssessment> = Side::ALL
         .into_iter()
-        .filter(|&side| crate::bots::bot_level(seat(&record, side)).is_none())
+        .filter(|&side| jungle_game::computer::bot_level(seat(&record, side)).is_none())
         .map(|side| {
             let (moves, blurs) = &judged[side.index()];
             let times = move_times(&record, &replayed, side);

@@ -9,7 +9,6 @@
 //!   while playing); anyone else gets nothing about a position that stands in a game in
 //!   progress, on this node or another.
 
-pub mod assessment;
 pub mod assessor;
 pub mod positions;
 

@@ -49,7 +49,7 @@ pub fn judge(
         .map_err(|_| NotThePractice::Unreadable)?;
     if side != practice.side
         || record.rules != practice.rules
-        || crate::bots::bot_level(computer) != Some(1)
+        || jungle_game::computer::bot_level(computer) != Some(1)
         || start != wanted
     {
         return Err(NotThePractice::OtherGame);

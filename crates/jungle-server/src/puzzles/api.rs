@@ -171,7 +171,7 @@ pub async fn next(
     };
     let rating = match &player {
         Some(p) => state.store.puzzle_rating(p.id, rules).await?.glicko.rating,
-        None => crate::rating::START_RATING,
+        None => jungle_game::rating::START_RATING,
     };
     // A pick that stands in a game in progress is passed over for another (rare: a game
     // must stand exactly on a puzzle's board). Unsure (another node not answering) is said at
@@ -233,7 +233,7 @@ pub async fn daily(
     headers: HeaderMap,
 ) -> Result<Json<PuzzleView>, PuzzleApiError> {
     asker(&state, &headers, client, Limited::Puzzles).await?;
-    let today = crate::time_text::rfc3339(crate::store::now_ms());
+    let today = jungle_game::time_text::rfc3339(crate::store::now_ms());
     let found = state
         .store
         .puzzle_of_day(&today[..10])

@@ -282,7 +282,7 @@ pub fn mine_game<T: Tables>(
     miner: &mut Miner<T>,
     record: &GameRecord,
 ) -> Result<super::Puzzle, Rejection> {
-    let Ok(game) = crate::replay::stored_game(record) else {
+    let Ok(game) = jungle_game::replay::stored_game(record) else {
         return Err(Rejection::DoesNotReplay);
     };
     let turns: Vec<_> = game.turns().collect();
@@ -380,7 +380,8 @@ mod tests {
         texts.push(puzzle.blunder.clone());
         texts.extend(puzzle.solution.iter().cloned());
         // The history rules may forbid going back and forth so often.
-        crate::replay::play_texts(puzzle.rules, start, texts.iter().map(String::as_str)).ok()?;
+        jungle_game::replay::play_texts(puzzle.rules, start, texts.iter().map(String::as_str))
+            .ok()?;
         let id = Uuid::new_v4();
         let mut tx = store.pool().begin().await.ok()?;
         let game = NewGame {
@@ -482,7 +483,7 @@ mod tests {
         // forth before the shipped puzzle's blunder: the miner may find one of those moves
         // already throws the game away).
         let record = store.game(game).await.expect("read").expect("the game");
-        let replayed = crate::replay::stored_game(&record).expect("the game replays");
+        let replayed = jungle_game::replay::stored_game(&record).expect("the game replays");
         let board = |p: &Puzzle| p.position.parse::<Position>().expect("a position").hash();
         let mut positions = Game::new(puzzle.rules.rules(), *replayed.start());
         let mut played_there = false;

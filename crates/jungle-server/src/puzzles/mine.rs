@@ -103,7 +103,7 @@ pub fn recheck(args: &RecheckArgs) -> Result<String, String> {
             .entry(puzzle.rules.to_string())
             .or_insert_with(|| Miner::new(puzzle.rules, Budget::default()));
         let sound = puzzle.check().is_ok()
-            && super::themes::detect(&puzzle) == puzzle.themes
+            && jungle_game::themes::detect(&puzzle) == puzzle.themes
             && miner.recheck(&puzzle, args.nodes).is_ok();
         if sound {
             kept.push(line.to_owned());
@@ -143,7 +143,7 @@ pub fn rethemes(args: &ThemesArgs) -> Result<String, String> {
     let mut changed = 0u64;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let mut puzzle: super::Puzzle = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let themes = super::themes::detect(&puzzle);
+        let themes = jungle_game::themes::detect(&puzzle);
         if themes != puzzle.themes {
             changed += 1;
             puzzle.themes = themes;

@@ -20,8 +20,8 @@ use jungle_engine::{Info, Limits, Score, Searcher};
 use jungle_rules::{Game, Move, Position, Ruleset, Side, Turn};
 
 use super::chances::winning_chances;
-use super::puzzle::Puzzle;
-use super::themes;
+use jungle_game::puzzle::Puzzle;
+use jungle_game::themes;
 
 /// The solver's moves in a line at most.
 const MAX_SOLVER_MOVES: usize = 6;

@@ -8,11 +8,9 @@ pub mod background;
 pub mod chances;
 pub mod mine;
 pub mod miner;
-pub mod puzzle;
 pub mod selfplay;
 pub mod starter;
-pub mod themes;
 
+pub use jungle_game::puzzle::{Puzzle, PuzzleError, Verdict};
+pub use jungle_game::themes::Theme;
 pub use miner::{Budget, Miner, Rejection};
-pub use puzzle::{Puzzle, PuzzleError, Verdict};
-pub use themes::Theme;

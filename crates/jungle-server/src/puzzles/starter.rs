@@ -59,7 +59,8 @@ pub async fn load(store: Store) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::{themes, Budget, Miner};
+    use crate::puzzles::{Budget, Miner};
+    use jungle_game::themes;
     use std::collections::HashSet;
 
     /// Every shipped puzzle replays under the rules (legal, the solver to move after the

@@ -9,10 +9,10 @@ use jungle_rules::Side;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use super::session::GameSession;
 use super::RoomCommand;
 use crate::engine_pool::{EnginePool, Priority, SearchRequest, SearchTicket};
 use crate::fair_play::FairPlay;
+use jungle_game::session::GameSession;
 
 /// The computer takes a draw only in a long game (at least this many turns played)…
 pub const DRAW_AFTER_PLIES: usize = 40;

@@ -9,12 +9,10 @@
 //! - [`clock`]: the game clock; [`registry`]: rooms by id and code.
 
 pub mod chat_line;
-pub mod clock;
 pub mod computer;
 pub mod open;
 mod registry;
 mod room;
-pub mod session;
 pub mod view;
 
 use std::sync::Arc;
@@ -28,8 +26,8 @@ pub use registry::{Hold, HoldKind, LiveGame, Rooms};
 
 #[cfg(test)]
 mod tests;
+pub use jungle_game::session::{Action, RoomSettings, SeatPlayer, Timing};
 pub use room::{Room, RoomContext};
-pub use session::{Action, RoomSettings, SeatPlayer, Timing};
 pub use view::{error_text, frame_text};
 
 /// What a connection's task receives: text to send (every frame), or, rarely, something to do.

@@ -9,9 +9,9 @@ use jungle_protocol::ColorChoice;
 use jungle_rules::{Position, Side};
 use uuid::Uuid;
 
-use super::clock::GameClock;
-use super::session::{GameSession, HostColour, RoomSettings, SeatPlayer};
 use super::{Hold, HoldKind, Room, RoomContext, RoomHandle, Rooms};
+use jungle_game::clock::GameClock;
+use jungle_game::session::{GameSession, HostColour, RoomSettings, SeatPlayer};
 
 /// Most games against the computer a player may have in play at once.
 pub const MAX_COMPUTER_GAMES: usize = 3;
@@ -128,11 +128,11 @@ pub async fn computer_game(
 ) -> Result<RoomHandle, AtCap> {
     let computer_rating = ctx
         .store
-        .rating(crate::bots::bot_id(level.get()), settings.rules)
+        .rating(jungle_game::computer::bot_id(level.get()), settings.rules)
         .await
         .unwrap_or_else(|e| {
             tracing::error!(error = %e, "computer rating lookup failed");
-            RatingRecord::from_glicko(crate::rating::Glicko::default(), 0)
+            RatingRecord::from_glicko(jungle_game::rating::Glicko::default(), 0)
         });
     let computer = SeatPlayer::computer(level.get(), computer_rating);
     let (red, blue) = match side_for(color).side {
@@ -239,7 +239,7 @@ pub async fn restore_waiting(
         rating: store
             .rating(
                 host.id,
-                crate::rating::RatingPool::of(saved.ruleset, saved.clock),
+                jungle_game::rating::RatingPool::of(saved.ruleset, saved.clock),
             )
             .await?,
         player: host,
@@ -306,11 +306,11 @@ pub async fn resume_record(
             rating: store
                 .rating(
                     id,
-                    crate::rating::RatingPool::of(record.rules, record.clock),
+                    jungle_game::rating::RatingPool::of(record.rules, record.clock),
                 )
                 .await?,
             player,
-            computer: crate::bots::bot_level(id),
+            computer: jungle_game::computer::bot_level(id),
         });
     }
     let (Some(blue), Some(red)) = (seats.pop(), seats.pop()) else {
@@ -348,7 +348,7 @@ pub fn resumed(
         clock: record.clock,
         rated: record.rated,
     };
-    let game = crate::replay::stored_game(&record).map_err(|stopped| stopped.to_string())?;
+    let game = jungle_game::replay::stored_game(&record).map_err(|stopped| stopped.to_string())?;
     // A resumed game against the computer counts against its player again, as it did.
     let human = match (red.computer, blue.computer) {
         (Some(_), None) => Some(blue.player.id),

@@ -15,13 +15,13 @@ use tokio::time::sleep_until;
 use uuid::Uuid;
 
 use super::computer::ComputerPlayer;
-use super::session::{Action, Event, GameSession, Refusal, SeatPlayer, Timing};
 use super::view::{error_text, frame_text, View};
 use super::{
     Connection, Hold, HoldKind, JoinIntent, LiveGame, Outbound, RoomCommand, RoomHandle, Rooms,
 };
 use crate::persist::{Persister, Write, Written};
 use crate::store::{MoveRecord, NewGame, RatingRecord, Store};
+use jungle_game::session::{Action, Event, GameSession, Refusal, SeatPlayer, Timing};
 
 /// How many commands may wait for a room before senders wait in turn.
 const ROOM_QUEUE: usize = 256;
@@ -341,7 +341,7 @@ impl Room {
                         return;
                     }
                     let rules = self.session.settings().rules;
-                    let bot = crate::bots::bot_id(level.get());
+                    let bot = jungle_game::computer::bot_id(level.get());
                     let rating = Box::pin(self.rating(bot, rules)).await;
                     let computer = SeatPlayer::computer(level.get(), rating);
                     self.act(conn_id, side, Action::AddComputer(computer)).await;
@@ -699,14 +699,14 @@ impl Room {
     /// A player's rating in `rules` (by correspondence if this game is), or a new player's
     /// when the store cannot say.
     async fn rating(&self, player: Uuid, rules: jungle_rules::Ruleset) -> RatingRecord {
-        let pool = crate::rating::RatingPool::of(rules, self.session.settings().clock);
+        let pool = jungle_game::rating::RatingPool::of(rules, self.session.settings().clock);
         self.ctx
             .store
             .rating(player, pool)
             .await
             .unwrap_or_else(|e| {
                 tracing::error!(error = %e, "rating lookup failed; using a new player's");
-                RatingRecord::from_glicko(crate::rating::Glicko::default(), 0)
+                RatingRecord::from_glicko(jungle_game::rating::Glicko::default(), 0)
             })
     }
 

@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use super::*;
 use crate::persist::{Persister, Write};
-use crate::rating::Glicko;
 use crate::store::{PlayerRecord, RatingRecord, Store, WaitingRoom};
+use jungle_game::rating::Glicko;
 
 struct Setup {
     room: RoomHandle,

@@ -8,7 +8,7 @@ use jungle_protocol::{Captured, ErrorCode, GameState, Seat, ServerFrame};
 use jungle_rules::{Animal, Side, Turn};
 use uuid::Uuid;
 
-use super::session::GameSession;
+use jungle_game::session::GameSession;
 
 /// One game's frames as of one moment: its id, its session, and the sequence number of the
 /// latest event sent about it.

@@ -4,7 +4,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, PlayerRecord, Store, StoreError};
-use crate::accounts::names::NameKeys;
+use jungle_game::names::NameKeys;
 
 /// Sessions one account may hold; signing in again ends the least recently used beyond it.
 pub const MAX_SESSIONS: usize = 20;

@@ -5,7 +5,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Store, StoreError};
-use crate::fair_play::assessment::{Signals, Verdict};
+use jungle_game::assessment::{Signals, Verdict};
 
 /// One player's assessment in one game, as stored.
 #[derive(Clone, Debug, PartialEq)]

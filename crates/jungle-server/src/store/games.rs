@@ -1,13 +1,16 @@
 use jungle_protocol::http::GameSummary;
-use jungle_protocol::{ClockSpec, GameStatus, RatingChange, Reason};
+use jungle_protocol::{GameStatus, RatingChange, Reason};
 use jungle_rules::{Ruleset, Side};
-use serde::Serialize;
 use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::query::Query;
 use sqlx::{Any, AnyConnection, Row, Transaction};
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Backend, Store, StoreError};
+use jungle_game::rating::{self, Glicko};
+use jungle_game::records::{
+    ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock,
+};
 
 /// Most turns inserted by one statement.
 pub const TURNS_PER_STATEMENT: usize = 512;
@@ -63,134 +66,6 @@ fn bind_turns<'q>(
         }
     }
     query
-}
-use crate::rating::{self, Glicko};
-
-/// A game as it starts.
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    pub id: Uuid,
-    pub ruleset: Ruleset,
-    pub clock: ClockSpec,
-    pub rated: bool,
-    pub room_code: Option<String>,
-    pub red: Uuid,
-    pub blue: Uuid,
-    pub red_rating: i32,
-    pub blue_rating: i32,
-    /// Whether each rating was still provisional when the game began.
-    pub red_provisional: bool,
-    pub blue_provisional: bool,
-    pub start_fen: String,
-    /// The tournament that paired it: its pairing is stored with the game.
-    pub tournament: Option<Uuid>,
-    /// A private room's game (hidden from others until it is over).
-    pub private: bool,
-    /// When it began, Unix milliseconds by the server's clock (the store's when 0).
-    pub created_at: i64,
-}
-
-#[cfg(test)]
-impl NewGame {
-    /// A casual classic game between two players at 1500, for tests.
-    pub fn casual(red: Uuid, blue: Uuid, clock: ClockSpec) -> NewGame {
-        NewGame {
-            id: Uuid::new_v4(),
-            ruleset: Ruleset::Classic,
-            clock,
-            rated: false,
-            room_code: None,
-            red,
-            blue,
-            red_rating: 1500,
-            blue_rating: 1500,
-            red_provisional: true,
-            blue_provisional: true,
-            start_fen: String::new(),
-            tournament: None,
-            private: false,
-            created_at: 0,
-        }
-    }
-}
-
-/// One turn and both clocks right after it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveRecord {
-    pub ply: i64,
-    pub mv: String,
-    pub clock: StoredClock,
-    /// The mover's tab had lost focus since their previous move (a fair-play signal).
-    pub blurred: bool,
-    /// When it was played, Unix milliseconds by the server's clock (the store's when 0).
-    pub played_at: i64,
-}
-
-/// Clock state saved with each turn, so a restart resumes with fair clocks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct StoredClock {
-    pub red_ms: i64,
-    pub blue_ms: i64,
-    pub red_timeouts: i64,
-    pub blue_timeouts: i64,
-}
-
-/// A line of game chat as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatRecord {
-    pub game: Uuid,
-    /// `players` or `spectators`.
-    pub channel: &'static str,
-    pub player: Uuid,
-    pub preset: Option<String>,
-    pub text: Option<String>,
-}
-
-/// The end of a game, as the room reports it.
-#[derive(Clone, Debug)]
-pub struct FinishRecord {
-    pub game: Uuid,
-    pub status: GameStatus,
-    pub winner: Option<Side>,
-    pub reason: Reason,
-    pub plies: i64,
-    /// Whether ratings should change: a rated game that lasted beyond the 10-move rule.
-    pub apply_rating: bool,
-}
-
-/// A game row with its moves.
-#[derive(Clone, Debug, Serialize)]
-pub struct GameRecord {
-    pub id: Uuid,
-    pub rules: Ruleset,
-    pub clock: ClockSpec,
-    pub rated: bool,
-    pub room_code: Option<String>,
-    pub red: Uuid,
-    pub blue: Uuid,
-    pub red_name: String,
-    pub blue_name: String,
-    pub red_rating: i32,
-    pub blue_rating: i32,
-    /// Whether each rating was still provisional when the game began.
-    pub red_provisional: bool,
-    pub blue_provisional: bool,
-    /// Each player's title (`BOT`), if any.
-    pub red_title: Option<String>,
-    pub blue_title: Option<String>,
-    pub start: String,
-    pub status: GameStatus,
-    pub winner: Option<Side>,
-    pub reason: Option<Reason>,
-    pub rating_applied: bool,
-    pub rating_change: Option<RatingChange>,
-    pub moves: Vec<MoveRecord>,
-    pub created_at: i64,
-    pub ended_at: Option<i64>,
-    /// The tournament that paired it.
-    pub tournament: Option<Uuid>,
-    /// A private room's game.
-    pub private: bool,
 }
 
 fn status_name(status: GameStatus) -> &'static str {
@@ -454,7 +329,7 @@ impl Store {
             let name: String = row.try_get("ruleset")?;
             let clock: String = row.try_get("clock")?;
             match (name.parse(), serde_json::from_str(&clock)) {
-                (Ok(rules), Ok(clock)) => crate::rating::RatingPool::of(rules, clock).key(),
+                (Ok(rules), Ok(clock)) => jungle_game::rating::RatingPool::of(rules, clock).key(),
                 _ => name,
             }
         };
@@ -900,7 +775,7 @@ async fn count_leaving(
     };
     let against_computer = [red_id, blue_id].iter().any(|id| {
         id.parse::<Uuid>()
-            .is_ok_and(|id| crate::bots::bot_level(id).is_some())
+            .is_ok_and(|id| jungle_game::computer::bot_level(id).is_some())
     });
     if against_computer {
         return Ok(());

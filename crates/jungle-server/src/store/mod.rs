@@ -34,12 +34,13 @@ pub use blocks::{BlockError, MAX_BLOCKS};
 pub use bot_record::BotRecord;
 pub use direct_turns::{DirectError, DirectTurns};
 pub use fair_play::{GameAssessment, QueueLine};
-pub use games::{
-    ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock, TURNS_PER_STATEMENT,
+pub use games::TURNS_PER_STATEMENT;
+pub use jungle_game::records::{
+    ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, PlayerRecord, RatingRecord,
+    StoredClock,
 };
 pub use mail::MailAddress;
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
-pub use players::{PlayerRecord, RatingRecord};
 pub use puzzles::{puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle};
 pub use rooms::WaitingRoom;
 pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};

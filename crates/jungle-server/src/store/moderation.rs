@@ -5,7 +5,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Store, StoreError};
-use crate::accounts::names::NameKeys;
+use jungle_game::names::NameKeys;
 
 /// A player an admin command names: by username (any case) or, for guests, by id.
 #[derive(Clone, Debug)]

@@ -1,63 +1,11 @@
-use jungle_protocol::http::{PlayerProfile, Rating, Stats};
+use jungle_protocol::http::{PlayerProfile, Stats};
 use jungle_rules::Ruleset;
-use serde::Serialize;
 use sqlx::Row;
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Store, StoreError};
-use crate::rating::Glicko;
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlayerRecord {
-    pub id: Uuid,
-    pub name: String,
-    /// Games lost by leaving and not coming back (seed 002's 断线次数), as last read.
-    pub disconnects: i64,
-    /// A bot account (title BOT): it plays through the Bot API only.
-    #[serde(default)]
-    pub bot: bool,
-}
-
-/// One rating as the API shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct RatingRecord {
-    pub rating: f64,
-    pub deviation: f64,
-    #[serde(skip)]
-    pub volatility: f64,
-    pub provisional: bool,
-    pub games: i64,
-}
-
-impl RatingRecord {
-    /// As the API shows it.
-    pub fn wire(&self) -> Rating {
-        Rating {
-            rating: self.rating,
-            deviation: self.deviation,
-            provisional: self.provisional,
-            games: self.games,
-        }
-    }
-
-    pub fn from_glicko(g: Glicko, games: i64) -> RatingRecord {
-        RatingRecord {
-            rating: g.rating,
-            deviation: g.deviation,
-            volatility: g.volatility,
-            provisional: g.is_provisional(),
-            games,
-        }
-    }
-
-    pub fn glicko(&self) -> Glicko {
-        Glicko {
-            rating: self.rating,
-            deviation: self.deviation,
-            volatility: self.volatility,
-        }
-    }
-}
+use jungle_game::rating::Glicko;
+use jungle_game::records::{PlayerRecord, RatingRecord};
 
 fn player_from_row(r: &sqlx::any::AnyRow) -> Result<PlayerRecord, StoreError> {
     Ok(PlayerRecord {
@@ -130,7 +78,7 @@ impl Store {
     pub async fn rating(
         &self,
         player: Uuid,
-        pool: impl Into<crate::rating::RatingPool>,
+        pool: impl Into<jungle_game::rating::RatingPool>,
     ) -> Result<RatingRecord, StoreError> {
         let row = sqlx::query(
             "SELECT rating, deviation, volatility, games FROM ratings WHERE player_id = $1 AND ruleset = $2",
@@ -163,7 +111,7 @@ impl Store {
                 ruleset.name().to_owned(),
                 self.rating(id, ruleset).await?.wire(),
             );
-            let correspondence = crate::rating::RatingPool {
+            let correspondence = jungle_game::rating::RatingPool {
                 rules: ruleset,
                 correspondence: true,
             };
@@ -210,7 +158,7 @@ impl Store {
             // Filled in by the caller, which knows the connections.
             online: false,
             banned: counts.try_get::<Option<i64>, _>("banned_at")?.is_some(),
-            computer: crate::bots::bot_level(id),
+            computer: jungle_game::computer::bot_level(id),
             title: counts.try_get("title")?,
         }))
     }
@@ -236,7 +184,7 @@ impl Store {
         )
         .bind(ruleset.name())
         .bind(limit)
-        .bind(crate::rating::PROVISIONAL_DEVIATION)
+        .bind(jungle_game::rating::PROVISIONAL_DEVIATION)
         .bind(i64::from(provisional))
         .bind(i64::from(bots))
         .fetch_all(&self.pool)
@@ -262,7 +210,7 @@ impl Store {
     pub async fn rating_history(
         &self,
         player: Uuid,
-        pool: impl Into<crate::rating::RatingPool>,
+        pool: impl Into<jungle_game::rating::RatingPool>,
         limit: i64,
     ) -> Result<Vec<(i64, f64)>, StoreError> {
         let rows = sqlx::query(
@@ -284,7 +232,7 @@ impl Store {
 
     /// The id of the account named `username` (matched ignoring case).
     pub async fn player_by_username(&self, username: &str) -> Result<Option<Uuid>, StoreError> {
-        let keys = crate::accounts::names::name_keys(username);
+        let keys = jungle_game::names::name_keys(username);
         let row = sqlx::query("SELECT id FROM players WHERE username_folded = $1")
             .bind(&keys.folded)
             .fetch_optional(&self.pool)

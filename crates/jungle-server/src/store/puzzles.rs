@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::{now_ms, Store, StoreError};
 use crate::puzzles::{Puzzle, Theme};
-use crate::rating::{rate, Glicko};
+use jungle_game::rating::{rate, Glicko};
 
 /// How much of a rated attempt's change a puzzle's own rating takes: many more people try a
 /// puzzle than a player meets puzzles, so it moves slowly.

@@ -7,7 +7,7 @@ use sqlx::{Any, Row, Transaction};
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, FinishRecord, NewGame, Store, StoreError};
-use crate::tournaments::arena::{self, Entry, Outcome};
+use jungle_game::arena::{self, Entry, Outcome};
 
 /// A player's entry with whether they have withdrawn (paused).
 #[derive(Clone, Debug, PartialEq)]
@@ -201,7 +201,7 @@ impl Store {
     }
 
     /// A tournament's entries, each with the player's name and current rating in its ruleset
-    /// (in no particular order: [`crate::tournaments::arena::standings`] orders them).
+    /// (in no particular order: [`jungle_game::arena::standings`] orders them).
     pub async fn tournament_entries(
         &self,
         tournament: Uuid,
@@ -256,7 +256,7 @@ impl Store {
                     get_uuid(r, "player_id")?,
                     r.try_get("name")?,
                     rating
-                        .map_or(crate::rating::Glicko::default().rating, |x| x)
+                        .map_or(jungle_game::rating::Glicko::default().rating, |x| x)
                         .round() as i32,
                 );
                 entry.points = r.try_get::<i64, _>("points")? as u32;

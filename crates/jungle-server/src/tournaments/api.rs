@@ -11,14 +11,13 @@ use jungle_protocol::http::{self, NewTournament, Standing, TournamentCreated, To
 use uuid::Uuid;
 
 use super::director::status_at;
-use super::table;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
 use crate::store::{now_ms, TournamentRecord};
-use crate::time_text::{parse_rfc3339, rfc3339};
+use jungle_game::time_text::{parse_rfc3339, rfc3339};
 
 /// Tournaments one player may have made that are not over yet.
 pub const MAX_OPEN_PER_PLAYER: i64 = 3;
@@ -152,7 +151,7 @@ pub async fn standings(
             line.entry
         });
     let entries: Vec<_> = entries.collect();
-    Ok(table::lines(entries, &paused, &HashMap::new()))
+    Ok(jungle_game::table::lines(entries, &paused, &HashMap::new()))
 }
 
 async fn view(

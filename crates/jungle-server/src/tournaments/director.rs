@@ -14,11 +14,10 @@ use jungle_rules::Side;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use super::arena::{self, Entry};
-use super::table;
 use crate::online::Online;
 use crate::rooms::{frame_text, open, Connection, RoomContext, RoomSettings, SeatPlayer};
 use crate::store::{now_ms, StoreError, TournamentRecord};
+use jungle_game::arena::{self, Entry};
 
 /// Most players one tournament takes.
 pub const MAX_PLAYERS: usize = 2_000;
@@ -195,7 +194,7 @@ pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
         paired_at: HashMap::new(),
         watchers: Vec::new(),
         numbers: numbered(&loaded.joined),
-        shown: table::Shown::default(),
+        shown: jungle_game::table::Shown::default(),
         full_text: None,
         status_shown: None,
         seq: 0,
@@ -223,7 +222,7 @@ struct Director {
     /// Each player's number in the tournament, in the order they joined.
     numbers: HashMap<Uuid, u32>,
     /// The standings as last sent.
-    shown: table::Shown,
+    shown: jungle_game::table::Shown,
     /// The whole table as last sent, serialized once for every newcomer of that `seq`.
     full_text: Option<(u64, axum::extract::ws::Utf8Bytes)>,
     status_shown: Option<TournamentStatus>,
@@ -605,7 +604,8 @@ impl Director {
             return;
         }
         self.changed = false;
-        let ranked = table::lines(self.entries.values().cloned(), &self.paused, &self.playing);
+        let ranked =
+            jungle_game::table::lines(self.entries.values().cloned(), &self.paused, &self.playing);
         let change = self.shown.update(&ranked, &self.numbers);
         if change.is_none() && self.status_shown == Some(status) {
             return;

@@ -10,11 +10,9 @@
 //! - [`api`]: the HTTP API (create, list, show); [`frames`]: frames forwarded by other nodes.
 
 pub mod api;
-pub mod arena;
 pub mod director;
 pub mod frames;
 pub mod registry;
 pub mod schedule;
-pub mod table;
 
 pub use registry::Directors;

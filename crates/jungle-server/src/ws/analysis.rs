@@ -28,7 +28,7 @@ pub fn position_after(
             .map_err(|e| FrameError::BadPosition(format!("position: {e}")))?,
         None => Position::default(),
     };
-    crate::replay::play_texts(rules, start, moves.iter().map(String::as_str))
+    jungle_game::replay::play_texts(rules, start, moves.iter().map(String::as_str))
         .map_err(|stopped| FrameError::BadPosition(stopped.to_string()))
 }
 

@@ -198,7 +198,7 @@ impl Session {
     ) -> Result<SeatPlayer, FrameError> {
         clock.validate()?;
         crate::correspondence::may_start(&self.state.store, conn.player.id, clock).await?;
-        let pool = crate::rating::RatingPool::of(rules, clock);
+        let pool = jungle_game::rating::RatingPool::of(rules, clock);
         let rating = self.state.store.rating(conn.player.id, pool).await?;
         Ok(SeatPlayer::human(conn.player.clone(), rating))
     }

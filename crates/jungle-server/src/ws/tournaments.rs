@@ -110,7 +110,7 @@ impl Session {
         // Numbered by rank: a table that no longer changes.
         let lines: Vec<_> = (0u32..)
             .zip(&ranked)
-            .map(|(n, s)| crate::tournaments::table::live_line(n, s))
+            .map(|(n, s)| jungle_game::table::live_line(n, s))
             .collect();
         Ok(Some(frame_text(&ServerFrame::TournamentStandings {
             id,

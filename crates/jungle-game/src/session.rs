@@ -9,7 +9,7 @@ use jungle_protocol::{ClockSpec, ErrorCode, GameResult, GameStatus, Reason};
 use jungle_rules::{Animal, Game, ParseMoveError, PlayError, Ruleset, Side, Turn};
 
 use super::clock::{Expiry, GameClock};
-use crate::store::{PlayerRecord, RatingRecord, StoredClock};
+use crate::records::{PlayerRecord, RatingRecord, StoredClock};
 use jungle_protocol::RatingChange;
 
 /// The 10-move no-score rule: a rated game ending at or before this ply changes no rating
@@ -46,7 +46,7 @@ impl SeatPlayer {
 
     pub fn computer(level: u8, rating: RatingRecord) -> SeatPlayer {
         SeatPlayer {
-            player: crate::bots::bot_player(level),
+            player: crate::computer::bot_player(level),
             rating,
             computer: Some(level),
         }

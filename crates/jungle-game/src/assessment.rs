@@ -17,7 +17,7 @@ pub const MIN_TIMED: u32 = 8;
 pub const FAST_MS: i64 = 500;
 
 /// "High accuracy": at least this share of the engine's first choices, and at most this
-/// average loss. Measured at [`crate::fair_play::assessor::DEPTH`]: our engine at full
+/// average loss. Measured at the fair-play assessor's depth (`jungle-server`'s `fair_play::assessor::DEPTH`): our engine at full
 /// strength (60 ms a move) matched 44–100% of the moves judged (about 65% over many games) and
 /// lost 0–24 centi-animals a move; a level-3 player matched 10–43% and lost 18–200.
 pub const HIGH_MATCH: f64 = 0.65;

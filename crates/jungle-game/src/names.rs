@@ -2,7 +2,16 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::AccountError;
+/// Why a username cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UsernameError {
+    /// Not a username: its length or characters are wrong.
+    #[error("{0}")]
+    Malformed(String),
+    /// Reserved, or it looks like a reserved name.
+    #[error("this username is taken, reserved, or looks like one that is")]
+    Reserved,
+}
 
 /// Names nobody may take: the site's own voices, and the computer's.
 const RESERVED: &[&str] = &[
@@ -67,16 +76,16 @@ pub fn clash(a: &NameKeys, b: &NameKeys) -> bool {
 
 /// Checks a username: 2–20 ASCII letters, digits, `_` and `-`, starting with a letter, not
 /// reserved. Returns it as typed (its case is kept for display).
-pub fn validate_username(raw: &str) -> Result<String, AccountError> {
+pub fn validate_username(raw: &str) -> Result<String, UsernameError> {
     let name = raw.trim();
     let length = name.chars().count();
     if !(2..=20).contains(&length) {
-        return Err(AccountError::BadUsername(format!(
+        return Err(UsernameError::Malformed(format!(
             "a username has 2 to 20 characters, not {length}"
         )));
     }
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return Err(AccountError::BadUsername(
+        return Err(UsernameError::Malformed(
             "a username starts with a letter".into(),
         ));
     }
@@ -84,7 +93,7 @@ pub fn validate_username(raw: &str) -> Result<String, AccountError> {
         .chars()
         .find(|&c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
     {
-        return Err(AccountError::BadUsername(format!(
+        return Err(UsernameError::Malformed(format!(
             "a username holds ASCII letters, digits, _ and -, not {bad:?}"
         )));
     }
@@ -93,7 +102,7 @@ pub fn validate_username(raw: &str) -> Result<String, AccountError> {
         || keys.skeleton.starts_with(&name_keys("computer").skeleton)
         || keys.folded.starts_with("computer");
     if reserved {
-        return Err(AccountError::UsernameTaken);
+        return Err(UsernameError::Reserved);
     }
     Ok(name.to_owned())
 }
@@ -125,14 +134,14 @@ mod tests {
             "A23456789012345678901",
         ] {
             assert!(
-                matches!(validate_username(bad), Err(AccountError::BadUsername(_))),
+                matches!(validate_username(bad), Err(UsernameError::Malformed(_))),
                 "{bad}"
             );
         }
         for reserved in ["admin", "ADMIN", "System", "computer", "Computer8", "r00t"] {
             assert_eq!(
                 validate_username(reserved),
-                Err(AccountError::UsernameTaken),
+                Err(UsernameError::Reserved),
                 "{reserved}"
             );
         }

@@ -6,7 +6,7 @@
 
 use jungle_rules::{Game, Position, Ruleset, Turn};
 
-use crate::store::GameRecord;
+use crate::records::GameRecord;
 
 /// A replay that stopped before its end.
 #[derive(Debug)]

@@ -12,7 +12,7 @@ use jungle_protocol::{ClockSpec, Clocks};
 use jungle_rules::Side;
 use std::time::Instant;
 
-use crate::store::StoredClock;
+use crate::records::StoredClock;
 
 /// Lag compensation as lichess does it: each move may be credited up to the player's quota of
 /// network lag; the quota refills by a little each move, so a steady connection is always
