@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use jungle_protocol::ClockSpec;
 use jungle_rules::Ruleset;
-use jungle_server::persist::{Persister, Write};
-use jungle_server::store::{MoveRecord, NewGame, Store, StoredClock};
+use jungle_store::persist::{Persister, Write};
+use jungle_store::{MoveRecord, NewGame, Store, StoredClock};
 
 #[tokio::main]
 async fn main() {

@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::auth::{hash_token, new_token};
 use crate::state::AppState;
-use crate::store::{GameRecord, StoreError};
+use jungle_store::{GameRecord, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -271,7 +271,7 @@ pub async fn player_games(
 /// Whether a private room's game is still private: while it waits or is played, only its
 /// players see it (anyone else is told there is no such game); once over it is like any
 /// other finished game.
-pub fn private_in_play(record: &crate::store::GameRecord) -> bool {
+pub fn private_in_play(record: &jungle_store::GameRecord) -> bool {
     record.private
         && matches!(
             record.status,
@@ -286,7 +286,7 @@ pub async fn visible_game(
     id: Uuid,
     headers: &axum::http::HeaderMap,
     client: std::net::IpAddr,
-) -> Result<crate::store::GameRecord, ApiError> {
+) -> Result<jungle_store::GameRecord, ApiError> {
     let header = state
         .store
         .game_without_moves(id)
@@ -312,7 +312,7 @@ pub async fn visible_game(
 pub async fn player_of(
     state: &AppState,
     headers: &axum::http::HeaderMap,
-) -> Result<Option<crate::store::PlayerRecord>, StoreError> {
+) -> Result<Option<jungle_store::PlayerRecord>, StoreError> {
     let Some(token) = crate::auth::presented_token(headers) else {
         return Ok(None);
     };
@@ -392,7 +392,7 @@ pub async fn leaderboard(
     Query(q): Query<LeaderboardQuery>,
 ) -> Result<Json<Leaderboard>, ApiError> {
     let rules = ruleset_of(&q)?;
-    let entries = |rows: Vec<(crate::store::PlayerRecord, crate::store::RatingRecord)>| {
+    let entries = |rows: Vec<(jungle_store::PlayerRecord, jungle_store::RatingRecord)>| {
         rows.into_iter()
             .map(|(p, r)| LeaderboardEntry {
                 id: p.id,

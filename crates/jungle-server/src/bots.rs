@@ -9,7 +9,7 @@ use jungle_rules::Side;
 
 use jungle_game::computer::{bot_id, bot_name};
 
-use crate::store::{now_ms, Store, StoreError};
+use jungle_store::{now_ms, Store, StoreError};
 
 /// The level whose strength is nearest a rating (a rough scale: level 1 ≈ 800, +150 a level).
 pub fn level_for_rating(rating: f64) -> Level {

@@ -14,7 +14,7 @@ use crate::api::ApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::{GameRecord, Store};
+use jungle_store::{GameRecord, Store};
 
 /// Games read from the database per step of a player's export.
 const PAGE: i64 = 100;
@@ -147,7 +147,7 @@ async fn page_of_games(
     player: Uuid,
     after: Option<(i64, Uuid)>,
     public_url: &str,
-) -> Result<(String, Option<(i64, Uuid)>), crate::store::StoreError> {
+) -> Result<(String, Option<(i64, Uuid)>), jungle_store::StoreError> {
     let keys = store.player_game_keys(player, after, PAGE).await?;
     let mut text = String::new();
     for &(_, game) in &keys {

@@ -7,7 +7,7 @@ use jungle_protocol::{ClockSpecError, ErrorCode, MAX_FRAME_BYTES};
 use uuid::Uuid;
 
 use crate::rooms::error_text;
-use crate::store::StoreError;
+use jungle_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FrameError {

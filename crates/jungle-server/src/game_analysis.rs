@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::engine_pool::{EnginePool, Priority, SearchRequest};
 use crate::fair_play::{FairPlay, Standing};
 use crate::rooms::{frame_text, Connection, Outbound};
-use crate::store::{GameRecord, Store};
+use jungle_store::{GameRecord, Store};
 
 /// Thinking time for each position.
 pub const PER_POSITION: Duration = Duration::from_millis(100);
@@ -110,7 +110,7 @@ pub async fn stored(
         return Ok(None);
     };
     let evals: Vec<EngineScore> = serde_json::from_str(&json)
-        .map_err(|e| crate::store::StoreError::Corrupt(format!("game_evals: {e}")))?;
+        .map_err(|e| jungle_store::StoreError::Corrupt(format!("game_evals: {e}")))?;
     let Some(record) = store.game(game).await? else {
         return Ok(None);
     };
@@ -121,7 +121,7 @@ pub async fn stored(
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
     #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
+    Store(#[from] jungle_store::StoreError),
     #[error(transparent)]
     Closed(#[from] crate::fair_play::EngineClosed),
 }

@@ -29,7 +29,6 @@ pub mod mail;
 pub mod metrics;
 pub mod moderation;
 pub mod online;
-pub mod persist;
 pub mod puzzles;
 pub mod reach;
 pub mod reports;
@@ -37,7 +36,6 @@ pub mod review;
 pub mod rooms;
 pub mod security_headers;
 pub mod state;
-pub mod store;
 pub mod time_source;
 pub mod tournaments;
 pub mod ws;
@@ -53,11 +51,11 @@ use tokio::task::JoinHandle;
 
 use auth::Origins;
 pub use config::Config;
+use jungle_store::persist::{self, Persister};
+use jungle_store::{Store, StoreError};
 use lobby::Lobby;
-use persist::Persister;
 use rooms::{open, RoomContext, Rooms, Timing};
 use state::{AppState, IpLimits};
-use store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -563,7 +561,7 @@ async fn direct_tournaments(
     ctx: &Arc<RoomContext>,
     online: &online::Online,
 ) -> Result<(), StoreError> {
-    let records = store.tournaments_to_direct(store::now_ms()).await?;
+    let records = store.tournaments_to_direct(jungle_store::now_ms()).await?;
     let count = records.len();
     for record in records {
         let loaded = tournaments::director::load(store, record).await?;

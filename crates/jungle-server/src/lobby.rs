@@ -14,8 +14,8 @@ use uuid::Uuid;
 use crate::rooms::{
     error_text, frame_text, open, Connection, Outbound, RoomContext, RoomSettings, SeatPlayer,
 };
-use crate::store::RatingRecord;
 pub use jungle_protocol::http::OpenSeek;
+use jungle_store::RatingRecord;
 
 /// The rating gap accepted at once, and how much it widens per second of waiting.
 const BASE_GAP: f64 = 100.0;

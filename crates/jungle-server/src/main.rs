@@ -77,7 +77,7 @@ async fn admin(
     config: &Config,
     action: jungle_server::admin::AdminAction,
 ) -> std::process::ExitCode {
-    let store = match jungle_server::store::Store::open_for_command(&config.database_url).await {
+    let store = match jungle_store::Store::open_for_command(&config.database_url).await {
         Ok(store) => store,
         Err(e) => {
             eprintln!("jungle-server admin: {e}");

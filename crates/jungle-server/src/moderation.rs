@@ -10,7 +10,7 @@ use tokio::sync::watch;
 
 use crate::online::Online;
 use crate::rooms::{RoomCommand, Rooms};
-use crate::store::Store;
+use jungle_store::Store;
 
 /// How often the database is asked for new bans.
 pub const BAN_POLL: Duration = Duration::from_secs(2);

@@ -78,7 +78,7 @@ impl Online {
     }
 
     /// The player as their newest connection signed in (name included), if online.
-    pub fn player(&self, player: Uuid) -> Option<crate::store::PlayerRecord> {
+    pub fn player(&self, player: Uuid) -> Option<jungle_store::PlayerRecord> {
         let players = self.players.lock().expect("online lock");
         players
             .players

@@ -20,7 +20,7 @@ use crate::cluster::ClusterError;
 use crate::lobby::Lobby;
 use crate::online::Online;
 use crate::rooms::{Connection, RoomHandle, RoomSettings, Rooms};
-use crate::store::RatingRecord;
+use jungle_store::RatingRecord;
 
 /// Reaching a player, wherever their tabs are. Cloning shares.
 #[derive(Clone)]

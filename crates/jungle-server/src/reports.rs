@@ -12,7 +12,7 @@ use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::ModerationStoreError;
+use jungle_store::ModerationStoreError;
 
 /// Why a report was refused.
 #[derive(Debug, thiserror::Error)]
@@ -77,7 +77,7 @@ pub async fn create(
         }
     }
     let stored = store
-        .create_report(&crate::store::NewReport {
+        .create_report(&jungle_store::NewReport {
             reporter: reporter.id,
             reported: report.player,
             game: report.game,

@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::rooms::{RoomContext, Rooms};
-use crate::store::Store;
+use jungle_store::Store;
 
 /// Everything a request handler may need, behind one pointer: every connection's task and
 /// session hold it, and a copy of the whole (two kilobytes of handles) in each was a third of

@@ -45,7 +45,7 @@ impl TimeSource {
 
     /// Now by the wall clock, Unix milliseconds: what is stored with turns and games.
     pub fn wall_ms(&self) -> i64 {
-        crate::store::now_ms() + self.offset().as_millis() as i64
+        jungle_store::now_ms() + self.offset().as_millis() as i64
     }
 
     /// The tokio instant at which this source's `at` comes.

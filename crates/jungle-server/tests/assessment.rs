@@ -11,7 +11,7 @@ use common::*;
 use jungle_engine::{Engine, Level};
 use jungle_rules::{Game, Position, Turn};
 use jungle_server::admin::{self, AdminAction};
-use jungle_server::store::Store;
+use jungle_store::Store;
 
 /// Plies after which the weak side resigns, so a game stays short.
 const MAX_PLIES: usize = 40;

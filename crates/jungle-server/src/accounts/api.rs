@@ -18,8 +18,8 @@ use crate::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE
 use crate::client_addr::ClientAddr;
 use crate::limits::{Limited, RateLimited};
 use crate::state::AppState;
-use crate::store::{AccountStoreError, NewAccount, NewSession, StoreError};
 use jungle_game::names::{name_keys, validate_username};
+use jungle_store::{AccountStoreError, NewAccount, NewSession, StoreError};
 
 /// A browser's own cookie, set at its first sign-in and kept: a device that signed in to an
 /// account before is never slowed by others' failed sign-ins (its SHA-256 is stored).
@@ -49,13 +49,13 @@ pub enum AccountApiError {
     #[error("there is no such tournament")]
     NoSuchTournament,
     #[error(transparent)]
-    Block(crate::store::BlockError),
+    Block(jungle_store::BlockError),
 }
 
-impl From<crate::store::BlockError> for AccountApiError {
-    fn from(e: crate::store::BlockError) -> Self {
+impl From<jungle_store::BlockError> for AccountApiError {
+    fn from(e: jungle_store::BlockError) -> Self {
         match e {
-            crate::store::BlockError::Store(e) => e.into(),
+            jungle_store::BlockError::Store(e) => e.into(),
             other => AccountApiError::Block(other),
         }
     }
@@ -104,9 +104,9 @@ impl IntoResponse for AccountApiError {
             AccountApiError::BadResetLink => (StatusCode::BAD_REQUEST, "bad_reset_link"),
             AccountApiError::NoSuchTournament => (StatusCode::NOT_FOUND, "no_such_tournament"),
             AccountApiError::Block(e) => match e {
-                crate::store::BlockError::TooMany => (StatusCode::CONFLICT, "limit_reached"),
-                crate::store::BlockError::NoSuchPlayer => (StatusCode::NOT_FOUND, "no_such_player"),
-                crate::store::BlockError::Yourself | crate::store::BlockError::Store(_) => {
+                jungle_store::BlockError::TooMany => (StatusCode::CONFLICT, "limit_reached"),
+                jungle_store::BlockError::NoSuchPlayer => (StatusCode::NOT_FOUND, "no_such_player"),
+                jungle_store::BlockError::Yourself | jungle_store::BlockError::Store(_) => {
                     (StatusCode::BAD_REQUEST, "bad_request")
                 }
             },

@@ -14,7 +14,7 @@ use super::AccountError;
 use crate::auth::hash_token;
 use crate::auth::presented_token;
 use crate::state::AppState;
-use crate::store::PlayerRecord;
+use jungle_store::PlayerRecord;
 
 /// The session and player a request is made with.
 /// The account a request names, once `limit` allows it: guests are told what the
@@ -25,7 +25,7 @@ pub async fn account_within(
     client: std::net::IpAddr,
     limit: crate::limits::Limited,
     what: &str,
-) -> Result<crate::store::PlayerRecord, AccountApiError> {
+) -> Result<jungle_store::PlayerRecord, AccountApiError> {
     let player = crate::api::player_of(state, headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::{when, AdminError};
-use crate::store::{NamedPlayer, Store};
 use jungle_game::assessment::{Record, Signals};
+use jungle_store::{NamedPlayer, Store};
 
 /// `admin queue`.
 pub async fn queue(store: &Store, all: bool, out: &mut String) -> Result<(), AdminError> {

@@ -9,8 +9,8 @@ use clap::Subcommand;
 use uuid::Uuid;
 
 use crate::auth::{hash_token, new_token};
-use crate::store::{ModerationStoreError, NamedPlayer, Store, StoreError};
 use jungle_game::names::{name_keys, validate_username};
+use jungle_store::{ModerationStoreError, NamedPlayer, Store, StoreError};
 
 /// How long a password-reset link works.
 pub const RESET_LINK_HOURS: i64 = 24;
@@ -190,7 +190,7 @@ pub async fn run(
         AdminAction::ResetPassword { name } => {
             let player = find_account(store, &name).await?;
             let token = new_token();
-            let expires = crate::store::now_ms() + RESET_LINK_HOURS * 3_600_000;
+            let expires = jungle_store::now_ms() + RESET_LINK_HOURS * 3_600_000;
             store
                 .create_password_reset(player.id, &hash_token(&token), expires, &operator)
                 .await?;

@@ -63,7 +63,7 @@ pub async fn player_of(
     state: &AppState,
     headers: &HeaderMap,
     api: Api,
-) -> Result<crate::store::TokenHolder, BotApiError> {
+) -> Result<jungle_store::TokenHolder, BotApiError> {
     let holder = holder(state, headers, api.scope()).await?;
     match (api, holder.bot) {
         (Api::Bot, false) => Err(BotApiError::NotABot),

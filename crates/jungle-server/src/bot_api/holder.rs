@@ -11,7 +11,7 @@ use super::BotApiError;
 use crate::auth::hash_token;
 use crate::rooms::{next_connection_id, Connection, Outbound};
 use crate::state::AppState;
-use crate::store::TokenHolder;
+use jungle_store::TokenHolder;
 
 /// The longest token we read (ours are 64 hex digits).
 const MAX_TOKEN: usize = 128;

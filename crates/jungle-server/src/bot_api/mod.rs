@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use jungle_protocol::http;
 
-use crate::store::StoreError;
+use jungle_store::StoreError;
 
 /// Why a Bot or Board API request was refused. Each maps to one status and code, here.
 #[derive(Debug, thiserror::Error)]
@@ -42,7 +42,7 @@ pub enum BotApiError {
     NeedsSession,
     #[error(
         "an account holds at most {} tokens; delete one first",
-        crate::store::MAX_TOKENS
+        jungle_store::MAX_TOKENS
     )]
     TooManyTokens,
     #[error("only an account that has played no game can become a bot")]
@@ -136,11 +136,11 @@ pub fn optional_body<T: serde::de::DeserializeOwned + Default>(
     }
 }
 
-impl From<crate::store::NewTokenError> for BotApiError {
-    fn from(e: crate::store::NewTokenError) -> Self {
+impl From<jungle_store::NewTokenError> for BotApiError {
+    fn from(e: jungle_store::NewTokenError) -> Self {
         match e {
-            crate::store::NewTokenError::TooMany => BotApiError::TooManyTokens,
-            crate::store::NewTokenError::Store(e) => BotApiError::Store(e),
+            jungle_store::NewTokenError::TooMany => BotApiError::TooManyTokens,
+            jungle_store::NewTokenError::Store(e) => BotApiError::Store(e),
         }
     }
 }

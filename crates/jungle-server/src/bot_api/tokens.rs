@@ -16,7 +16,7 @@ use crate::auth::{hash_token, new_token, presented_token};
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::PlayerRecord;
+use jungle_store::PlayerRecord;
 
 /// The account a session request is made for (a guest has no tokens).
 async fn account(state: &AppState, headers: &HeaderMap) -> Result<PlayerRecord, BotApiError> {

@@ -10,7 +10,7 @@ use crate::rooms::{frame_text, Connection, RoomSettings};
 /// arrives here over the bus): the answer for the connection, if any. An accepted challenge's
 /// game is entered through the connection's queue.
 pub async fn handle_frame(
-    store: &crate::store::Store,
+    store: &jungle_store::Store,
     challenges: &crate::challenges::Challenges,
     ctx: &std::sync::Arc<crate::rooms::RoomContext>,
     conn: &Connection,

@@ -362,7 +362,7 @@ pub enum AcceptError {
     #[error(transparent)]
     Correspondence(#[from] crate::correspondence::StartRefusal),
     #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
+    Store(#[from] jungle_store::StoreError),
 }
 
 impl From<bot_rules::BotRuleError> for AcceptError {
@@ -378,9 +378,9 @@ impl From<bot_rules::BotRuleError> for AcceptError {
 mod tests {
     use super::*;
     use crate::rooms::Outbound;
-    use crate::store::PlayerRecord;
     use jungle_protocol::ClockSpec;
     use jungle_rules::Ruleset;
+    use jungle_store::PlayerRecord;
     use tokio::sync::{mpsc, Notify};
 
     fn connection(id: u64, player: Uuid) -> (Connection, mpsc::Receiver<Outbound>) {

@@ -247,7 +247,7 @@ async fn direct_orphaned_tournaments(
 ) {
     let records = match ctx
         .store
-        .tournaments_to_direct(crate::store::now_ms())
+        .tournaments_to_direct(jungle_store::now_ms())
         .await
     {
         Ok(records) => records,

@@ -17,7 +17,7 @@ use super::wire::{Message, RemoteConn, SeekSpec, ToMatcher};
 use super::{Cluster, ClusterError};
 use crate::lobby::Lobby;
 use crate::rooms::{Connection, RoomSettings};
-use crate::store::RatingRecord;
+use jungle_store::RatingRecord;
 
 /// This node's end of matchmaking across nodes. Cloning shares.
 #[derive(Clone)]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::rooms::{Action, Connection};
-use crate::store::PlayerRecord;
+use jungle_store::PlayerRecord;
 
 /// A connection of another node, as the owner or the matcher sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use jungle_protocol::http::WaitingGames;
 use jungle_protocol::ClockSpec;
 use uuid::Uuid;
 
-use crate::store::{Store, StoreError};
+use jungle_store::{Store, StoreError};
 
 /// Why a player may not start another correspondence game.
 #[derive(Debug, thiserror::Error)]

@@ -17,7 +17,7 @@ use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::rooms::{RoomCommand, Rooms};
 use crate::state::AppState;
-use crate::store::{PlayerRecord, Store, Vacation};
+use jungle_store::{PlayerRecord, Store, Vacation};
 
 /// Days of vacation a player may take in any 365.
 pub const DAYS_A_YEAR: i64 = 14;
@@ -125,7 +125,7 @@ pub async fn end(
 pub async fn tell_rooms(store: Store, rooms: Rooms, mut shutdown: watch::Receiver<bool>) {
     // Changes after this (the store's time, ms) are still to tell; one at exactly this time
     // is told again, harmlessly.
-    let mut since = crate::store::now_ms();
+    let mut since = jungle_store::now_ms();
     let mut tick = tokio::time::interval(POLL);
     loop {
         tokio::select! {

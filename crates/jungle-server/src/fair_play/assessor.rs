@@ -17,8 +17,8 @@ use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
 use crate::engine_pool::{EnginePool, Priority, SearchRequest};
-use crate::store::{GameAssessment, GameRecord, Store, StoreError};
 use jungle_game::assessment::{self, JudgedMove, Record, Signals};
+use jungle_store::{GameAssessment, GameRecord, Store, StoreError};
 
 /// The depth every legal move is scored at (about 3 ms a position on one core).
 pub const DEPTH: u32 = 4;
@@ -82,7 +82,7 @@ async fn scan(assessor: Assessor, store: Store, mut shutdown: watch::Receiver<bo
             _ = every.tick() => {}
             _ = shutdown.changed() => return,
         }
-        let now = crate::store::now_ms();
+        let now = jungle_store::now_ms();
         match store
             .unassessed_games(now - SCAN_BACK_MS, now - SCAN_AFTER_MS, 500)
             .await
@@ -108,7 +108,7 @@ pub async fn assess(engines: &EnginePool, store: &Store, game: Uuid) -> Result<(
     let Some(judged) = judge(engines, &record, &replayed).await else {
         return Ok(());
     };
-    let now = crate::store::now_ms();
+    let now = jungle_store::now_ms();
     let rows: Vec<GameAssessment> = Side::ALL
         .into_iter()
         .filter(|&side| jungle_game::computer::bot_level(seat(&record, side)).is_none())

@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 pub use positions::{Among, GamePositions, LivePositions, Seats, Standing};
 
-use crate::store::Store;
+use jungle_store::Store;
 
 /// Why the engine says nothing. One wire code, `analysis_unavailable`, for all four.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -85,7 +85,11 @@ impl FairPlay {
     /// Refuses a player who is seated in a game in progress against anyone but our computer
     /// (on any node: the database knows every game's players).
     pub async fn not_playing(&self, player: Uuid) -> Result<(), EngineClosed> {
-        match self.store.plays_someone(player).await {
+        match self
+            .store
+            .plays_someone(player, positions::NEAR_FROM_PLY)
+            .await
+        {
             Ok(false) => Ok(()),
             Ok(true) => Err(EngineClosed::Playing),
             Err(e) => {

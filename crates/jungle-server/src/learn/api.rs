@@ -16,7 +16,7 @@ use crate::accounts::manage::account_within;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::{PlayerRecord, StoreError};
+use jungle_store::{PlayerRecord, StoreError};
 
 /// The longest id and move text a request may carry.
 pub(crate) const MAX_ID: usize = 64;

@@ -7,7 +7,7 @@ use jungle_rules::{Animal, EndReason, Game, Position, Side, Turn};
 use uuid::Uuid;
 
 use super::Practice;
-use crate::store::GameRecord;
+use jungle_store::GameRecord;
 
 /// Why a game cannot be judged for a practice.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

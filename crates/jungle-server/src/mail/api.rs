@@ -14,7 +14,7 @@ use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::PlayerRecord;
+use jungle_store::PlayerRecord;
 
 /// The longest address taken (RFC 5321's path limit).
 const MAX_ADDRESS: usize = 254;

@@ -14,7 +14,7 @@ use lettre::message::{header::ContentType, Mailbox};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use uuid::Uuid;
 
-use crate::store::Store;
+use jungle_store::Store;
 
 /// Mails about turns a player gets in a day at most.
 pub const DAILY_CAP: i64 = 20;

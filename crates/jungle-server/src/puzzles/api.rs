@@ -18,7 +18,7 @@ use super::{Theme, Verdict};
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::{StoreError, StoredPuzzle};
+use jungle_store::{StoreError, StoredPuzzle};
 
 /// Moves an attempt may carry, and the longest move text.
 const MAX_MOVES: usize = 16;
@@ -92,7 +92,7 @@ async fn asker(
     headers: &HeaderMap,
     client: std::net::IpAddr,
     limit: Limited,
-) -> Result<Option<crate::store::PlayerRecord>, PuzzleApiError> {
+) -> Result<Option<jungle_store::PlayerRecord>, PuzzleApiError> {
     let player = crate::api::player_of(state, headers).await?;
     state
         .limits
@@ -233,7 +233,7 @@ pub async fn daily(
     headers: HeaderMap,
 ) -> Result<Json<PuzzleView>, PuzzleApiError> {
     asker(&state, &headers, client, Limited::Puzzles).await?;
-    let today = jungle_game::time_text::rfc3339(crate::store::now_ms());
+    let today = jungle_game::time_text::rfc3339(jungle_store::now_ms());
     let found = state
         .store
         .puzzle_of_day(&today[..10])

@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use super::miner::{Budget, Miner, Rejection, Tables};
 use crate::engine_pool::EnginePool;
-use crate::store::{GameRecord, Store, StoreError};
+use jungle_store::{GameRecord, Store, StoreError};
 
 /// How often finished games are looked for when none were waiting.
 const LOOK_EVERY: Duration = Duration::from_secs(30);
@@ -224,7 +224,7 @@ fn mine_waiting(
     miner: &mut Miner<PoolTables>,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<Pass, Halt> {
-    let now = crate::store::now_ms();
+    let now = jungle_store::now_ms();
     let s = store.clone();
     stored(handle, async move {
         s.forget_mined_before(now - 2 * WINDOW_MS).await
@@ -326,7 +326,7 @@ mod tests {
 
     use super::*;
     use crate::puzzles::{starter, Puzzle};
-    use crate::store::{FinishRecord, MoveRecord, NewGame, StoredClock};
+    use jungle_store::{FinishRecord, MoveRecord, NewGame, StoredClock};
 
     /// Two quiet moves each, there and back: from `start`, four plies that lead to it again.
     fn there_and_back(rules: Ruleset, start: Position) -> Option<[Move; 4]> {

@@ -5,7 +5,7 @@
 //! brings the stored themes up to the shipped ones.
 
 use super::Puzzle;
-use crate::store::Store;
+use jungle_store::Store;
 
 /// The thought each solver move of a shipped puzzle is checked with (twice the miner's):
 /// `puzzles recheck` keeps only what holds at it, and the tests check a sample again.
@@ -76,7 +76,7 @@ mod tests {
             assert_eq!(puzzle.solution.len() % 2, 1, "{puzzle:?}");
             assert_eq!(themes::detect(puzzle), puzzle.themes, "{puzzle:?}");
             assert!(
-                ids.insert(crate::store::puzzle_id(puzzle)),
+                ids.insert(jungle_store::puzzle_id(puzzle)),
                 "twice: {puzzle:?}"
             );
         }
@@ -100,7 +100,7 @@ mod tests {
         behind.themes.pop();
         assert_eq!(store.add_puzzles(&[behind]).await.expect("added"), 1);
         load(store.clone()).await;
-        let id = crate::store::puzzle_id(with_themes);
+        let id = jungle_store::puzzle_id(with_themes);
         let stored = store.puzzle(&id).await.expect("read").expect("stored");
         assert_eq!(stored.puzzle.themes, with_themes.themes);
         assert_eq!(store.add_puzzles(&shipped).await.expect("loaded"), 0);

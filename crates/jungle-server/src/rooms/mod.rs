@@ -21,7 +21,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
-use crate::store::PlayerRecord;
+use jungle_store::PlayerRecord;
 pub use registry::{Hold, HoldKind, LiveGame, Rooms};
 
 #[cfg(test)]

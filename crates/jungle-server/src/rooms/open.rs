@@ -33,10 +33,10 @@ pub enum OpenError {
     /// Its invitation could not be stored: no code is handed out for a room a restart would
     /// lose.
     #[error(transparent)]
-    Persist(#[from] crate::persist::PersistError),
+    Persist(#[from] jungle_store::persist::PersistError),
 }
-use crate::persist::Write;
-use crate::store::{GameRecord, RatingRecord, WaitingRoom};
+use jungle_store::persist::Write;
+use jungle_store::{GameRecord, RatingRecord, WaitingRoom};
 
 /// A fair coin, for colours.
 pub fn coin_flip() -> Side {
@@ -202,7 +202,7 @@ pub async fn private(
         clock: settings.clock,
         rated: settings.rated,
         color,
-        created_at: crate::store::now_ms(),
+        created_at: jungle_store::now_ms(),
         start: (start != Position::start()).then(|| start.to_string()),
     };
     let session = GameSession::private(
@@ -229,11 +229,11 @@ pub async fn private(
 pub async fn restore_waiting(
     ctx: &Arc<RoomContext>,
     saved: &WaitingRoom,
-) -> Result<RoomHandle, crate::store::StoreError> {
+) -> Result<RoomHandle, jungle_store::StoreError> {
     let store = &ctx.store;
     // The host's row is kept by a foreign key; its absence would be corruption.
     let host = store.player(saved.host).await?.ok_or_else(|| {
-        crate::store::StoreError::Corrupt(format!("room {}: no host {}", saved.code, saved.host))
+        jungle_store::StoreError::Corrupt(format!("room {}: no host {}", saved.code, saved.host))
     })?;
     let host = SeatPlayer {
         rating: store
@@ -245,7 +245,7 @@ pub async fn restore_waiting(
         player: host,
         computer: None,
     };
-    let waited = Duration::from_millis((crate::store::now_ms() - saved.created_at).max(0) as u64);
+    let waited = Duration::from_millis((jungle_store::now_ms() - saved.created_at).max(0) as u64);
     Ok(restored_private(ctx.clone(), saved, host, waited))
 }
 
@@ -294,13 +294,13 @@ pub fn restored_private(
 pub async fn resume_record(
     ctx: &Arc<RoomContext>,
     record: GameRecord,
-) -> Result<Option<RoomHandle>, crate::store::StoreError> {
+) -> Result<Option<RoomHandle>, jungle_store::StoreError> {
     let store = &ctx.store;
     let mut seats = Vec::with_capacity(2);
     for id in [record.red, record.blue] {
         // The players' rows are kept by foreign keys; their absence would be corruption.
         let player = store.player(id).await?.ok_or_else(|| {
-            crate::store::StoreError::Corrupt(format!("game {}: no player {id}", record.id))
+            jungle_store::StoreError::Corrupt(format!("game {}: no player {id}", record.id))
         })?;
         seats.push(SeatPlayer {
             rating: store
@@ -318,7 +318,7 @@ pub async fn resume_record(
     };
     let id = record.id;
     // A correspondence turn does not run while its player is on vacation, down or not.
-    let mut away: [Vec<crate::store::Vacation>; 2] = Default::default();
+    let mut away: [Vec<jungle_store::Vacation>; 2] = Default::default();
     if record.clock.is_correspondence() {
         let began = turn_began(&record);
         for (side, player) in [record.red, record.blue].into_iter().enumerate() {
@@ -341,7 +341,7 @@ pub fn resumed(
     record: GameRecord,
     red: SeatPlayer,
     blue: SeatPlayer,
-    away: [Vec<crate::store::Vacation>; 2],
+    away: [Vec<jungle_store::Vacation>; 2],
 ) -> Result<RoomHandle, String> {
     let settings = RoomSettings {
         rules: record.rules,

@@ -19,9 +19,9 @@ use super::view::{error_text, frame_text, View};
 use super::{
     Connection, Hold, HoldKind, JoinIntent, LiveGame, Outbound, RoomCommand, RoomHandle, Rooms,
 };
-use crate::persist::{Persister, Write, Written};
-use crate::store::{MoveRecord, NewGame, RatingRecord, Store};
 use jungle_game::session::{Action, Event, GameSession, Refusal, SeatPlayer, Timing};
+use jungle_store::persist::{Persister, Write, Written};
+use jungle_store::{MoveRecord, NewGame, RatingRecord, Store};
 
 /// How many commands may wait for a room before senders wait in turn.
 const ROOM_QUEUE: usize = 256;
@@ -638,7 +638,7 @@ impl Room {
         }
         *said += 1;
         let channel = self.channel_of(&member.conn);
-        let record = crate::store::ChatRecord {
+        let record = jungle_store::ChatRecord {
             game: self.id,
             channel: match channel {
                 ChatChannel::Players => "players",
@@ -831,7 +831,7 @@ impl Room {
                 reason,
                 plies,
                 apply_rating,
-            } => Write::Finish(crate::store::FinishRecord {
+            } => Write::Finish(jungle_store::FinishRecord {
                 game: self.id,
                 status: *status,
                 winner: *winner,

@@ -11,9 +11,9 @@ use tokio::time::advance;
 use uuid::Uuid;
 
 use super::*;
-use crate::persist::{Persister, Write};
-use crate::store::{PlayerRecord, RatingRecord, Store, WaitingRoom};
 use jungle_game::rating::Glicko;
+use jungle_store::persist::{Persister, Write};
+use jungle_store::{PlayerRecord, RatingRecord, Store, WaitingRoom};
 
 struct Setup {
     room: RoomHandle,

@@ -16,8 +16,8 @@ use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
 use crate::limits::Limited;
 use crate::state::AppState;
-use crate::store::{now_ms, TournamentRecord};
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
+use jungle_store::{now_ms, TournamentRecord};
 
 /// Tournaments one player may have made that are not over yet.
 pub const MAX_OPEN_PER_PLAYER: i64 = 3;
@@ -134,7 +134,7 @@ pub async fn create(
 pub async fn standings(
     state: &AppState,
     t: &TournamentRecord,
-) -> Result<Vec<Standing>, crate::store::StoreError> {
+) -> Result<Vec<Standing>, jungle_store::StoreError> {
     if let Some(lines) = state.room_ctx.tournaments.standings(t.id) {
         return Ok(lines.as_ref().clone());
     }

@@ -16,8 +16,8 @@ use uuid::Uuid;
 
 use crate::online::Online;
 use crate::rooms::{frame_text, open, Connection, RoomContext, RoomSettings, SeatPlayer};
-use crate::store::{now_ms, StoreError, TournamentRecord};
 use jungle_game::arena::{self, Entry};
+use jungle_store::{now_ms, StoreError, TournamentRecord};
 
 /// Most players one tournament takes.
 pub const MAX_PLAYERS: usize = 2_000;
@@ -128,7 +128,7 @@ pub struct Loaded {
 /// Reads a tournament's entries and pairings (the recent opponents and colours are rebuilt
 /// from the pairings, oldest first).
 pub async fn load(
-    store: &crate::store::Store,
+    store: &jungle_store::Store,
     record: TournamentRecord,
 ) -> Result<Loaded, StoreError> {
     let mut entries = HashMap::new();
@@ -526,7 +526,7 @@ impl Director {
     }
 
     /// A player as connected here, or (several nodes) as stored.
-    async fn player_record(&self, player: Uuid) -> Option<crate::store::PlayerRecord> {
+    async fn player_record(&self, player: Uuid) -> Option<jungle_store::PlayerRecord> {
         match self.online.player(player) {
             Some(record) => Some(record),
             None => self.ctx.store.player(player).await.ok().flatten(),

@@ -11,7 +11,7 @@ use jungle_protocol::ClockSpec;
 use jungle_rules::Ruleset;
 use uuid::Uuid;
 
-use crate::store::{now_ms, Store, StoreError, TournamentRecord};
+use jungle_store::{now_ms, Store, StoreError, TournamentRecord};
 
 /// The player the scheduled arenas are made by: not a person, never signs in.
 pub fn organiser_id() -> Uuid {

@@ -288,7 +288,7 @@ impl Session {
                 open::OpenError::AtCap(at_cap) => FrameError::AtCap(at_cap),
                 open::OpenError::Persist(e) => {
                     tracing::error!(error = %e, "a private room could not be stored");
-                    FrameError::Store(crate::store::StoreError::Corrupt(
+                    FrameError::Store(jungle_store::StoreError::Corrupt(
                         "the room could not be stored".into(),
                     ))
                 }

@@ -106,7 +106,7 @@ impl Session {
             .await?
             .ok_or(FrameError::from(JoinError::Unknown))?;
         let ranked = crate::tournaments::api::standings(&self.state, &t).await?;
-        let now = crate::store::now_ms();
+        let now = jungle_store::now_ms();
         // Numbered by rank: a table that no longer changes.
         let lines: Vec<_> = (0u32..)
             .zip(&ranked)

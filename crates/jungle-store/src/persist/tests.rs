@@ -7,7 +7,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::*;
-use crate::store::{NewGame, StoredClock};
+use crate::{NewGame, StoredClock};
 
 fn turn(ply: i64) -> MoveRecord {
     MoveRecord {
@@ -64,10 +64,7 @@ async fn log_rows(store: &Store) -> i64 {
 }
 
 /// Two accounts, `{prefix}red` and `{prefix}blue`.
-async fn two_players(
-    store: &Store,
-    prefix: &str,
-) -> (crate::store::PlayerRecord, crate::store::PlayerRecord) {
+async fn two_players(store: &Store, prefix: &str) -> (crate::PlayerRecord, crate::PlayerRecord) {
     let mut made = Vec::new();
     for (n, side) in ["red", "blue"].iter().enumerate() {
         let player = store
@@ -375,7 +372,7 @@ async fn a_stuck_own_connection_is_closed_and_the_pool_takes_its_batch() {
 async fn games_and_own_connection(
     name: &str,
     count: usize,
-) -> (Store, crate::store::TempDir, Vec<NewGame>, Connections) {
+) -> (Store, crate::TempDir, Vec<NewGame>, Connections) {
     let (store, dir) = Store::temporary(None).await;
     let (red, blue) = two_players(&store, name).await;
     let games: Vec<_> = (0..count)

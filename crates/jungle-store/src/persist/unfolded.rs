@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use uuid::Uuid;
 
-use crate::store::MoveRecord;
+use crate::MoveRecord;
 
 /// How many rows old a game's oldest logged turn gets before the game is folded. The more
 /// turns a fold takes per game, the less each costs; the log's length (about this) is what a

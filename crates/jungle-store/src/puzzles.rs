@@ -7,8 +7,9 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::{now_ms, Store, StoreError};
-use crate::puzzles::{Puzzle, Theme};
+use jungle_game::puzzle::Puzzle;
 use jungle_game::rating::{rate, Glicko};
+use jungle_game::themes::Theme;
 
 /// How much of a rated attempt's change a puzzle's own rating takes: many more people try a
 /// puzzle than a player meets puzzles, so it moves slowly.

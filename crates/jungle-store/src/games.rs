@@ -523,15 +523,19 @@ impl Store {
 
     /// Whether `player` sits in a game in progress against anyone but our computer (whose
     /// players are marked by their engine level). A game by correspondence counts only in its
-    /// first plies: it lasts weeks, and from then on the registry of live positions closes
+    /// first `near_from_ply` plies: it lasts weeks, and from then on the registry of live positions closes
     /// every board near it to everyone, its players included; before, the registry leaves the
     /// boards near a young game open (every game is near every other there), so its players
     /// get no engine at all.
-    pub async fn plays_someone(&self, player: Uuid) -> Result<bool, StoreError> {
+    pub async fn plays_someone(
+        &self,
+        player: Uuid,
+        near_from_ply: usize,
+    ) -> Result<bool, StoreError> {
         let young_or_in_one_sitting = format!(
             "(g.clock NOT LIKE '{{\"kind\":\"days\"%'
                OR (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) < {})",
-            crate::fair_play::positions::NEAR_FROM_PLY
+            near_from_ply
         );
         let row = sqlx::query(&format!(
             "SELECT 1 AS one FROM games g JOIN players o ON o.id = g.blue_id

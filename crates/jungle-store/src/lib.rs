@@ -13,6 +13,7 @@ mod learn;
 mod mail;
 mod moderation;
 mod move_log;
+pub mod persist;
 mod players;
 mod puzzle_mining;
 mod puzzles;
@@ -119,7 +120,7 @@ const SQLITE_PRAGMAS: [&str; 6] = [
 
 /// How the SQLite log is kept bounded (see [`checkpoint_wal`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Checkpointing {
+pub struct Checkpointing {
     /// How often the log is copied back.
     every: std::time::Duration,
     /// Log frames (pages, 4 KiB each) past which the log is rewound.
@@ -143,10 +144,10 @@ pub fn now_ms() -> i64 {
 }
 
 /// A unit test's database directory, removed when dropped.
-#[cfg(test)]
-pub(crate) struct TempDir(std::path::PathBuf);
+#[cfg(any(test, feature = "testing"))]
+pub struct TempDir(std::path::PathBuf);
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 impl TempDir {
     /// The database file's name in it.
     pub const DATABASE: &'static str = "unit.db";
@@ -156,7 +157,7 @@ impl TempDir {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -172,8 +173,8 @@ impl Store {
     /// A fresh SQLite store in a temporary directory of its own, for unit tests (no
     /// background checkpoint unless `checkpointing` asks for one).
     /// The directory goes when the returned guard is dropped.
-    #[cfg(test)]
-    pub(crate) async fn temporary(checkpointing: Option<Checkpointing>) -> (Store, TempDir) {
+    #[cfg(any(test, feature = "testing"))]
+    pub async fn temporary(checkpointing: Option<Checkpointing>) -> (Store, TempDir) {
         let dir = std::env::temp_dir().join(format!("jungle-unit-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let url = format!("sqlite://{}", dir.join(TempDir::DATABASE).display());
@@ -357,7 +358,7 @@ fn with_param(url: &str, param: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{MoveRecord, NewGame, StoredClock};
+    use crate::{MoveRecord, NewGame, StoredClock};
     use jungle_protocol::ClockSpec;
 
     /// The log file only grows while the log is not rewound: a rewound log is overwritten

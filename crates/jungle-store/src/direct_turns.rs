@@ -105,7 +105,7 @@ impl DirectTurns {
     }
 
     /// Leaves a transaction open that holds the write lock, as a rollback that failed would.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "testing"))]
     pub fn hold_a_transaction_open(&mut self) {
         self.conn
             .execute_batch("BEGIN IMMEDIATE")

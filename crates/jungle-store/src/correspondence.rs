@@ -150,7 +150,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Vacation;
+    use crate::Vacation;
 
     #[test]
     fn vacations_overlapping_a_turn_push_its_end() {

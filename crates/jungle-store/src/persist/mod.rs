@@ -12,7 +12,7 @@ use uuid::Uuid;
 use sqlx::pool::PoolConnection;
 use sqlx::Any;
 
-use crate::store::{
+use crate::{
     DirectTurns, FinishRecord, MoveRecord, NewGame, Store, StoreError, WaitingRoom,
     TURNS_PER_STATEMENT,
 };
@@ -52,10 +52,10 @@ pub enum Write {
     TurnClock {
         game: Uuid,
         ply: usize,
-        clock: crate::store::StoredClock,
+        clock: crate::StoredClock,
     },
     /// A line of game chat.
-    Chat(crate::store::ChatRecord),
+    Chat(crate::ChatRecord),
 }
 
 /// What a write returns once committed.
@@ -129,7 +129,7 @@ impl Persister {
 
     /// A writer that commits nothing and answers at once, keeping the writes for inspection:
     /// for room tests under paused time, where a real database would let the clock jump.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "testing"))]
     pub fn recording() -> (Persister, std::sync::Arc<std::sync::Mutex<Vec<Write>>>) {
         let (tx, mut rx) = mpsc::channel::<Request>(QUEUE);
         let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -401,7 +401,7 @@ fn commit_clock_turns(
     if let Some(below) = clear {
         DirectTurns::clear_log_below(&tx, below)?;
     }
-    tx.commit().map_err(crate::store::DirectError::from)?;
+    tx.commit().map_err(crate::DirectError::from)?;
     if let Some(below) = clear {
         unfolded.cleared(below);
     }
@@ -412,7 +412,7 @@ fn commit_clock_turns(
 /// Stamps turns not yet stamped with the time of this commit, once: the turns remembered go
 /// into `moves` later, and must keep this time, not take that one's.
 fn stamp(turns: &mut [(Uuid, MoveRecord)]) {
-    let now = crate::store::now_ms();
+    let now = crate::now_ms();
     for (_, turn) in turns {
         if turn.played_at == 0 {
             turn.played_at = now;
