@@ -2,7 +2,7 @@
 //! (`jungle uci`), play a whole rated game against each other on a real server, on both
 //! stores; one bridge is killed in the middle and started again, and picks its game up.
 
-#[path = "../../jungle-server/tests/common/mod.rs"]
+#[path = "../../jungle-server/tests/server/common/mod.rs"]
 mod common;
 
 use std::process::{Child, Command, Stdio};

@@ -5,7 +5,8 @@
 //! - [`records`]: games and players as they are kept and passed between crates.
 //! - [`rating`]: Glicko-2 and the rating pools.
 //! - [`arena`], [`table`]: an arena tournament's scoring and standings.
-//! - [`puzzle`], [`themes`]: a puzzle, its judging and its motifs.
+//! - [`puzzle`], [`theme`], [`themes`]: a puzzle and its judging, its themes, and how they
+//!   are read from its line.
 //! - [`assessment`]: the fair-play verdict from a player's signals.
 //! - [`replay`]: a stored game's positions, turn by turn.
 //! - [`names`]: usernames and the look-alike check; [`computer`]: the computer opponent's
@@ -22,5 +23,6 @@ pub mod records;
 pub mod replay;
 pub mod session;
 pub mod table;
+pub mod theme;
 pub mod themes;
 pub mod time_text;

@@ -6,7 +6,7 @@
 use jungle_rules::{EndReason, Game, Move, Position, Ruleset, Side, Turn};
 use serde::{Deserialize, Serialize};
 
-use super::themes::Theme;
+use crate::theme::Theme;
 
 /// One puzzle, as mined and as stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

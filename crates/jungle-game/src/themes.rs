@@ -6,73 +6,9 @@
 //! ruleset, so the blocking themes ask the rules crate which moves are legal, never the
 //! board's geometry alone.
 
+use crate::puzzle::Puzzle;
+pub use crate::theme::Theme;
 use jungle_rules::{Animal, EndReason, Game, Move, Position, Rules, Side, Square, Turn};
-use serde::{Deserialize, Serialize};
-
-use super::puzzle::Puzzle;
-
-/// The themes, by their names on the wire (and in the client's words: `theme.<name>`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Theme {
-    /// The solver's move enters the den: in one move, two, three, or more.
-    Den1,
-    Den2,
-    Den3,
-    DenLong,
-    /// The line wins material, not the game at once.
-    Material,
-    /// The solver takes an animal standing in the solver's own trap.
-    TrapCapture,
-    /// The solver's rat takes the elephant.
-    RatCapturesElephant,
-    /// The solver's lion or tiger jumps over the river.
-    RiverJump,
-    /// The solver's rat steps into the water and so stops a jump the opponent could make.
-    RiverBlock,
-    /// The solver jumps over water where a rat stood earlier in the puzzle (the blocker left
-    /// or was taken).
-    RiverUnblocked,
-    /// The opponent threatens to enter the solver's den next move; the first move stops it.
-    Defence,
-    /// The solver takes an animal of a higher rank than the taker.
-    HigherCapture,
-    /// Few animals left: six or fewer on the board.
-    Endgame,
-    /// Four solver moves or more.
-    Long,
-}
-
-impl Theme {
-    pub const ALL: [Theme; 14] = [
-        Theme::Den1,
-        Theme::Den2,
-        Theme::Den3,
-        Theme::DenLong,
-        Theme::Material,
-        Theme::TrapCapture,
-        Theme::RatCapturesElephant,
-        Theme::RiverJump,
-        Theme::RiverBlock,
-        Theme::RiverUnblocked,
-        Theme::Defence,
-        Theme::HigherCapture,
-        Theme::Endgame,
-        Theme::Long,
-    ];
-
-    /// The name on the wire and in URLs (`den1`, `trapCapture`, …).
-    pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .expect("a theme names itself")
-    }
-
-    pub fn from_name(name: &str) -> Option<Theme> {
-        serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
-    }
-}
 
 /// The themes of `puzzle`, found by replaying its line (empty if it does not replay).
 pub fn detect(puzzle: &Puzzle) -> Vec<Theme> {
@@ -241,15 +177,6 @@ fn between(mv: Move) -> Vec<Square> {
 mod tests {
     use super::*;
     use jungle_rules::Ruleset;
-
-    #[test]
-    fn names_round_trip() {
-        for theme in Theme::ALL {
-            assert_eq!(Theme::from_name(&theme.name()), Some(theme));
-        }
-        assert_eq!(Theme::Den1.name(), "den1");
-        assert_eq!(Theme::RatCapturesElephant.name(), "ratCapturesElephant");
-    }
 
     /// A plain den entry: nothing threatened, no rat moving, so no defence and no block.
     #[test]

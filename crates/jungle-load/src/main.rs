@@ -402,10 +402,10 @@ async fn run(args: Args) -> Result<(), String> {
     }
     for (index, token) in spectator_tokens.into_iter().enumerate() {
         let (url, shared) = (ws_urls[index % ws_urls.len()].clone(), shared.clone());
-        let watching = shared.watching.clone();
+        let (watching, clock) = (shared.watching.clone(), shared.clone());
         tasks.push(tokio::spawn(async move {
             if let Err(e) =
-                spectators::spectate(url, token, index, shared.clone(), watching, stop_at).await
+                spectators::spectate(url, token, index, watching, || clock.now_us(), stop_at).await
             {
                 shared.errors.fetch_add(1, Ordering::Relaxed);
                 eprintln!("spectator error: {e}");

@@ -13,8 +13,6 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::client::Shared;
-
 /// The watched games and their moves in flight.
 pub struct Watching {
     wanted: usize,
@@ -119,8 +117,9 @@ pub async fn spectate(
     url: String,
     token: String,
     index: usize,
-    shared: std::sync::Arc<Shared>,
     watching: std::sync::Arc<Watching>,
+    // The run's clock, shared with the movers, whose sending times it is compared with.
+    now_us: impl Fn() -> u64,
     stop_at: Instant,
 ) -> Result<(), String> {
     let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
@@ -171,7 +170,7 @@ pub async fn spectate(
             Ok(ServerFrame::Game(state)) if state.game == game => moves = Some(state.moves.len()),
             Ok(ServerFrame::Moved { game: id, .. }) if id == game => {
                 if let Some(before) = moves {
-                    watching.seen(game, before, shared.now_us());
+                    watching.seen(game, before, now_us());
                     moves = Some(before + 1);
                 }
             }

@@ -2,13 +2,11 @@
 //! acknowledged move left it, and finished games and rating changes are neither lost nor
 //! counted twice. The database going away for a few seconds loses nothing either.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use tokio::net::{TcpListener, TcpStream};
 
 async fn get<T: serde::de::DeserializeOwned>(addr: std::net::SocketAddr, path: &str) -> T {

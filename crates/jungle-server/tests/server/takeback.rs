@@ -1,9 +1,7 @@
 //! Takebacks (issue 14): in casual games a player may ask to take back their last move; the
 //! opponent agrees or not (the computer always agrees); never in rated games.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// The game as the server keeps it.
 async fn stored_moves(server: &TestServer, game: Uuid) -> Vec<String> {

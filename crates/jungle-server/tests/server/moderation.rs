@@ -2,9 +2,7 @@
 //! settings and paged game lists (issue 12), against a real server; admin commands run as the
 //! real binary on the same database, as an operator would run them.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const PASSWORD: &str = "correct horse battery";

@@ -2,12 +2,10 @@
 //! players over the protocol (pairing, scoring with streaks, colours, the 10-move rule lifted);
 //! private codes and the refusals; aborted games; a restart in the middle.
 
-mod common;
-
 use std::collections::HashMap;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;

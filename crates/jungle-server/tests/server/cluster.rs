@@ -2,11 +2,9 @@
 //! Redis at 127.0.0.1:6379. A node that is killed or drained hands its games to the other,
 //! with every acknowledged move and fair clocks.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_on_two_nodes_are_matched_and_a_spectator_on_a_third_sees_every_move() {

@@ -1,9 +1,7 @@
 //! The Bot and Board APIs (issue 26), black-box: personal API tokens made and deleted with a
 //! session, kept apart from sessions both ways, and an account that becomes a bot.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use jungle_protocol::bot::ApiTokenInfo;
 use serde_json::{json, Value};
 

@@ -4,11 +4,9 @@
 //! computer's own moves, whole-game analysis of another game through the same positions. A
 //! player gets no engine at all while they play. Afterwards everything opens again.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use jungle_rules::{Game, Position};
 
 /// What the engine answered: the analysis, or the refusal's code.

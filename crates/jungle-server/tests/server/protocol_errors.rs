@@ -1,9 +1,7 @@
 //! Every protocol error gets an `error` frame with a stable code and changes nothing. Raw frames
 //! appear only where the input is malformed on purpose.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 

@@ -1,9 +1,7 @@
 //! Abuse at small scale, against a real server: each attack gets its limit error, and a
 //! legitimate player's play is unaffected.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn play_computer() -> ClientFrame {
     vs_computer(1, ColorChoice::Blue)

@@ -2,9 +2,7 @@
 //! error and changes nothing. Frames here are raw JSON on purpose: they are what a hostile or
 //! broken client sends, which the protocol's types cannot express.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 

@@ -4,11 +4,9 @@
 //! that loses (and moves the correspondence rating, not the real-time one), a first move never
 //! made that aborts; the waiting list; who may start one.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use jungle_protocol::http::{PlayerProfile, WaitingGames};
 
 const DAY: Duration = Duration::from_secs(86_400);

@@ -1,8 +1,6 @@
 //! Games from start to end over real WebSockets, on both stores.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 async fn matchmade_game_to_a_den_win_updates_ratings(db: Db) {
     let server = TestServer::start(db).await;

@@ -3,11 +3,9 @@
 //! the assessment flags the engine's side and not its opponents, and the moderators' queue in
 //! `jungle-server admin` shows it.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use jungle_engine::{Engine, Level};
 use jungle_rules::{Game, Position, Turn};
 use jungle_server::admin::{self, AdminAction};

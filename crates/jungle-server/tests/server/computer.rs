@@ -1,8 +1,6 @@
 //! Playing the computer: from the lobby, as a room seat, and as quick match's fallback.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 async fn play_the_computer(db: Db) {
     let server = TestServer::start(db).await;

@@ -4,9 +4,7 @@
 //! from a device or an address that signed in before. Addresses come through a trusted proxy's
 //! `X-Forwarded-For`, so one test machine can be many clients.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 const PASSWORD: &str = "correct horse battery";
 

@@ -2,9 +2,7 @@
 //! account's progress (a guest's is not stored), and a practice game against the computer
 //! judged from the stored game.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use jungle_protocol::learn::{
     Catalogue, JudgePractice, PracticeVerdict, PracticeView, Progress, Try, TryAnswer, Verdict,
 };

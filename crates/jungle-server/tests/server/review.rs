@@ -1,9 +1,7 @@
 //! Game review (issue 13): games download as JGN text that reads back to the same game, one
 //! at a time or all of a player's.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use jungle_rules::{GameResult, GameText};
 
 async fn text_of(server: &TestServer, path: &str) -> (u16, String, Option<String>) {

@@ -2,9 +2,7 @@
 //! watched only through its link or code until it ends; then it is a finished game like any
 //! other.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 async fn status_of(server: &TestServer, path: &str, token: Option<&str>) -> u16 {
     let mut request = reqwest::Client::new().get(server.url(path));

@@ -2,11 +2,9 @@
 //! block list: a blocked player cannot challenge me, does not reach me in chat, and is never
 //! paired with me by matchmaking. Blocks are bounded and limited.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 async fn call(

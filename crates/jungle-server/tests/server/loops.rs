@@ -1,11 +1,9 @@
 //! Loops that could slip past a limit (issue 23), rerun: each new game, stored row or hashed
 //! password a loop can repeat meets its limit, per player and per address.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// What a bucket of `burst`, refilled one every `every`, lets through in `elapsed` (and one
 /// more for the refill under way).

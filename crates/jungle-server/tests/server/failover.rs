@@ -4,11 +4,9 @@
 //! gets the whole state from the new owner without doing anything, the host comes back through
 //! any node, and the game goes on to its end. Nobody loses by abandonment or on time.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// How long a node's games take to be adopted, at most (a lease of a few beats).
 const ADOPTION: Duration = Duration::from_secs(8);

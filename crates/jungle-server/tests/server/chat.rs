@@ -1,9 +1,7 @@
 //! Game chat (issue 14): players talk to each other, spectators among themselves; preset
 //! phrases or bounded free text; limited; stored; a server may allow presets only.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use jungle_protocol::ChatChannel;
 
 fn say(game: Uuid, text: &str) -> ClientFrame {

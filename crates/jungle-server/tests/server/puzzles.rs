@@ -3,9 +3,7 @@
 //! counts once; the server judges the moves, not the client's word; a guest solves unrated;
 //! the day's puzzle is the day's; a player's history lists their attempts.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use jungle_protocol::puzzles::{PuzzleHistory, PuzzleResult, PuzzleView};
 use serde_json::{json, Value};
 

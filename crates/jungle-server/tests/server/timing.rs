@@ -1,8 +1,6 @@
 //! Clocks, aborts, disconnects and restarts over real sockets, with short real durations.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 async fn fischer_flag_loses(db: Db) {
     let server = TestServer::start(db).await;

@@ -13,11 +13,9 @@
 //! once, and every client's event numbers ran on without a hole (a gap is only ever followed by
 //! a whole state). Bounded: a few games, a minute or two, loopback only.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// How long a client waits for an answer before it asks for the whole state again.
 const ANSWER: Duration = Duration::from_secs(4);

@@ -1,9 +1,7 @@
 //! Accounts (issue 12): a guest made permanent keeps everything, signs in from another device,
 //! and nothing secret is stored in clear; sign-ins are limited; look-alike names are refused.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// `POST path` with a JSON body and an optional bearer token: the status and the JSON answer.
