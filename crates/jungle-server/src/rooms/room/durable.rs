@@ -1,0 +1,245 @@
+//! Durable before visible, in one place: each event the session returns is committed
+//! ([`Room::persist`]) before any frame about it is sent ([`Room::publish`]); and the game's
+//! place among the games in play (the registry, fair play's live positions, the gauge).
+
+use super::*;
+
+impl Room {
+    /// Commits what `event` makes durable; false if the write failed.
+    pub(super) async fn persist(&mut self, event: &Event) -> bool {
+        let write = match event {
+            Event::Started => Write::StartGame(self.new_game()),
+            Event::Moved {
+                turn,
+                ply,
+                clock,
+                blurred,
+                ..
+            } => {
+                let correspondence = self.session.settings().clock.is_correspondence();
+                let record = MoveRecord {
+                    ply: *ply as i64,
+                    mv: turn.to_string(),
+                    clock: *clock,
+                    blurred: *blurred,
+                    // A correspondence turn's time counts from here, by the time source
+                    // (which tests move); others take the store's time at the commit.
+                    played_at: if correspondence {
+                        self.ctx.time.wall_ms()
+                    } else {
+                        0
+                    },
+                };
+                if correspondence {
+                    Write::CorrespondenceTurn(self.id, record)
+                } else {
+                    Write::Turn(self.id, record)
+                }
+            }
+            Event::DayGiven { ply, clock, .. } => Write::TurnClock {
+                game: self.id,
+                ply: *ply,
+                clock: *clock,
+            },
+            Event::Ended {
+                status,
+                winner,
+                reason,
+                plies,
+                apply_rating,
+            } => Write::Finish(jungle_store::FinishRecord {
+                game: self.id,
+                status: *status,
+                winner: *winner,
+                reason: *reason,
+                plies: *plies as i64,
+                apply_rating: *apply_rating,
+            }),
+            Event::Closed {
+                expired_unjoined: true,
+            } => match self.session.code() {
+                Some(code) => Write::CloseRoom(code.to_owned()),
+                None => return true,
+            },
+            Event::TakenBack { keep, undone } => Write::TakeBack {
+                game: self.id,
+                kept: *keep,
+                undone: undone.iter().map(ToString::to_string).collect(),
+            },
+            _ => return true,
+        };
+        match self.ctx.persister.write(write).await {
+            Ok(Written::Finished(change)) => {
+                self.session.set_rating_change(change);
+                true
+            }
+            Ok(Written::Done) => true,
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, ?event, "could not persist");
+                false
+            }
+        }
+    }
+
+    pub(super) async fn publish(&mut self, event: Event) {
+        match event {
+            Event::Started => {
+                self.seq += 1;
+                // A private room that starts no longer counts among its host's waiting rooms.
+                self.ctx.rooms.release(self.id, HoldKind::WaitingRoom);
+                self.game_in_play();
+                // The first turn starts when the players can see the board.
+                self.session.turn_visible(self.now());
+                self.deliver_states();
+                self.mail_the_mover();
+            }
+            Event::Moved {
+                turn,
+                ply,
+                captured,
+                ..
+            } => {
+                self.seq += 1;
+                // Registered before anyone sees it.
+                if let Some(positions) = &mut self.positions {
+                    positions.follow(self.session.game());
+                }
+                self.session.turn_visible(self.now());
+                metrics::counter!("jungle_moves_total").increment(1);
+                self.broadcast_moved(turn, ply, captured);
+                self.mail_the_mover();
+            }
+            Event::DrawOffered { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::DrawOffered { game, seq, by })
+            }
+            Event::DrawDeclined { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::DrawDeclined { game, seq, by })
+            }
+            Event::RematchOffered { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::RematchOffered { game, seq, by })
+            }
+            Event::TakebackOffered { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::TakebackOffered { game, seq, by })
+            }
+            Event::TakebackDeclined { by } => {
+                self.broadcast_next(|game, seq| ServerFrame::TakebackDeclined { game, seq, by })
+            }
+            Event::TakenBack { .. } => {
+                self.seq += 1;
+                if let Some(positions) = &mut self.positions {
+                    positions.refollow(self.session.game());
+                }
+                // The computer's search was for a position that is gone.
+                if let Some(computer) = &mut self.computer {
+                    computer.cancel();
+                }
+                self.session.turn_visible(self.now());
+                // Everyone gets the whole new state: the board, clocks, moves and legal moves.
+                self.deliver_states();
+            }
+            Event::DayGiven { .. } => {
+                self.seq += 1;
+                // Everyone gets the new clocks with the whole state.
+                self.deliver_states();
+            }
+            Event::Presence { side } => {
+                self.seq += 1;
+                self.broadcast(&self.view().presence(side));
+            }
+            Event::Ended {
+                reason,
+                status,
+                winner,
+                ..
+            } => {
+                self.seq += 1;
+                self.set_live(false);
+                // Over: the engine may speak of it again.
+                self.positions = None;
+                if self.session.settings().rated && status == GameStatus::Finished {
+                    self.ctx.assessor.game_ended(self.id);
+                }
+                if let Some(computer) = &mut self.computer {
+                    computer.cancel();
+                }
+                // An ended game against the computer no longer counts against its player.
+                self.ctx.rooms.release(self.id, HoldKind::ComputerGame);
+                metrics::counter!("jungle_games_finished_total", "reason" => reason.name())
+                    .increment(1);
+                if let Some(frame) = self.view().game_over() {
+                    self.broadcast(&frame);
+                }
+                if let Some(tournament) = self.session.tournament() {
+                    // An aborted game is the fault of the side that never moved; resigning
+                    // before one's first move is the same (else a pair resigning at once
+                    // would fill the tournament with games): they are paused.
+                    let game = self.session.game();
+                    let absent_side = match reason {
+                        jungle_protocol::Reason::Aborted => Some(game.position().side_to_move()),
+                        jungle_protocol::Reason::Resign => {
+                            winner.map(|w| !w).filter(|&loser| !moved(game, loser))
+                        }
+                        _ => None,
+                    };
+                    let absent = absent_side
+                        .and_then(|side| self.session.seat(side))
+                        .map(|seat| seat.who.player.id);
+                    let directors = self.ctx.tournaments.clone();
+                    directors.game_ended(tournament, self.id, absent).await;
+                }
+            }
+            Event::RematchAgreed { red, blue } => Box::pin(self.start_rematch(red, blue)).await,
+            Event::Closed { .. } => {}
+        }
+    }
+
+    /// The game is in play: listed, counted, its positions closed to the engine, and the
+    /// computer seated at its engine.
+    pub(super) fn game_in_play(&mut self) {
+        self.set_live(true);
+        // A casual private room's positions are not registered: a refusal would tell a
+        // stranger what is played there, and nothing is rated. Its players still get no engine.
+        let private_casual = self.session.is_private() && !self.session.settings().rated;
+        if self.positions.is_none() && !private_casual {
+            let seats = match self.session.computer_level() {
+                Some(_) => crate::fair_play::Seats::WithComputer,
+                None => crate::fair_play::Seats::People,
+            };
+            let over_days = self.session.settings().clock.is_correspondence();
+            self.positions = Some(
+                crate::fair_play::GamePositions::new(
+                    self.ctx.fair_play.positions().clone(),
+                    self.id,
+                    seats,
+                )
+                .over_days(over_days),
+            );
+        }
+        if let Some(positions) = &mut self.positions {
+            positions.follow(self.session.game());
+        }
+        if self.computer.is_none() {
+            if let Some(level) = self.session.computer_level().and_then(Level::new) {
+                self.computer = Some(ComputerPlayer::new(level));
+            }
+        }
+    }
+
+    pub(super) fn set_live(&mut self, live: bool) {
+        if self.live == live {
+            return;
+        }
+        self.live = live;
+        if live {
+            metrics::gauge!("jungle_live_games").increment(1.0);
+            // Games over days are not listed among live games: a move a day is no show.
+            let listed = !self.session.settings().clock.is_correspondence();
+            self.ctx
+                .rooms
+                .set_live(self.id, listed.then(|| self.live_summary()));
+        } else {
+            metrics::gauge!("jungle_live_games").decrement(1.0);
+            self.ctx.rooms.set_live(self.id, None);
+        }
+    }
+}
