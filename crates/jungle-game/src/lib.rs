@@ -2,7 +2,8 @@
 //!
 //! - [`session`]: one game as a state machine (seats, presence, offers, rematch, phase),
 //!   answering with events or a typed refusal; [`clock`]: its clock.
-//! - [`records`]: games and players as they are kept and passed between crates.
+//! - [`records`]: games and players as they are kept and passed between crates;
+//!   [`ended`]: a game's end as the other domains hear it.
 //! - [`rating`]: Glicko-2 and the rating pools.
 //! - [`arena`], [`table`]: an arena tournament's scoring and standings.
 //! - [`puzzle`], [`theme`], [`themes`]: a puzzle and its judging, its themes, and how they
@@ -16,6 +17,7 @@ pub mod arena;
 pub mod assessment;
 pub mod clock;
 pub mod computer;
+pub mod ended;
 pub mod names;
 pub mod puzzle;
 pub mod rating;

@@ -142,6 +142,16 @@ impl Server {
             cluster::presence::Presence::start(c, o, online.clone(), shutdown_rx.clone())
         });
         let players = reach::Players::new(online.clone(), presence.clone());
+        // A game's end, once durable, is heard by the tournaments (points are already stored;
+        // re-pairing, pausing who never played) and by fair play (the assessment).
+        let directors = tournaments::Directors::new(players.clone());
+        let assessor = fair_play::assessor::Assessor::start(
+            engines.clone(),
+            store.clone(),
+            shutdown_rx.clone(),
+        );
+        let game_end: rooms::game_end::GameEndListeners =
+            Arc::new([Arc::new(directors.clone()) as _, Arc::new(assessor) as _]);
         let room_ctx = Arc::new(RoomContext {
             fair_play: fair_play::FairPlay::new(
                 live_positions,
@@ -150,18 +160,14 @@ impl Server {
                 limits.clone(),
             ),
             limits: limits.clone(),
-            assessor: fair_play::assessor::Assessor::start(
-                engines.clone(),
-                store.clone(),
-                shutdown_rx.clone(),
-            ),
+            game_end,
             persister,
             engines,
             rooms: rooms.clone(),
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
-            tournaments: tournaments::Directors::new(players.clone()),
+            tournaments: directors,
             claims: reach::Claims::new(cluster.clone()),
             time: config.time.clone(),
             mailer,

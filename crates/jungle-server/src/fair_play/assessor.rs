@@ -53,6 +53,20 @@ impl Assessor {
     }
 }
 
+/// Every rated game that ends, finished by a result, is assessed (an aborted one has nothing
+/// to judge).
+impl crate::rooms::game_end::GameEndListener for Assessor {
+    fn game_ended<'a>(
+        &'a self,
+        ended: &'a jungle_game::ended::GameEnded,
+    ) -> crate::rooms::game_end::Heard<'a> {
+        if ended.rated && ended.status == GameStatus::Finished {
+            Assessor::game_ended(self, ended.game);
+        }
+        Box::pin(std::future::ready(()))
+    }
+}
+
 async fn run(
     mut rx: mpsc::Receiver<Uuid>,
     engines: EnginePool,

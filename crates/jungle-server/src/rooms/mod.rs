@@ -10,6 +10,7 @@
 
 pub mod chat_line;
 pub mod computer;
+pub mod game_end;
 pub mod open;
 mod registry;
 mod room;

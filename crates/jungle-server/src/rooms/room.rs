@@ -49,8 +49,8 @@ pub struct RoomContext {
     pub claims: crate::reach::Claims,
     /// The check in front of the engine, and the registry of live positions rooms fill.
     pub fair_play: crate::fair_play::FairPlay,
-    /// Told of every rated game that ends, to assess it in the background.
-    pub assessor: crate::fair_play::assessor::Assessor,
+    /// Told of every game's end once it is durable (tournaments, fair play's assessor).
+    pub game_end: super::game_end::GameEndListeners,
     /// The rate limits, for what only a room can tell apart (a rematch against the computer
     /// is a new computer game).
     pub limits: Arc<crate::limits::Limits>,
@@ -90,14 +90,6 @@ pub struct Room {
     /// This game's positions in the fair-play registry while it is in play: no engine path
     /// speaks of them until it ends.
     positions: Option<crate::fair_play::GamePositions>,
-}
-
-/// Whether `side` has made a move (not a pass) in `game`.
-fn moved(game: &jungle_rules::Game, side: Side) -> bool {
-    let first = game.start().side_to_move();
-    game.turns().enumerate().any(|(ply, turn)| {
-        turn.as_move().is_some() && (if ply % 2 == 0 { first } else { !first }) == side
-    })
 }
 
 /// Chat lines a room keeps in memory for latecomers (all are stored in the database).

@@ -64,11 +64,11 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
             limits.clone(),
         ),
         limits,
-        assessor: crate::fair_play::assessor::Assessor::start(
+        game_end: Arc::new([Arc::new(crate::fair_play::assessor::Assessor::start(
             crate::engine_pool::EnginePool::new(1),
             store.clone(),
             shutdown.clone(),
-        ),
+        )) as _]),
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,

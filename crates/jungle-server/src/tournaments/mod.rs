@@ -12,6 +12,7 @@
 pub mod api;
 pub mod director;
 pub mod frames;
+pub mod game_end;
 pub mod registry;
 pub mod schedule;
 

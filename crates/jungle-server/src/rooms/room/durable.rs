@@ -3,6 +3,7 @@
 //! place among the games in play (the registry, fair play's live positions, the gauge).
 
 use super::*;
+use jungle_game::ended::GameEnded;
 
 impl Room {
     /// Commits what `event` makes durable; false if the write failed.
@@ -156,9 +157,6 @@ impl Room {
                 self.set_live(false);
                 // Over: the engine may speak of it again.
                 self.positions = None;
-                if self.session.settings().rated && status == GameStatus::Finished {
-                    self.ctx.assessor.game_ended(self.id);
-                }
                 if let Some(computer) = &mut self.computer {
                     computer.cancel();
                 }
@@ -169,23 +167,9 @@ impl Room {
                 if let Some(frame) = self.view().game_over() {
                     self.broadcast(&frame);
                 }
-                if let Some(tournament) = self.session.tournament() {
-                    // An aborted game is the fault of the side that never moved; resigning
-                    // before one's first move is the same (else a pair resigning at once
-                    // would fill the tournament with games): they are paused.
-                    let game = self.session.game();
-                    let absent_side = match reason {
-                        jungle_protocol::Reason::Aborted => Some(game.position().side_to_move()),
-                        jungle_protocol::Reason::Resign => {
-                            winner.map(|w| !w).filter(|&loser| !moved(game, loser))
-                        }
-                        _ => None,
-                    };
-                    let absent = absent_side
-                        .and_then(|side| self.session.seat(side))
-                        .map(|seat| seat.who.player.id);
-                    let directors = self.ctx.tournaments.clone();
-                    directors.game_ended(tournament, self.id, absent).await;
+                let ended = self.ended(status, winner, reason);
+                for listener in self.ctx.game_end.iter() {
+                    listener.game_ended(&ended).await;
                 }
             }
             Event::RematchAgreed { red, blue } => Box::pin(self.start_rematch(red, blue)).await,
@@ -242,4 +226,34 @@ impl Room {
             self.ctx.rooms.set_live(self.id, None);
         }
     }
+
+    /// The end as the other domains hear it.
+    fn ended(
+        &self,
+        status: GameStatus,
+        winner: Option<Side>,
+        reason: jungle_protocol::Reason,
+    ) -> GameEnded {
+        let game = self.session.game();
+        let player = |side| self.session.seat(side).map(|seat| seat.who.player.id);
+        GameEnded {
+            game: self.id,
+            rated: self.session.settings().rated,
+            status,
+            winner,
+            reason,
+            tournament: self.session.tournament(),
+            players: Side::ALL.map(|side| player(side).unwrap_or_default()),
+            moved: Side::ALL.map(|side| moved(game, side)),
+            to_move: game.position().side_to_move(),
+        }
+    }
+}
+
+/// Whether `side` has made a move (not a pass) in `game`.
+fn moved(game: &jungle_rules::Game, side: Side) -> bool {
+    let first = game.start().side_to_move();
+    game.turns().enumerate().any(|(ply, turn)| {
+        turn.as_move().is_some() && (if ply % 2 == 0 { first } else { !first }) == side
+    })
 }
