@@ -7,10 +7,7 @@ use sqlx::{Any, AnyConnection, Row, Transaction};
 use uuid::Uuid;
 
 use super::{get_uuid, now_ms, Backend, Store, StoreError};
-use jungle_game::rating::{self, Glicko};
-use jungle_game::records::{
-    ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, StoredClock,
-};
+use jungle_game::records::{ChatRecord, GameRecord, MoveRecord, NewGame, StoredClock};
 
 /// Most turns inserted by one statement.
 pub const TURNS_PER_STATEMENT: usize = 512;
@@ -68,7 +65,7 @@ fn bind_turns<'q>(
     query
 }
 
-fn status_name(status: GameStatus) -> &'static str {
+pub(crate) fn status_name(status: GameStatus) -> &'static str {
     match status {
         GameStatus::Waiting => "waiting",
         GameStatus::Active => "active",
@@ -283,107 +280,6 @@ impl Store {
             }
         }
         sql.push(')');
-    }
-
-    /// Ends a game and, when it counts, updates both ratings — in the caller's transaction, and
-    /// only once: a game already ended keeps its first result, which is returned.
-    pub async fn finish_game(
-        &self,
-        tx: &mut Transaction<'_, Any>,
-        finish: &FinishRecord,
-    ) -> Result<Option<RatingChange>, StoreError> {
-        let id = finish.game.to_string();
-        let updated = sqlx::query(
-            "UPDATE games SET status = $1, winner = $2, reason = $3, plies = $4, ended_at = $5
-             WHERE id = $6 AND status = 'active'",
-        )
-        .bind(status_name(finish.status))
-        .bind(finish.winner.map(|s| s.name()))
-        .bind(finish.reason.name())
-        .bind(finish.plies)
-        .bind(now_ms())
-        .bind(id.clone())
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
-        if updated == 0 {
-            let row = sqlx::query("SELECT red_change, blue_change FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&mut **tx)
-                .await?;
-            return Ok(row.and_then(|r| {
-                let red: Option<i64> = r.try_get("red_change").ok()?;
-                let blue: Option<i64> = r.try_get("blue_change").ok()?;
-                Some(RatingChange {
-                    red: red? as i32,
-                    blue: blue? as i32,
-                })
-            }));
-        }
-        let row = sqlx::query("SELECT ruleset, clock, red_id, blue_id FROM games WHERE id = $1")
-            .bind(id.clone())
-            .fetch_one(&mut **tx)
-            .await?;
-        // The rating moved is the ruleset's real-time one, or its correspondence one.
-        let ruleset: String = {
-            let name: String = row.try_get("ruleset")?;
-            let clock: String = row.try_get("clock")?;
-            match (name.parse(), serde_json::from_str(&clock)) {
-                (Ok(rules), Ok(clock)) => jungle_game::rating::RatingPool::of(rules, clock).key(),
-                _ => name,
-            }
-        };
-        let red_id: String = row.try_get("red_id")?;
-        let blue_id: String = row.try_get("blue_id")?;
-        count_leaving(tx, finish, [&red_id, &blue_id]).await?;
-        // A tournament game is scored here, in the transaction that ends it: exactly once.
-        self.score_pairing(tx, finish).await?;
-        if !finish.apply_rating || finish.status != GameStatus::Finished {
-            return Ok(None);
-        }
-        // A game with a player marked as an engine user moves nobody's rating (from the mark
-        // on: what was rated before stays).
-        let marked = sqlx::query(
-            "SELECT 1 AS one FROM players WHERE id IN ($1, $2) AND engine_marked_at IS NOT NULL",
-        )
-        .bind(&red_id)
-        .bind(&blue_id)
-        .fetch_optional(&mut **tx)
-        .await?;
-        if marked.is_some() {
-            return Ok(None);
-        }
-        let (red_old, red_games) = rating_in_tx(tx, &red_id, &ruleset).await?;
-        let (blue_old, blue_games) = rating_in_tx(tx, &blue_id, &ruleset).await?;
-        let (red_new, blue_new) = rating::rate(red_old, blue_old, finish.winner);
-        write_rating(tx, &red_id, &ruleset, red_new, red_games + 1).await?;
-        write_rating(tx, &blue_id, &ruleset, blue_new, blue_games + 1).await?;
-        for (player, rating) in [(&red_id, red_new), (&blue_id, blue_new)] {
-            sqlx::query(
-                "INSERT INTO rating_history (player_id, game_id, ruleset, rating, at)
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, game_id) DO NOTHING",
-            )
-            .bind(player)
-            .bind(id.clone())
-            .bind(&ruleset)
-            .bind(rating.rating)
-            .bind(now_ms())
-            .execute(&mut **tx)
-            .await?;
-        }
-        let change = RatingChange {
-            red: red_new.shown() - red_old.shown(),
-            blue: blue_new.shown() - blue_old.shown(),
-        };
-        sqlx::query(
-            "UPDATE games SET rating_applied = 1, red_change = $1, blue_change = $2 WHERE id = $3",
-        )
-        .bind(change.red as i64)
-        .bind(change.blue as i64)
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
-        Ok(Some(change))
     }
 
     pub async fn game(&self, id: Uuid) -> Result<Option<GameRecord>, StoreError> {
@@ -759,91 +655,4 @@ impl Store {
             })
             .collect()
     }
-}
-
-/// Seed 002's 断线次数, in the transaction that records the end (so once per game): a game lost
-/// by leaving adds one to the loser's `disconnects`; a game aborted because a first move never
-/// came adds one to `aborts` of the side that was to make it. Games against the computer count
-/// for neither.
-async fn count_leaving(
-    tx: &mut Transaction<'_, Any>,
-    finish: &FinishRecord,
-    [red_id, blue_id]: [&str; 2],
-) -> Result<(), StoreError> {
-    let (column, culprit) = match (finish.reason, finish.winner) {
-        (Reason::Abandoned, Some(winner)) => ("disconnects", !winner),
-        // Aborts happen before each side's first move: at ply 0 Red's, at ply 1 Blue's.
-        (Reason::Aborted, _) if finish.plies % 2 == 0 => ("aborts", Side::Red),
-        (Reason::Aborted, _) => ("aborts", Side::Blue),
-        _ => return Ok(()),
-    };
-    let against_computer = [red_id, blue_id].iter().any(|id| {
-        id.parse::<Uuid>()
-            .is_ok_and(|id| jungle_game::computer::bot_level(id).is_some())
-    });
-    if against_computer {
-        return Ok(());
-    }
-    let player = match culprit {
-        Side::Red => red_id,
-        Side::Blue => blue_id,
-    };
-    sqlx::query(&format!(
-        "UPDATE players SET {column} = {column} + 1 WHERE id = $1"
-    ))
-    .bind(player)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-async fn rating_in_tx(
-    tx: &mut Transaction<'_, Any>,
-    player: &str,
-    ruleset: &str,
-) -> Result<(Glicko, i64), StoreError> {
-    let row = sqlx::query(
-        "SELECT rating, deviation, volatility, games FROM ratings WHERE player_id = $1 AND ruleset = $2",
-    )
-    .bind(player)
-    .bind(ruleset)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(match row {
-        Some(r) => (
-            Glicko {
-                rating: r.try_get("rating")?,
-                deviation: r.try_get("deviation")?,
-                volatility: r.try_get("volatility")?,
-            },
-            r.try_get("games")?,
-        ),
-        None => (Glicko::default(), 0),
-    })
-}
-
-async fn write_rating(
-    tx: &mut Transaction<'_, Any>,
-    player: &str,
-    ruleset: &str,
-    g: Glicko,
-    games: i64,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO ratings (player_id, ruleset, rating, deviation, volatility, games, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (player_id, ruleset) DO UPDATE SET rating = excluded.rating,
-            deviation = excluded.deviation, volatility = excluded.volatility,
-            games = excluded.games, updated_at = excluded.updated_at",
-    )
-    .bind(player)
-    .bind(ruleset)
-    .bind(g.rating)
-    .bind(g.deviation)
-    .bind(g.volatility)
-    .bind(games)
-    .bind(now_ms())
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }

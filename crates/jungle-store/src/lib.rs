@@ -8,6 +8,7 @@ mod bot_record;
 mod correspondence;
 mod direct_turns;
 mod fair_play;
+mod game_end;
 mod games;
 mod learn;
 mod mail;
@@ -35,6 +36,7 @@ pub use blocks::{BlockError, MAX_BLOCKS};
 pub use bot_record::BotRecord;
 pub use direct_turns::{DirectError, DirectTurns};
 pub use fair_play::{GameAssessment, QueueLine};
+pub use game_end::{EndPart, Ending, GameEnd, PartDone, Verdict};
 pub use games::TURNS_PER_STATEMENT;
 pub use jungle_game::records::{
     ChatRecord, FinishRecord, GameRecord, MoveRecord, NewGame, PlayerRecord, RatingRecord,
@@ -103,6 +105,8 @@ pub struct Store {
     /// To open the writer's own connections on its thread: its PostgreSQL pool, or its SQLite
     /// connection for turns (`direct_turns.rs`).
     url: Arc<str>,
+    /// What a game's end runs in the transaction that stores it ([`GameEnd`]).
+    game_end: GameEnd,
 }
 
 /// Every SQLite connection's settings. WAL lets readers work beside the one writer; FULL sync
@@ -235,6 +239,7 @@ impl Store {
             backend,
             wal_large,
             url: url.into(),
+            game_end: GameEnd::standard(),
         })
     }
 
