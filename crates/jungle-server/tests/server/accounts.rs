@@ -281,25 +281,6 @@ async fn signed_in_as(server: &TestServer, token: &str) -> Client {
     client
 }
 
-/// `method path` with a bearer token and an optional JSON body: the status and the answer.
-async fn call(
-    server: &TestServer,
-    method: reqwest::Method,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut request = reqwest::Client::new()
-        .request(method, server.url(path))
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
 async fn sessions_are_listed_and_signed_out_everywhere(db: Db) {
     // Two dozen sign-ins from one address: past the per-address limit, which is not tried here.
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;

@@ -7,22 +7,6 @@ use std::time::Duration;
 use crate::common::*;
 use serde_json::json;
 
-async fn call(
-    server: &TestServer,
-    method: reqwest::Method,
-    path: &str,
-    token: &str,
-    body: Option<serde_json::Value>,
-) -> u16 {
-    let mut request = reqwest::Client::new()
-        .request(method, server.url(path))
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    request.send().await.unwrap().status().as_u16()
-}
-
 async fn block(server: &TestServer, who: &Player, whom: Uuid) -> u16 {
     call(
         server,
@@ -32,6 +16,7 @@ async fn block(server: &TestServer, who: &Player, whom: Uuid) -> u16 {
         None,
     )
     .await
+    .0
 }
 
 async fn unblock(server: &TestServer, who: &Player, whom: Uuid) -> u16 {
@@ -43,6 +28,7 @@ async fn unblock(server: &TestServer, who: &Player, whom: Uuid) -> u16 {
         None,
     )
     .await
+    .0
 }
 
 async fn set_challenges(server: &TestServer, who: &Player, policy: &str) {
@@ -53,7 +39,8 @@ async fn set_challenges(server: &TestServer, who: &Player, policy: &str) {
         &who.token,
         Some(json!({ "challenges": policy })),
     )
-    .await;
+    .await
+    .0;
     assert_eq!(status, 200);
 }
 
@@ -115,7 +102,8 @@ async fn who_may_challenge_me_and_whom_i_block(db: Db) {
         &ada.token,
         Some(json!({ "challenges": "friends" })),
     )
-    .await;
+    .await
+    .0;
     assert_eq!(status, 400);
 
     // A block: Bob cannot challenge Ada; unblocked, he can again.

@@ -16,6 +16,7 @@ mod chat;
 mod cluster;
 mod computer;
 mod correspondence;
+mod docs;
 mod durability;
 mod failover;
 mod fair_play;

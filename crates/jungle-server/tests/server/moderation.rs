@@ -7,26 +7,6 @@ use serde_json::{json, Value};
 
 const PASSWORD: &str = "correct horse battery";
 
-/// An HTTP request with an optional JSON body and bearer token: the status and JSON answer.
-async fn call(
-    server: &TestServer,
-    method: reqwest::Method,
-    path: &str,
-    body: Option<Value>,
-    bearer: Option<&str>,
-) -> (u16, Value) {
-    let mut request = reqwest::Client::new().request(method, server.url(path));
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    if let Some(token) = bearer {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.expect("request");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
 /// A guest made an account called `username`; its token is the account's first session.
 async fn account(server: &TestServer, username: &str) -> Player {
     let guest = server.player(username).await;
@@ -34,8 +14,8 @@ async fn account(server: &TestServer, username: &str) -> Player {
         server,
         reqwest::Method::POST,
         "/api/account",
+        &guest.token,
         Some(json!({ "username": username, "password": PASSWORD })),
-        Some(&guest.token),
     )
     .await;
     assert_eq!(status, 201, "{answer}");
@@ -48,8 +28,8 @@ async fn sign_in(server: &TestServer, username: &str, password: &str) -> (u16, V
         server,
         reqwest::Method::POST,
         "/api/session",
+        "",
         Some(body),
-        None,
     )
     .await
 }
@@ -266,8 +246,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
         &server,
         post.clone(),
         "/api/reports",
+        &alice.token,
         Some(report("rude after every game")),
-        Some(&alice.token),
     )
     .await;
     assert_eq!(status, 201, "{answer}");
@@ -275,8 +255,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
         &server,
         post.clone(),
         "/api/reports",
+        &alice.token,
         Some(report("again")),
-        Some(&alice.token),
     )
     .await;
     assert_eq!(
@@ -298,20 +278,13 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
             &server,
             post.clone(),
             "/api/reports",
+            &alice.token,
             Some(body.clone()),
-            Some(&alice.token),
         )
         .await;
         assert_eq!(status, expected, "{body} → {answer}");
     }
-    let (status, _) = call(
-        &server,
-        post.clone(),
-        "/api/reports",
-        Some(report("x")),
-        None,
-    )
-    .await;
+    let (status, _) = call(&server, post.clone(), "/api/reports", "", Some(report("x"))).await;
     assert_eq!(status, 401);
 
     let (ok, out) = admin(&server, &["reports"]).await;
@@ -329,8 +302,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
         &server,
         post.clone(),
         "/api/reports",
+        &alice.token,
         Some(report("still rude")),
-        Some(&alice.token),
     )
     .await;
     assert_eq!(status, 201, "a resolved report does not block a new one");
@@ -349,8 +322,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
         &server,
         post.clone(),
         "/api/account/reset",
+        "",
         Some(reset("short")),
-        None,
     )
     .await;
     assert_eq!(
@@ -361,8 +334,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
         &server,
         post.clone(),
         "/api/account/reset",
+        "",
         Some(reset("a brand new secret")),
-        None,
     )
     .await;
     assert_eq!(status, 204, "{answer}");
@@ -373,8 +346,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
         &server,
         post.clone(),
         "/api/account/reset",
+        "",
         Some(reset("another new secret")),
-        None,
     )
     .await;
     assert_eq!(
@@ -396,8 +369,8 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
         &server,
         get.clone(),
         "/api/account/settings",
+        &alice.token,
         None,
-        Some(&alice.token),
     )
     .await;
     assert_eq!(status, 200);
@@ -407,22 +380,15 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
         &server,
         put.clone(),
         "/api/account/settings",
+        &alice.token,
         Some(chosen.clone()),
-        Some(&alice.token),
     )
     .await;
     assert_eq!(status, 200);
     // Another device sees the same.
     let (_, session) = sign_in(&server, "Alice", PASSWORD).await;
     let other = session["token"].as_str().unwrap();
-    let (_, settings) = call(
-        &server,
-        get.clone(),
-        "/api/account/settings",
-        None,
-        Some(other),
-    )
-    .await;
+    let (_, settings) = call(&server, get.clone(), "/api/account/settings", other, None).await;
     assert_eq!(settings, chosen);
     for bad in [
         json!({ "language": "fr" }),
@@ -435,8 +401,8 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
             &server,
             put.clone(),
             "/api/account/settings",
+            &alice.token,
             Some(bad.clone()),
-            Some(&alice.token),
         )
         .await;
         assert_eq!(status, 400, "{bad}");
@@ -446,8 +412,8 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
         &server,
         get.clone(),
         "/api/account/settings",
+        &guest.token,
         None,
-        Some(&guest.token),
     )
     .await;
     assert_eq!(status, 401, "settings are an account's");

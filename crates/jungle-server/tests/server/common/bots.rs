@@ -56,24 +56,6 @@ pub async fn signed_in(server: &impl Reachable, name: &str) -> (Player, String, 
     (player, username, session.token)
 }
 
-pub async fn call(
-    server: &impl Reachable,
-    method: reqwest::Method,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut request = reqwest::Client::new()
-        .request(method, server.at(path))
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
 pub async fn new_token(server: &impl Reachable, session: &str, scopes: &[&str]) -> CreatedApiToken {
     let (status, body) = call(
         server,

@@ -577,6 +577,27 @@ pub fn fischer(base_s: u32, inc_s: u32) -> ClockSpec {
     ClockSpec::Fischer { base_s, inc_s }
 }
 
+/// The tests' one HTTP request helper: `method path` with a bearer token (none when `token`
+/// is empty) and an optional JSON body; the status and the JSON answer (`null` if none).
+pub async fn call(
+    server: &impl Reachable,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = reqwest::Client::new().request(method, server.at(path));
+    if !token.is_empty() {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
 /// Two players matched by quick-match: returns (red, blue, game id) after both got `game`.
 pub async fn matched_pair(server: &TestServer, seek: ClientFrame) -> (Client, Client, Uuid) {
     matched_pair_at(server.addr, seek).await
