@@ -2,6 +2,9 @@
 //! their presence, draw offers, the rematch and the phase. It does no I/O and knows no runtime:
 //! every call is given the time, and answers with [`Event`]s or a typed [`Refusal`]. The room
 //! task around it persists, renders and broadcasts what it returns.
+//!
+//! Long (about 750 lines): the state machine's transitions share the phase and the seats; its
+//! vocabulary and the players' agreements are in `session/`.
 
 use std::time::{Duration, Instant};
 

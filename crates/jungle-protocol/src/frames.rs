@@ -1,3 +1,9 @@
+//! The WebSocket frames, one serde enum per direction (`ClientFrame`, `ServerFrame`), and the types
+//! they carry.
+//!
+//! Long (about 800 lines): a vocabulary, one type per frame, read by lookup rather than in one
+//! sitting.
+
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 

@@ -1,4 +1,7 @@
 //! The HTTP API's requests and answers (`/api/…`), as JSON. See `docs/protocol.md`.
+//!
+//! Long (about 700 lines): a vocabulary, one type per HTTP body, read by lookup rather than in one
+//! sitting.
 
 use std::collections::BTreeMap;
 

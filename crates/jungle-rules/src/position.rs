@@ -1,3 +1,9 @@
+//! A position: the board, whose turn it is, the counters the history rules need, and the moves that
+//! can be made from it.
+//!
+//! Long (about 700 lines): the board's representation and the move generation that depends on it
+//! belong together.
+
 use std::fmt;
 
 use crate::zobrist;

@@ -1,4 +1,7 @@
 //! The HTTP API: guest players, profiles, games, the leaderboard, health and metrics.
+//!
+//! Long (about 650 lines): the public HTTP handlers for players, games and the leaderboard, until
+//! they move into the crates of their features with their routes (issue 48).
 
 use crate::client_addr::ClientAddr;
 

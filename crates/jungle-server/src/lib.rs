@@ -2,6 +2,10 @@
 //!
 //! [`Server::start`] runs one on the configured address (port 0 for tests) and returns a handle
 //! with the bound address and a graceful [`Server::shutdown`].
+//!
+//! Long (about 600 lines): the start-up wiring of every service in order, and the router. It
+//! shrinks as each feature moves into a crate that wires itself and brings its own routes (issue
+//! 48).
 
 pub mod accounts;
 pub mod admin;

@@ -1,3 +1,9 @@
+//! Every query on the `games` table and its moves: creating, reading, listing and archiving games
+//! (their end is `game_end/`).
+//!
+//! Long (about 650 lines) for one table; a game's end, the part that runs other domains' rules, is
+//! apart in `game_end/`.
+
 use jungle_protocol::http::GameSummary;
 use jungle_protocol::{GameStatus, RatingChange, Reason};
 use jungle_rules::{Ruleset, Side};

@@ -3,6 +3,8 @@
 //! and sends the standings that changed to those who follow them. Points are not counted here:
 //! the transaction that ends a game scores it (`Store::score_pairing`), so a restart or a
 //! retried write cannot count a game twice; the director reads the scores back.
+//!
+//! Long (about 650 lines): one actor, whose commands, pairing tick and standings share its state.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

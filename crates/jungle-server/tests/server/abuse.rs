@@ -1,5 +1,8 @@
 //! Abuse at small scale, against a real server: each attack gets its limit error, and a
 //! legitimate player's play is unaffected.
+//!
+//! Long (about 650 lines): one short test per attack, kept together so that the limits of
+//! docs/security.md are tried side by side.
 
 use crate::common::*;
 

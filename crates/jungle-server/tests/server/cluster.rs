@@ -1,6 +1,9 @@
 //! Several nodes over Redis (issue 16, begun): two server processes on one PostgreSQL and the
 //! Redis at 127.0.0.1:6379. A node that is killed or drained hands its games to the other,
 //! with every acknowledged move and fair clocks.
+//!
+//! Long (about 800 lines): scenarios on node processes, sharing the helpers that start, kill and
+//! read nodes.
 
 use std::time::{Duration, Instant};
 

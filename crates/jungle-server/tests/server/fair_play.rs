@@ -3,6 +3,9 @@
 //! game's moves or a pasted, mirrored or colour-swapped position, a computer game from it, the
 //! computer's own moves, whole-game analysis of another game through the same positions. A
 //! player gets no engine at all while they play. Afterwards everything opens again.
+//!
+//! Long (about 600 lines): one scenario per way of asking the engine, sharing the live games they
+//! set up.
 
 use std::time::Duration;
 

@@ -1,6 +1,9 @@
 //! A real server on 127.0.0.1:0 with either store, and clients that speak `jungle-protocol`:
 //! typed frames on the WebSocket and typed answers over HTTP. Raw JSON is only for tests that
 //! send malformed input on purpose (`send_json`, `post_json`).
+//!
+//! Long (about 700 lines): the harness every test module uses (a server, its clients, their
+//! helpers).
 #![allow(dead_code, unused_imports)]
 
 use std::time::Duration;

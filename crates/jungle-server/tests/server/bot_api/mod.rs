@@ -1,0 +1,219 @@
+//! The Bot and Board APIs (issue 26), black-box: personal API tokens made and deleted with a
+//! session, kept apart from sessions both ways, and an account that becomes a bot.
+
+use crate::common::*;
+use jungle_protocol::bot::ApiTokenInfo;
+use serde_json::{json, Value};
+
+mod board;
+mod bots;
+
+async fn tokens_are_made_listed_and_deleted_and_never_a_session(db: Db) {
+    let server = TestServer::start(db).await;
+    let (_, _, session) = signed_in(&server, "Author").await;
+    let made = new_token(&server, &session, &["bot:play", "challenge:write"]).await;
+    assert_eq!(made.token.len(), 64);
+
+    // Listed without the secret.
+    let (status, listed) = call(&server, reqwest::Method::GET, "/api/tokens", &session, None).await;
+    assert_eq!(status, 200);
+    let listed: Vec<ApiTokenInfo> = serde_json::from_value(listed).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, made.id);
+    assert_eq!(listed[0].scopes, ["bot:play", "challenge:write"]);
+    assert!(!serde_json::to_string(&listed)
+        .unwrap()
+        .contains(&made.token));
+
+    // A token is no session: it neither lists tokens nor signs in on the socket.
+    let (status, body) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/tokens",
+        &made.token,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("not_signed_in"))
+    );
+    // A body past the API's bound is refused as such.
+    let big = json!({ "description": "x".repeat(5_000), "scopes": ["bot:play"] });
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/tokens",
+        &session,
+        Some(big),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_str()), (413, Some("too_large")));
+    let mut socket = server.raw_client().await;
+    socket
+        .send(ClientFrame::Hello {
+            token: made.token.clone(),
+        })
+        .await;
+    socket.expect_error(ErrorCode::BadToken).await;
+    // And a session is no token on the bot endpoints.
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &session,
+        None,
+    )
+    .await;
+    assert_eq!(status, 401);
+
+    // Bad requests change nothing.
+    for body in [
+        json!({ "description": "", "scopes": ["bot:play"] }),
+        json!({ "description": "x".repeat(101), "scopes": ["bot:play"] }),
+        json!({ "description": "ok", "scopes": [] }),
+        json!({ "description": "ok", "scopes": ["admin"] }),
+        json!({ "description": "ok" }),
+    ] {
+        let (status, answer) = call(
+            &server,
+            reqwest::Method::POST,
+            "/api/tokens",
+            &session,
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(status, 400, "{body} → {answer}");
+    }
+    let (_, listed) = call(&server, reqwest::Method::GET, "/api/tokens", &session, None).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+
+    // Nobody deletes another's token; its owner does, and it stops working at once.
+    let (_, _, other) = signed_in(&server, "Other").await;
+    let path = format!("/api/tokens/{}", made.id);
+    let (status, _) = call(&server, reqwest::Method::DELETE, &path, &other, None).await;
+    assert_eq!(status, 404);
+    let (status, _) = call(&server, reqwest::Method::DELETE, &path, &session, None).await;
+    assert_eq!(status, 204);
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &made.token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 401);
+    server.shutdown().await;
+}
+
+async fn an_account_that_has_played_nothing_becomes_a_bot_for_good(db: Db) {
+    let server = TestServer::start(db).await;
+    let (player, _, session) = signed_in(&server, "Engine").await;
+    let board_only = new_token(&server, &session, &["board:play"]).await;
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &board_only.token,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("missing_scope"))
+    );
+    let bot = new_token(&server, &session, &["bot:play"]).await;
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &bot.token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", player.id)).await;
+    assert_eq!(profile.title.as_deref(), Some("BOT"));
+    // A bot plays through the Bot API only: its session does not sign in on the socket (no
+    // pools, rooms or arenas of people).
+    let mut socket = server.raw_client().await;
+    socket
+        .send(ClientFrame::Hello {
+            token: session.clone(),
+        })
+        .await;
+    socket.expect_error(ErrorCode::BotAccount).await;
+    // Again: still a bot, nothing else.
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &bot.token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    // An account with a game behind it stays a person.
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    play(&mut red, &mut blue, game, &["e3d3"]).await;
+    let red_player = red.player.clone().expect("signed in");
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", red_player.id)).await;
+    let username = profile.username.expect("an account");
+    let session: http::SignedIn = reqwest::Client::new()
+        .post(server.url("/api/session"))
+        .json(&http::Credentials {
+            username,
+            password: PASSWORD.into(),
+        })
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = new_token(&server, &session.token, &["bot:play"]).await;
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/bot/account/upgrade",
+        &token.token,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("bot_upgrade_refused"))
+    );
+    let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", red_player.id)).await;
+    assert_eq!(profile.title, None);
+    server.shutdown().await;
+}
+
+async fn an_account_holds_at_most_twenty_tokens(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let (_, _, session) = signed_in(&server, "Hoarder").await;
+    for _ in 0..20 {
+        new_token(&server, &session, &["board:play"]).await;
+    }
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/tokens",
+        &session,
+        Some(json!({ "description": "one more", "scopes": ["board:play"] })),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("too_many_tokens"))
+    );
+    server.shutdown().await;
+}
+
+both_stores!(
+    tokens_are_made_listed_and_deleted_and_never_a_session,
+    an_account_that_has_played_nothing_becomes_a_bot_for_good,
+    an_account_holds_at_most_twenty_tokens,
+);
