@@ -42,6 +42,15 @@ const app = {
     app.socket?.send(markMove(frame));
   },
   identityChanged: () => identityChanged(),
+  playerStored() {
+    app.player = api.storedPlayer();
+  },
+  forgetPlayer() {
+    api.forgetPlayer();
+    app.player = null;
+    app.socket?.close();
+    app.socket = null;
+  },
   navigate(path, replace = false) {
     if (replace) history.replaceState({}, '', path);
     else history.pushState({}, '', path);
@@ -263,7 +272,8 @@ function renderNamePrompt(note = '') {
   /** @param {string | undefined} name absent: the server names the guest */
   const start = async (name) => {
     try {
-      app.player = await api.createPlayer(name);
+      await api.createPlayer(name);
+      app.playerStored();
       route();
     } catch (err) {
       error.textContent = err.message;
@@ -278,7 +288,7 @@ function renderNamePrompt(note = '') {
 
 /** The player signed in, out, or became an account: start again as whoever is stored now. */
 function identityChanged() {
-  app.player = api.storedPlayer();
+  app.playerStored();
   app.store.reset();
   app.socket?.close();
   app.socket = null;
@@ -346,10 +356,7 @@ function onFrame(frame) {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
       } else if (frame.code === 'bad_token') {
-        api.forgetPlayer();
-        app.player = null;
-        app.socket?.close();
-        app.socket = null;
+        app.forgetPlayer();
         route();
       } else {
         const said = errorText(frame.code, frame.message);

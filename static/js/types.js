@@ -56,7 +56,11 @@
  *   send: (frame: Frame) => void,
  *   navigate: (path: string, replace?: boolean) => void,
  *   identityChanged: () => void,
- * }} App
+ *   playerStored: () => void,
+ *   forgetPlayer: () => void,
+ * }} App the page's shell. `player` is who this browser plays as: what api.js keeps, read
+ *   again by `playerStored` after it changes (a new guest, a new name) and cleared, with the
+ *   socket, by `forgetPlayer` (a refused token, a password reset); no view writes it itself.
  */
 
 /**

@@ -64,7 +64,8 @@ export function renderInvite(root, app, code, join, askName) {
       if (!app.player) {
         const name = /** @type {HTMLInputElement} */ ($(root, '#invite-name')).value.trim();
         try {
-          app.player = await api.createPlayer(name || undefined);
+          await api.createPlayer(name || undefined);
+          app.playerStored();
         } catch (err) {
           $(root, '#invite-error').textContent = err.message;
           return;

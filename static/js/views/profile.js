@@ -194,7 +194,7 @@ export function renderProfile(root, app, who) {
         e.preventDefault();
         try {
           const renamed = await api.renameGuest(/** @type {HTMLInputElement} */ ($(actions, '#rename')).value);
-          app.player = renamed;
+          app.playerStored();
           $(root, '#profile-name').textContent = renamed.name;
           $(actions, '#rename-error').textContent = '';
         } catch (err) {

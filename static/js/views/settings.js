@@ -365,10 +365,7 @@ export function renderReset(root, token, app) {
     await api.resetPassword(token, valueOf(root, '#reset-pass'));
     // Every session was signed out, this browser's too: it signs in afresh.
     if (app.player?.username) {
-      api.forgetPlayer();
-      app.player = null;
-      app.socket?.close();
-      app.socket = null;
+      app.forgetPlayer();
     }
     $(root, '#reset-form').innerHTML = `<p class="notice" role="status">${t('resetDone')}</p><a href="/" data-link>${t('signIn')}</a>`;
     return '';
