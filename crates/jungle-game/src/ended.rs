@@ -18,7 +18,7 @@ pub struct GameEnded {
     pub reason: Reason,
     /// The tournament that paired it.
     pub tournament: Option<Uuid>,
-    /// The players, Red's first.
+    /// The players, Red's first (the nil id for a seat nobody took).
     pub players: [Uuid; 2],
     /// Whether each side, Red's first, made a move of its own (a pass is none).
     pub moved: [bool; 2],

@@ -34,7 +34,8 @@ pub struct NewGame {
 }
 
 impl NewGame {
-    /// A casual classic game between two players at 1500, for tests.
+    /// A casual classic game between two players at 1500, starting now: for tests and
+    /// benchmarks, which change what they need with `..NewGame::casual(…)`.
     pub fn casual(red: Uuid, blue: Uuid, clock: ClockSpec) -> NewGame {
         NewGame {
             id: Uuid::new_v4(),

@@ -4,7 +4,6 @@
 use std::time::Instant;
 
 use jungle_protocol::ClockSpec;
-use jungle_rules::Ruleset;
 use jungle_store::persist::{Persister, Write};
 use jungle_store::{MoveRecord, NewGame, Store, StoredClock};
 
@@ -32,20 +31,7 @@ async fn main() {
         ids.push(id);
         let game = NewGame {
             id,
-            ruleset: Ruleset::Classic,
-            clock: ClockSpec::CLASSIC_PER_MOVE,
-            rated: false,
-            room_code: None,
-            red,
-            blue,
-            red_rating: 1500,
-            blue_rating: 1500,
-            red_provisional: true,
-            blue_provisional: true,
-            start_fen: String::new(),
-            tournament: None,
-            private: false,
-            created_at: 0,
+            ..NewGame::casual(red, blue, ClockSpec::CLASSIC_PER_MOVE)
         };
         persister.write(Write::StartGame(game)).await.unwrap();
     }

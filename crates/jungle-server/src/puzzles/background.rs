@@ -387,19 +387,8 @@ mod tests {
         let game = NewGame {
             id,
             ruleset: puzzle.rules,
-            clock: ClockSpec::CLASSIC_PER_MOVE,
-            rated: false,
-            room_code: None,
-            red,
-            blue,
-            red_rating: 1500,
-            blue_rating: 1500,
-            red_provisional: true,
-            blue_provisional: true,
             start_fen: puzzle.position.clone(),
-            tournament: None,
-            private: false,
-            created_at: 0,
+            ..NewGame::casual(red, blue, ClockSpec::CLASSIC_PER_MOVE)
         };
         store.insert_game(&mut tx, &game).await.ok()?;
         let moves: Vec<(Uuid, MoveRecord)> = texts

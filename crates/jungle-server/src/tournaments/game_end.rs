@@ -31,7 +31,8 @@ pub fn absent(ended: &GameEnded) -> Option<Uuid> {
             .filter(|&loser| !ended.has_moved(loser)),
         _ => None,
     }?;
-    Some(ended.player(side))
+    // A seat nobody took (none in a tournament game) pauses nobody.
+    Some(ended.player(side)).filter(|id| !id.is_nil())
 }
 
 #[cfg(test)]

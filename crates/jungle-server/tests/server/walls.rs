@@ -97,7 +97,8 @@ const CIRCLES_BEING_UNDONE: &[(&str, &[&str])] = &[(
 /// The workspace as cargo resolves it for this machine's platform (a dependency only for
 /// another target, such as uuid's `js-sys` on wasm, is no dependency here).
 fn metadata() -> Value {
-    let rustc = std::process::Command::new("rustc")
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let rustc = std::process::Command::new(rustc)
         .arg("-vV")
         .output()
         .expect("rustc -vV runs");
@@ -111,6 +112,7 @@ fn metadata() -> Value {
             "metadata",
             "--format-version",
             "1",
+            "--locked",
             "--filter-platform",
             &host,
         ])

@@ -243,6 +243,7 @@ impl Room {
             winner,
             reason,
             tournament: self.session.tournament(),
+            // An empty seat (none once a game has started) is the nil id.
             players: Side::ALL.map(|side| player(side).unwrap_or_default()),
             moved: Side::ALL.map(|side| moved(game, side)),
             to_move: game.position().side_to_move(),
