@@ -7,7 +7,7 @@ use jungle_engine::{budget_from_clock, Level};
 use jungle_protocol::{ClockSpec, Clocks};
 use jungle_rules::Side;
 
-use jungle_game::computer::{bot_id, bot_name};
+use jungle_game::computer::{bot_id, bot_name, LEVELS};
 
 use jungle_store::{now_ms, Store, StoreError};
 
@@ -19,7 +19,7 @@ pub fn level_for_rating(rating: f64) -> Level {
 
 /// Creates the computer players if they are missing.
 pub async fn ensure_bot_players(store: &Store) -> Result<(), StoreError> {
-    for level in 1..=8u8 {
+    for level in LEVELS {
         sqlx::query(
             "INSERT INTO players (id, name, token_hash, created_at, bot_level) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (id) DO NOTHING",

@@ -174,8 +174,7 @@ fn normal_dependencies(meta: &Value) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
-/// The package name in a package id (`path+file:///…/jungle-game#0.1.0`,
-/// `registry+https://…#tokio@1.2.3`).
+/// The name of the package with this id, as `cargo metadata` lists it.
 fn name_of(id: &str, names: &BTreeMap<String, String>) -> String {
     names.get(id).cloned().unwrap_or_default()
 }

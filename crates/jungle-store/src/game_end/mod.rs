@@ -91,12 +91,6 @@ impl std::fmt::Debug for GameEnd {
     }
 }
 
-impl Default for GameEnd {
-    fn default() -> GameEnd {
-        GameEnd::standard()
-    }
-}
-
 impl Store {
     /// Ends a game and runs its end's parts — in the caller's transaction, and only once: a
     /// game already ended keeps its first result, and its first rating change is returned.
