@@ -31,7 +31,7 @@ pub enum ApiError {
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error(transparent)]
-    RateLimited(#[from] crate::limits::RateLimited),
+    RateLimited(#[from] jungle_limits::RateLimited),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -159,7 +159,7 @@ fn guest_request<T>(
 ) -> Result<T, ApiError> {
     state
         .limits
-        .check(crate::limits::Limited::NewGuest, None, client)?;
+        .check(jungle_limits::Limited::NewGuest, None, client)?;
     let Json(body) = body.map_err(|e| {
         ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
     })?;
@@ -299,7 +299,7 @@ pub async fn visible_game(
     if header.status == jungle_protocol::GameStatus::Active {
         state
             .limits
-            .check(crate::limits::Limited::LiveGameReads, None, client)?;
+            .check(jungle_limits::Limited::LiveGameReads, None, client)?;
     }
     let record = state.store.with_moves(header).await?;
     if private_in_play(&record) {
@@ -437,7 +437,7 @@ pub async fn room_invite(
 ) -> Result<Json<http::RoomInvite>, ApiError> {
     state
         .limits
-        .check(crate::limits::Limited::JoinRoom, None, client)?;
+        .check(jungle_limits::Limited::JoinRoom, None, client)?;
     let code = code.trim().to_ascii_uppercase();
     let readable = !code.is_empty()
         && code.len() <= MAX_ROOM_CODE

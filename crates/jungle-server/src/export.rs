@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::api::ApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_store::{GameRecord, Store};
 

@@ -36,7 +36,7 @@ pub enum FrameError {
     #[error("the game is over")]
     GameOver(Uuid),
     #[error(transparent)]
-    RateLimited(#[from] crate::limits::RateLimited),
+    RateLimited(#[from] jungle_limits::RateLimited),
     #[error(
         "a connection follows at most {} games at once; unwatch one first",
         crate::ws::MAX_FOLLOWED

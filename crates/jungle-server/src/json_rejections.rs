@@ -70,7 +70,7 @@ pub fn refusal(
     status: StatusCode,
     code: &str,
     message: String,
-    limited: Option<&crate::limits::RateLimited>,
+    limited: Option<&jungle_limits::RateLimited>,
 ) -> Response {
     let body = axum::Json(jungle_protocol::http::ApiError::new(code, message));
     match limited {

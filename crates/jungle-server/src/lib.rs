@@ -27,7 +27,6 @@ pub mod game_analysis;
 pub mod http_server;
 pub mod json_rejections;
 pub mod learn;
-pub mod limits;
 pub mod lobby;
 pub mod mail;
 pub mod metrics;
@@ -137,7 +136,7 @@ impl Server {
         let engines = engine_pool::EnginePool::new(
             std::thread::available_parallelism().map_or(2, |n| n.get()),
         );
-        let limits = Arc::new(limits::Limits::new(!config.no_rate_limits));
+        let limits = Arc::new(jungle_limits::Limits::new(!config.no_rate_limits));
         // One straight line: the cluster, its outboxes, reaching players, the services, and
         // last the inbox that delivers to them.
         let online = online::Online::default();
@@ -598,7 +597,7 @@ async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<
 
 /// Forgets rate-limit keys whose buckets are full again, once a minute, so the tables hold only
 /// recently active clients.
-async fn sweep_limits(limits: Arc<limits::Limits>, mut shutdown: watch::Receiver<bool>) {
+async fn sweep_limits(limits: Arc<jungle_limits::Limits>, mut shutdown: watch::Receiver<bool>) {
     let mut every = tokio::time::interval(Duration::from_secs(60));
     loop {
         tokio::select! {

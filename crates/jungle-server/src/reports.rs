@@ -10,7 +10,7 @@ use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_store::ModerationStoreError;
 

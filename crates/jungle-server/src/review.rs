@@ -11,7 +11,7 @@ use jungle_protocol::http::{self, ImportRequest, Line, LineOutcome, LineRequest}
 use jungle_rules::{Game, GameText, Position, Ruleset, Turn};
 
 use crate::client_addr::ClientAddr;
-use crate::limits::{Limited, RateLimited};
+use jungle_limits::{Limited, RateLimited};
 use crate::state::AppState;
 
 /// Turns a line may hold: longer than any game the server plays (a draw comes at 200 plies

@@ -33,7 +33,7 @@ impl std::ops::Deref for AppState {
 /// What [`AppState`] shares. Each field is a handle of its own, cloned where a task needs it.
 pub struct Shared {
     /// Rate limits per player and per address, across connections.
-    pub limits: Arc<crate::limits::Limits>,
+    pub limits: Arc<jungle_limits::Limits>,
     /// The database pool: players, archives, ratings (reads; writes of games go through rooms).
     pub store: Store,
     /// The registry of live rooms by game id and code: the one shared index; rooms own the rest.
@@ -100,7 +100,7 @@ impl IpLimits {
 
     /// A place for a connection from `ip` (IPv6 counted by /64, like the rate limits).
     pub fn acquire(&self, ip: IpAddr) -> Option<IpSlot> {
-        let ip = crate::limits::address_key(ip);
+        let ip = jungle_limits::address_key(ip);
         let mut counts = self.counts.lock().expect("ip limit lock");
         let count = counts.entry(ip).or_default();
         if *count >= self.max {

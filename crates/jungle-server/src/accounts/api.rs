@@ -16,7 +16,7 @@ use super::throttle::{Origin, Requester};
 use super::AccountError;
 use crate::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE};
 use crate::client_addr::ClientAddr;
-use crate::limits::{Limited, RateLimited};
+use jungle_limits::{Limited, RateLimited};
 use crate::state::AppState;
 use jungle_game::names::{name_keys, validate_username};
 use jungle_store::{AccountStoreError, NewAccount, NewSession, StoreError};
@@ -218,7 +218,7 @@ pub async fn create_account(
     };
     // The device and address that made the account count as its owner's from the start.
     let device_token = cookie(&headers, DEVICE_COOKIE).unwrap_or_else(new_token);
-    let address = crate::limits::address_key(client).to_string();
+    let address = jungle_limits::address_key(client).to_string();
     state
         .store
         .remember_origins(id, &hash_token(&device_token), &address)
@@ -246,7 +246,7 @@ pub async fn sign_in(
     let now = Instant::now();
     let account = state.store.credentials(&keys).await?;
     let device = cookie(&headers, DEVICE_COOKIE).map(|d| hash_token(&d));
-    let address = crate::limits::address_key(client).to_string();
+    let address = jungle_limits::address_key(client).to_string();
     let origin = match &account {
         Some(account)
             if state

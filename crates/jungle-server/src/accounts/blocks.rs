@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::api::AccountApiError;
 use super::manage::signed_in;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 
 /// `GET /api/account/blocks`: the players this account blocks, the latest first.

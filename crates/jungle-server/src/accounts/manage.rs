@@ -23,7 +23,7 @@ pub async fn account_within(
     state: &AppState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
-    limit: crate::limits::Limited,
+    limit: jungle_limits::Limited,
     what: &str,
 ) -> Result<jungle_store::PlayerRecord, AccountApiError> {
     let player = crate::api::player_of(state, headers)
@@ -75,7 +75,7 @@ async fn confirmed(
     let (session, player) = signed_in(state, headers).await?;
     // Each check hashes (19 MiB, tens of milliseconds): limited per player and address.
     state.limits.check(
-        crate::limits::Limited::PasswordConfirm,
+        jungle_limits::Limited::PasswordConfirm,
         Some(player.id),
         client,
     )?;
@@ -124,7 +124,7 @@ pub async fn export(
     let (_, player) = signed_in(&state, &headers).await?;
     state
         .limits
-        .check(crate::limits::Limited::Export, Some(player.id), client)?;
+        .check(jungle_limits::Limited::Export, Some(player.id), client)?;
     let profile = state
         .store
         .profile(player.id)
@@ -281,7 +281,7 @@ pub async fn save_settings(
     let (_, player) = signed_in(&state, &headers).await?;
     state
         .limits
-        .check(crate::limits::Limited::Settings, Some(player.id), client)?;
+        .check(jungle_limits::Limited::Settings, Some(player.id), client)?;
     // Who may challenge is not a display setting: a body without it keeps what is saved.
     let mut settings = settings;
     if settings.challenges.is_none() {
@@ -309,7 +309,7 @@ pub async fn reset_password(
     // Guessing links is what this limits, like guessing passwords.
     state
         .limits
-        .check(crate::limits::Limited::SignIn, None, client)?;
+        .check(jungle_limits::Limited::SignIn, None, client)?;
     let reset = json(body)?;
     let token_hash = hash_token(reset.token.trim());
     let owner = state

@@ -39,7 +39,7 @@ pub enum Requester {
 
 impl From<IpAddr> for Requester {
     fn from(address: IpAddr) -> Requester {
-        Requester::Address(crate::limits::address_key(address))
+        Requester::Address(jungle_limits::address_key(address))
     }
 }
 

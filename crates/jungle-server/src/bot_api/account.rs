@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::holder::holder;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 
 pub async fn upgrade(

@@ -20,7 +20,7 @@ use super::game_stream::{player_of, Api};
 use super::holder::connection;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
 

@@ -18,7 +18,7 @@ use super::holder::{holder, playing_holder};
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::frame_error::FrameError;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::Connection;
 use crate::state::AppState;
 

@@ -25,7 +25,7 @@ use super::holder::{connection, playing_holder};
 use super::ndjson;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
 

@@ -16,7 +16,7 @@ use super::ndjson;
 use super::streams::MAX_GAME_STREAMS;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
 

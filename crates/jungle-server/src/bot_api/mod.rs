@@ -67,7 +67,7 @@ pub enum BotApiError {
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error(transparent)]
-    RateLimited(#[from] crate::limits::RateLimited),
+    RateLimited(#[from] jungle_limits::RateLimited),
     #[error(transparent)]
     ForeignOrigin(#[from] crate::auth::ForeignOrigin),
     #[error(transparent)]

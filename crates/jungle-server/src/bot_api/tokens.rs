@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::BotApiError;
 use crate::auth::{hash_token, new_token, presented_token};
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_store::PlayerRecord;
 

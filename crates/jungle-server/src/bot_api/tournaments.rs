@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::holder::playing_holder;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::Connection;
 use crate::state::AppState;
 use crate::tournaments::director::JoinError;

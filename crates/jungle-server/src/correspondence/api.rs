@@ -9,7 +9,7 @@ use jungle_protocol::http::WaitingGames;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 
 pub async fn waiting(

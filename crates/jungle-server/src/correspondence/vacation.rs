@@ -14,7 +14,7 @@ use tokio::sync::watch;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{RoomCommand, Rooms};
 use crate::state::AppState;
 use jungle_store::{PlayerRecord, Store, Vacation};

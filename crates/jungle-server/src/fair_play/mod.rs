@@ -42,7 +42,7 @@ pub struct FairPlay {
     positions: LivePositions,
     store: Store,
     others: crate::reach::OtherNodes,
-    limits: std::sync::Arc<crate::limits::Limits>,
+    limits: std::sync::Arc<jungle_limits::Limits>,
 }
 
 /// Who asks the engine: the budget for boards close to a live game counts per player and
@@ -67,7 +67,7 @@ impl FairPlay {
         positions: LivePositions,
         store: Store,
         others: crate::reach::OtherNodes,
-        limits: std::sync::Arc<crate::limits::Limits>,
+        limits: std::sync::Arc<jungle_limits::Limits>,
     ) -> FairPlay {
         FairPlay {
             positions,
@@ -169,7 +169,7 @@ impl FairPlay {
             Standing::Close => self
                 .limits
                 .check(
-                    crate::limits::Limited::CloseToLive,
+                    jungle_limits::Limited::CloseToLive,
                     Some(asker.player),
                     asker.addr,
                 )
@@ -236,7 +236,7 @@ impl FairPlay {
             Ok(standings) => standings[0],
             Err(_) => return false,
         };
-        let what = crate::limits::Limited::CloseToLive;
+        let what = jungle_limits::Limited::CloseToLive;
         match standing {
             Standing::Open => true,
             Standing::Closed => false,

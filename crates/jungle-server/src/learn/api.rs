@@ -14,7 +14,7 @@ use jungle_protocol::learn::{
 use crate::accounts::api::AccountApiError;
 use crate::accounts::manage::account_within;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_store::{PlayerRecord, StoreError};
 
@@ -39,7 +39,7 @@ pub enum LearnApiError {
     #[error(transparent)]
     NotThePractice(#[from] super::practice::NotThePractice),
     #[error(transparent)]
-    RateLimited(#[from] crate::limits::RateLimited),
+    RateLimited(#[from] jungle_limits::RateLimited),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_store::PlayerRecord;
 

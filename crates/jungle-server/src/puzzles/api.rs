@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use super::{Theme, Verdict};
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_store::{StoreError, StoredPuzzle};
 
@@ -53,7 +53,7 @@ pub enum PuzzleApiError {
     #[error(transparent)]
     ForeignOrigin(#[from] crate::auth::ForeignOrigin),
     #[error(transparent)]
-    RateLimited(#[from] crate::limits::RateLimited),
+    RateLimited(#[from] jungle_limits::RateLimited),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

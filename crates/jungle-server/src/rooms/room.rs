@@ -53,7 +53,7 @@ pub struct RoomContext {
     pub game_end: super::game_end::GameEndListeners,
     /// The rate limits, for what only a room can tell apart (a rematch against the computer
     /// is a new computer game).
-    pub limits: Arc<crate::limits::Limits>,
+    pub limits: Arc<jungle_limits::Limits>,
     /// The time as sessions see it (tokio's clock, moved forward by tests of days).
     pub time: crate::time_source::TimeSource,
     /// Mails a correspondence player whose turn it becomes (off unless configured).

@@ -49,7 +49,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
     tokio::time::pause();
     let (persister, writes) = Persister::recording();
     let (shutdown_tx, shutdown) = watch::channel(false);
-    let limits = Arc::new(crate::limits::Limits::new(true));
+    let limits = Arc::new(jungle_limits::Limits::new(true));
     let ctx = Arc::new(RoomContext {
         persister,
         engines: crate::engine_pool::EnginePool::new(1),

@@ -14,7 +14,7 @@ use super::director::status_at;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
 use jungle_store::{now_ms, TournamentRecord};
@@ -85,7 +85,7 @@ pub async fn create(
             "you already have {MAX_OPEN_PER_PLAYER} tournaments to come or running"
         )));
     }
-    let address = crate::limits::address_key(client).to_string();
+    let address = jungle_limits::address_key(client).to_string();
     if !new.private
         && state
             .store

@@ -10,7 +10,7 @@ use jungle_rules::{Game, Position};
 use super::session::{Reply, Session};
 use crate::engine_pool::{Priority, SearchRequest};
 use crate::frame_error::FrameError;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{frame_text, Connection, Outbound};
 
 /// The most an analysis thinks: about a second of one core (less when the pool is busy).

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::session::{Reply, Session};
 use crate::frame_error::FrameError;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
 };

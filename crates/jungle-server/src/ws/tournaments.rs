@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::session::{Reply, Session};
 use crate::frame_error::FrameError;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{frame_text, Connection};
 use crate::tournaments::director::{ms_left, status_at, JoinError};
 

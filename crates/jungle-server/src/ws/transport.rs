@@ -21,7 +21,7 @@ use super::session::Session;
 use crate::frame_error::FrameError;
 use crate::http_server::{ConnectionSlot, RETRY_WHEN_FULL, TOO_MANY_FROM_ADDRESS};
 use crate::json_rejections::refusal;
-use crate::limits::Limited;
+use jungle_limits::Limited;
 use crate::rooms::{frame_text, Instruction, JoinIntent, Outbound};
 use crate::state::AppState;
 

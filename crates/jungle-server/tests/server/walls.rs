@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-game", 2),
     // The database and the game writer: they serve every feature and know none.
     ("jungle-store", 3),
+    ("jungle-limits", 3),
     // Rooms, the cluster and the features go on layers 4 and 5 as they leave the server.
     // The server: HTTP, WebSocket, and the assembly of all the rest.
     ("jungle-server", 6),

@@ -13,8 +13,8 @@ impl Room {
         };
         let against_computer = self.session.computer_level().is_some();
         let what = match against_computer {
-            true => crate::limits::Limited::PlayComputer,
-            false => crate::limits::Limited::Rematch,
+            true => jungle_limits::Limited::PlayComputer,
+            false => jungle_limits::Limited::Rematch,
         };
         let refusal = match self.ctx.limits.check(what, Some(player), member.conn.addr) {
             Err(limited) => Some((jungle_protocol::ErrorCode::RateLimited, limited.to_string())),
