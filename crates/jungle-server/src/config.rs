@@ -6,12 +6,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
-/// What players may say in game chat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ChatMode {
-    All,
-    PresetsOnly,
-}
+pub use jungle_rooms::chat_line::ChatMode;
 
 #[derive(Clone, Debug, Parser)]
 #[command(
@@ -146,7 +141,7 @@ pub struct Config {
 
     /// The time games see: the real time, unless a test moves it forward by days.
     #[arg(skip)]
-    pub time: crate::time_source::TimeSource,
+    pub time: jungle_rooms::time_source::TimeSource,
 }
 
 impl Config {

@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use crate::api::ApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 use jungle_store::{GameRecord, Store};
 
 /// Games read from the database per step of a player's export.

@@ -6,7 +6,7 @@ use axum::extract::ws::Utf8Bytes;
 use jungle_protocol::{ClockSpecError, ErrorCode, MAX_FRAME_BYTES};
 use uuid::Uuid;
 
-use crate::rooms::error_text;
+use jungle_rooms::error_text;
 use jungle_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -43,11 +43,11 @@ pub enum FrameError {
     )]
     TooManyFollowed,
     #[error("{}", at_cap_message(.0))]
-    AtCap(crate::rooms::open::AtCap),
+    AtCap(jungle_rooms::open::AtCap),
     #[error("rated games are for accounts: keep this player with a username and a password (your games and ratings stay), or play casual")]
     AccountRequired,
     #[error(transparent)]
-    Correspondence(#[from] crate::correspondence::StartRefusal),
+    Correspondence(#[from] jungle_rooms::correspondence::StartRefusal),
     #[error(transparent)]
     Challenge(#[from] crate::challenges::ChallengeError),
     #[error(
@@ -69,7 +69,7 @@ pub enum FrameError {
     #[error("{0}")]
     Tournament(crate::tournaments::director::JoinError),
     #[error(transparent)]
-    EngineClosed(#[from] crate::fair_play::EngineClosed),
+    EngineClosed(#[from] jungle_rooms::fair_play::EngineClosed),
     #[error("matchmaking is unavailable for a moment; games in progress go on; try again shortly")]
     Unavailable(crate::cluster::ClusterError),
     #[error("something went wrong on our side; please try again")]
@@ -104,13 +104,13 @@ impl From<crate::challenges::AcceptError> for FrameError {
     }
 }
 
-fn at_cap_message(at_cap: &crate::rooms::open::AtCap) -> String {
+fn at_cap_message(at_cap: &jungle_rooms::open::AtCap) -> String {
     let cap = at_cap.cap;
     match at_cap.kind {
-        crate::rooms::HoldKind::ComputerGame => {
+        jungle_rooms::HoldKind::ComputerGame => {
             format!("you already have {cap} games against the computer in play; finish one first")
         }
-        crate::rooms::HoldKind::WaitingRoom => format!(
+        jungle_rooms::HoldKind::WaitingRoom => format!(
             "you already have {cap} private rooms waiting for a guest; use or leave one first"
         ),
     }
@@ -132,7 +132,7 @@ impl FrameError {
             FrameError::GameOver(_) => ErrorCode::GameOver,
             FrameError::AtCap(_) | FrameError::TooManyFollowed => ErrorCode::LimitReached,
             FrameError::Correspondence(refusal) => {
-                use crate::correspondence::StartRefusal as R;
+                use jungle_rooms::correspondence::StartRefusal as R;
                 match refusal {
                     R::NeedsAccount => ErrorCode::AccountRequired,
                     R::TooMany => ErrorCode::LimitReached,

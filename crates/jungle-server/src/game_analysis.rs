@@ -12,9 +12,9 @@ use jungle_protocol::{EngineScore, Mark, ServerFrame};
 use jungle_rules::{Game, Position, Side};
 use uuid::Uuid;
 
-use crate::engine_pool::{EnginePool, Priority, SearchRequest};
-use crate::fair_play::{FairPlay, Standing};
-use crate::rooms::{frame_text, Connection, Outbound};
+use jungle_rooms::engine_pool::{EnginePool, Priority, SearchRequest};
+use jungle_rooms::fair_play::{FairPlay, Standing};
+use jungle_rooms::{frame_text, Connection, Outbound};
 use jungle_store::{GameRecord, Store};
 
 /// Thinking time for each position.
@@ -123,7 +123,7 @@ pub enum AnalysisError {
     #[error(transparent)]
     Store(#[from] jungle_store::StoreError),
     #[error(transparent)]
-    Closed(#[from] crate::fair_play::EngineClosed),
+    Closed(#[from] jungle_rooms::fair_play::EngineClosed),
 }
 
 /// The frame of a game's analysis, with the evaluations of positions that stand in a game in
@@ -137,12 +137,12 @@ async fn frame(
     fair_play: &FairPlay,
     record: &GameRecord,
     evals: Vec<EngineScore>,
-) -> Result<ServerFrame, crate::fair_play::EngineClosed> {
+) -> Result<ServerFrame, jungle_rooms::fair_play::EngineClosed> {
     let positions: Vec<Position> = jungle_game::replay::stored_game(record)
         .map(|game| game.positions().take(evals.len()).collect())
         .unwrap_or_default();
     let mut hidden: Vec<bool> = fair_play
-        .standings(&positions, crate::fair_play::Among::AllGames)
+        .standings(&positions, jungle_rooms::fair_play::Among::AllGames)
         .await?
         .into_iter()
         .map(|standing| standing != Standing::Open)
@@ -228,7 +228,7 @@ pub fn start(
         };
         let text = match shown {
             Ok(frame) => frame_text(&frame),
-            Err(closed) => crate::rooms::error_text(
+            Err(closed) => jungle_rooms::error_text(
                 jungle_protocol::ErrorCode::AnalysisUnavailable,
                 &closed.to_string(),
                 Some(record.id),
@@ -263,7 +263,7 @@ async fn evaluate(engines: &EnginePool, owner: Uuid, game: &Game) -> Option<Engi
     };
     let (_ticket, answer) = engines.submit(request);
     let analysis = answer.await.ok()?.analysis?;
-    Some(flip(crate::engine_pool::wire_score(analysis.score)))
+    Some(flip(jungle_rooms::engine_pool::wire_score(analysis.score)))
 }
 
 #[cfg(test)]

@@ -13,33 +13,26 @@ pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod bot_api;
-pub mod bots;
 pub mod challenges;
 pub mod client_addr;
 pub mod cluster;
 pub mod config;
 pub mod correspondence;
-pub mod engine_pool;
 pub mod export;
-pub mod fair_play;
 pub mod frame_error;
 pub mod game_analysis;
 pub mod http_server;
 pub mod json_rejections;
 pub mod learn;
-pub mod lobby;
 pub mod mail;
 pub mod metrics;
 pub mod moderation;
-pub mod online;
 pub mod puzzles;
 pub mod reach;
 pub mod reports;
 pub mod review;
-pub mod rooms;
 pub mod security_headers;
 pub mod state;
-pub mod time_source;
 pub mod tournaments;
 pub mod ws;
 
@@ -54,10 +47,10 @@ use tokio::task::JoinHandle;
 
 use auth::Origins;
 pub use config::Config;
+use jungle_rooms::lobby::Lobby;
+use jungle_rooms::{open, RoomContext, Rooms, Timing};
 use jungle_store::persist::{self, Persister};
 use jungle_store::{Store, StoreError};
-use lobby::Lobby;
-use rooms::{open, RoomContext, Rooms, Timing};
 use state::{AppState, IpLimits};
 
 #[derive(Debug, thiserror::Error)]
@@ -101,7 +94,7 @@ impl Server {
             None => None,
         };
         let store = Store::open(&config.database_url).await?;
-        bots::ensure_bot_players(&store).await?;
+        store.ensure_computer_players().await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| ServerError::Bind {
@@ -128,38 +121,38 @@ impl Server {
         }
         let (persister, writer) = Persister::start(store.clone());
         let rooms = Rooms::default();
-        let live_positions = fair_play::LivePositions::default();
+        let live_positions = jungle_rooms::fair_play::LivePositions::default();
         let peers = cluster.clone().map(|c| {
             cluster::positions::Peers::start(c, live_positions.clone(), shutdown_rx.clone())
         });
         // Engine searches share the machine with the server: at most one thread per core.
-        let engines = engine_pool::EnginePool::new(
+        let engines = jungle_rooms::engine_pool::EnginePool::new(
             std::thread::available_parallelism().map_or(2, |n| n.get()),
         );
         let limits = Arc::new(jungle_limits::Limits::new(!config.no_rate_limits));
         // One straight line: the cluster, its outboxes, reaching players, the services, and
         // last the inbox that delivers to them.
-        let online = online::Online::default();
+        let online = jungle_rooms::online::Online::default();
         let outboxes = cluster.clone().map(cluster::outbox::Outboxes::new);
         let presence = cluster.clone().zip(outboxes.clone()).map(|(c, o)| {
             cluster::presence::Presence::start(c, o, online.clone(), shutdown_rx.clone())
         });
-        let players = reach::Players::new(online.clone(), presence.clone());
+        let players = cluster::seams::players(online.clone(), presence.clone());
         // A game's end, once durable, is heard by the tournaments (points are already stored;
         // re-pairing, pausing who never played) and by fair play (the assessment).
         let directors = tournaments::Directors::new(players.clone());
-        let assessor = fair_play::assessor::Assessor::start(
+        let assessor = jungle_rooms::fair_play::assessor::Assessor::start(
             engines.clone(),
             store.clone(),
             shutdown_rx.clone(),
         );
-        let game_end: rooms::game_end::GameEndListeners =
+        let game_end: jungle_rooms::game_end::GameEndListeners =
             Arc::new([Arc::new(directors.clone()) as _, Arc::new(assessor) as _]);
         let room_ctx = Arc::new(RoomContext {
-            fair_play: fair_play::FairPlay::new(
+            fair_play: jungle_rooms::fair_play::FairPlay::new(
                 live_positions,
                 store.clone(),
-                reach::OtherNodes::new(peers),
+                cluster::seams::other_nodes(peers),
                 limits.clone(),
             ),
             limits: limits.clone(),
@@ -170,10 +163,9 @@ impl Server {
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
-            tournaments: directors,
-            claims: reach::Claims::new(cluster.clone()),
+            claims: cluster::seams::claims(cluster.clone()),
             time: config.time.clone(),
-            mailer,
+            mailer: Arc::new(mailer.clone()),
             correspondence_starts: Default::default(),
         });
         tournaments::schedule::ensure_organiser(&store).await?;
@@ -189,10 +181,11 @@ impl Server {
             None => {
                 resume_games(&store, &room_ctx).await?;
                 restore_waiting_rooms(&store, &room_ctx).await?;
-                direct_tournaments(&store, &room_ctx, &online).await?;
+                direct_tournaments(&store, &room_ctx, &directors, &online).await?;
                 tokio::spawn(tournaments::schedule::run(
                     config.schedules.clone(),
                     room_ctx.clone(),
+                    directors.clone(),
                     online.clone(),
                     shutdown_rx.clone(),
                 ));
@@ -206,6 +199,7 @@ impl Server {
                 tokio::spawn(tournaments::schedule::run(
                     config.schedules.clone(),
                     room_ctx.clone(),
+                    directors.clone(),
                     online.clone(),
                     shutdown_rx.clone(),
                 ));
@@ -249,11 +243,13 @@ impl Server {
                 challenges: challenges.clone(),
                 online: online.clone(),
                 ctx: room_ctx.clone(),
+                directors: directors.clone(),
             };
             cluster::inbox::start(cluster.clone(), services, shutdown_rx.clone());
             tokio::spawn(cluster::leases::keep(
                 cluster.clone(),
                 room_ctx.clone(),
+                directors.clone(),
                 online.clone(),
                 across.proxies.clone(),
                 shutdown_rx.clone(),
@@ -273,6 +269,8 @@ impl Server {
             rooms: rooms.clone(),
             lobby,
             room_ctx,
+            directors,
+            mailer,
             origins: Arc::new(Origins::new(&config.allowed_origins, &public_url)),
             shutdown: shutdown_rx.clone(),
             metrics,
@@ -568,13 +566,14 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
 async fn direct_tournaments(
     store: &Store,
     ctx: &Arc<RoomContext>,
-    online: &online::Online,
+    directors: &tournaments::Directors,
+    online: &jungle_rooms::online::Online,
 ) -> Result<(), StoreError> {
     let records = store.tournaments_to_direct(jungle_store::now_ms()).await?;
     let count = records.len();
     for record in records {
         let loaded = tournaments::director::load(store, record).await?;
-        tournaments::director::start(ctx.clone(), online.clone(), loaded);
+        tournaments::director::start(ctx.clone(), directors.clone(), online.clone(), loaded);
     }
     if count > 0 {
         tracing::info!(tournaments = count, "directing tournaments");

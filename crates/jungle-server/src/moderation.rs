@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use crate::online::Online;
-use crate::rooms::{RoomCommand, Rooms};
+use jungle_rooms::online::Online;
+use jungle_rooms::{RoomCommand, Rooms};
 use jungle_store::Store;
 
 /// How often the database is asked for new bans.

@@ -10,8 +10,8 @@ use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 use jungle_store::ModerationStoreError;
 
 /// Why a report was refused.

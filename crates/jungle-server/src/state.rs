@@ -5,9 +5,9 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 
 use crate::config::Config;
-use crate::lobby::Lobby;
 use crate::metrics::Metrics;
-use crate::rooms::{RoomContext, Rooms};
+use jungle_rooms::lobby::Lobby;
+use jungle_rooms::{RoomContext, Rooms};
 use jungle_store::Store;
 
 /// Everything a request handler may need, behind one pointer: every connection's task and
@@ -62,7 +62,11 @@ pub struct Shared {
     /// Failed sign-ins per account, for growing waits.
     pub failed_sign_ins: Arc<crate::accounts::throttle::FailedSignIns>,
     /// Signed-in WebSockets by player: who can be challenged, whom a ban disconnects.
-    pub online: crate::online::Online,
+    pub online: jungle_rooms::online::Online,
+    /// Mails: confirmations, and a correspondence player's turn (off unless configured).
+    pub mailer: crate::mail::Mailer,
+    /// The tournaments directed on this node, and who plays in them.
+    pub directors: crate::tournaments::Directors,
     /// Direct challenges waiting for an answer.
     pub challenges: crate::challenges::Challenges,
     /// Whole-game analyses running, one per player and per game.

@@ -17,6 +17,25 @@ fn player_from_row(r: &sqlx::any::AnyRow) -> Result<PlayerRecord, StoreError> {
 }
 
 impl Store {
+    /// Creates the computer players if they are missing: one player row per engine level.
+    pub async fn ensure_computer_players(&self) -> Result<(), StoreError> {
+        for level in jungle_game::computer::LEVELS {
+            sqlx::query(
+                "INSERT INTO players (id, name, token_hash, created_at, bot_level) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(jungle_game::computer::bot_id(level).to_string())
+            .bind(jungle_game::computer::bot_name(level))
+            // Not a SHA-256 hex string, so no token can ever sign in as a computer player.
+            .bind(format!("computer-{level}"))
+            .bind(now_ms())
+            .bind(level as i64)
+            .execute(self.pool())
+            .await?;
+        }
+        Ok(())
+    }
+
     /// Creates a guest player; stores only the hash of the token.
     pub async fn create_player(
         &self,

@@ -16,9 +16,9 @@ use super::throttle::{Origin, Requester};
 use super::AccountError;
 use crate::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE};
 use crate::client_addr::ClientAddr;
-use jungle_limits::{Limited, RateLimited};
 use crate::state::AppState;
 use jungle_game::names::{name_keys, validate_username};
+use jungle_limits::{Limited, RateLimited};
 use jungle_store::{AccountStoreError, NewAccount, NewSession, StoreError};
 
 /// A browser's own cookie, set at its first sign-in and kept: a device that signed in to an

@@ -11,8 +11,8 @@ use uuid::Uuid;
 use super::api::AccountApiError;
 use super::manage::signed_in;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 
 /// `GET /api/account/blocks`: the players this account blocks, the latest first.
 pub async fn list(

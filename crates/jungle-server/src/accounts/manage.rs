@@ -157,7 +157,7 @@ pub async fn export(
             address: Some(m.address),
             confirmed: m.confirmed,
             turn_mails: m.turn_mails,
-            mail_on: state.room_ctx.mailer.is_on(),
+            mail_on: state.mailer.is_on(),
         });
     let learn = state.store.learn_progress(player.id).await?;
     Ok(Json(http::AccountExport {

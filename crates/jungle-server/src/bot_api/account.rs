@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 use super::holder::holder;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 
 pub async fn upgrade(
     State(state): State<AppState>,

@@ -20,9 +20,9 @@ use super::game_stream::{player_of, Api};
 use super::holder::connection;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
-use crate::rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
+use jungle_limits::Limited;
+use jungle_rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
 
 /// How long an action waits for the room's answer.
 const ANSWER: Duration = Duration::from_secs(5);
@@ -184,7 +184,7 @@ async fn chat(
             ))
         }
     }
-    let line = crate::rooms::chat_line::check(state.config.chat, None, Some(body.text))
+    let line = jungle_rooms::chat_line::check(state.config.chat, None, Some(body.text))
         .map_err(|reason| BotApiError::BadRequest(reason.to_owned()))?;
     let said = Said::Chat {
         preset: line.preset,
@@ -277,7 +277,7 @@ async fn take_turns(
             Said::Chat { preset, text } => (
                 RoomCommand::Chat {
                     conn_id,
-                    line: Box::new(crate::rooms::chat_line::ChatLine {
+                    line: Box::new(jungle_rooms::chat_line::ChatLine {
                         preset: preset.clone(),
                         text: text.clone(),
                     }),

@@ -18,9 +18,9 @@ use super::holder::{holder, playing_holder};
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
 use crate::frame_error::FrameError;
-use jungle_limits::Limited;
-use crate::rooms::Connection;
 use crate::state::AppState;
+use jungle_limits::Limited;
+use jungle_rooms::Connection;
 
 /// The clock of a challenge, as lichess writes it (seconds), a clock per move, or days per
 /// move (correspondence, as lichess's `days`).

@@ -25,9 +25,9 @@ use super::holder::{connection, playing_holder};
 use super::ndjson;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
-use crate::rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use crate::state::AppState;
+use jungle_limits::Limited;
+use jungle_rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 
 const FRAMES: usize = 256;
 /// Games one event stream follows at once (beyond, the oldest is let go).
@@ -181,7 +181,7 @@ pub async fn stream(
         .open(holder.token, conn.clone(), end.clone());
     state.reach.tab_opened(&conn).await;
     for challenge in state.challenges.incoming(me) {
-        let _ = conn.tx.try_send(Outbound::text(crate::rooms::frame_text(
+        let _ = conn.tx.try_send(Outbound::text(jungle_rooms::frame_text(
             &ServerFrame::Challenged { challenge },
         )));
     }

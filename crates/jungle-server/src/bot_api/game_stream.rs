@@ -16,9 +16,9 @@ use super::ndjson;
 use super::streams::MAX_GAME_STREAMS;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
-use crate::rooms::{JoinIntent, Outbound, RoomCommand};
 use crate::state::AppState;
+use jungle_limits::Limited;
+use jungle_rooms::{JoinIntent, Outbound, RoomCommand};
 
 /// Frames from the room the stream may hold before it counts as too slow.
 const FRAMES: usize = 64;

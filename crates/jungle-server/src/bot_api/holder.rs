@@ -9,8 +9,8 @@ use tokio::sync::{mpsc, Notify};
 
 use super::BotApiError;
 use crate::auth::hash_token;
-use crate::rooms::{next_connection_id, Connection, Outbound};
 use crate::state::AppState;
+use jungle_rooms::{next_connection_id, Connection, Outbound};
 use jungle_store::TokenHolder;
 
 /// The longest token we read (ours are 64 hex digits).

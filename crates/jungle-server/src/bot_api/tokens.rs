@@ -14,8 +14,8 @@ use uuid::Uuid;
 use super::BotApiError;
 use crate::auth::{hash_token, new_token, presented_token};
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
 
 /// The account a session request is made for (a guest has no tokens).

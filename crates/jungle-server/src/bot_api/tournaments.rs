@@ -15,10 +15,10 @@ use uuid::Uuid;
 use super::holder::playing_holder;
 use super::BotApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
-use crate::rooms::Connection;
 use crate::state::AppState;
 use crate::tournaments::director::JoinError;
+use jungle_limits::Limited;
+use jungle_rooms::Connection;
 
 #[derive(Deserialize, Default)]
 pub struct JoinBody {
@@ -52,7 +52,7 @@ pub async fn join(
     let conn = entrant(&state, &headers, client).await?;
     let body: JoinBody = super::optional_body(&headers, &body)?;
     let has_account = state.store.has_account(conn.player.id).await?;
-    let directors = &state.room_ctx.tournaments;
+    let directors = &state.directors;
     if !directors.is_directed(id) {
         let frame = ClientFrame::JoinTournament {
             id,
@@ -90,7 +90,7 @@ pub async fn withdraw(
     Path(id): Path<Uuid>,
 ) -> Result<Json<Value>, BotApiError> {
     let conn = entrant(&state, &headers, client).await?;
-    let directors = &state.room_ctx.tournaments;
+    let directors = &state.directors;
     if directors.is_directed(id) {
         directors.withdraw(id, conn.player.id).await;
         return Ok(Json(json!({ "ok": true })));

@@ -4,7 +4,7 @@
 use jungle_protocol::{ClientFrame, ServerFrame};
 
 use crate::frame_error::FrameError;
-use crate::rooms::{frame_text, Connection, RoomSettings};
+use jungle_rooms::{frame_text, Connection, RoomSettings};
 
 /// The challenge frames, on the node that holds the challenges (a connection of another node
 /// arrives here over the bus): the answer for the connection, if any. An accepted challenge's
@@ -12,7 +12,7 @@ use crate::rooms::{frame_text, Connection, RoomSettings};
 pub async fn handle_frame(
     store: &jungle_store::Store,
     challenges: &crate::challenges::Challenges,
-    ctx: &std::sync::Arc<crate::rooms::RoomContext>,
+    ctx: &std::sync::Arc<jungle_rooms::RoomContext>,
     conn: &Connection,
     frame: ClientFrame,
 ) -> Result<Option<axum::extract::ws::Utf8Bytes>, FrameError> {
@@ -62,7 +62,7 @@ pub async fn handle_frame(
         }
         ClientFrame::AcceptChallenge { id } => {
             let room = challenges.accept(ctx.clone(), id, conn).await?;
-            let _ = conn.tx.try_send(crate::rooms::Outbound::enter(room));
+            let _ = conn.tx.try_send(jungle_rooms::Outbound::enter(room));
             Ok(None)
         }
         ClientFrame::DeclineChallenge { id, reason } => {

@@ -20,8 +20,8 @@ use jungle_rules::Side;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::rooms::{frame_text, open, Connection, Outbound, RoomContext, RoomHandle};
-use crate::rooms::{RoomSettings, SeatPlayer};
+use jungle_rooms::{frame_text, open, Connection, Outbound, RoomContext, RoomHandle};
+use jungle_rooms::{RoomSettings, SeatPlayer};
 
 /// Challenges one player may have waiting for an answer at once.
 pub const MAX_OUTGOING: usize = 3;
@@ -87,11 +87,11 @@ struct Book {
 pub struct Challenges {
     book: Arc<Mutex<Book>>,
     /// The players, wherever their tabs are.
-    players: crate::reach::Players,
+    players: jungle_rooms::reach::Players,
 }
 
 impl Challenges {
-    pub fn new(players: crate::reach::Players) -> Challenges {
+    pub fn new(players: jungle_rooms::reach::Players) -> Challenges {
         Challenges {
             book: Arc::default(),
             players,
@@ -223,7 +223,8 @@ impl Challenges {
         // Over days: both must be free to start one (accounts, under the cap).
         for player in [pending.from.player.id, by.player.id] {
             let clock = pending.settings.clock;
-            if let Err(e) = crate::correspondence::may_start(&ctx.store, player, clock).await {
+            if let Err(e) = jungle_rooms::correspondence::may_start(&ctx.store, player, clock).await
+            {
                 self.tell_ended(&pending, ChallengeEnd::Declined, None);
                 return Err(e.into());
             }
@@ -360,7 +361,7 @@ pub enum AcceptError {
     Challenge(#[from] ChallengeError),
     /// A challenge over days that one of the two may not start now.
     #[error(transparent)]
-    Correspondence(#[from] crate::correspondence::StartRefusal),
+    Correspondence(#[from] jungle_rooms::correspondence::StartRefusal),
     #[error(transparent)]
     Store(#[from] jungle_store::StoreError),
 }
@@ -377,8 +378,8 @@ impl From<bot_rules::BotRuleError> for AcceptError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rooms::Outbound;
     use jungle_protocol::ClockSpec;
+    use jungle_rooms::Outbound;
     use jungle_rules::Ruleset;
     use jungle_store::PlayerRecord;
     use tokio::sync::{mpsc, Notify};
@@ -429,8 +430,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_unanswered_challenge_expires_after_a_minute_and_tells_both() {
-        let online = crate::online::Online::default();
-        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
+        let online = jungle_rooms::online::Online::default();
+        let challenges = Challenges::new(jungle_rooms::reach::Players::new(online.clone(), None));
         let (from, mut from_rx) = connection(1, Uuid::new_v4());
         let (to, mut to_rx) = connection(2, Uuid::new_v4());
         let _entry = online.register(&to, Arc::new(Notify::new()));
@@ -457,8 +458,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn challenges_are_bounded_each_way() {
-        let online = crate::online::Online::default();
-        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
+        let online = jungle_rooms::online::Online::default();
+        let challenges = Challenges::new(jungle_rooms::reach::Players::new(online.clone(), None));
         let target = Uuid::new_v4();
         let (to, _to_rx) = connection(100, target);
         let _entry = online.register(&to, Arc::new(Notify::new()));

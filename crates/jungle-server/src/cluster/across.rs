@@ -10,7 +10,7 @@ use super::presence::Presence;
 use super::proxy::Proxies;
 use super::wire::{Message, RemoteConn, ToDirector};
 use super::{Cluster, ClusterError};
-use crate::rooms::{Connection, RoomHandle, Rooms};
+use jungle_rooms::{Connection, RoomHandle, Rooms};
 
 /// Cloning shares.
 #[derive(Clone)]
@@ -30,7 +30,7 @@ impl Across {
         outboxes: Outboxes,
         presence: Presence,
         rooms: Rooms,
-        lobby: crate::lobby::Lobby,
+        lobby: jungle_rooms::lobby::Lobby,
         shutdown: tokio::sync::watch::Receiver<bool>,
     ) -> Across {
         let followers = Followers::default();

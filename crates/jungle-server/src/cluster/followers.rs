@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::rooms::Connection;
+use jungle_rooms::Connection;
 
 /// Cloning shares.
 #[derive(Clone, Default)]

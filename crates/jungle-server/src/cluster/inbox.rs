@@ -17,7 +17,7 @@ use super::proxy::Proxies;
 use super::round_trip;
 use super::wire::{Envelope, Message, ToDirector, ToFollowers, ToMatcher, ToNode, ToOwner};
 use super::{Cluster, BEAT};
-use crate::rooms::{frame_text, JoinIntent, Outbound, RoomCommand, RoomContext, RoomHandle};
+use jungle_rooms::{frame_text, JoinIntent, Outbound, RoomCommand, RoomContext, RoomHandle};
 
 /// What the inbox delivers to.
 #[derive(Clone)]
@@ -26,10 +26,11 @@ pub struct Services {
     pub followers: Followers,
     pub proxies: Proxies,
     pub matching: Matching,
-    pub lobby: crate::lobby::Lobby,
+    pub lobby: jungle_rooms::lobby::Lobby,
     pub challenges: crate::challenges::Challenges,
-    pub online: crate::online::Online,
+    pub online: jungle_rooms::online::Online,
     pub ctx: Arc<RoomContext>,
+    pub directors: crate::tournaments::Directors,
 }
 
 pub fn start(cluster: Cluster, services: Services, shutdown: watch::Receiver<bool>) {
@@ -198,7 +199,7 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
             if let Some(room) = rooms.get(game) {
                 let command = RoomCommand::Chat {
                     conn_id: conn,
-                    line: Box::new(crate::rooms::chat_line::ChatLine { preset, text }),
+                    line: Box::new(jungle_rooms::chat_line::ChatLine { preset, text }),
                 };
                 to_room(room, command);
             }
@@ -279,7 +280,7 @@ fn to_matcher(cluster: &Cluster, services: &Services, message: ToMatcher) {
                         return;
                     }
                 };
-                let settings = crate::rooms::RoomSettings {
+                let settings = jungle_rooms::RoomSettings {
                     rules: seek.rules,
                     clock: seek.clock,
                     rated: seek.rated,
@@ -343,9 +344,9 @@ fn to_director(cluster: &Cluster, services: &Services, message: ToDirector) {
     use crate::tournaments::frames::{handle_remote, RemoteAnswer};
     let node = conn.node.clone();
     let conn = remote_member(conn, &services.outboxes, cluster.node());
-    let (ctx, outboxes) = (services.ctx.clone(), services.outboxes.clone());
+    let (directors, outboxes) = (services.directors.clone(), services.outboxes.clone());
     tokio::spawn(async move {
-        match handle_remote(&ctx, &conn, has_account, frame).await {
+        match handle_remote(&directors, &conn, has_account, frame).await {
             RemoteAnswer::Nothing => {}
             RemoteAnswer::Refused(text) => {
                 conn.send_text(text);

@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use super::proxy::Proxies;
 use super::Cluster;
-use crate::rooms::{open, RoomCommand, RoomContext};
+use jungle_rooms::{open, RoomCommand, RoomContext};
 
 /// Beats Redis must have answered in a row before this node adopts anything.
 pub const SETTLED_BEATS: u32 = 4;
@@ -34,7 +34,8 @@ const SEARCH_EVERY: u32 = 10;
 pub async fn keep(
     cluster: Cluster,
     ctx: Arc<RoomContext>,
-    online: crate::online::Online,
+    directors: crate::tournaments::Directors,
+    online: jungle_rooms::online::Online,
     proxies: Proxies,
     shutdown: watch::Receiver<bool>,
 ) {
@@ -99,7 +100,7 @@ pub async fn keep(
             continue;
         }
         if answered.is_multiple_of(3) {
-            direct_orphaned_tournaments(&cluster, &ctx, &online).await;
+            direct_orphaned_tournaments(&cluster, &ctx, &directors, &online).await;
         }
         // Settling, every node that held a lease before may have gone meanwhile.
         let search = answered <= SETTLED_BEATS + SEARCH_AFTER_A_DEPARTURE
@@ -129,7 +130,7 @@ pub async fn keep(
 /// published (see [`super::Published`]), else only renewed.
 async fn publish_live(
     cluster: &Cluster,
-    rooms: &crate::rooms::Rooms,
+    rooms: &jungle_rooms::Rooms,
     published: &mut super::Published,
 ) -> Result<(), super::ClusterError> {
     let (version, games) = match rooms.live_games_since(published.seen()) {
@@ -243,7 +244,8 @@ async fn adopt_waiting_room(
 async fn direct_orphaned_tournaments(
     cluster: &Cluster,
     ctx: &Arc<RoomContext>,
-    online: &crate::online::Online,
+    directors: &crate::tournaments::Directors,
+    online: &jungle_rooms::online::Online,
 ) {
     let records = match ctx
         .store
@@ -258,7 +260,7 @@ async fn direct_orphaned_tournaments(
     };
     for record in records {
         let id = record.id;
-        if ctx.tournaments.is_directed(id) || !matches!(cluster.director(id).await, Ok(None)) {
+        if directors.is_directed(id) || !matches!(cluster.director(id).await, Ok(None)) {
             continue;
         }
         if !matches!(cluster.direct(id).await, Ok(true)) {
@@ -267,7 +269,12 @@ async fn direct_orphaned_tournaments(
         match crate::tournaments::director::load(&ctx.store, record).await {
             Ok(loaded) => {
                 tracing::info!(tournament = %id, "directing a tournament no node directed");
-                crate::tournaments::director::start(ctx.clone(), online.clone(), loaded);
+                crate::tournaments::director::start(
+                    ctx.clone(),
+                    directors.clone(),
+                    online.clone(),
+                    loaded,
+                );
             }
             Err(e) => tracing::error!(tournament = %id, error = %e, "loading a tournament"),
         }

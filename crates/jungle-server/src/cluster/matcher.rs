@@ -15,8 +15,8 @@ use super::followers::Followers;
 use super::outbox::Outboxes;
 use super::wire::{Message, RemoteConn, SeekSpec, ToMatcher};
 use super::{Cluster, ClusterError};
-use crate::lobby::Lobby;
-use crate::rooms::{Connection, RoomSettings};
+use jungle_rooms::lobby::Lobby;
+use jungle_rooms::{Connection, RoomSettings};
 use jungle_store::RatingRecord;
 
 /// This node's end of matchmaking across nodes. Cloning shares.

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, Notify};
 
 use super::outbox::Outboxes;
 use super::wire::{Envelope, Message, RemoteConn, ToFollowers};
-use crate::rooms::{Connection, Fanout, Instruction, Outbound};
+use jungle_rooms::{Connection, Fanout, Instruction, Outbound};
 
 /// Frames for connections of one other node.
 #[derive(Debug)]

@@ -30,6 +30,7 @@ pub mod positions;
 pub mod presence;
 pub mod proxy;
 pub mod round_trip;
+pub mod seams;
 pub mod wire;
 
 use std::time::Duration;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 
 use super::{Cluster, BEAT};
-use crate::fair_play::{Among, EngineClosed, LivePositions, Standing};
+use jungle_rooms::fair_play::{Among, EngineClosed, LivePositions, Standing};
 
 /// How long the answers of every node are waited for.
 const ANSWER_WITHIN: Duration = Duration::from_millis(700);

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::outbox::Outboxes;
 use super::wire::{Message, ToFollowers};
 use super::Cluster;
-use crate::online::Online;
+use jungle_rooms::online::Online;
 
 /// Players on the other nodes, as of the last beat. Cloning shares.
 #[derive(Clone)]

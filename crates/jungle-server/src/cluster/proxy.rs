@@ -20,7 +20,7 @@ use super::followers::Followers;
 use super::outbox::Outboxes;
 use super::wire::{Message, RemoteConn, ToNode, ToOwner};
 use super::Cluster;
-use crate::rooms::{Connection, JoinIntent, RoomCommand, RoomHandle, Rooms};
+use jungle_rooms::{Connection, JoinIntent, RoomCommand, RoomHandle, Rooms};
 
 /// Every proxy of this node, by game. Cloning shares.
 #[derive(Clone)]

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::rooms::{Action, Connection};
+use jungle_rooms::{Action, Connection};
 use jungle_store::PlayerRecord;
 
 /// A connection of another node, as the owner or the matcher sees it.

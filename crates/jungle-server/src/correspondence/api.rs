@@ -9,8 +9,8 @@ use jungle_protocol::http::WaitingGames;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 
 pub async fn waiting(
     State(state): State<AppState>,

@@ -14,9 +14,9 @@ use tokio::sync::watch;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
-use crate::rooms::{RoomCommand, Rooms};
 use crate::state::AppState;
+use jungle_limits::Limited;
+use jungle_rooms::{RoomCommand, Rooms};
 use jungle_store::{PlayerRecord, Store, Vacation};
 
 /// Days of vacation a player may take in any 365.

@@ -14,8 +14,8 @@ use jungle_protocol::learn::{
 use crate::accounts::api::AccountApiError;
 use crate::accounts::manage::account_within;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 use jungle_store::{PlayerRecord, StoreError};
 
 /// The longest id and move text a request may carry.

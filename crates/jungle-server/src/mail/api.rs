@@ -12,8 +12,8 @@ use serde::Deserialize;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
 
 /// The longest address taken (RFC 5321's path limit).
@@ -38,7 +38,7 @@ async fn settings(
         address: stored.as_ref().map(|m| m.address.clone()),
         confirmed: stored.as_ref().is_some_and(|m| m.confirmed),
         turn_mails: stored.as_ref().is_some_and(|m| m.turn_mails),
-        mail_on: state.room_ctx.mailer.is_on(),
+        mail_on: state.mailer.is_on(),
     })
 }
 
@@ -82,7 +82,7 @@ pub async fn set(
     crate::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Mail).await?;
     let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
-    let mailer = &state.room_ctx.mailer;
+    let mailer = &state.mailer;
     let Some(base) = mailer.public_url() else {
         return Err(AccountApiError::BadBody("this server sends no mail".into()));
     };

@@ -154,3 +154,10 @@ impl Mailer {
         });
     }
 }
+
+/// The rooms say whose turn it is in a game over days; the mailer decides whether a mail goes.
+impl jungle_rooms::correspondence::TurnMail for Mailer {
+    fn your_turn(&self, player: Uuid, game: Uuid, ply: usize, opponent: String) {
+        Mailer::your_turn(self, player, game, ply, opponent)
+    }
+}

@@ -16,8 +16,8 @@ use uuid::Uuid;
 
 use super::{Theme, Verdict};
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
+use jungle_limits::Limited;
 use jungle_store::{StoreError, StoredPuzzle};
 
 /// Moves an attempt may carry, and the longest move text.
@@ -110,7 +110,7 @@ async fn fair_to_show(state: &AppState, stored: &StoredPuzzle) -> Result<(), Puz
     let closed = state
         .room_ctx
         .fair_play
-        .closed(&positions, crate::fair_play::Among::AllGames)
+        .closed(&positions, jungle_rooms::fair_play::Among::AllGames)
         .await
         .map_err(|_| PuzzleApiError::Unsure)?;
     if closed.contains(&true) {

@@ -22,7 +22,7 @@ use tokio::sync::watch;
 use uuid::Uuid;
 
 use super::miner::{Budget, Miner, Rejection, Tables};
-use crate::engine_pool::EnginePool;
+use jungle_rooms::engine_pool::EnginePool;
 use jungle_store::{GameRecord, Store, StoreError};
 
 /// How often finished games are looked for when none were waiting.

@@ -14,9 +14,9 @@ use super::director::status_at;
 
 use crate::accounts::api::AccountApiError;
 use crate::client_addr::ClientAddr;
-use jungle_limits::Limited;
 use crate::state::AppState;
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
+use jungle_limits::Limited;
 use jungle_store::{now_ms, TournamentRecord};
 
 /// Tournaments one player may have made that are not over yet.
@@ -99,7 +99,7 @@ pub async fn create(
     }
     let code = new
         .private
-        .then(|| crate::rooms::open::new_room_code(&state.rooms));
+        .then(|| jungle_rooms::open::new_room_code(&state.rooms));
     let record = TournamentRecord {
         id: Uuid::new_v4(),
         name: name.to_owned(),
@@ -119,7 +119,12 @@ pub async fn create(
     // A new id: nobody else directs it. If Redis is away, the first tick takes the lease.
     state.room_ctx.claims.direct(record.id).await;
     let loaded = super::director::load(&state.store, record.clone()).await?;
-    super::director::start(state.room_ctx.clone(), state.online.clone(), loaded);
+    super::director::start(
+        state.room_ctx.clone(),
+        state.directors.clone(),
+        state.online.clone(),
+        loaded,
+    );
     Ok((
         StatusCode::CREATED,
         Json(TournamentCreated {
@@ -135,7 +140,7 @@ pub async fn standings(
     state: &AppState,
     t: &TournamentRecord,
 ) -> Result<Vec<Standing>, jungle_store::StoreError> {
-    if let Some(lines) = state.room_ctx.tournaments.standings(t.id) {
+    if let Some(lines) = state.directors.standings(t.id) {
         return Ok(lines.as_ref().clone());
     }
     let mut paused = HashSet::new();

@@ -16,9 +16,11 @@ use jungle_rules::Side;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::online::Online;
-use crate::rooms::{frame_text, open, Connection, RoomContext, RoomSettings, SeatPlayer};
+use jungle_rooms::online::Online;
+
+use super::Directors;
 use jungle_game::arena::{self, Entry};
+use jungle_rooms::{frame_text, open, Connection, RoomContext, RoomSettings, SeatPlayer};
 use jungle_store::{now_ms, StoreError, TournamentRecord};
 
 /// Most players one tournament takes.
@@ -167,8 +169,7 @@ pub async fn load(
 }
 
 /// Starts directing a loaded tournament.
-pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
-    let directors = ctx.tournaments.clone();
+pub fn start(ctx: Arc<RoomContext>, directors: Directors, online: Online, loaded: Loaded) {
     let id = loaded.record.id;
     let (tx, rx) = mpsc::channel(1024);
     directors.register(id, tx);
@@ -187,6 +188,7 @@ pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
     let director = Director {
         t: loaded.record,
         ctx,
+        directors,
         online,
         entries: loaded.entries,
         paused: loaded.paused,
@@ -209,6 +211,8 @@ pub fn start(ctx: Arc<RoomContext>, online: Online, loaded: Loaded) {
 struct Director {
     t: TournamentRecord,
     ctx: Arc<RoomContext>,
+    /// Every director of this node (who plays where, who is active), this one among them.
+    directors: Directors,
     online: Online,
     entries: HashMap<Uuid, Entry>,
     paused: HashSet<Uuid>,
@@ -278,7 +282,7 @@ impl Director {
                 _ = shutdown.changed() => break,
             }
         }
-        self.ctx.tournaments.remove(self.t.id);
+        self.directors.remove(self.t.id);
         // Whoever asks after this is told the tournament is over.
         rx.close();
         while let Some(command) = rx.recv().await {
@@ -313,7 +317,7 @@ impl Director {
         has_account: bool,
     ) -> Result<(), JoinError> {
         let player = conn.player.id;
-        let directors = &self.ctx.tournaments;
+        let directors = &self.directors;
         if now_ms() >= self.t.ends_at {
             return Err(JoinError::Over);
         }
@@ -379,7 +383,7 @@ impl Director {
                 tracing::error!(tournament = %self.t.id, error = %e, "a withdrawal was not stored");
             }
             self.paused.insert(player);
-            self.ctx.tournaments.clear_active(player, self.t.id);
+            self.directors.clear_active(player, self.t.id);
             self.changed = true;
         }
         self.tell(player, false);
@@ -391,7 +395,7 @@ impl Director {
             id: self.t.id,
             active,
         });
-        self.ctx.tournaments.players().send(player, &frame, None);
+        self.directors.players().send(player, &frame, None);
     }
 
     /// Follows the standings on `conn`: the table as last sent, then what changes. (A player
@@ -427,7 +431,7 @@ impl Director {
         for player in [red, blue] {
             self.playing.remove(&player);
             self.ended_at.insert(player, now_ms());
-            self.ctx.tournaments.set_playing(player, None);
+            self.directors.set_playing(player, None);
             let stored = self
                 .ctx
                 .store
@@ -484,7 +488,7 @@ impl Director {
                     .get(p)
                     .is_none_or(|at| *at <= last_pairing_before)
             })
-            .filter(|p| self.ctx.tournaments.players().is_online(**p))
+            .filter(|p| self.directors.players().is_online(**p))
             .copied()
             .collect();
         if waiting.len() < 2 {
@@ -570,11 +574,11 @@ impl Director {
         for (player, opponent, side) in [(red, blue, Side::Red), (blue, red, Side::Blue)] {
             self.playing.insert(player, room.id);
             self.paired_at.insert(player, now_ms());
-            self.ctx.tournaments.set_playing(player, Some(self.t.id));
+            self.directors.set_playing(player, Some(self.t.id));
             if let Some(entry) = self.entries.get_mut(&player) {
                 entry.paired(opponent, side);
             }
-            self.ctx.tournaments.players().enter(player, &room);
+            self.directors.players().enter(player, &room);
         }
         self.changed = true;
     }
@@ -615,7 +619,7 @@ impl Director {
         let (lines, order) = change.map_or((Vec::new(), None), |c| (c.lines, c.order));
         self.seq += 1;
         self.status_shown = Some(status);
-        self.ctx.tournaments.publish(self.t.id, Arc::new(ranked));
+        self.directors.publish(self.t.id, Arc::new(ranked));
         let text = frame_text(&self.standings_frame(now, false, lines, order));
         self.watchers.retain(|w| !w.tx.is_closed());
         for watcher in &self.watchers {

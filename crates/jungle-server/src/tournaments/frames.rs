@@ -4,7 +4,7 @@
 use axum::extract::ws::Utf8Bytes;
 
 use crate::frame_error::FrameError;
-use crate::rooms::Connection;
+use jungle_rooms::Connection;
 
 use super::director::JoinError;
 
@@ -22,13 +22,12 @@ pub enum RemoteAnswer {
 /// A tournament frame from a connection of another node, on the node directing the
 /// tournament.
 pub async fn handle_remote(
-    ctx: &std::sync::Arc<crate::rooms::RoomContext>,
+    directors: &super::Directors,
     conn: &Connection,
     has_account: bool,
     frame: jungle_protocol::ClientFrame,
 ) -> RemoteAnswer {
     use jungle_protocol::ClientFrame;
-    let directors = &ctx.tournaments;
     match frame {
         ClientFrame::JoinTournament { id, code } => {
             match directors.join(id, conn.clone(), code, has_account).await {

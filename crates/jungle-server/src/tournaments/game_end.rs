@@ -7,7 +7,7 @@ use jungle_protocol::Reason;
 use uuid::Uuid;
 
 use super::Directors;
-use crate::rooms::game_end::{GameEndListener, Heard};
+use jungle_rooms::game_end::{GameEndListener, Heard};
 
 impl GameEndListener for Directors {
     fn game_ended<'a>(&'a self, ended: &'a GameEnded) -> Heard<'a> {

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use super::director::{Command, JoinError};
-use crate::rooms::Connection;
+use jungle_rooms::Connection;
 
 #[derive(Default)]
 struct Inner {
@@ -28,11 +28,11 @@ struct Inner {
 pub struct Directors {
     inner: Arc<Mutex<Inner>>,
     /// The players, wherever their tabs are.
-    players: crate::reach::Players,
+    players: jungle_rooms::reach::Players,
 }
 
 impl Directors {
-    pub fn new(players: crate::reach::Players) -> Directors {
+    pub fn new(players: jungle_rooms::reach::Players) -> Directors {
         Directors {
             inner: Arc::default(),
             players,
@@ -40,7 +40,7 @@ impl Directors {
     }
 
     /// Reaching the players of a tournament (on every node).
-    pub fn players(&self) -> &crate::reach::Players {
+    pub fn players(&self) -> &jungle_rooms::reach::Players {
         &self.players
     }
 

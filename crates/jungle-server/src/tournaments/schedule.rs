@@ -208,8 +208,9 @@ pub async fn ensure_organiser(store: &Store) -> Result<(), StoreError> {
 /// Stores each schedule's next arena, now and every minute, and starts directing the new ones.
 pub async fn run(
     schedules: Vec<Schedule>,
-    ctx: std::sync::Arc<crate::rooms::RoomContext>,
-    online: crate::online::Online,
+    ctx: std::sync::Arc<jungle_rooms::RoomContext>,
+    directors: super::Directors,
+    online: jungle_rooms::online::Online,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     if schedules.is_empty() {
@@ -225,7 +226,12 @@ pub async fn run(
             let (record, key) = schedule.next(now_ms());
             match ctx.store.create_scheduled_tournament(&record, &key).await {
                 Ok(true) => match super::director::load(&ctx.store, record).await {
-                    Ok(loaded) => super::director::start(ctx.clone(), online.clone(), loaded),
+                    Ok(loaded) => super::director::start(
+                        ctx.clone(),
+                        directors.clone(),
+                        online.clone(),
+                        loaded,
+                    ),
                     Err(e) => tracing::error!(error = %e, "a scheduled arena did not load"),
                 },
                 Ok(false) => {}

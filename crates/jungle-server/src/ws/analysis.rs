@@ -8,10 +8,10 @@ use jungle_protocol::{Ruleset, ServerFrame};
 use jungle_rules::{Game, Position};
 
 use super::session::{Reply, Session};
-use crate::engine_pool::{Priority, SearchRequest};
 use crate::frame_error::FrameError;
 use jungle_limits::Limited;
-use crate::rooms::{frame_text, Connection, Outbound};
+use jungle_rooms::engine_pool::{Priority, SearchRequest};
+use jungle_rooms::{frame_text, Connection, Outbound};
 
 /// The most an analysis thinks: about a second of one core (less when the pool is busy).
 pub const ANALYSIS_BUDGET: Duration = Duration::from_millis(1000);
@@ -56,7 +56,7 @@ impl Session {
         }
         let fair_play = self.state.room_ctx.fair_play.clone();
         fair_play
-            .may_show(crate::fair_play::Asker::of(conn), [game.position()])
+            .may_show(jungle_rooms::fair_play::Asker::of(conn), [game.position()])
             .await?;
         let request = SearchRequest {
             owner: conn.player.id,
@@ -85,7 +85,7 @@ impl Session {
                 Ok(shown) => frame_text(&ServerFrame::Analysis {
                     position: fen,
                     best: Some(analysis.best.to_string()),
-                    score: Some(crate::engine_pool::wire_score(analysis.score)),
+                    score: Some(jungle_rooms::engine_pool::wire_score(analysis.score)),
                     pv: analysis.pv[..shown]
                         .iter()
                         .map(ToString::to_string)

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::session::{Reply, Session};
 use crate::frame_error::FrameError;
 use jungle_limits::Limited;
-use crate::rooms::{
+use jungle_rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
 };
 
@@ -67,7 +67,8 @@ impl Session {
                 let listed = self.state.reach.open_seeks().await;
                 if let Some(taken) = listed.iter().find(|s| s.id == seek) {
                     let store = &self.state.store;
-                    crate::correspondence::may_start(store, conn.player.id, taken.clock).await?;
+                    jungle_rooms::correspondence::may_start(store, conn.player.id, taken.clock)
+                        .await?;
                 }
                 let has_account = self.state.store.has_account(conn.player.id).await?;
                 self.state
@@ -197,7 +198,7 @@ impl Session {
         clock: ClockSpec,
     ) -> Result<SeatPlayer, FrameError> {
         clock.validate()?;
-        crate::correspondence::may_start(&self.state.store, conn.player.id, clock).await?;
+        jungle_rooms::correspondence::may_start(&self.state.store, conn.player.id, clock).await?;
         let pool = jungle_game::rating::RatingPool::of(rules, clock);
         let rating = self.state.store.rating(conn.player.id, pool).await?;
         Ok(SeatPlayer::human(conn.player.clone(), rating))
@@ -256,7 +257,7 @@ impl Session {
         text: Option<String>,
     ) -> Reply {
         self.limit(Limited::Chat, conn)?;
-        let line = crate::rooms::chat_line::check(self.state.config.chat, preset, text)
+        let line = jungle_rooms::chat_line::check(self.state.config.chat, preset, text)
             .map_err(FrameError::BadChat)?;
         let command = RoomCommand::Chat {
             conn_id: conn.id,
@@ -319,7 +320,7 @@ impl Session {
         self.state
             .room_ctx
             .fair_play
-            .may_start_computer_game(crate::fair_play::Asker::of(conn), &start)
+            .may_start_computer_game(jungle_rooms::fair_play::Asker::of(conn), &start)
             .await?;
         let human = self.seat_for_new_game(conn, rules, clock).await?;
         let settings = RoomSettings {
@@ -448,7 +449,7 @@ impl Session {
 
     /// The room of a game this connection follows, or why there is none (a private game in
     /// play is, to a stranger, no game at all).
-    async fn followed_room(&self, game: Uuid) -> Result<crate::rooms::RoomHandle, FrameError> {
+    async fn followed_room(&self, game: Uuid) -> Result<jungle_rooms::RoomHandle, FrameError> {
         if let Some(room) = self.joined.get(&game).filter(|room| !room.is_closed()) {
             return Ok(room.clone());
         }

@@ -12,10 +12,10 @@ use uuid::Uuid;
 
 use crate::auth::hash_token;
 use crate::frame_error::FrameError;
-use crate::rooms::{
+use crate::state::AppState;
+use jungle_rooms::{
     frame_text, next_connection_id, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle,
 };
-use crate::state::AppState;
 
 /// What a handler answers at once, ahead of anything rooms send later.
 pub type Reply = Result<Option<Utf8Bytes>, FrameError>;
@@ -37,9 +37,9 @@ pub struct Session {
     /// Its place among the connections of that session, while signed in with one.
     _session: Option<crate::accounts::open_sessions::Registration>,
     /// Its place among the player's open connections, once signed in.
-    _online: Option<crate::online::OnlineEntry>,
+    _online: Option<jungle_rooms::online::OnlineEntry>,
     /// The engine analysis this connection waits for, if any (dropping it cancels it).
-    pub analysis: Option<crate::engine_pool::SearchTicket>,
+    pub analysis: Option<jungle_rooms::engine_pool::SearchTicket>,
     /// The tournament whose standings this connection follows.
     pub watching: Option<Uuid>,
     /// `hello` failed on our side (the store), not for the client's token.

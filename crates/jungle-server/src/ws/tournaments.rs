@@ -6,9 +6,9 @@ use uuid::Uuid;
 
 use super::session::{Reply, Session};
 use crate::frame_error::FrameError;
-use jungle_limits::Limited;
-use crate::rooms::{frame_text, Connection};
 use crate::tournaments::director::{ms_left, status_at, JoinError};
+use jungle_limits::Limited;
+use jungle_rooms::{frame_text, Connection};
 
 impl Session {
     /// A frame about a tournament another node directs goes there; true if it went.
@@ -18,7 +18,7 @@ impl Session {
         id: Uuid,
         frame: jungle_protocol::ClientFrame,
     ) -> Result<bool, FrameError> {
-        if self.state.room_ctx.tournaments.is_directed(id) {
+        if self.state.directors.is_directed(id) {
             return Ok(false);
         }
         let has_account = self.state.store.has_account(conn.player.id).await?;
@@ -47,7 +47,7 @@ impl Session {
             return Ok(None);
         }
         let has_account = self.state.store.has_account(conn.player.id).await?;
-        let directors = self.state.room_ctx.tournaments.clone();
+        let directors = self.state.directors.clone();
         match directors.join(id, conn.clone(), code, has_account).await {
             Some(Ok(())) => {
                 self.follow_tournament(conn, id).await;
@@ -71,7 +71,7 @@ impl Session {
         {
             return Ok(None);
         }
-        let directors = &self.state.room_ctx.tournaments;
+        let directors = &self.state.directors;
         if directors.is_directed(id) {
             directors.withdraw(id, conn.player.id).await;
             return Ok(None);
@@ -92,7 +92,7 @@ impl Session {
             self.watching = Some(id);
             return Ok(None);
         }
-        if self.state.room_ctx.tournaments.is_directed(id) {
+        if self.state.directors.is_directed(id) {
             self.follow_tournament(conn, id).await;
             if self.watching == Some(id) {
                 return Ok(None);
@@ -129,7 +129,7 @@ impl Session {
             self.watching = None;
             let frame = jungle_protocol::ClientFrame::UnwatchTournament { id };
             if !self.forwarded(conn, id, frame).await.unwrap_or(false) {
-                self.state.room_ctx.tournaments.unwatch(id, conn.id).await;
+                self.state.directors.unwatch(id, conn.id).await;
             }
         }
         Ok(None)
@@ -137,7 +137,7 @@ impl Session {
 
     /// Follows `id`'s standings on this connection, leaving the one followed before.
     async fn follow_tournament(&mut self, conn: &Connection, id: Uuid) {
-        let directors = self.state.room_ctx.tournaments.clone();
+        let directors = self.state.directors.clone();
         if let Some(before) = self.watching.filter(|before| *before != id) {
             directors.unwatch(before, conn.id).await;
         }

@@ -21,9 +21,9 @@ use super::session::Session;
 use crate::frame_error::FrameError;
 use crate::http_server::{ConnectionSlot, RETRY_WHEN_FULL, TOO_MANY_FROM_ADDRESS};
 use crate::json_rejections::refusal;
-use jungle_limits::Limited;
-use crate::rooms::{frame_text, Instruction, JoinIntent, Outbound};
 use crate::state::AppState;
+use jungle_limits::Limited;
+use jungle_rooms::{frame_text, Instruction, JoinIntent, Outbound};
 
 /// Frames a connection may queue before it counts as too slow and is closed.
 const OUTBOUND_QUEUE: usize = 256;

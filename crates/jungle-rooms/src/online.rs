@@ -8,7 +8,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::Notify;
 use uuid::Uuid;
 
-use crate::rooms::Connection;
+use crate::Connection;
 
 struct Open {
     conn: Connection,
@@ -88,7 +88,7 @@ impl Online {
     }
 
     /// Sends every connection of `player` into `room` (a tournament pairing); how many took it.
-    pub fn enter(&self, player: Uuid, room: &crate::rooms::RoomHandle) -> usize {
+    pub fn enter(&self, player: Uuid, room: &crate::RoomHandle) -> usize {
         let players = self.players.lock().expect("online lock");
         players
             .players
@@ -98,7 +98,7 @@ impl Online {
             .filter(|open| {
                 open.conn
                     .tx
-                    .try_send(crate::rooms::Outbound::enter(room.clone()))
+                    .try_send(crate::Outbound::enter(room.clone()))
                     .is_ok()
             })
             .count()

@@ -1,18 +1,49 @@
-//! The computer's seat in a room: how its level plays (a [`Persona`], a few bytes), and the
-//! one search it may have queued in the engine pool. The answer reaches the room as a
-//! `ComputerMove` command.
+//! The computer opponent: the level that suits a rating, the thinking time a move gets, and
+//! its seat in a room: how its level plays (a [`Persona`], a few bytes), and the one search it
+//! may have queued in the engine pool. The answer reaches the room as a `ComputerMove`
+//! command. Its player rows (one per level) are the store's
+//! (`Store::ensure_computer_players`).
 
 use std::time::Duration;
 
-use jungle_engine::{Level, Persona};
+use jungle_engine::{budget_from_clock, Level, Persona};
+use jungle_protocol::{ClockSpec, Clocks};
 use jungle_rules::Side;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use super::RoomCommand;
 use crate::engine_pool::{EnginePool, Priority, SearchRequest, SearchTicket};
 use crate::fair_play::FairPlay;
+use crate::RoomCommand;
 use jungle_game::session::GameSession;
+
+/// The level whose strength is nearest a rating (a rough scale: level 1 ≈ 800, +150 a level).
+pub fn level_for_rating(rating: f64) -> Level {
+    let level = (((rating - 800.0) / 150.0).round() as i64 + 1).clamp(1, 8) as u8;
+    Level::new(level).expect("clamped to the levels")
+}
+
+/// How long the computer may think on this move.
+pub fn budget(clock: ClockSpec, clocks: &Clocks, side: Side) -> Duration {
+    let cap = Duration::from_secs(5);
+    match clock {
+        ClockSpec::Fischer { inc_s, .. } => {
+            let left = if side == Side::Red {
+                clocks.red_ms
+            } else {
+                clocks.blue_ms
+            };
+            budget_from_clock(
+                Duration::from_millis(left),
+                Duration::from_secs(inc_s.into()),
+            )
+            .min(cap)
+        }
+        ClockSpec::PerMove { move_s, .. } => (Duration::from_secs(move_s.into()) / 4).min(cap),
+        // Days to answer: the computer answers at once, with its usual thought.
+        ClockSpec::Days { .. } => cap,
+    }
+}
 
 /// The computer takes a draw only in a long game (at least this many turns played)…
 pub const DRAW_AFTER_PLIES: usize = 40;
@@ -69,7 +100,7 @@ impl ComputerPlayer {
         if self.pending.is_some() {
             return;
         }
-        let budget = crate::bots::budget(session.settings().clock, &session.clocks(now), side);
+        let budget = budget(session.settings().clock, &session.clocks(now), side);
         let request = SearchRequest {
             owner: opponent(session),
             priority: Priority::Live,

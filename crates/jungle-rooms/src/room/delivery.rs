@@ -89,7 +89,7 @@ impl Room {
     /// Sends each member the text `pick` gives it (if any): members here at once; members on
     /// other nodes one message per node and text, however many there are there.
     pub(super) fn deliver_each(&self, mut pick: impl FnMut(&Member) -> Option<Utf8Bytes>) {
-        let mut elsewhere: Vec<(&Arc<dyn crate::rooms::Fanout>, Utf8Bytes, Vec<u64>)> = Vec::new();
+        let mut elsewhere: Vec<(&Arc<dyn crate::Fanout>, Utf8Bytes, Vec<u64>)> = Vec::new();
         for member in &self.members {
             let Some(text) = pick(member) else {
                 continue;

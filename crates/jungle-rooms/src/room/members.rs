@@ -72,7 +72,7 @@ impl Room {
                         crate::correspondence::may_start(store, player, clock).await
                     {
                         may_sit = false;
-                        let error = crate::frame_error::FrameError::from(refusal);
+                        let error = refusal;
                         let text = error_text(error.code(), &error.to_string(), Some(self.id));
                         self.deliver(&conn, text);
                         break;

@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::rooms::{
+use crate::{
     error_text, frame_text, open, Connection, Outbound, RoomContext, RoomSettings, SeatPlayer,
 };
 pub use jungle_protocol::http::OpenSeek;
@@ -402,12 +402,12 @@ impl Pools {
                 if let Err(refusal) =
                     crate::correspondence::may_start(&ctx.store, player, clock).await
                 {
-                    let error = crate::frame_error::FrameError::from(refusal);
+                    let error = refusal;
                     let text = error_text(error.code(), &error.to_string(), None);
                     for tx in [&seeker.conn.tx, &conn.tx] {
                         let _ = tx.try_send(Outbound::text(text.clone()));
                     }
-                    let cancelled = crate::rooms::frame_text(&ServerFrame::SeekCancelled);
+                    let cancelled = crate::frame_text(&ServerFrame::SeekCancelled);
                     let _ = seeker.conn.tx.try_send(Outbound::text(cancelled));
                     return;
                 }
@@ -472,7 +472,7 @@ impl Pools {
 
     /// Nobody came: a casual game against the computer at a level near the player's rating.
     fn start_computer_game(&mut self, settings: RoomSettings, seeker: Seeker) {
-        let level = crate::bots::level_for_rating(seeker.rating.rating);
+        let level = crate::computer::level_for_rating(seeker.rating.rating);
         let human = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
         let ctx = self.ctx.clone();
         tokio::spawn(async move {

@@ -10,11 +10,13 @@
 //!   progress, on this node or another.
 
 pub mod assessor;
+mod other_nodes;
 pub mod positions;
 
 use jungle_rules::{Game, Move, Position};
 use uuid::Uuid;
 
+pub use other_nodes::{OtherNodes, PositionsElsewhere};
 pub use positions::{Among, GamePositions, LivePositions, Seats, Standing};
 
 use jungle_store::Store;
@@ -41,7 +43,7 @@ pub enum EngineClosed {
 pub struct FairPlay {
     positions: LivePositions,
     store: Store,
-    others: crate::reach::OtherNodes,
+    others: OtherNodes,
     limits: std::sync::Arc<jungle_limits::Limits>,
 }
 
@@ -54,7 +56,7 @@ pub struct Asker {
 }
 
 impl Asker {
-    pub fn of(conn: &crate::rooms::Connection) -> Asker {
+    pub fn of(conn: &crate::Connection) -> Asker {
         Asker {
             player: conn.player.id,
             addr: conn.addr,
@@ -66,7 +68,7 @@ impl FairPlay {
     pub fn new(
         positions: LivePositions,
         store: Store,
-        others: crate::reach::OtherNodes,
+        others: OtherNodes,
         limits: std::sync::Arc<jungle_limits::Limits>,
     ) -> FairPlay {
         FairPlay {

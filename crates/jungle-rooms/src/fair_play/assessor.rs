@@ -55,11 +55,11 @@ impl Assessor {
 
 /// Every rated game that ends, finished by a result, is assessed (an aborted one has nothing
 /// to judge).
-impl crate::rooms::game_end::GameEndListener for Assessor {
+impl crate::game_end::GameEndListener for Assessor {
     fn game_ended<'a>(
         &'a self,
         ended: &'a jungle_game::ended::GameEnded,
-    ) -> crate::rooms::game_end::Heard<'a> {
+    ) -> crate::game_end::Heard<'a> {
         if ended.rated && ended.status == GameStatus::Finished {
             Assessor::game_ended(self, ended.game);
         }

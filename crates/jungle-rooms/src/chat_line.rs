@@ -4,7 +4,12 @@
 
 use jungle_protocol::{CHAT_PRESETS, MAX_CHAT_CHARS};
 
-use crate::config::ChatMode;
+/// What players may say in game chat (the server's `--chat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChatMode {
+    All,
+    PresetsOnly,
+}
 
 /// A line fit to say: a preset, or trimmed text.
 #[derive(Debug, PartialEq, Eq)]

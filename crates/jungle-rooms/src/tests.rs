@@ -55,12 +55,12 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
         time: Default::default(),
-        mailer: Default::default(),
+        mailer: Arc::new(crate::correspondence::NoMail),
         correspondence_starts: Default::default(),
         fair_play: crate::fair_play::FairPlay::new(
             Default::default(),
             store.clone(),
-            crate::reach::OtherNodes::new(None),
+            crate::fair_play::OtherNodes::new(None),
             limits.clone(),
         ),
         limits,
@@ -72,10 +72,6 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         store,
         timing: Timing::new(Duration::from_secs(30), Duration::from_secs(30)),
         shutdown,
-        tournaments: crate::tournaments::Directors::new(crate::reach::Players::new(
-            Default::default(),
-            None,
-        )),
         claims: crate::reach::Claims::new(None),
     });
     (ctx, writes, shutdown_tx)

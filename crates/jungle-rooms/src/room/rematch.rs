@@ -43,7 +43,7 @@ impl Room {
         for player in [red.player.id, blue.player.id] {
             let store = &self.ctx.store;
             if let Err(refusal) = crate::correspondence::may_start(store, player, clock).await {
-                let error = crate::frame_error::FrameError::from(refusal);
+                let error = refusal;
                 let text = error_text(error.code(), &error.to_string(), Some(self.id));
                 for member in &self.members {
                     self.deliver(&member.conn, text.clone());
@@ -59,8 +59,7 @@ impl Room {
             rating: self.rating(blue.player.id, rules).await,
             ..blue
         };
-        let handle =
-            crate::rooms::open::matched(self.ctx.clone(), self.session.settings(), red, blue);
+        let handle = crate::open::matched(self.ctx.clone(), self.session.settings(), red, blue);
         for member in &self.members {
             let _ = member.conn.tx.try_send(Outbound::enter(handle.clone()));
         }

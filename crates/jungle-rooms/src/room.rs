@@ -42,8 +42,6 @@ pub struct RoomContext {
     pub store: Store,
     pub timing: Timing,
     pub shutdown: watch::Receiver<bool>,
-    /// The tournaments' directors, told when a tournament game ends.
-    pub tournaments: crate::tournaments::Directors,
     /// What this node holds while it runs a game or a room (leases, codes; nothing with one
     /// node).
     pub claims: crate::reach::Claims,
@@ -57,7 +55,7 @@ pub struct RoomContext {
     /// The time as sessions see it (tokio's clock, moved forward by tests of days).
     pub time: crate::time_source::TimeSource,
     /// Mails a correspondence player whose turn it becomes (off unless configured).
-    pub mailer: crate::mail::Mailer,
+    pub mailer: Arc<dyn crate::correspondence::TurnMail>,
     /// Held from the cap check of a game over days to its start being stored.
     pub correspondence_starts: Arc<tokio::sync::Mutex<()>>,
 }

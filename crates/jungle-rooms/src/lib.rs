@@ -1,19 +1,31 @@
-//! Rooms: one task per game owning it, reached through a cloneable [`RoomHandle`]. The
-//! [`Rooms`] registry finds a room by game id or room code; nothing else is shared.
+//! The rooms: one task per game owning it, reached through a cloneable [`RoomHandle`], and
+//! what games start from and run beside. The [`Rooms`] registry finds a room by game id or
+//! room code; nothing else is shared. Below the features (tournaments, puzzles, the Bot API…),
+//! which it never names: it tells them of a game's end through [`game_end`], and reaches the
+//! other nodes through [`reach`]'s traits, which the cluster implements.
 //!
-//! - [`session`]: the game as a pure state machine (no runtime, no store);
-//! - [`room`]: the task around a session: persist, render, broadcast;
-//! - [`view`]: the frames a session is shown as;
-//! - [`computer`]: the computer's seat and its searches;
-//! - [`open`]: every way a room is opened, and room codes;
-//! - [`clock`]: the game clock; [`registry`]: rooms by id and code.
+//! - [`room`]: the task around a `jungle_game::session::GameSession`: persist, render,
+//!   broadcast (the session itself is pure and lives in `jungle-game`);
+//! - [`view`]: the frames a session is shown as; [`chat_line`]: what may be said;
+//! - [`computer`]: the computer opponent, its seat and its searches in the [`engine_pool`];
+//! - [`open`]: every way a room is opened, and room codes; [`registry`]: rooms by id and code;
+//! - [`lobby`]: seeks and matchmaking on one node; [`online`]: this node's connected players;
+//! - [`fair_play`]: the check in front of the engine, and the assessment of finished games;
+//! - [`correspondence`]: who may start a game over days; [`time_source`]: the time games see.
 
 pub mod chat_line;
 pub mod computer;
+pub mod correspondence;
+pub mod engine_pool;
+pub mod fair_play;
 pub mod game_end;
+pub mod lobby;
+pub mod online;
 pub mod open;
+pub mod reach;
 mod registry;
 mod room;
+pub mod time_source;
 pub mod view;
 
 use std::sync::Arc;

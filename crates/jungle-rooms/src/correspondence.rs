@@ -1,0 +1,73 @@
+//! Who may start a game over days (issue 28): accounts, at most
+//! [`WaitingGames::MAX_IN_PROGRESS`] in progress. Asked by every way a game starts (a room's
+//! join or rematch, the lobby, a challenge).
+
+use jungle_protocol::http::WaitingGames;
+use jungle_protocol::{ClockSpec, ErrorCode};
+use uuid::Uuid;
+
+use jungle_store::{Store, StoreError};
+
+/// Why a player may not start another correspondence game.
+#[derive(Debug, thiserror::Error)]
+pub enum StartRefusal {
+    #[error("games over days are for accounts: keep this player with a username and a password (your games stay), or play in one sitting")]
+    NeedsAccount,
+    #[error(
+        "at most {} correspondence games at once: finish one first",
+        WaitingGames::MAX_IN_PROGRESS
+    )]
+    TooMany,
+    /// Logged where it happens; the client hears only that it failed.
+    #[error("something went wrong on our side; try again shortly")]
+    Store(StoreError),
+}
+
+impl StartRefusal {
+    /// The wire code a client hears this refusal as.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            StartRefusal::NeedsAccount => ErrorCode::AccountRequired,
+            StartRefusal::TooMany => ErrorCode::LimitReached,
+            StartRefusal::Store(_) => ErrorCode::Internal,
+        }
+    }
+}
+
+/// Whether `player` may sit down to a game with `clock`: any real-time game, and a
+/// correspondence one for an account under the cap.
+pub async fn may_start(store: &Store, player: Uuid, clock: ClockSpec) -> Result<(), StartRefusal> {
+    if !clock.is_correspondence() {
+        return Ok(());
+    }
+    let failed = |e: StoreError| {
+        tracing::error!(error = %e, "may a player start a correspondence game");
+        StartRefusal::Store(e)
+    };
+    if !store.has_account(player).await.map_err(failed)? {
+        return Err(StartRefusal::NeedsAccount);
+    }
+    let in_progress = store
+        .correspondence_in_progress(player)
+        .await
+        .map_err(failed)?;
+    if in_progress >= i64::from(WaitingGames::MAX_IN_PROGRESS) {
+        return Err(StartRefusal::TooMany);
+    }
+    Ok(())
+}
+
+/// Mail to a player of a game over days whose turn it becomes while they are away. The mail
+/// service implements it (it decides: a confirmed address, once a turn, a daily cap); the
+/// rooms only say whose turn it is.
+pub trait TurnMail: Send + Sync {
+    /// `player`'s turn in `game` at `ply`, against `opponent` (their name).
+    fn your_turn(&self, player: Uuid, game: Uuid, ply: usize, opponent: String);
+}
+
+/// No mail at all: a server without a mail service, and tests.
+pub struct NoMail;
+
+impl TurnMail for NoMail {
+    fn your_turn(&self, _player: Uuid, _game: Uuid, _ply: usize, _opponent: String) {}
+}
