@@ -3,7 +3,7 @@
 //! Long (about 650 lines): the public HTTP handlers for players, games and the leaderboard, until
 //! they move into the crates of their features with their routes (issue 48).
 
-use crate::client_addr::ClientAddr;
+use jungle_web::client_addr::ClientAddr;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
@@ -18,9 +18,9 @@ use jungle_rules::Ruleset;
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::auth::{hash_token, new_token};
 use crate::state::AppState;
 use jungle_store::{GameRecord, StoreError};
+use jungle_web::auth::{hash_token, new_token};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -35,7 +35,7 @@ pub enum ApiError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
+    ForeignOrigin(#[from] jungle_web::auth::ForeignOrigin),
     #[error("that room's game has started: it can be watched, not joined")]
     RoomStarted,
 }
@@ -174,8 +174,8 @@ pub async fn rename_guest(
     headers: axum::http::HeaderMap,
     body: Result<Json<http::NewName>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
-    let token = crate::auth::presented_token(&headers).ok_or(ApiError::NotFound("player"))?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
+    let token = jungle_web::auth::presented_token(&headers).ok_or(ApiError::NotFound("player"))?;
     let guest = state
         .store
         .player_by_token_hash(&hash_token(&token))
@@ -261,7 +261,7 @@ pub async fn player_games(
     }
     let offset = (page - 1) * GAMES_PER_PAGE;
     // A private room's game in play is listed to its own player only.
-    let own = player_of(&state, &headers)
+    let own = jungle_web::identity::player_of(&state.store, &headers)
         .await?
         .is_some_and(|p| p.id == id);
     let games = state
@@ -303,31 +303,14 @@ pub async fn visible_game(
     }
     let record = state.store.with_moves(header).await?;
     if private_in_play(&record) {
-        let viewer = player_of(state, headers).await?.map(|p| p.id);
+        let viewer = jungle_web::identity::player_of(&state.store, headers)
+            .await?
+            .map(|p| p.id);
         if viewer != Some(record.red) && viewer != Some(record.blue) {
             return Err(ApiError::NotFound("game"));
         }
     }
     Ok(record)
-}
-
-/// The player a request's token signs in as (a guest's token or an account's session), if any.
-pub async fn player_of(
-    state: &AppState,
-    headers: &axum::http::HeaderMap,
-) -> Result<Option<jungle_store::PlayerRecord>, StoreError> {
-    let Some(token) = crate::auth::presented_token(headers) else {
-        return Ok(None);
-    };
-    let token_hash = hash_token(&token);
-    if let Some(guest) = state.store.player_by_token_hash(&token_hash).await? {
-        return Ok(Some(guest));
-    }
-    let session = state
-        .store
-        .player_by_session(&token_hash, crate::accounts::SESSION_IDLE_MS)
-        .await?;
-    Ok(session.map(|(_, player)| player))
 }
 
 #[derive(Deserialize)]

@@ -76,7 +76,7 @@ pub struct Config {
         env = "JUNGLE_TRUSTED_PROXY",
         value_delimiter = ','
     )]
-    pub trusted_proxies: Vec<crate::client_addr::AddressBlock>,
+    pub trusted_proxies: Vec<jungle_web::client_addr::AddressBlock>,
 
     /// Kernel send buffer per connection, in KiB (0: the kernel's own, which grows to 4 MiB):
     /// bounds the memory a client that stops reading pins, and how soon its sends stall.

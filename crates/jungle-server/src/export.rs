@@ -11,10 +11,10 @@ use jungle_rules::{GameResult, GameText, Position, Side, TextTurn, Turn};
 use uuid::Uuid;
 
 use crate::api::ApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_store::{GameRecord, Store};
+use jungle_web::client_addr::ClientAddr;
 
 /// Games read from the database per step of a player's export.
 const PAGE: i64 = 100;

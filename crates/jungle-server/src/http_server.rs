@@ -21,8 +21,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
-use crate::client_addr::{ClientAddr, TrustedProxies};
 use crate::state::{IpLimits, IpSlot};
+use jungle_web::client_addr::{ClientAddr, TrustedProxies};
 
 /// How long a refused connection may take to send the request it is refused.
 const REFUSAL_TIMEOUT: Duration = Duration::from_secs(2);

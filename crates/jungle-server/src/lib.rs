@@ -11,10 +11,8 @@ pub mod accounts;
 pub mod admin;
 pub mod api;
 pub mod assets;
-pub mod auth;
 pub mod bot_api;
 pub mod challenges;
-pub mod client_addr;
 pub mod cluster;
 pub mod config;
 pub mod correspondence;
@@ -22,7 +20,6 @@ pub mod export;
 pub mod frame_error;
 pub mod game_analysis;
 pub mod http_server;
-pub mod json_rejections;
 pub mod learn;
 pub mod mail;
 pub mod metrics;
@@ -45,12 +42,12 @@ use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use auth::Origins;
 pub use config::Config;
 use jungle_rooms::lobby::Lobby;
 use jungle_rooms::{open, RoomContext, Rooms, Timing};
 use jungle_store::persist::{self, Persister};
 use jungle_store::{Store, StoreError};
+use jungle_web::auth::Origins;
 use state::{AppState, IpLimits};
 
 #[derive(Debug, thiserror::Error)]
@@ -321,7 +318,9 @@ impl Server {
             max_total: config.max_connections(),
             per_address,
             header_timeout: config.header_timeout(),
-            trusted_proxies: client_addr::TrustedProxies::new(config.trusted_proxies.clone()),
+            trusted_proxies: jungle_web::client_addr::TrustedProxies::new(
+                config.trusted_proxies.clone(),
+            ),
             send_buffer: config.send_buffer_kib * 1024,
         };
         tracing::info!(max_connections = limits.max_total, "connection caps");
@@ -418,9 +417,18 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .with_state(assets);
     let mut routes = Router::new()
         .route("/ws", get(ws::upgrade))
-        .route("/api", axum::routing::any(json_rejections::unknown))
-        .route("/api/", axum::routing::any(json_rejections::unknown))
-        .route("/api/{*rest}", axum::routing::any(json_rejections::unknown))
+        .route(
+            "/api",
+            axum::routing::any(jungle_web::json_rejections::unknown),
+        )
+        .route(
+            "/api/",
+            axum::routing::any(jungle_web::json_rejections::unknown),
+        )
+        .route(
+            "/api/{*rest}",
+            axum::routing::any(jungle_web::json_rejections::unknown),
+        )
         .route("/api/players", post(api::create_player))
         .route("/api/players/me/name", post(api::rename_guest))
         .route(
@@ -538,7 +546,9 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
     .expect("the policy is plain ASCII");
     routes
         .with_state(state)
-        .layer(axum::middleware::from_fn(json_rejections::middleware))
+        .layer(axum::middleware::from_fn(
+            jungle_web::json_rejections::middleware,
+        ))
         .merge(client)
         .layer(axum::middleware::map_response(
             move |response: axum::response::Response| {

@@ -9,10 +9,10 @@ use axum::Json;
 use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT_REASONS};
 
 use crate::accounts::api::AccountApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_store::ModerationStoreError;
+use jungle_web::client_addr::ClientAddr;
 
 /// Why a report was refused.
 #[derive(Debug, thiserror::Error)]
@@ -31,8 +31,8 @@ pub async fn create(
     headers: HeaderMap,
     body: Result<Json<NewReport>, JsonRejection>,
 ) -> Result<(StatusCode, Json<ReportCreated>), AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
-    let reporter = crate::api::player_of(&state, &headers)
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
+    let reporter = jungle_web::identity::player_of(&state.store, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     let Json(report) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;

@@ -10,9 +10,9 @@ use axum::Json;
 use jungle_protocol::http::{self, ImportRequest, Line, LineOutcome, LineRequest};
 use jungle_rules::{Game, GameText, Position, Ruleset, Turn};
 
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::{Limited, RateLimited};
+use jungle_web::client_addr::ClientAddr;
 
 /// Turns a line may hold: longer than any game the server plays (a draw comes at 200 plies
 /// without a capture), short enough to lay out in a blink.

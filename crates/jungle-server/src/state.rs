@@ -43,7 +43,7 @@ pub struct Shared {
     /// What each room needs (the writer, the registry, timings), shared by new rooms.
     pub room_ctx: Arc<RoomContext>,
     /// The origins allowed to open a WebSocket, fixed at start.
-    pub origins: Arc<crate::auth::Origins>,
+    pub origins: Arc<jungle_web::auth::Origins>,
     /// Flips to true on shutdown; connections and rooms watch it.
     pub shutdown: watch::Receiver<bool>,
     /// Renders /metrics.

@@ -14,12 +14,12 @@ use jungle_protocol::http;
 use super::passwords::check_password;
 use super::throttle::{Origin, Requester};
 use super::AccountError;
-use crate::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE};
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_game::names::{name_keys, validate_username};
 use jungle_limits::{Limited, RateLimited};
 use jungle_store::{AccountStoreError, NewAccount, NewSession, StoreError};
+use jungle_web::auth::{cookie, hash_token, new_token, presented_token, SESSION_COOKIE};
+use jungle_web::client_addr::ClientAddr;
 
 /// A browser's own cookie, set at its first sign-in and kept: a device that signed in to an
 /// account before is never slowed by others' failed sign-ins (its SHA-256 is stored).
@@ -39,7 +39,7 @@ pub enum AccountApiError {
     #[error("you have no such session")]
     NoSuchSession,
     #[error(transparent)]
-    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
+    ForeignOrigin(#[from] jungle_web::auth::ForeignOrigin),
     #[error("{0}")]
     BadBody(String),
     #[error("this link is unknown, used or expired; ask the operator for a new one")]
@@ -178,7 +178,7 @@ pub async fn create_account(
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
 ) -> Result<Response, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let credentials = body(request)?;
     let username = validate_username(&credentials.username).map_err(AccountError::from)?;
     check_password(&credentials.password, &username)?;
@@ -239,7 +239,7 @@ pub async fn sign_in(
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
 ) -> Result<Response, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     state.limits.check(Limited::SignIn, None, client)?;
     let credentials = body(request)?;
     let keys = name_keys(credentials.username.trim());
@@ -306,7 +306,7 @@ pub async fn sign_in(
     let secure = secure(&state);
     let session_cookie = format!(
         "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
-        super::SESSION_IDLE_MS / 1000
+        jungle_web::identity::SESSION_IDLE_MS / 1000
     );
     let answer = http::SignedIn {
         id: account.id,
@@ -346,11 +346,8 @@ pub async fn sign_out(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
-    let token = presented_token(&headers).ok_or(AccountApiError::NotSignedIn)?;
-    let (session, _player) = state
-        .store
-        .player_by_session(&hash_token(&token), super::SESSION_IDLE_MS)
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
+    let (session, _player) = jungle_web::identity::session_of(&state.store, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     state.store.delete_session(session).await?;

@@ -10,9 +10,9 @@ use uuid::Uuid;
 
 use super::api::AccountApiError;
 use super::manage::signed_in;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
+use jungle_web::client_addr::ClientAddr;
 
 /// `GET /api/account/blocks`: the players this account blocks, the latest first.
 pub async fn list(
@@ -56,7 +56,7 @@ async fn change(
     player: Uuid,
     blocked: bool,
 ) -> Result<StatusCode, AccountApiError> {
-    crate::auth::same_origin(&state.origins, headers)?;
+    jungle_web::auth::same_origin(&state.origins, headers)?;
     let (_, me) = signed_in(state, headers).await?;
     state.limits.check(Limited::Blocks, Some(me.id), client)?;
     if blocked {

@@ -11,10 +11,9 @@ use uuid::Uuid;
 use super::api::AccountApiError;
 use super::passwords::check_password;
 use super::AccountError;
-use crate::auth::hash_token;
-use crate::auth::presented_token;
 use crate::state::AppState;
 use jungle_store::PlayerRecord;
+use jungle_web::auth::hash_token;
 
 /// The session and player a request is made with.
 /// The account a request names, once `limit` allows it: guests are told what the
@@ -26,7 +25,7 @@ pub async fn account_within(
     limit: jungle_limits::Limited,
     what: &str,
 ) -> Result<jungle_store::PlayerRecord, AccountApiError> {
-    let player = crate::api::player_of(state, headers)
+    let player = jungle_web::identity::player_of(&state.store, headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     state.limits.check(limit, Some(player.id), client)?;
@@ -40,10 +39,7 @@ pub(super) async fn signed_in(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<(Uuid, PlayerRecord), AccountApiError> {
-    let token = presented_token(headers).ok_or(AccountApiError::NotSignedIn)?;
-    state
-        .store
-        .player_by_session(&hash_token(&token), super::SESSION_IDLE_MS)
+    jungle_web::identity::session_of(&state.store, headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)
 }
@@ -71,7 +67,7 @@ async fn confirmed(
     headers: &HeaderMap,
     password: &str,
 ) -> Result<(Uuid, PlayerRecord), AccountApiError> {
-    crate::auth::same_origin(&state.origins, headers)?;
+    jungle_web::auth::same_origin(&state.origins, headers)?;
     let (session, player) = signed_in(state, headers).await?;
     // Each check hashes (19 MiB, tens of milliseconds): limited per player and address.
     state.limits.check(
@@ -118,7 +114,7 @@ pub async fn list(
 /// games, rating history).
 pub async fn export(
     State(state): State<AppState>,
-    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<http::AccountExport>, AccountApiError> {
     let (_, player) = signed_in(&state, &headers).await?;
@@ -176,7 +172,7 @@ pub async fn sign_out_one(
     headers: HeaderMap,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let (_, player) = signed_in(&state, &headers).await?;
     if end_sessions(&state, player.id, Some(id), None).await? == 0 {
         return Err(AccountApiError::NoSuchSession);
@@ -189,7 +185,7 @@ pub async fn sign_out_others(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<StatusCode, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let (current, player) = signed_in(&state, &headers).await?;
     end_sessions(&state, player.id, None, Some(current)).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -198,7 +194,7 @@ pub async fn sign_out_others(
 /// `POST /api/account/password`: a new password; every other session is signed out.
 pub async fn change_password(
     State(state): State<AppState>,
-    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::PasswordChange>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
@@ -215,7 +211,7 @@ pub async fn change_password(
 /// username, password and every session are erased.
 pub async fn delete_account(
     State(state): State<AppState>,
-    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::AccountDeletion>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
@@ -244,11 +240,11 @@ pub async fn settings(
 /// `PUT /api/account/settings`: saves the display settings, so every device shows the same.
 pub async fn save_settings(
     State(state): State<AppState>,
-    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::DisplaySettings>, JsonRejection>,
 ) -> Result<Json<http::DisplaySettings>, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let settings = json(body)?;
     if let Some(language) = &settings.language {
         if !["en", "zh", "zh-Hant"].contains(&language.as_str()) {
@@ -301,11 +297,11 @@ pub async fn save_settings(
 /// `jungle-server admin reset-password`; every session is signed out.
 pub async fn reset_password(
     State(state): State<AppState>,
-    crate::client_addr::ClientAddr(client): crate::client_addr::ClientAddr,
+    jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::PasswordReset>, JsonRejection>,
 ) -> Result<StatusCode, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     // Guessing links is what this limits, like guessing passwords.
     state
         .limits

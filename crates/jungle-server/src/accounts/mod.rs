@@ -60,6 +60,3 @@ impl AccountError {
         }
     }
 }
-
-/// How long a session lives without being used (30 days).
-pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use clap::Subcommand;
 use uuid::Uuid;
 
-use crate::auth::{hash_token, new_token};
 use jungle_game::names::{name_keys, validate_username};
 use jungle_store::{ModerationStoreError, NamedPlayer, Store, StoreError};
+use jungle_web::auth::{hash_token, new_token};
 
 /// How long a password-reset link works.
 pub const RESET_LINK_HOURS: i64 = 24;

@@ -9,9 +9,9 @@ use serde_json::{json, Value};
 
 use super::holder::holder;
 use super::BotApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
+use jungle_web::client_addr::ClientAddr;
 
 pub async fn upgrade(
     State(state): State<AppState>,

@@ -19,10 +19,10 @@ use uuid::Uuid;
 use super::game_stream::{player_of, Api};
 use super::holder::connection;
 use super::BotApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
+use jungle_web::client_addr::ClientAddr;
 
 /// How long an action waits for the room's answer.
 const ANSWER: Duration = Duration::from_secs(5);

@@ -16,11 +16,11 @@ use uuid::Uuid;
 use super::event_stream::challenge_json;
 use super::holder::{holder, playing_holder};
 use super::BotApiError;
-use crate::client_addr::ClientAddr;
 use crate::frame_error::FrameError;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_rooms::Connection;
+use jungle_web::client_addr::ClientAddr;
 
 /// The clock of a challenge, as lichess writes it (seconds), a clock per move, or days per
 /// move (correspondence, as lichess's `days`).

@@ -24,10 +24,10 @@ use super::game_view::clock_json;
 use super::holder::{connection, playing_holder};
 use super::ndjson;
 use super::BotApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
+use jungle_web::client_addr::ClientAddr;
 
 const FRAMES: usize = 256;
 /// Games one event stream follows at once (beyond, the oldest is let go).

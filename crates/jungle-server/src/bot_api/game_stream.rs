@@ -15,10 +15,10 @@ use super::holder::{connection, holder};
 use super::ndjson;
 use super::streams::MAX_GAME_STREAMS;
 use super::BotApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_rooms::{JoinIntent, Outbound, RoomCommand};
+use jungle_web::client_addr::ClientAddr;
 
 /// Frames from the room the stream may hold before it counts as too slow.
 const FRAMES: usize = 64;

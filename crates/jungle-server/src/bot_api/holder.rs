@@ -8,10 +8,10 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
 use super::BotApiError;
-use crate::auth::hash_token;
 use crate::state::AppState;
 use jungle_rooms::{next_connection_id, Connection, Outbound};
 use jungle_store::TokenHolder;
+use jungle_web::auth::hash_token;
 
 /// The longest token we read (ours are 64 hex digits).
 const MAX_TOKEN: usize = 128;

@@ -69,7 +69,7 @@ pub enum BotApiError {
     #[error(transparent)]
     RateLimited(#[from] jungle_limits::RateLimited),
     #[error(transparent)]
-    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
+    ForeignOrigin(#[from] jungle_web::auth::ForeignOrigin),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -12,18 +12,15 @@ use jungle_protocol::bot::{
 use uuid::Uuid;
 
 use super::BotApiError;
-use crate::auth::{hash_token, new_token, presented_token};
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
+use jungle_web::auth::{hash_token, new_token};
+use jungle_web::client_addr::ClientAddr;
 
 /// The account a session request is made for (a guest has no tokens).
 async fn account(state: &AppState, headers: &HeaderMap) -> Result<PlayerRecord, BotApiError> {
-    let token = presented_token(headers).ok_or(BotApiError::NeedsSession)?;
-    let (_, player) = state
-        .store
-        .player_by_session(&hash_token(&token), crate::accounts::SESSION_IDLE_MS)
+    let (_, player) = jungle_web::identity::session_of(&state.store, headers)
         .await?
         .ok_or(BotApiError::NeedsSession)?;
     Ok(player)
@@ -70,7 +67,7 @@ pub async fn create(
     headers: HeaderMap,
     body: Result<Json<NewApiToken>, JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedApiToken>), BotApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers).await?;
     state
         .limits
@@ -116,7 +113,7 @@ pub async fn delete(
     headers: HeaderMap,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, BotApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers).await?;
     state
         .limits

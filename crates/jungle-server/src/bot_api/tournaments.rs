@@ -14,11 +14,11 @@ use uuid::Uuid;
 
 use super::holder::playing_holder;
 use super::BotApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use crate::tournaments::director::JoinError;
 use jungle_limits::Limited;
 use jungle_rooms::Connection;
+use jungle_web::client_addr::ClientAddr;
 
 #[derive(Deserialize, Default)]
 pub struct JoinBody {

@@ -8,16 +8,16 @@ use axum::Json;
 use jungle_protocol::http::WaitingGames;
 
 use crate::accounts::api::AccountApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
+use jungle_web::client_addr::ClientAddr;
 
 pub async fn waiting(
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<WaitingGames>, AccountApiError> {
-    let player = crate::api::player_of(&state, &headers)
+    let player = jungle_web::identity::player_of(&state.store, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     state

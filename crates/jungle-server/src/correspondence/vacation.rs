@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
 use crate::accounts::api::AccountApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_rooms::{RoomCommand, Rooms};
 use jungle_store::{PlayerRecord, Store, Vacation};
+use jungle_web::client_addr::ClientAddr;
 
 /// Days of vacation a player may take in any 365.
 pub const DAYS_A_YEAR: i64 = 14;
@@ -84,7 +84,7 @@ pub async fn start(
     headers: HeaderMap,
     body: Result<Json<NewVacation>, JsonRejection>,
 ) -> Result<Json<VacationView>, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Vacation).await?;
     let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
     let before = view(&state, &player).await?;
@@ -114,7 +114,7 @@ pub async fn end(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<VacationView>, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Vacation).await?;
     let now = state.room_ctx.time.wall_ms();
     state.store.end_vacation(player.id, now).await?;

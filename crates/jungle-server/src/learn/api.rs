@@ -13,10 +13,10 @@ use jungle_protocol::learn::{
 
 use crate::accounts::api::AccountApiError;
 use crate::accounts::manage::account_within;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_store::{PlayerRecord, StoreError};
+use jungle_web::client_addr::ClientAddr;
 
 /// The longest id and move text a request may carry.
 pub(crate) const MAX_ID: usize = 64;
@@ -57,14 +57,14 @@ impl IntoResponse for LearnApiError {
             LearnApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         let message = match &self {
-            LearnApiError::Store(e) => crate::json_rejections::internal("learn request", e),
+            LearnApiError::Store(e) => jungle_web::json_rejections::internal("learn request", e),
             other => other.to_string(),
         };
         let limited = match &self {
             LearnApiError::RateLimited(limited) => Some(limited),
             _ => None,
         };
-        crate::json_rejections::refusal(status, code, message, limited)
+        jungle_web::json_rejections::refusal(status, code, message, limited)
     }
 }
 
@@ -75,7 +75,7 @@ async fn asker(
     headers: &HeaderMap,
     client: std::net::IpAddr,
 ) -> Result<Option<(PlayerRecord, bool)>, LearnApiError> {
-    let player = crate::api::player_of(state, headers).await?;
+    let player = jungle_web::identity::player_of(&state.store, headers).await?;
     state
         .limits
         .check(Limited::Learn, player.as_ref().map(|p| p.id), client)?;

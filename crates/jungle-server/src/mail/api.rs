@@ -11,10 +11,10 @@ use jungle_protocol::http::{MailSettings, NewMailAddress};
 use serde::Deserialize;
 
 use crate::accounts::api::AccountApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
+use jungle_web::client_addr::ClientAddr;
 
 /// The longest address taken (RFC 5321's path limit).
 const MAX_ADDRESS: usize = 254;
@@ -79,7 +79,7 @@ pub async fn set(
     headers: HeaderMap,
     body: Result<Json<NewMailAddress>, JsonRejection>,
 ) -> Result<(StatusCode, Json<MailSettings>), AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Mail).await?;
     let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
     let mailer = &state.mailer;
@@ -87,10 +87,10 @@ pub async fn set(
         return Err(AccountApiError::BadBody("this server sends no mail".into()));
     };
     let address = checked(&asked.address)?;
-    let token = crate::auth::new_token();
+    let token = jungle_web::auth::new_token();
     state
         .store
-        .set_mail_address(player.id, &address, &crate::auth::hash_token(&token))
+        .set_mail_address(player.id, &address, &jungle_web::auth::hash_token(&token))
         .await?;
     let body = format!(
         "Someone, we hope you, gave this address to Jungle Arena for the player {}.\n\n\
@@ -117,7 +117,7 @@ pub async fn remove(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<StatusCode, AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Mail).await?;
     state.store.delete_mail_address(player.id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -147,7 +147,7 @@ fn link_token(
     if token.is_empty() || token.len() > 128 {
         return Err(AccountApiError::BadBody("this link has no token".into()));
     }
-    Ok(crate::auth::hash_token(token))
+    Ok(jungle_web::auth::hash_token(token))
 }
 
 /// `GET /api/mail/confirm?token=…`: the link of a confirmation mail.

@@ -127,8 +127,8 @@ impl Mailer {
         };
         let mailer = self.clone();
         tokio::spawn(async move {
-            let token = crate::auth::new_token();
-            let hash = crate::auth::hash_token(&token);
+            let token = jungle_web::auth::new_token();
+            let hash = jungle_web::auth::hash_token(&token);
             let claimed = inner
                 .store
                 .claim_turn_mail(player, game, ply as i64, &hash, DAILY_CAP)

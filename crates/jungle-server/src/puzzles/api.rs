@@ -15,10 +15,10 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::{Theme, Verdict};
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_store::{StoreError, StoredPuzzle};
+use jungle_web::client_addr::ClientAddr;
 
 /// Moves an attempt may carry, and the longest move text.
 const MAX_MOVES: usize = 16;
@@ -51,7 +51,7 @@ pub enum PuzzleApiError {
     #[error("the puzzle cannot be checked against the games in progress now: try again soon")]
     Unsure,
     #[error(transparent)]
-    ForeignOrigin(#[from] crate::auth::ForeignOrigin),
+    ForeignOrigin(#[from] jungle_web::auth::ForeignOrigin),
     #[error(transparent)]
     RateLimited(#[from] jungle_limits::RateLimited),
     #[error(transparent)]
@@ -75,14 +75,14 @@ impl IntoResponse for PuzzleApiError {
             PuzzleApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         let message = match &self {
-            PuzzleApiError::Store(e) => crate::json_rejections::internal("puzzle request", e),
+            PuzzleApiError::Store(e) => jungle_web::json_rejections::internal("puzzle request", e),
             other => other.to_string(),
         };
         let limited = match &self {
             PuzzleApiError::RateLimited(limited) => Some(limited),
             _ => None,
         };
-        crate::json_rejections::refusal(status, code, message, limited)
+        jungle_web::json_rejections::refusal(status, code, message, limited)
     }
 }
 
@@ -93,7 +93,7 @@ async fn asker(
     client: std::net::IpAddr,
     limit: Limited,
 ) -> Result<Option<jungle_store::PlayerRecord>, PuzzleApiError> {
-    let player = crate::api::player_of(state, headers).await?;
+    let player = jungle_web::identity::player_of(&state.store, headers).await?;
     state
         .limits
         .check(limit, player.as_ref().map(|p| p.id), client)?;
@@ -252,7 +252,7 @@ pub async fn attempt(
 ) -> Result<Json<PuzzleResult>, PuzzleApiError> {
     // A page of another site must not spend a signed-in player's first try (or their
     // allowance of tries) with its cookie: refused before anything else.
-    crate::auth::same_origin(&state.origins, &headers)?;
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = asker(&state, &headers, client, Limited::PuzzleAttempts)
         .await?
         .ok_or(PuzzleApiError::NotSignedIn)?;

@@ -13,11 +13,11 @@ use uuid::Uuid;
 use super::director::status_at;
 
 use crate::accounts::api::AccountApiError;
-use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
 use jungle_limits::Limited;
 use jungle_store::{now_ms, TournamentRecord};
+use jungle_web::client_addr::ClientAddr;
 
 /// Tournaments one player may have made that are not over yet.
 pub const MAX_OPEN_PER_PLAYER: i64 = 3;
@@ -37,8 +37,8 @@ pub async fn create(
     headers: HeaderMap,
     body: Result<Json<NewTournament>, JsonRejection>,
 ) -> Result<(StatusCode, Json<TournamentCreated>), AccountApiError> {
-    crate::auth::same_origin(&state.origins, &headers)?;
-    let player = crate::api::player_of(&state, &headers)
+    jungle_web::auth::same_origin(&state.origins, &headers)?;
+    let player = jungle_web::identity::player_of(&state.store, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     let Json(new) = body.map_err(|e| bad(e.body_text()))?;

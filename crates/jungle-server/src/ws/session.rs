@@ -10,7 +10,6 @@ use jungle_protocol::{ClientFrame, PlayerInfo, ServerFrame, MAX_FRAME_BYTES};
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
-use crate::auth::hash_token;
 use crate::frame_error::FrameError;
 use crate::state::AppState;
 use jungle_rooms::{
@@ -125,20 +124,15 @@ impl Session {
 
     async fn hello(&mut self, token: &str) -> Reply {
         let store = &self.state.store;
-        let token_hash = hash_token(token);
-        // A guest's token, or an account's session.
-        let player = match store.player_by_token_hash(&token_hash).await? {
-            Some(guest) => guest,
-            None => {
-                let (session, player) = store
-                    .player_by_session(&token_hash, crate::accounts::SESSION_IDLE_MS)
-                    .await?
-                    .ok_or(FrameError::BadToken)?;
-                let registry = &self.state.open_sessions;
-                self._session = Some(registry.register(session, self.signed_out.clone()));
-                player
-            }
-        };
+        // A guest's token, or an account's session (whose sign-out closes this socket).
+        let who = jungle_web::identity::identify(store, token)
+            .await?
+            .ok_or(FrameError::BadToken)?;
+        if let Some(session) = who.session {
+            let registry = &self.state.open_sessions;
+            self._session = Some(registry.register(session, self.signed_out.clone()));
+        }
+        let player = who.player;
         if let Some(reason) = store.ban_reason(player.id).await? {
             self._session = None;
             return Err(FrameError::Banned(reason));

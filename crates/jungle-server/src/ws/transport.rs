@@ -6,7 +6,6 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::client_addr::ClientAddr;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -14,16 +13,17 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::SinkExt;
 use jungle_protocol::ServerFrame;
+use jungle_web::client_addr::ClientAddr;
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
 use super::session::Session;
 use crate::frame_error::FrameError;
 use crate::http_server::{ConnectionSlot, RETRY_WHEN_FULL, TOO_MANY_FROM_ADDRESS};
-use crate::json_rejections::refusal;
 use crate::state::AppState;
 use jungle_limits::Limited;
 use jungle_rooms::{frame_text, Instruction, JoinIntent, Outbound};
+use jungle_web::json_rejections::refusal;
 
 /// Frames a connection may queue before it counts as too slow and is closed.
 const OUTBOUND_QUEUE: usize = 256;

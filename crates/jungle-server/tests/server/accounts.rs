@@ -374,7 +374,7 @@ async fn sessions_expire_and_accounts_can_be_deleted(db: Db) {
         .await
         .unwrap();
     sqlx::query("UPDATE sessions SET last_seen_at = 0 WHERE token_hash = $1")
-        .bind(jungle_server::auth::hash_token(&old))
+        .bind(jungle_web::auth::hash_token(&old))
         .execute(&mut db)
         .await
         .unwrap();

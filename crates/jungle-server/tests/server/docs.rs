@@ -32,7 +32,7 @@ fn duration_constants() -> Vec<(String, String)> {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        // `jungle-server/src/lobby.rs` → `server/lobby.rs`, as the table writes it.
+        // `jungle-rooms/src/lobby.rs` → `rooms/lobby.rs`, as the table writes it.
         let shown = relative
             .trim_start_matches("jungle-")
             .replacen("/src/", "/", 1);

@@ -28,6 +28,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-limits", 3),
     // The rooms: the task of each game, matchmaking, the computer, fair play at run time.
     ("jungle-rooms", 4),
+    // The HTTP plumbing every feature shares: who a request is from, origins, refusals.
+    ("jungle-web", 4),
     // The cluster and the features go on layer 5 as they leave the server.
     // The server: HTTP, WebSocket, and the assembly of all the rest.
     ("jungle-server", 6),
@@ -422,7 +424,7 @@ fn the_circle_finder_finds_circles_and_none_where_there_is_none() {
     assert_eq!(found[0], ["a", "b", "c"].map(String::from).into());
     assert!(circles(&graph(&[("a", "b"), ("a", "c"), ("b", "c")])).is_empty());
     let tops: BTreeSet<String> = ["rooms", "store"].map(String::from).into();
-    let text = "use jungle_rooms::Room;\n// crate::store in a comment\nuse super::super::store::X;";
+    let text = "use crate::rooms::Room;\n// crate::store in a comment\nuse super::super::store::X;";
     let named = named_top_modules(&["a".into(), "b".into()], text, &tops);
     assert_eq!(named, tops);
 }
