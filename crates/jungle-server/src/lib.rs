@@ -24,7 +24,6 @@ pub mod learn;
 pub mod mail;
 pub mod metrics;
 pub mod moderation;
-pub mod puzzles;
 pub mod reach;
 pub mod reports;
 pub mod review;
@@ -166,14 +165,12 @@ impl Server {
             correspondence_starts: Default::default(),
         });
         tournaments::schedule::ensure_organiser(&store).await?;
-        tokio::spawn(puzzles::starter::load(store.clone()));
-        if !config.no_puzzle_mining {
-            puzzles::background::start(
-                room_ctx.engines.clone(),
-                store.clone(),
-                shutdown_rx.clone(),
-            );
-        }
+        jungle_puzzles::start(
+            store.clone(),
+            room_ctx.engines.clone(),
+            !config.no_puzzle_mining,
+            shutdown_rx.clone(),
+        );
         match &cluster {
             None => {
                 resume_games(&store, &room_ctx).await?;
@@ -253,8 +250,16 @@ impl Server {
             ));
         }
         let reach = reach::Reach::new(rooms.clone(), lobby.clone(), challenges.clone(), across);
+        let origins = Arc::new(Origins::new(&config.allowed_origins, &public_url));
+        let puzzles = jungle_puzzles::PuzzlesState {
+            store: store.clone(),
+            limits: limits.clone(),
+            origins: origins.clone(),
+            fair_play: room_ctx.fair_play.clone(),
+        };
         let state = AppState::new(state::Shared {
             reach,
+            puzzles,
             bot_streams: Default::default(),
             bot_actions: Default::default(),
             event_streams: Default::default(),
@@ -268,7 +273,7 @@ impl Server {
             room_ctx,
             directors,
             mailer,
-            origins: Arc::new(Origins::new(&config.allowed_origins, &public_url)),
+            origins,
             shutdown: shutdown_rx.clone(),
             metrics,
             public_url,
@@ -504,15 +509,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/games/live", get(api::live_games))
         .route("/api/rooms/{code}", get(api::room_invite))
         .merge(bot_api::routes::routes())
-        .route("/api/puzzles/next", get(puzzles::api::next))
-        .route("/api/puzzles/daily", get(puzzles::api::daily))
-        .route("/api/puzzles/{id}", get(puzzles::api::one))
-        .route(
-            "/api/puzzles/{id}/attempt",
-            post(puzzles::api::attempt)
-                .layer(axum::extract::DefaultBodyLimit::max(puzzles::api::MAX_BODY)),
-        )
-        .route("/api/players/{id}/puzzles", get(puzzles::api::history))
+        .merge(jungle_puzzles::routes())
         .route("/api/learn", get(learn::api::catalogue))
         .route(
             "/api/learn/try",

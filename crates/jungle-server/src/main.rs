@@ -40,9 +40,9 @@ async fn main() -> std::process::ExitCode {
             use jungle_server::admin::PuzzlesAction;
             // Pure computation: off the runtime's threads.
             let mined = tokio::task::spawn_blocking(move || match action {
-                PuzzlesAction::Mine(args) => jungle_server::puzzles::mine::run(&args),
-                PuzzlesAction::Recheck(args) => jungle_server::puzzles::mine::recheck(&args),
-                PuzzlesAction::Themes(args) => jungle_server::puzzles::mine::rethemes(&args),
+                PuzzlesAction::Mine(args) => jungle_puzzles::mine::run(&args),
+                PuzzlesAction::Recheck(args) => jungle_puzzles::mine::recheck(&args),
+                PuzzlesAction::Themes(args) => jungle_puzzles::mine::rethemes(&args),
             })
             .await
             .unwrap_or_else(|e| Err(e.to_string()));

@@ -22,6 +22,13 @@ impl AppState {
     }
 }
 
+/// Each feature's handlers take their own state, not all of this one.
+impl axum::extract::FromRef<AppState> for jungle_puzzles::PuzzlesState {
+    fn from_ref(state: &AppState) -> Self {
+        state.puzzles.clone()
+    }
+}
+
 impl std::ops::Deref for AppState {
     type Target = Shared;
 
@@ -65,6 +72,8 @@ pub struct Shared {
     pub online: jungle_rooms::online::Online,
     /// Mails: confirmations, and a correspondence player's turn (off unless configured).
     pub mailer: crate::mail::Mailer,
+    /// What the puzzles' handlers take.
+    pub puzzles: jungle_puzzles::PuzzlesState,
     /// The tournaments directed on this node, and who plays in them.
     pub directors: crate::tournaments::Directors,
     /// Direct challenges waiting for an answer.

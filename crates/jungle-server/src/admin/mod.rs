@@ -28,11 +28,11 @@ pub enum Command {
 #[derive(Clone, Debug, Subcommand)]
 pub enum PuzzlesAction {
     /// Mine puzzles from games our engine plays against itself; prints what it rejected.
-    Mine(crate::puzzles::mine::MineArgs),
+    Mine(jungle_puzzles::mine::MineArgs),
     /// Keep the puzzles of a file that hold with more thought (how the shipped set is made).
-    Recheck(crate::puzzles::mine::RecheckArgs),
+    Recheck(jungle_puzzles::mine::RecheckArgs),
     /// Write each puzzle's themes again from its line (after the detector learns a theme).
-    Themes(crate::puzzles::mine::ThemesArgs),
+    Themes(jungle_puzzles::mine::ThemesArgs),
 }
 
 /// Players are named by username (any case) or, for guests, by player id.

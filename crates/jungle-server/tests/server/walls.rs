@@ -30,7 +30,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-rooms", 4),
     // The HTTP plumbing every feature shares: who a request is from, origins, refusals.
     ("jungle-web", 4),
-    // The cluster and the features go on layer 5 as they leave the server.
+    // The features: each owns its routes, limits, queries and wiring.
+    ("jungle-puzzles", 5),
     // The server: HTTP, WebSocket, and the assembly of all the rest.
     ("jungle-server", 6),
     // Tools that drive a server from outside.

@@ -13,12 +13,12 @@ pub const RECHECK_NODES: u64 = 400_000;
 
 /// The shipped files, one per ruleset.
 pub const FILES: [(&str, &str); 4] = [
-    ("classic", include_str!("../../puzzles/classic.jsonl")),
-    ("strict", include_str!("../../puzzles/strict.jsonl")),
-    ("daitou", include_str!("../../puzzles/daitou.jsonl")),
+    ("classic", include_str!("../puzzles/classic.jsonl")),
+    ("strict", include_str!("../puzzles/strict.jsonl")),
+    ("daitou", include_str!("../puzzles/daitou.jsonl")),
     (
         "international",
-        include_str!("../../puzzles/international.jsonl"),
+        include_str!("../puzzles/international.jsonl"),
     ),
 ];
 
@@ -59,7 +59,7 @@ pub async fn load(store: Store) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::{Budget, Miner};
+    use crate::{Budget, Miner};
     use jungle_game::themes;
     use std::collections::HashSet;
 

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::{Theme, Verdict};
-use crate::state::AppState;
+use crate::PuzzlesState;
 use jungle_limits::Limited;
 use jungle_store::{StoreError, StoredPuzzle};
 use jungle_web::client_addr::ClientAddr;
@@ -88,7 +88,7 @@ impl IntoResponse for PuzzleApiError {
 
 /// The player the request names, if any, once the limits allow it.
 async fn asker(
-    state: &AppState,
+    state: &PuzzlesState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
     limit: Limited,
@@ -103,12 +103,11 @@ async fn asker(
 /// Refuses a puzzle any of whose positions stands in a game in progress now (any game: one
 /// against our computer started from a puzzle's board would otherwise read the engine's
 /// answer, or its best defence, here), on any node. Unsure counts as no.
-async fn fair_to_show(state: &AppState, stored: &StoredPuzzle) -> Result<(), PuzzleApiError> {
+async fn fair_to_show(state: &PuzzlesState, stored: &StoredPuzzle) -> Result<(), PuzzleApiError> {
     let positions = stored.puzzle.line_positions().map_err(|e| {
         PuzzleApiError::Store(StoreError::Corrupt(format!("puzzle {}: {e}", stored.id)))
     })?;
     let closed = state
-        .room_ctx
         .fair_play
         .closed(&positions, jungle_rooms::fair_play::Among::AllGames)
         .await
@@ -120,7 +119,10 @@ async fn fair_to_show(state: &AppState, stored: &StoredPuzzle) -> Result<(), Puz
 }
 
 /// [`view`], once [`fair_to_show`].
-async fn fair_view(state: &AppState, stored: &StoredPuzzle) -> Result<PuzzleView, PuzzleApiError> {
+async fn fair_view(
+    state: &PuzzlesState,
+    stored: &StoredPuzzle,
+) -> Result<PuzzleView, PuzzleApiError> {
     fair_to_show(state, stored).await?;
     view(stored)
 }
@@ -151,7 +153,7 @@ pub struct NextQuery {
 
 /// `GET /api/puzzles/next?rules=classic[&theme=den1]`.
 pub async fn next(
-    State(state): State<AppState>,
+    State(state): State<PuzzlesState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Query(query): Query<NextQuery>,
@@ -212,7 +214,7 @@ fn checked_id(id: &str) -> Result<&str, PuzzleApiError> {
 
 /// `GET /api/puzzles/{id}`.
 pub async fn one(
-    State(state): State<AppState>,
+    State(state): State<PuzzlesState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -228,7 +230,7 @@ pub async fn one(
 
 /// `GET /api/puzzles/daily`: the same for everyone all day (UTC).
 pub async fn daily(
-    State(state): State<AppState>,
+    State(state): State<PuzzlesState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<PuzzleView>, PuzzleApiError> {
@@ -244,7 +246,7 @@ pub async fn daily(
 
 /// `POST /api/puzzles/{id}/attempt`: judged here; an account's first attempt is rated.
 pub async fn attempt(
-    State(state): State<AppState>,
+    State(state): State<PuzzlesState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -314,7 +316,7 @@ pub async fn attempt(
 
 /// `GET /api/players/{id}/puzzles`: ratings per ruleset and the latest attempts.
 pub async fn history(
-    State(state): State<AppState>,
+    State(state): State<PuzzlesState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,

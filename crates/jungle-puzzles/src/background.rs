@@ -325,7 +325,7 @@ mod tests {
     use jungle_rules::{Position, Ruleset, Side, Turn};
 
     use super::*;
-    use crate::puzzles::{starter, Puzzle};
+    use crate::{starter, Puzzle};
     use jungle_store::{FinishRecord, MoveRecord, NewGame, StoredClock};
 
     /// Two quiet moves each, there and back: from `start`, four plies that lead to it again.
