@@ -9,10 +9,12 @@
 //! - [`view`]: the frames a session is shown as; [`chat_line`]: what may be said;
 //! - [`computer`]: the computer opponent, its seat and its searches in the [`engine_pool`];
 //! - [`open`]: every way a room is opened, and room codes; [`registry`]: rooms by id and code;
-//! - [`lobby`]: seeks and matchmaking on one node; [`online`]: this node's connected players;
+//! - [`lobby`]: seeks and matchmaking on one node; [`challenges`]: one player invites another;
+//! - [`online`]: this node's connected players;
 //! - [`fair_play`]: the check in front of the engine, and the assessment of finished games;
 //! - [`correspondence`]: who may start a game over days; [`time_source`]: the time games see.
 
+pub mod challenges;
 pub mod chat_line;
 pub mod computer;
 pub mod correspondence;

@@ -12,12 +12,10 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod bot_api;
-pub mod challenges;
 pub mod cluster;
 pub mod config;
 pub mod correspondence;
 pub mod export;
-pub mod frame_error;
 pub mod game_analysis;
 pub mod http_server;
 pub mod learn;
@@ -212,7 +210,7 @@ impl Server {
             online.clone(),
             shutdown_rx.clone(),
         ));
-        let challenges = challenges::Challenges::new(players);
+        let challenges = jungle_rooms::challenges::Challenges::new(players);
         let across = cluster
             .clone()
             .zip(outboxes)

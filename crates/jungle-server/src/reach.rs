@@ -19,7 +19,7 @@ use jungle_store::RatingRecord;
 pub struct Reach {
     rooms: Rooms,
     lobby: Lobby,
-    challenges: crate::challenges::Challenges,
+    challenges: jungle_rooms::challenges::Challenges,
     across: Option<Across>,
 }
 
@@ -27,7 +27,7 @@ impl Reach {
     pub fn new(
         rooms: Rooms,
         lobby: Lobby,
-        challenges: crate::challenges::Challenges,
+        challenges: jungle_rooms::challenges::Challenges,
         across: Option<Across>,
     ) -> Reach {
         Reach {

@@ -77,7 +77,7 @@ pub struct Shared {
     /// The tournaments directed on this node, and who plays in them.
     pub directors: crate::tournaments::Directors,
     /// Direct challenges waiting for an answer.
-    pub challenges: crate::challenges::Challenges,
+    pub challenges: jungle_rooms::challenges::Challenges,
     /// Whole-game analyses running, one per player and per game.
     pub game_analyses: crate::game_analysis::Running,
     /// Where is it: the rooms, matchmaking and players on this node or another.

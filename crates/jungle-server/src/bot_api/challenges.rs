@@ -16,9 +16,9 @@ use uuid::Uuid;
 use super::event_stream::challenge_json;
 use super::holder::{holder, playing_holder};
 use super::BotApiError;
-use crate::frame_error::FrameError;
 use crate::state::AppState;
 use jungle_limits::Limited;
+use jungle_rooms::challenges::ChallengeRefusal;
 use jungle_rooms::Connection;
 use jungle_web::client_addr::ClientAddr;
 
@@ -74,7 +74,7 @@ async fn send(
     {
         return Ok(None);
     }
-    let answer = crate::challenges::handle_frame(
+    let answer = jungle_rooms::challenges::handle_frame(
         &state.store,
         &state.challenges,
         &state.room_ctx,
@@ -87,9 +87,9 @@ async fn send(
 }
 
 /// A refused challenge frame, as the API says it.
-fn refusal(e: FrameError) -> BotApiError {
+fn refusal(e: ChallengeRefusal) -> BotApiError {
     match e {
-        FrameError::Store(e) => BotApiError::Store(e),
+        ChallengeRefusal::Store(e) => BotApiError::Store(e),
         other => BotApiError::Refused(other.to_string()),
     }
 }

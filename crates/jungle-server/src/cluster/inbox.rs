@@ -27,7 +27,7 @@ pub struct Services {
     pub proxies: Proxies,
     pub matching: Matching,
     pub lobby: jungle_rooms::lobby::Lobby,
-    pub challenges: crate::challenges::Challenges,
+    pub challenges: jungle_rooms::challenges::Challenges,
     pub online: jungle_rooms::online::Online,
     pub ctx: Arc<RoomContext>,
     pub directors: crate::tournaments::Directors,
@@ -304,7 +304,7 @@ fn to_matcher(cluster: &Cluster, services: &Services, message: ToMatcher) {
         ToMatcher::Challenge { conn, frame } => {
             let (services, conn) = (services.clone(), member(conn));
             tokio::spawn(async move {
-                let answer = crate::challenges::handle_frame(
+                let answer = jungle_rooms::challenges::handle_frame(
                     &services.ctx.store,
                     &services.challenges,
                     &services.ctx,

@@ -64,6 +64,37 @@ pub enum JoinError {
     Store(#[from] StoreError),
 }
 
+impl JoinError {
+    /// The wire code a client hears this refusal as.
+    pub fn code(&self) -> jungle_protocol::ErrorCode {
+        use jungle_protocol::ErrorCode;
+        match self {
+            JoinError::Over => ErrorCode::TournamentOver,
+            JoinError::Code => ErrorCode::TournamentCode,
+            JoinError::AccountRequired => ErrorCode::AccountRequired,
+            JoinError::AlreadyJoined => ErrorCode::AlreadyJoined,
+            JoinError::InOtherGame => ErrorCode::InTournamentGame,
+            JoinError::Full => ErrorCode::TournamentFull,
+            JoinError::Unknown => ErrorCode::UnknownTournament,
+            JoinError::BotsOnly => ErrorCode::BotsOnly,
+            JoinError::NoBots => ErrorCode::BotAccount,
+            JoinError::Store(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// The `error` frame the client gets (an internal failure is logged, not told).
+    pub fn to_frame(&self) -> axum::extract::ws::Utf8Bytes {
+        let message = match self {
+            JoinError::Store(e) => {
+                tracing::error!(error = %e, "a tournament frame failed");
+                "something went wrong on our side; please try again".to_owned()
+            }
+            other => other.to_string(),
+        };
+        jungle_rooms::error_text(self.code(), &message, None)
+    }
+}
+
 pub(super) enum Command {
     Join {
         conn: Connection,

@@ -3,7 +3,6 @@
 
 use axum::extract::ws::Utf8Bytes;
 
-use crate::frame_error::FrameError;
 use jungle_rooms::Connection;
 
 use super::director::JoinError;
@@ -32,11 +31,9 @@ pub async fn handle_remote(
         ClientFrame::JoinTournament { id, code } => {
             match directors.join(id, conn.clone(), code, has_account).await {
                 Some(Ok(())) => RemoteAnswer::Nothing,
-                Some(Err(JoinError::Code)) => {
-                    RemoteAnswer::WrongCode(FrameError::from(JoinError::Code).to_frame())
-                }
-                Some(Err(e)) => RemoteAnswer::Refused(FrameError::from(e).to_frame()),
-                None => RemoteAnswer::Refused(FrameError::from(JoinError::Over).to_frame()),
+                Some(Err(JoinError::Code)) => RemoteAnswer::WrongCode(JoinError::Code.to_frame()),
+                Some(Err(e)) => RemoteAnswer::Refused(e.to_frame()),
+                None => RemoteAnswer::Refused(JoinError::Over.to_frame()),
             }
         }
         ClientFrame::Withdraw { id } => {

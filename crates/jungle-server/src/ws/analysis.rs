@@ -8,7 +8,7 @@ use jungle_protocol::{Ruleset, ServerFrame};
 use jungle_rules::{Game, Position};
 
 use super::session::{Reply, Session};
-use crate::frame_error::FrameError;
+use crate::ws::frame_error::FrameError;
 use jungle_limits::Limited;
 use jungle_rooms::engine_pool::{Priority, SearchRequest};
 use jungle_rooms::{frame_text, Connection, Outbound};

@@ -9,7 +9,7 @@ use jungle_rules::Position;
 use uuid::Uuid;
 
 use super::session::{Reply, Session};
-use crate::frame_error::FrameError;
+use crate::ws::frame_error::FrameError;
 use jungle_limits::Limited;
 use jungle_rooms::{
     frame_text, open, Action, Connection, JoinIntent, RoomCommand, RoomSettings, SeatPlayer,
@@ -166,7 +166,7 @@ impl Session {
                     return Ok(None);
                 }
                 let state = &self.state;
-                crate::challenges::handle_frame(
+                jungle_rooms::challenges::handle_frame(
                     &state.store,
                     &state.challenges,
                     &state.room_ctx,
@@ -174,6 +174,7 @@ impl Session {
                     frame,
                 )
                 .await
+                .map_err(FrameError::from)
             }
             ClientFrame::JoinTournament { id, code } => self.join_tournament(conn, id, code).await,
             ClientFrame::Withdraw { id } => self.withdraw(conn, id).await,

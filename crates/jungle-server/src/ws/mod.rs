@@ -5,15 +5,16 @@
 //! - [`handlers`]: one function per client frame; [`analysis`]: the `analyse` frame;
 //!   [`tournaments`]: the tournament frames.
 //!
-//! Errors are one typed enum, [`crate::frame_error::FrameError`], mapped to a wire code in one
+//! Errors are one typed enum, [`crate::ws::frame_error::FrameError`], mapped to a wire code in one
 //! place (the services that answer frames from other nodes use it too).
 
 pub mod analysis;
+pub mod frame_error;
 mod handlers;
 mod session;
 mod tournaments;
 mod transport;
 
-pub use crate::frame_error::FrameError;
+pub use frame_error::FrameError;
 pub use handlers::MAX_FOLLOWED;
 pub use transport::upgrade;

@@ -10,8 +10,8 @@ use jungle_protocol::{ClientFrame, PlayerInfo, ServerFrame, MAX_FRAME_BYTES};
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
-use crate::frame_error::FrameError;
 use crate::state::AppState;
+use crate::ws::frame_error::FrameError;
 use jungle_rooms::{
     frame_text, next_connection_id, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle,
 };

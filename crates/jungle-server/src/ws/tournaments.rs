@@ -5,8 +5,8 @@ use jungle_protocol::ServerFrame;
 use uuid::Uuid;
 
 use super::session::{Reply, Session};
-use crate::frame_error::FrameError;
 use crate::tournaments::director::{ms_left, status_at, JoinError};
+use crate::ws::frame_error::FrameError;
 use jungle_limits::Limited;
 use jungle_rooms::{frame_text, Connection};
 

@@ -18,9 +18,9 @@ use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
 use super::session::Session;
-use crate::frame_error::FrameError;
 use crate::http_server::{ConnectionSlot, RETRY_WHEN_FULL, TOO_MANY_FROM_ADDRESS};
 use crate::state::AppState;
+use crate::ws::frame_error::FrameError;
 use jungle_limits::Limited;
 use jungle_rooms::{frame_text, Instruction, JoinIntent, Outbound};
 use jungle_web::json_rejections::refusal;

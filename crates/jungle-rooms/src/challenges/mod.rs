@@ -6,7 +6,7 @@
 
 pub mod bot_rules;
 mod frames;
-pub use frames::handle_frame;
+pub use frames::{handle_frame, ChallengeRefusal};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -20,8 +20,8 @@ use jungle_rules::Side;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use jungle_rooms::{frame_text, open, Connection, Outbound, RoomContext, RoomHandle};
-use jungle_rooms::{RoomSettings, SeatPlayer};
+use crate::{frame_text, open, Connection, Outbound, RoomContext, RoomHandle};
+use crate::{RoomSettings, SeatPlayer};
 
 /// Challenges one player may have waiting for an answer at once.
 pub const MAX_OUTGOING: usize = 3;
@@ -65,6 +65,23 @@ pub enum ChallengeError {
     BotPaused,
 }
 
+impl ChallengeError {
+    /// The wire code a client hears this refusal as.
+    pub fn code(&self) -> jungle_protocol::ErrorCode {
+        use jungle_protocol::ErrorCode;
+        match self {
+            ChallengeError::Offline | ChallengeError::Yourself => ErrorCode::PlayerOffline,
+            ChallengeError::TooManyOutgoing | ChallengeError::TooManyIncoming => {
+                ErrorCode::LimitReached
+            }
+            ChallengeError::RecentlyDeclined(_) => ErrorCode::RateLimited,
+            ChallengeError::Unknown => ErrorCode::UnknownChallenge,
+            ChallengeError::Refused => ErrorCode::ChallengeRefused,
+            ChallengeError::BotDailyLimit | ChallengeError::BotPaused => ErrorCode::LimitReached,
+        }
+    }
+}
+
 struct Pending {
     info: ChallengeInfo,
     /// The connection that sent it: the game is entered there, and it closing cancels.
@@ -87,11 +104,11 @@ struct Book {
 pub struct Challenges {
     book: Arc<Mutex<Book>>,
     /// The players, wherever their tabs are.
-    players: jungle_rooms::reach::Players,
+    players: crate::reach::Players,
 }
 
 impl Challenges {
-    pub fn new(players: jungle_rooms::reach::Players) -> Challenges {
+    pub fn new(players: crate::reach::Players) -> Challenges {
         Challenges {
             book: Arc::default(),
             players,
@@ -223,8 +240,7 @@ impl Challenges {
         // Over days: both must be free to start one (accounts, under the cap).
         for player in [pending.from.player.id, by.player.id] {
             let clock = pending.settings.clock;
-            if let Err(e) = jungle_rooms::correspondence::may_start(&ctx.store, player, clock).await
-            {
+            if let Err(e) = crate::correspondence::may_start(&ctx.store, player, clock).await {
                 self.tell_ended(&pending, ChallengeEnd::Declined, None);
                 return Err(e.into());
             }
@@ -361,7 +377,7 @@ pub enum AcceptError {
     Challenge(#[from] ChallengeError),
     /// A challenge over days that one of the two may not start now.
     #[error(transparent)]
-    Correspondence(#[from] jungle_rooms::correspondence::StartRefusal),
+    Correspondence(#[from] crate::correspondence::StartRefusal),
     #[error(transparent)]
     Store(#[from] jungle_store::StoreError),
 }
@@ -378,8 +394,8 @@ impl From<bot_rules::BotRuleError> for AcceptError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Outbound;
     use jungle_protocol::ClockSpec;
-    use jungle_rooms::Outbound;
     use jungle_rules::Ruleset;
     use jungle_store::PlayerRecord;
     use tokio::sync::{mpsc, Notify};
@@ -430,8 +446,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_unanswered_challenge_expires_after_a_minute_and_tells_both() {
-        let online = jungle_rooms::online::Online::default();
-        let challenges = Challenges::new(jungle_rooms::reach::Players::new(online.clone(), None));
+        let online = crate::online::Online::default();
+        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
         let (from, mut from_rx) = connection(1, Uuid::new_v4());
         let (to, mut to_rx) = connection(2, Uuid::new_v4());
         let _entry = online.register(&to, Arc::new(Notify::new()));
@@ -458,8 +474,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn challenges_are_bounded_each_way() {
-        let online = jungle_rooms::online::Online::default();
-        let challenges = Challenges::new(jungle_rooms::reach::Players::new(online.clone(), None));
+        let online = crate::online::Online::default();
+        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
         let target = Uuid::new_v4();
         let (to, _to_rx) = connection(100, target);
         let _entry = online.register(&to, Arc::new(Notify::new()));

@@ -6,6 +6,7 @@ use axum::extract::ws::Utf8Bytes;
 use jungle_protocol::{ClockSpecError, ErrorCode, MAX_FRAME_BYTES};
 use uuid::Uuid;
 
+use jungle_rooms::challenges::ChallengeRefusal;
 use jungle_rooms::error_text;
 use jungle_store::StoreError;
 
@@ -39,7 +40,7 @@ pub enum FrameError {
     RateLimited(#[from] jungle_limits::RateLimited),
     #[error(
         "a connection follows at most {} games at once; unwatch one first",
-        crate::ws::MAX_FOLLOWED
+        super::MAX_FOLLOWED
     )]
     TooManyFollowed,
     #[error("{}", at_cap_message(.0))]
@@ -49,7 +50,7 @@ pub enum FrameError {
     #[error(transparent)]
     Correspondence(#[from] jungle_rooms::correspondence::StartRefusal),
     #[error(transparent)]
-    Challenge(#[from] crate::challenges::ChallengeError),
+    Challenge(#[from] jungle_rooms::challenges::ChallengeError),
     #[error(
         "rated games are for accounts, and that player is a guest: challenge them to a casual game"
     )]
@@ -94,12 +95,15 @@ impl From<crate::game_analysis::AnalysisError> for FrameError {
     }
 }
 
-impl From<crate::challenges::AcceptError> for FrameError {
-    fn from(e: crate::challenges::AcceptError) -> Self {
+impl From<ChallengeRefusal> for FrameError {
+    fn from(e: ChallengeRefusal) -> Self {
         match e {
-            crate::challenges::AcceptError::Challenge(e) => e.into(),
-            crate::challenges::AcceptError::Store(e) => e.into(),
-            crate::challenges::AcceptError::Correspondence(e) => e.into(),
+            ChallengeRefusal::BadClock(e) => e.into(),
+            ChallengeRefusal::AccountRequired => FrameError::AccountRequired,
+            ChallengeRefusal::OpponentNeedsAccount => FrameError::OpponentNeedsAccount,
+            ChallengeRefusal::Challenge(e) => e.into(),
+            ChallengeRefusal::Correspondence(e) => e.into(),
+            ChallengeRefusal::Store(e) => e.into(),
         }
     }
 }
@@ -131,47 +135,16 @@ impl FrameError {
             FrameError::NotYourGame(_) => ErrorCode::NotYourGame,
             FrameError::GameOver(_) => ErrorCode::GameOver,
             FrameError::AtCap(_) | FrameError::TooManyFollowed => ErrorCode::LimitReached,
-            FrameError::Correspondence(refusal) => {
-                use jungle_rooms::correspondence::StartRefusal as R;
-                match refusal {
-                    R::NeedsAccount => ErrorCode::AccountRequired,
-                    R::TooMany => ErrorCode::LimitReached,
-                    R::Store(_) => ErrorCode::Internal,
-                }
-            }
+            FrameError::Correspondence(refusal) => refusal.code(),
             FrameError::AccountRequired | FrameError::OpponentNeedsAccount => {
                 ErrorCode::AccountRequired
             }
-            FrameError::Challenge(e) => {
-                use crate::challenges::ChallengeError as C;
-                match e {
-                    C::Offline | C::Yourself => ErrorCode::PlayerOffline,
-                    C::TooManyOutgoing | C::TooManyIncoming => ErrorCode::LimitReached,
-                    C::RecentlyDeclined(_) => ErrorCode::RateLimited,
-                    C::Unknown => ErrorCode::UnknownChallenge,
-                    C::Refused => ErrorCode::ChallengeRefused,
-                    C::BotDailyLimit | C::BotPaused => ErrorCode::LimitReached,
-                }
-            }
+            FrameError::Challenge(e) => e.code(),
             FrameError::Banned(_) => ErrorCode::Banned,
             FrameError::BotAccount => ErrorCode::BotAccount,
             FrameError::Unavailable(_) => ErrorCode::Unavailable,
             FrameError::EngineClosed(_) => ErrorCode::AnalysisUnavailable,
-            FrameError::Tournament(e) => {
-                use crate::tournaments::director::JoinError as J;
-                match e {
-                    J::Over => ErrorCode::TournamentOver,
-                    J::Code => ErrorCode::TournamentCode,
-                    J::AccountRequired => ErrorCode::AccountRequired,
-                    J::AlreadyJoined => ErrorCode::AlreadyJoined,
-                    J::InOtherGame => ErrorCode::InTournamentGame,
-                    J::Full => ErrorCode::TournamentFull,
-                    J::Unknown => ErrorCode::UnknownTournament,
-                    J::BotsOnly => ErrorCode::BotsOnly,
-                    J::NoBots => ErrorCode::BotAccount,
-                    J::Store(_) => ErrorCode::Internal,
-                }
-            }
+            FrameError::Tournament(e) => e.code(),
             FrameError::BadPosition(_) => ErrorCode::BadPosition,
             FrameError::BadChat(_) => ErrorCode::BadChat,
             FrameError::GameInPlay(_) => ErrorCode::GameNotStarted,
