@@ -23,7 +23,6 @@ pub mod mail;
 pub mod metrics;
 pub mod moderation;
 pub mod reach;
-pub mod reports;
 pub mod review;
 pub mod security_headers;
 pub mod state;
@@ -100,7 +99,7 @@ impl Server {
             source,
         })?;
         let public_url: Arc<str> = config.public_url(addr).into();
-        let mailer = mail::Mailer::new(
+        let mailer = jungle_mail::Mailer::new(
             config.smtp_url.as_deref(),
             &config.mail_from,
             &public_url,
@@ -474,7 +473,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
             "/api/account/blocks/{player}",
             axum::routing::put(accounts::blocks::block).delete(accounts::blocks::unblock),
         )
-        .route("/api/reports", post(reports::create))
+        .route("/api/reports", post(accounts::reports::create))
         .route(
             "/api/lines",
             post(review::line).layer(axum::extract::DefaultBodyLimit::max(

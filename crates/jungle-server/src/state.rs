@@ -71,7 +71,7 @@ pub struct Shared {
     /// Signed-in WebSockets by player: who can be challenged, whom a ban disconnects.
     pub online: jungle_rooms::online::Online,
     /// Mails: confirmations, and a correspondence player's turn (off unless configured).
-    pub mailer: crate::mail::Mailer,
+    pub mailer: jungle_mail::Mailer,
     /// What the puzzles' handlers take.
     pub puzzles: jungle_puzzles::PuzzlesState,
     /// The tournaments directed on this node, and who plays in them.

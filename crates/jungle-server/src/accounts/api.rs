@@ -45,7 +45,7 @@ pub enum AccountApiError {
     #[error("this link is unknown, used or expired; ask the operator for a new one")]
     BadResetLink,
     #[error(transparent)]
-    Report(#[from] crate::reports::ReportError),
+    Report(#[from] crate::accounts::reports::ReportError),
     #[error("there is no such tournament")]
     NoSuchTournament,
     #[error(transparent)]
@@ -111,11 +111,11 @@ impl IntoResponse for AccountApiError {
                 }
             },
             AccountApiError::Report(e) => match e {
-                crate::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-                crate::reports::ReportError::NoSuchPlayer => {
+                crate::accounts::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+                crate::accounts::reports::ReportError::NoSuchPlayer => {
                     (StatusCode::NOT_FOUND, "no_such_player")
                 }
-                crate::reports::ReportError::AlreadyReported => {
+                crate::accounts::reports::ReportError::AlreadyReported => {
                     (StatusCode::CONFLICT, "already_reported")
                 }
             },

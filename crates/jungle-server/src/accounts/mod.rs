@@ -4,13 +4,15 @@
 //! - [`passwords`]: the password policy and Argon2id hashing off the async threads;
 //! - [`throttle`]: growing waits after failed sign-ins, per account;
 //! - [`open_sessions`]: the WebSockets of each session, closed when it is signed out;
-//! - [`api`]: creating accounts, signing in and out; [`manage`]: sessions, password, deletion.
+//! - [`api`]: creating accounts, signing in and out; [`manage`]: sessions, password, deletion;
+//! - [`blocks`]: whom a player blocks; [`reports`]: a player reported to the moderators.
 
 pub mod api;
 pub mod blocks;
 pub mod manage;
 pub mod open_sessions;
 pub mod passwords;
+pub mod reports;
 pub mod throttle;
 
 /// Why an account request was refused. Each maps to one HTTP status and error code.
