@@ -137,6 +137,19 @@ pub struct GameRecord {
     pub private: bool,
 }
 
+impl GameRecord {
+    /// Whether a private room's game is still private: while it waits or is played, only its
+    /// players see it (anyone else is told there is no such game); once over it is like any
+    /// other finished game.
+    pub fn private_in_play(&self) -> bool {
+        self.private
+            && matches!(
+                self.status,
+                jungle_protocol::GameStatus::Active | jungle_protocol::GameStatus::Waiting
+            )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerRecord {
     pub id: Uuid,

@@ -6,7 +6,6 @@
 //! the relay's business. Mails go out in the background; a failed one is logged, not retried
 //! (a turn's mail is a courtesy, never a promise).
 
-
 use std::sync::Arc;
 
 use lettre::message::{header::ContentType, Mailbox};

@@ -18,7 +18,6 @@ use jungle_rules::Ruleset;
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::state::AppState;
 use jungle_store::{GameRecord, StoreError};
 use jungle_web::auth::{hash_token, new_token};
 
@@ -135,7 +134,7 @@ pub fn validate_name(raw: &str) -> Result<String, NameError> {
 
 /// A guest's display name, checked: its form, and no look-alike of an account's name or the
 /// computer's.
-async fn guest_name(state: &AppState, raw: &str) -> Result<String, ApiError> {
+async fn guest_name(state: &ApiState, raw: &str) -> Result<String, ApiError> {
     let name = validate_name(raw)?;
     let keys = jungle_game::names::name_keys(&name);
     if keys
@@ -153,7 +152,7 @@ async fn guest_name(state: &AppState, raw: &str) -> Result<String, ApiError> {
 /// A request about a guest's name: counted against the address (with guest creation), and
 /// its body read.
 fn guest_request<T>(
-    state: &AppState,
+    state: &ApiState,
     client: std::net::IpAddr,
     body: Result<Json<T>, axum::extract::rejection::JsonRejection>,
 ) -> Result<T, ApiError> {
@@ -169,7 +168,7 @@ fn guest_request<T>(
 /// `POST /api/players/me/name`: a guest changes their display name (an account's is its
 /// username). Games already stored keep the name they were played under.
 pub async fn rename_guest(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     ClientAddr(client): ClientAddr,
     headers: axum::http::HeaderMap,
     body: Result<Json<http::NewName>, axum::extract::rejection::JsonRejection>,
@@ -188,7 +187,7 @@ pub async fn rename_guest(
 }
 
 pub async fn create_player(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     ClientAddr(client): ClientAddr,
     body: Result<Json<NewPlayer>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedPlayer>), ApiError> {
@@ -217,7 +216,7 @@ pub async fn create_player(
 }
 
 pub async fn player(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     Path(id): Path<Uuid>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
     let mut profile = state
@@ -238,7 +237,7 @@ pub struct GamesQuery {
 /// `GET /api/players/{id}/games?page=N&rules=R`: a page of [`GAMES_PER_PAGE`] games, newest
 /// first, of one ruleset or all.
 pub async fn player_games(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     Path(id): Path<Uuid>,
     Query(q): Query<GamesQuery>,
     headers: axum::http::HeaderMap,
@@ -271,21 +270,10 @@ pub async fn player_games(
     Ok(Json(games))
 }
 
-/// Whether a private room's game is still private: while it waits or is played, only its
-/// players see it (anyone else is told there is no such game); once over it is like any
-/// other finished game.
-pub fn private_in_play(record: &jungle_store::GameRecord) -> bool {
-    record.private
-        && matches!(
-            record.status,
-            jungle_protocol::GameStatus::Active | jungle_protocol::GameStatus::Waiting
-        )
-}
-
 /// A stored game the request may see: not a private game in play unless the request is one
 /// of its players'.
 pub async fn visible_game(
-    state: &AppState,
+    state: &ApiState,
     id: Uuid,
     headers: &axum::http::HeaderMap,
     client: std::net::IpAddr,
@@ -302,7 +290,7 @@ pub async fn visible_game(
             .check(jungle_limits::Limited::LiveGameReads, None, client)?;
     }
     let record = state.store.with_moves(header).await?;
-    if private_in_play(&record) {
+    if record.private_in_play() {
         let viewer = jungle_web::identity::player_of(&state.store, headers)
             .await?
             .map(|p| p.id);
@@ -325,7 +313,7 @@ pub struct LeaderboardQuery {
 /// `GET /api/players/{id}/ratings?rules=…[&speed=correspondence]`: the rating after each
 /// rated game (the last 500).
 pub async fn rating_history(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     Path(id): Path<Uuid>,
     Query(q): Query<LeaderboardQuery>,
 ) -> Result<Json<Vec<jungle_protocol::http::RatingPoint>>, ApiError> {
@@ -354,7 +342,7 @@ pub async fn rating_history(
 
 /// `GET /api/users/{username}`: an account's profile, found by its username.
 pub async fn account_profile(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     Path(username): Path<String>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
     let id = state
@@ -374,7 +362,7 @@ fn ruleset_of(q: &LeaderboardQuery) -> Result<Ruleset, ApiError> {
 }
 
 pub async fn leaderboard(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     Query(q): Query<LeaderboardQuery>,
 ) -> Result<Json<Leaderboard>, ApiError> {
     let rules = ruleset_of(&q)?;
@@ -402,7 +390,7 @@ pub async fn leaderboard(
 }
 
 /// `GET /api/seeks`: the seeks waiting in the lobby, longest-waiting first.
-pub async fn open_seeks(State(state): State<AppState>) -> Json<Vec<http::OpenSeek>> {
+pub async fn open_seeks(State(state): State<ApiState>) -> Json<Vec<http::OpenSeek>> {
     Json(state.reach.open_seeks().await)
 }
 
@@ -414,7 +402,7 @@ const MAX_ROOM_CODE: usize = 12;
 /// as a `join_room` lookup of the address, and a code that names no waiting room costs as a
 /// wrong guess there does, so that the page is no faster a way to guess codes than the socket.
 pub async fn room_invite(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     ClientAddr(client): ClientAddr,
     Path(code): Path<String>,
 ) -> Result<Json<http::RoomInvite>, ApiError> {
@@ -458,12 +446,12 @@ pub async fn room_invite(
     }))
 }
 
-pub async fn live_games(State(state): State<AppState>) -> Json<Vec<LiveGame>> {
+pub async fn live_games(State(state): State<ApiState>) -> Json<Vec<LiveGame>> {
     Json(state.reach.live_games().await)
 }
 
 pub async fn game(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     Path(id): Path<Uuid>,
     headers: axum::http::HeaderMap,
     client: std::net::IpAddr,
@@ -518,7 +506,7 @@ pub async fn game(
     }))
 }
 
-pub async fn healthz(State(state): State<AppState>) -> Response {
+pub async fn healthz(State(state): State<ApiState>) -> Response {
     if state.store.ping().await {
         (StatusCode::OK, "ok").into_response()
     } else {
@@ -526,7 +514,7 @@ pub async fn healthz(State(state): State<AppState>) -> Response {
     }
 }
 
-pub async fn metrics(State(state): State<AppState>) -> Response {
+pub async fn metrics(State(state): State<ApiState>) -> Response {
     metrics::gauge!("jungle_live_rooms_indexed").set(state.rooms.live_count() as f64);
     if let Some(bytes) = resident_memory_bytes() {
         metrics::gauge!("process_resident_memory_bytes").set(bytes as f64);
@@ -648,4 +636,25 @@ mod tests {
         assert!(validate_name("<script>").is_err());
         assert!(validate_name("Robert'); DROP TABLE players;--").is_err());
     }
+}
+
+/// What the games and players API takes (and the exports). The server gives it from its own state (`FromRef`); cloning shares.
+#[derive(Clone)]
+pub struct ApiState {
+    /// The database.
+    pub store: jungle_store::Store,
+    /// Rate limits per player and per address.
+    pub limits: std::sync::Arc<jungle_limits::Limits>,
+    /// The origins a browser may act from.
+    pub origins: std::sync::Arc<jungle_web::auth::Origins>,
+    /// The base of links, without a trailing slash.
+    pub public_url: std::sync::Arc<str>,
+    /// Renders /metrics.
+    pub metrics: crate::metrics::Metrics,
+    /// The players connected to this node.
+    pub online: jungle_rooms::online::Online,
+    /// Where a game, a room or a seek is, on this node or another.
+    pub reach: crate::reach::Reach,
+    /// The rooms of this node, by game and code.
+    pub rooms: jungle_rooms::Rooms,
 }

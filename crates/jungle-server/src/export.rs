@@ -11,7 +11,7 @@ use jungle_rules::{GameResult, GameText, Position, Side, TextTurn, Turn};
 use uuid::Uuid;
 
 use crate::api::ApiError;
-use crate::state::AppState;
+use crate::api::ApiState;
 use jungle_limits::Limited;
 use jungle_store::{GameRecord, Store};
 use jungle_web::client_addr::ClientAddr;
@@ -97,7 +97,7 @@ fn jgn_response(body: Body, filename: &str) -> Response {
 
 /// `GET /api/games/{id}.jgn`: one game.
 pub async fn game(
-    state: &AppState,
+    state: &ApiState,
     id: Uuid,
     headers: &axum::http::HeaderMap,
     client: std::net::IpAddr,
@@ -110,7 +110,7 @@ pub async fn game(
 /// `GET /api/players/{id}/games.jgn`: every game of a player, newest first, one after another
 /// with a blank line between them, read from the database a page at a time as the client reads.
 pub async fn player_games(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     ClientAddr(client): ClientAddr,
     Path(id): Path<Uuid>,
 ) -> Result<Response, ApiError> {
@@ -162,7 +162,7 @@ async fn page_of_games(
 
 /// The answer of `GET /api/games/{id}` or `GET /api/games/{id}.jgn`.
 pub async fn game_or_text(
-    State(state): State<AppState>,
+    State(state): State<ApiState>,
     ClientAddr(client): ClientAddr,
     Path(name): Path<String>,
     headers: axum::http::HeaderMap,

@@ -4,9 +4,10 @@
 //! whole life, so an upgraded socket still counts. A connection over a cap is told so in one
 //! short answer (429 or 503) and closed.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::net::SocketAddr;
-use std::sync::Arc;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -21,7 +22,6 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
-use crate::state::{IpLimits, IpSlot};
 use jungle_web::client_addr::{ClientAddr, TrustedProxies};
 
 /// How long a refused connection may take to send the request it is refused.
@@ -222,4 +222,54 @@ async fn refuse(stream: TcpStream, status: StatusCode, app: Router) {
     let connection = builder(REFUSAL_TIMEOUT)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
     let _ = tokio::time::timeout(REFUSAL_TIMEOUT * 2, connection).await;
+}
+
+/// Counts open connections per address.
+#[derive(Clone)]
+pub struct IpLimits {
+    max: usize,
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// One connection's place in the count, given back on drop.
+pub struct IpSlot {
+    ip: IpAddr,
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl IpLimits {
+    pub fn new(max: usize) -> IpLimits {
+        IpLimits {
+            max,
+            counts: Arc::default(),
+        }
+    }
+
+    /// A place for a connection from `ip` (IPv6 counted by /64, like the rate limits).
+    pub fn acquire(&self, ip: IpAddr) -> Option<IpSlot> {
+        let ip = jungle_limits::address_key(ip);
+        let mut counts = self.counts.lock().expect("ip limit lock");
+        let count = counts.entry(ip).or_default();
+        if *count >= self.max {
+            metrics::counter!("jungle_connections_refused_total").increment(1);
+            return None;
+        }
+        *count += 1;
+        Some(IpSlot {
+            ip,
+            counts: self.counts.clone(),
+        })
+    }
+}
+
+impl Drop for IpSlot {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().expect("ip limit lock");
+        if let Some(count) = counts.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
 }

@@ -39,12 +39,13 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use config::Config;
+use http_server::IpLimits;
 use jungle_rooms::lobby::Lobby;
 use jungle_rooms::{open, RoomContext, Rooms, Timing};
 use jungle_store::persist::{self, Persister};
 use jungle_store::{Store, StoreError};
 use jungle_web::auth::Origins;
-use state::{AppState, IpLimits};
+use state::AppState;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

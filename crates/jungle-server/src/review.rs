@@ -10,7 +10,6 @@ use axum::Json;
 use jungle_protocol::http::{self, ImportRequest, Line, LineOutcome, LineRequest};
 use jungle_rules::{Game, GameText, Position, Ruleset, Turn};
 
-use crate::state::AppState;
 use jungle_limits::{Limited, RateLimited};
 use jungle_web::client_addr::ClientAddr;
 
@@ -99,11 +98,11 @@ fn lay_out(rules: Ruleset, start: Position, turns: &[Turn]) -> Result<Line, Line
 
 /// `POST /api/lines`.
 pub async fn line(
-    State(state): State<AppState>,
+    State(limits): State<std::sync::Arc<jungle_limits::Limits>>,
     ClientAddr(client): ClientAddr,
     body: Result<Json<LineRequest>, JsonRejection>,
 ) -> Result<Json<Line>, LineError> {
-    state.limits.check(Limited::Lines, None, client)?;
+    limits.check(Limited::Lines, None, client)?;
     let Json(request) = body.map_err(unreadable)?;
     let start = match &request.start {
         Some(text) => text
@@ -128,11 +127,11 @@ pub async fn line(
 
 /// `POST /api/games/import`: a game's text read and played.
 pub async fn import(
-    State(state): State<AppState>,
+    State(limits): State<std::sync::Arc<jungle_limits::Limits>>,
     ClientAddr(client): ClientAddr,
     body: Result<Json<ImportRequest>, JsonRejection>,
 ) -> Result<Json<Line>, LineError> {
-    state.limits.check(Limited::Lines, None, client)?;
+    limits.check(Limited::Lines, None, client)?;
     let Json(request) = body.map_err(unreadable)?;
     let text: GameText = request
         .text

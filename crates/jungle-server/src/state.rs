@@ -1,7 +1,6 @@
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use axum::extract::FromRef;
 use tokio::sync::watch;
 
 use crate::config::Config;
@@ -23,9 +22,131 @@ impl AppState {
 }
 
 /// Each feature's handlers take their own state, not all of this one.
-impl axum::extract::FromRef<AppState> for jungle_puzzles::PuzzlesState {
+impl FromRef<AppState> for jungle_puzzles::PuzzlesState {
     fn from_ref(state: &AppState) -> Self {
         state.puzzles.clone()
+    }
+}
+
+impl FromRef<AppState> for crate::accounts::AccountsState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::accounts::AccountsState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            public_url: state.public_url.clone(),
+            mailer: state.mailer.clone(),
+            hasher: state.hasher.clone(),
+            open_sessions: state.open_sessions.clone(),
+            failed_sign_ins: state.failed_sign_ins.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::api::ApiState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::api::ApiState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            public_url: state.public_url.clone(),
+            metrics: state.metrics.clone(),
+            online: state.online.clone(),
+            reach: state.reach.clone(),
+            rooms: state.rooms.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::bot_api::BotApiState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::bot_api::BotApiState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            config: state.config.clone(),
+            shutdown: state.shutdown.clone(),
+            room_ctx: state.room_ctx.clone(),
+            online: state.online.clone(),
+            reach: state.reach.clone(),
+            challenges: state.challenges.clone(),
+            directors: state.directors.clone(),
+            bot_streams: state.bot_streams.clone(),
+            bot_actions: state.bot_actions.clone(),
+            event_streams: state.event_streams.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::correspondence::CorrespondenceState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::correspondence::CorrespondenceState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            room_ctx: state.room_ctx.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::learn::LearnState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::learn::LearnState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::mail::MailState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::mail::MailState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            mailer: state.mailer.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::tournaments::TournamentsState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::tournaments::TournamentsState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            room_ctx: state.room_ctx.clone(),
+            rooms: state.rooms.clone(),
+            online: state.online.clone(),
+            directors: state.directors.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for crate::ws::WsState {
+    fn from_ref(state: &AppState) -> Self {
+        crate::ws::WsState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            public_url: state.public_url.clone(),
+            config: state.config.clone(),
+            shutdown: state.shutdown.clone(),
+            per_address: state.per_address.clone(),
+            room_ctx: state.room_ctx.clone(),
+            online: state.online.clone(),
+            reach: state.reach.clone(),
+            challenges: state.challenges.clone(),
+            directors: state.directors.clone(),
+            open_sessions: state.open_sessions.clone(),
+            game_analyses: state.game_analyses.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for std::sync::Arc<jungle_limits::Limits> {
+    fn from_ref(state: &AppState) -> Self {
+        state.limits.clone()
     }
 }
 
@@ -61,7 +182,7 @@ pub struct Shared {
     pub public_url: Arc<str>,
     /// Connections per address (shared with the accept loop), for WebSockets that arrive
     /// through a trusted proxy and so were not counted when accepted.
-    pub per_address: IpLimits,
+    pub per_address: crate::http_server::IpLimits,
     /// Password hashing on a bounded set of threads.
     pub hasher: crate::accounts::passwords::Hasher,
     /// Open WebSockets by account session, to close them when it is signed out.
@@ -88,54 +209,4 @@ pub struct Shared {
     pub bot_actions: crate::bot_api::streams::ActionsUnderWay,
     /// The Bot and Board APIs' event streams, one per token.
     pub event_streams: crate::bot_api::event_stream::EventStreams,
-}
-
-/// Counts open connections per address.
-#[derive(Clone)]
-pub struct IpLimits {
-    max: usize,
-    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
-}
-
-/// One connection's place in the count, given back on drop.
-pub struct IpSlot {
-    ip: IpAddr,
-    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
-}
-
-impl IpLimits {
-    pub fn new(max: usize) -> IpLimits {
-        IpLimits {
-            max,
-            counts: Arc::default(),
-        }
-    }
-
-    /// A place for a connection from `ip` (IPv6 counted by /64, like the rate limits).
-    pub fn acquire(&self, ip: IpAddr) -> Option<IpSlot> {
-        let ip = jungle_limits::address_key(ip);
-        let mut counts = self.counts.lock().expect("ip limit lock");
-        let count = counts.entry(ip).or_default();
-        if *count >= self.max {
-            metrics::counter!("jungle_connections_refused_total").increment(1);
-            return None;
-        }
-        *count += 1;
-        Some(IpSlot {
-            ip,
-            counts: self.counts.clone(),
-        })
-    }
-}
-
-impl Drop for IpSlot {
-    fn drop(&mut self) {
-        let mut counts = self.counts.lock().expect("ip limit lock");
-        if let Some(count) = counts.get_mut(&self.ip) {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&self.ip);
-            }
-        }
-    }
 }

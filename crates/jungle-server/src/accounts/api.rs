@@ -14,7 +14,7 @@ use jungle_protocol::http;
 use super::passwords::check_password;
 use super::throttle::{Origin, Requester};
 use super::AccountError;
-use crate::state::AppState;
+use crate::accounts::AccountsState;
 use jungle_game::names::{name_keys, validate_username};
 use jungle_limits::{Limited, RateLimited};
 use jungle_store::{AccountStoreError, NewAccount, NewSession, StoreError};
@@ -111,7 +111,9 @@ impl IntoResponse for AccountApiError {
                 }
             },
             AccountApiError::Report(e) => match e {
-                crate::accounts::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+                crate::accounts::reports::ReportError::Bad(_) => {
+                    (StatusCode::BAD_REQUEST, "bad_request")
+                }
                 crate::accounts::reports::ReportError::NoSuchPlayer => {
                     (StatusCode::NOT_FOUND, "no_such_player")
                 }
@@ -173,7 +175,7 @@ fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AccountApiError> {
 /// `POST /api/account`: with a guest's token, makes that guest permanent (id, games and
 /// ratings stay; the token becomes the account's first session); without one, a new account.
 pub async fn create_account(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
@@ -234,7 +236,7 @@ pub async fn create_account(
 /// `POST /api/session`: signs in, with a new session for this device. The same answer for an
 /// unknown username and a wrong password, in the same time.
 pub async fn sign_in(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     request: Result<Json<http::Credentials>, JsonRejection>,
@@ -324,7 +326,7 @@ pub async fn sign_in(
 }
 
 /// Cookies are `Secure` behind https.
-fn secure(state: &AppState) -> &'static str {
+fn secure(state: &AccountsState) -> &'static str {
     if state.public_url.starts_with("https://") {
         "; Secure"
     } else {
@@ -334,7 +336,7 @@ fn secure(state: &AppState) -> &'static str {
 
 /// The device cookie: sent back only to sign-in (and account creation), never readable by
 /// scripts.
-fn device_cookie(state: &AppState, token: &str) -> String {
+fn device_cookie(state: &AccountsState, token: &str) -> String {
     format!(
         "{DEVICE_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/api; Max-Age={DEVICE_COOKIE_S}{}",
         secure(state)
@@ -343,7 +345,7 @@ fn device_cookie(state: &AppState, token: &str) -> String {
 
 /// `DELETE /api/session`: signs this session out (the token presented, by header or cookie).
 pub async fn sign_out(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     headers: HeaderMap,
 ) -> Result<Response, AccountApiError> {
     jungle_web::auth::same_origin(&state.origins, &headers)?;

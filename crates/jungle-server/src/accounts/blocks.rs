@@ -10,13 +10,13 @@ use uuid::Uuid;
 
 use super::api::AccountApiError;
 use super::manage::signed_in;
-use crate::state::AppState;
+use crate::accounts::AccountsState;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;
 
 /// `GET /api/account/blocks`: the players this account blocks, the latest first.
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     headers: HeaderMap,
 ) -> Result<Json<Vec<http::Blocked>>, AccountApiError> {
     let (_, me) = signed_in(&state, &headers).await?;
@@ -31,7 +31,7 @@ pub async fn list(
 
 /// `PUT /api/account/blocks/{player}`.
 pub async fn block(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(player): Path<Uuid>,
@@ -41,7 +41,7 @@ pub async fn block(
 
 /// `DELETE /api/account/blocks/{player}`.
 pub async fn unblock(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(player): Path<Uuid>,
@@ -50,7 +50,7 @@ pub async fn unblock(
 }
 
 async fn change(
-    state: &AppState,
+    state: &AccountsState,
     client: std::net::IpAddr,
     headers: &HeaderMap,
     player: Uuid,

@@ -11,21 +11,27 @@ use uuid::Uuid;
 use super::api::AccountApiError;
 use super::passwords::check_password;
 use super::AccountError;
-use crate::state::AppState;
+use crate::accounts::AccountsState;
 use jungle_store::PlayerRecord;
 use jungle_web::auth::hash_token;
 
 /// The session and player a request is made with.
+/// What [`account_within`] reads: the store and the limits, of whichever feature asks.
+pub struct Asked<'a> {
+    pub store: &'a jungle_store::Store,
+    pub limits: &'a jungle_limits::Limits,
+}
+
 /// The account a request names, once `limit` allows it: guests are told what the
 /// feature (`what`) is for. For account features reached by a session or a token alike.
 pub async fn account_within(
-    state: &AppState,
+    state: &Asked<'_>,
     headers: &HeaderMap,
     client: std::net::IpAddr,
     limit: jungle_limits::Limited,
     what: &str,
 ) -> Result<jungle_store::PlayerRecord, AccountApiError> {
-    let player = jungle_web::identity::player_of(&state.store, headers)
+    let player = jungle_web::identity::player_of(state.store, headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
     state.limits.check(limit, Some(player.id), client)?;
@@ -36,7 +42,7 @@ pub async fn account_within(
 }
 
 pub(super) async fn signed_in(
-    state: &AppState,
+    state: &AccountsState,
     headers: &HeaderMap,
 ) -> Result<(Uuid, PlayerRecord), AccountApiError> {
     jungle_web::identity::session_of(&state.store, headers)
@@ -47,7 +53,7 @@ pub(super) async fn signed_in(
 /// Ends `player`'s sessions (the one `only`, or all but `keep`) and closes their open
 /// WebSockets. Returns how many ended.
 async fn end_sessions(
-    state: &AppState,
+    state: &AccountsState,
     player: Uuid,
     only: Option<Uuid>,
     keep: Option<Uuid>,
@@ -62,7 +68,7 @@ async fn end_sessions(
 /// The session and player of a request whose account password is given again, before
 /// something that cannot be undone.
 async fn confirmed(
-    state: &AppState,
+    state: &AccountsState,
     client: std::net::IpAddr,
     headers: &HeaderMap,
     password: &str,
@@ -90,7 +96,7 @@ fn json<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AccountApiError> {
 
 /// `GET /api/sessions`: the player's signed-in devices.
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     headers: HeaderMap,
 ) -> Result<Json<Vec<http::SessionInfo>>, AccountApiError> {
     let (current, player) = signed_in(&state, &headers).await?;
@@ -113,7 +119,7 @@ pub async fn list(
 /// `GET /api/account/export`: the account's data as one JSON document (profile, sessions,
 /// games, rating history).
 pub async fn export(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<http::AccountExport>, AccountApiError> {
@@ -168,7 +174,7 @@ pub async fn export(
 
 /// `DELETE /api/sessions/{id}`: signs one of the player's own sessions out.
 pub async fn sign_out_one(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     headers: HeaderMap,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, AccountApiError> {
@@ -182,7 +188,7 @@ pub async fn sign_out_one(
 
 /// `DELETE /api/sessions`: signs out every session but this one.
 pub async fn sign_out_others(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     headers: HeaderMap,
 ) -> Result<StatusCode, AccountApiError> {
     jungle_web::auth::same_origin(&state.origins, &headers)?;
@@ -193,7 +199,7 @@ pub async fn sign_out_others(
 
 /// `POST /api/account/password`: a new password; every other session is signed out.
 pub async fn change_password(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::PasswordChange>, JsonRejection>,
@@ -210,7 +216,7 @@ pub async fn change_password(
 /// `DELETE /api/account` `{"password"}`: the games stay, under an anonymous name; the
 /// username, password and every session are erased.
 pub async fn delete_account(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::AccountDeletion>, JsonRejection>,
@@ -225,7 +231,7 @@ pub async fn delete_account(
 
 /// `GET /api/account/settings`: the account's display settings (the defaults until saved).
 pub async fn settings(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     headers: HeaderMap,
 ) -> Result<Json<http::DisplaySettings>, AccountApiError> {
     let (_, player) = signed_in(&state, &headers).await?;
@@ -239,7 +245,7 @@ pub async fn settings(
 
 /// `PUT /api/account/settings`: saves the display settings, so every device shows the same.
 pub async fn save_settings(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::DisplaySettings>, JsonRejection>,
@@ -296,7 +302,7 @@ pub async fn save_settings(
 /// `POST /api/account/reset {"token", "password"}`: uses a one-time link from
 /// `jungle-server admin reset-password`; every session is signed out.
 pub async fn reset_password(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     jungle_web::client_addr::ClientAddr(client): jungle_web::client_addr::ClientAddr,
     headers: HeaderMap,
     body: Result<Json<http::PasswordReset>, JsonRejection>,

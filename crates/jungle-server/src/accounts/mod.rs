@@ -62,3 +62,24 @@ impl AccountError {
         }
     }
 }
+
+/// What the account handlers take. The server gives it from its own state (`FromRef`); cloning shares.
+#[derive(Clone)]
+pub struct AccountsState {
+    /// The database.
+    pub store: jungle_store::Store,
+    /// Rate limits per player and per address.
+    pub limits: std::sync::Arc<jungle_limits::Limits>,
+    /// The origins a browser may act from.
+    pub origins: std::sync::Arc<jungle_web::auth::Origins>,
+    /// The base of links, without a trailing slash.
+    pub public_url: std::sync::Arc<str>,
+    /// Mails (off unless configured).
+    pub mailer: jungle_mail::Mailer,
+    /// Password hashing on a bounded set of threads.
+    pub hasher: passwords::Hasher,
+    /// Open WebSockets by account session.
+    pub open_sessions: open_sessions::OpenSessions,
+    /// Failed sign-ins per account, for growing waits.
+    pub failed_sign_ins: std::sync::Arc<throttle::FailedSignIns>,
+}

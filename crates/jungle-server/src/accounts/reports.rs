@@ -9,7 +9,7 @@ use axum::Json;
 use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT_REASONS};
 
 use crate::accounts::api::AccountApiError;
-use crate::state::AppState;
+use crate::accounts::AccountsState;
 use jungle_limits::Limited;
 use jungle_store::ModerationStoreError;
 use jungle_web::client_addr::ClientAddr;
@@ -26,7 +26,7 @@ pub enum ReportError {
 }
 
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     body: Result<Json<NewReport>, JsonRejection>,
@@ -68,9 +68,7 @@ pub async fn create(
         // A private game in play is, to anyone but its players, no game at all.
         let played = store.game_without_moves(game).await?.is_some_and(|g| {
             (g.red == report.player || g.blue == report.player)
-                && (!crate::api::private_in_play(&g)
-                    || g.red == reporter.id
-                    || g.blue == reporter.id)
+                && (!g.private_in_play() || g.red == reporter.id || g.blue == reporter.id)
         });
         if !played {
             return Err(bad("the reported player did not play in that game"));

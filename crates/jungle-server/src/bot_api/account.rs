@@ -9,12 +9,12 @@ use serde_json::{json, Value};
 
 use super::holder::holder;
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;
 
 pub async fn upgrade(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<Value>, BotApiError> {

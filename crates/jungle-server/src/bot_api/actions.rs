@@ -19,7 +19,7 @@ use uuid::Uuid;
 use super::game_stream::{player_of, Api};
 use super::holder::connection;
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
 use jungle_web::client_addr::ClientAddr;
@@ -36,7 +36,7 @@ pub struct MoveQuery {
 }
 
 pub async fn bot_move(
-    state: State<AppState>,
+    state: State<BotApiState>,
     client: ClientAddr,
     headers: HeaderMap,
     Path((game, mv)): Path<(Uuid, String)>,
@@ -46,7 +46,7 @@ pub async fn bot_move(
 }
 
 pub async fn board_move(
-    state: State<AppState>,
+    state: State<BotApiState>,
     client: ClientAddr,
     headers: HeaderMap,
     Path((game, mv)): Path<(Uuid, String)>,
@@ -56,7 +56,7 @@ pub async fn board_move(
 }
 
 async fn play(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     game: Uuid,
@@ -106,7 +106,7 @@ fn action_named(name: &str) -> Option<Action> {
 macro_rules! named_action {
     ($name:ident, $path:literal, $api:expr) => {
         pub async fn $name(
-            State(state): State<AppState>,
+            State(state): State<BotApiState>,
             ClientAddr(client): ClientAddr,
             headers: HeaderMap,
             Path(game): Path<Uuid>,
@@ -140,7 +140,7 @@ pub struct ChatBody {
 }
 
 pub async fn bot_chat(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(game): Path<Uuid>,
@@ -150,7 +150,7 @@ pub async fn bot_chat(
 }
 
 pub async fn board_chat(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(game): Path<Uuid>,
@@ -162,7 +162,7 @@ pub async fn board_chat(
 /// A player's line to the players' chat of their game. The spectators' room is not a
 /// player's to write in while the game is on (a player's own room is the players' chat).
 async fn chat(
-    state: &AppState,
+    state: &BotApiState,
     client: std::net::IpAddr,
     headers: &HeaderMap,
     game: Uuid,
@@ -205,7 +205,7 @@ enum Said {
 /// Takes `actions` in `game` for the token's player, one after another, each answered by the
 /// room before the next.
 async fn act(
-    state: &AppState,
+    state: &BotApiState,
     client: std::net::IpAddr,
     headers: &HeaderMap,
     game: Uuid,
@@ -217,7 +217,7 @@ async fn act(
 }
 
 async fn take_turns(
-    state: &AppState,
+    state: &BotApiState,
     client: std::net::IpAddr,
     headers: &HeaderMap,
     game: Uuid,

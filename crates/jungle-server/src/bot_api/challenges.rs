@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::event_stream::challenge_json;
 use super::holder::{holder, playing_holder};
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::challenges::ChallengeRefusal;
 use jungle_rooms::Connection;
@@ -45,7 +45,7 @@ pub struct ChallengeBody {
 
 /// The connection of the holder's event stream: the challenge's news go there.
 async fn through(
-    state: &AppState,
+    state: &BotApiState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
     scope: &'static str,
@@ -62,7 +62,7 @@ async fn through(
 
 /// Sends a challenge frame where the challenges are held; the local answer, if any.
 async fn send(
-    state: &AppState,
+    state: &BotApiState,
     conn: &Connection,
     frame: ClientFrame,
 ) -> Result<Option<ServerFrame>, BotApiError> {
@@ -95,7 +95,7 @@ fn refusal(e: ChallengeRefusal) -> BotApiError {
 }
 
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(username): Path<String>,
@@ -163,7 +163,7 @@ pub struct DeclineBody {
 }
 
 async fn answer(
-    state: AppState,
+    state: BotApiState,
     client: std::net::IpAddr,
     headers: HeaderMap,
     frame: ClientFrame,
@@ -182,7 +182,7 @@ async fn answer(
 }
 
 pub async fn accept(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,
@@ -191,7 +191,7 @@ pub async fn accept(
 }
 
 pub async fn decline(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,
@@ -214,7 +214,7 @@ pub async fn decline(
 }
 
 pub async fn cancel(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,

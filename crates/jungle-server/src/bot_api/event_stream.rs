@@ -24,7 +24,7 @@ use super::game_view::clock_json;
 use super::holder::{connection, playing_holder};
 use super::ndjson;
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use jungle_web::client_addr::ClientAddr;
@@ -162,7 +162,7 @@ fn event_lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Ve
 }
 
 pub async fn stream(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Response, BotApiError> {

@@ -15,7 +15,7 @@ use super::holder::{connection, holder};
 use super::ndjson;
 use super::streams::MAX_GAME_STREAMS;
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{JoinIntent, Outbound, RoomCommand};
 use jungle_web::client_addr::ClientAddr;
@@ -40,7 +40,7 @@ impl Api {
 }
 
 pub async fn bot(
-    state: State<AppState>,
+    state: State<BotApiState>,
     client: ClientAddr,
     headers: HeaderMap,
     game: Path<Uuid>,
@@ -49,7 +49,7 @@ pub async fn bot(
 }
 
 pub async fn board(
-    state: State<AppState>,
+    state: State<BotApiState>,
     client: ClientAddr,
     headers: HeaderMap,
     game: Path<Uuid>,
@@ -60,7 +60,7 @@ pub async fn board(
 /// The account of a request to one of the two APIs, which must be the right one for it: a
 /// bot plays through the Bot API only, a person through the Board API.
 pub async fn player_of(
-    state: &AppState,
+    state: &BotApiState,
     headers: &HeaderMap,
     api: Api,
 ) -> Result<jungle_store::TokenHolder, BotApiError> {
@@ -73,7 +73,7 @@ pub async fn player_of(
 }
 
 async fn stream(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(game): Path<Uuid>,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_rooms::{next_connection_id, Connection, Outbound};
 use jungle_store::TokenHolder;
 use jungle_web::auth::hash_token;
@@ -18,7 +18,7 @@ const MAX_TOKEN: usize = 128;
 
 /// The holder of the request's API token, which must carry `scope`.
 pub async fn holder(
-    state: &AppState,
+    state: &BotApiState,
     headers: &HeaderMap,
     scope: &'static str,
 ) -> Result<TokenHolder, BotApiError> {
@@ -42,7 +42,7 @@ pub async fn holder(
 
 /// The holder of a token that plays, as a bot or from a person's own client (either scope).
 pub async fn playing_holder(
-    state: &AppState,
+    state: &BotApiState,
     headers: &HeaderMap,
 ) -> Result<TokenHolder, BotApiError> {
     match holder(state, headers, "bot:play").await {

@@ -174,3 +174,34 @@ impl IntoResponse for BotApiError {
         }
     }
 }
+
+/// What the Bot and Board APIs take. The server gives it from its own state (`FromRef`); cloning shares.
+#[derive(Clone)]
+pub struct BotApiState {
+    /// The database.
+    pub store: jungle_store::Store,
+    /// Rate limits per player and per address.
+    pub limits: std::sync::Arc<jungle_limits::Limits>,
+    /// The origins a browser may act from.
+    pub origins: std::sync::Arc<jungle_web::auth::Origins>,
+    /// Settings read at start.
+    pub config: std::sync::Arc<crate::config::Config>,
+    /// Flips to true on shutdown.
+    pub shutdown: tokio::sync::watch::Receiver<bool>,
+    /// What a room needs, for the rooms this opens.
+    pub room_ctx: std::sync::Arc<jungle_rooms::RoomContext>,
+    /// The players connected to this node.
+    pub online: jungle_rooms::online::Online,
+    /// Where a game, a room or a seek is, on this node or another.
+    pub reach: crate::reach::Reach,
+    /// Direct challenges waiting for an answer.
+    pub challenges: jungle_rooms::challenges::Challenges,
+    /// The tournaments directed on this node.
+    pub directors: crate::tournaments::Directors,
+    /// The open streams, per token.
+    pub bot_streams: streams::OpenStreams,
+    /// The actions under way, per token.
+    pub bot_actions: streams::ActionsUnderWay,
+    /// The event streams, one per token.
+    pub event_streams: event_stream::EventStreams,
+}

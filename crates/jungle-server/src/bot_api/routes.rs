@@ -6,12 +6,17 @@ use axum::routing::{delete, get, post};
 use axum::Router;
 
 use super::{account, actions, challenges, event_stream, game_stream, tokens, tournaments};
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 
 /// The largest body any request here may carry.
 pub const MAX_BODY: usize = 4 * 1024;
 
-pub fn routes() -> Router<AppState> {
+/// The routes, for a router whose state gives a [`BotApiState`].
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    BotApiState: axum::extract::FromRef<S>,
+{
     Router::new()
         .route("/api/tokens", post(tokens::create).get(tokens::list))
         .route("/api/tokens/{id}", delete(tokens::delete))

@@ -12,14 +12,14 @@ use jungle_protocol::bot::{
 use uuid::Uuid;
 
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
 use jungle_web::auth::{hash_token, new_token};
 use jungle_web::client_addr::ClientAddr;
 
 /// The account a session request is made for (a guest has no tokens).
-async fn account(state: &AppState, headers: &HeaderMap) -> Result<PlayerRecord, BotApiError> {
+async fn account(state: &BotApiState, headers: &HeaderMap) -> Result<PlayerRecord, BotApiError> {
     let (_, player) = jungle_web::identity::session_of(&state.store, headers)
         .await?
         .ok_or(BotApiError::NeedsSession)?;
@@ -62,7 +62,7 @@ fn checked(body: NewApiToken) -> Result<(String, Vec<String>), BotApiError> {
 }
 
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     body: Result<Json<NewApiToken>, JsonRejection>,
@@ -83,7 +83,7 @@ pub async fn create(
 }
 
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<Vec<ApiTokenInfo>>, BotApiError> {
@@ -108,7 +108,7 @@ pub async fn list(
 }
 
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,

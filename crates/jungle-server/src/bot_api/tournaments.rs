@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::holder::playing_holder;
 use super::BotApiError;
-use crate::state::AppState;
+use crate::bot_api::BotApiState;
 use crate::tournaments::director::JoinError;
 use jungle_limits::Limited;
 use jungle_rooms::Connection;
@@ -28,7 +28,7 @@ pub struct JoinBody {
 
 /// The holder's event stream connection, once the limits allow the request.
 async fn entrant(
-    state: &AppState,
+    state: &BotApiState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
 ) -> Result<Connection, BotApiError> {
@@ -43,7 +43,7 @@ async fn entrant(
 }
 
 pub async fn join(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,
@@ -84,7 +84,7 @@ pub async fn join(
 }
 
 pub async fn withdraw(
-    State(state): State<AppState>,
+    State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<Uuid>,

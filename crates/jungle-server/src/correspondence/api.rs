@@ -8,12 +8,12 @@ use axum::Json;
 use jungle_protocol::http::WaitingGames;
 
 use crate::accounts::api::AccountApiError;
-use crate::state::AppState;
+use crate::correspondence::CorrespondenceState;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;
 
 pub async fn waiting(
-    State(state): State<AppState>,
+    State(state): State<CorrespondenceState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<WaitingGames>, AccountApiError> {

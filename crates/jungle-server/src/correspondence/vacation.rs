@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
 use crate::accounts::api::AccountApiError;
-use crate::state::AppState;
+use crate::correspondence::CorrespondenceState;
 use jungle_limits::Limited;
 use jungle_rooms::{RoomCommand, Rooms};
 use jungle_store::{PlayerRecord, Store, Vacation};
@@ -40,16 +40,29 @@ pub struct NewVacation {
 }
 
 async fn account(
-    state: &AppState,
+    state: &CorrespondenceState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
     limit: Limited,
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "vacations, as games over days,";
-    crate::accounts::manage::account_within(state, headers, client, limit, what).await
+    crate::accounts::manage::account_within(
+        &crate::accounts::manage::Asked {
+            store: &state.store,
+            limits: &state.limits,
+        },
+        headers,
+        client,
+        limit,
+        what,
+    )
+    .await
 }
 
-async fn view(state: &AppState, player: &PlayerRecord) -> Result<VacationView, AccountApiError> {
+async fn view(
+    state: &CorrespondenceState,
+    player: &PlayerRecord,
+) -> Result<VacationView, AccountApiError> {
     let now = state.room_ctx.time.wall_ms();
     let running = state.store.vacations(player.id, now).await?;
     let until_ms = running
@@ -69,7 +82,7 @@ async fn view(state: &AppState, player: &PlayerRecord) -> Result<VacationView, A
 
 /// `GET /api/account/vacation`.
 pub async fn show(
-    State(state): State<AppState>,
+    State(state): State<CorrespondenceState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<VacationView>, AccountApiError> {
@@ -79,7 +92,7 @@ pub async fn show(
 
 /// `POST /api/account/vacation {"days"}`: a vacation from now, of whole days.
 pub async fn start(
-    State(state): State<AppState>,
+    State(state): State<CorrespondenceState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     body: Result<Json<NewVacation>, JsonRejection>,
@@ -110,7 +123,7 @@ pub async fn start(
 
 /// `DELETE /api/account/vacation`: back early (the days not taken stay to take).
 pub async fn end(
-    State(state): State<AppState>,
+    State(state): State<CorrespondenceState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<VacationView>, AccountApiError> {

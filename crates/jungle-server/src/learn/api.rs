@@ -13,7 +13,7 @@ use jungle_protocol::learn::{
 
 use crate::accounts::api::AccountApiError;
 use crate::accounts::manage::account_within;
-use crate::state::AppState;
+use crate::learn::LearnState;
 use jungle_limits::Limited;
 use jungle_store::{PlayerRecord, StoreError};
 use jungle_web::client_addr::ClientAddr;
@@ -71,7 +71,7 @@ impl IntoResponse for LearnApiError {
 /// The player the request names, if any, once the limits allow it; and whether they have an
 /// account (only an account's progress is stored).
 async fn asker(
-    state: &AppState,
+    state: &LearnState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
 ) -> Result<Option<(PlayerRecord, bool)>, LearnApiError> {
@@ -97,7 +97,7 @@ fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, LearnApiError> {
 
 /// `GET /api/learn`: every chapter.
 pub async fn catalogue(
-    State(state): State<AppState>,
+    State(state): State<LearnState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<&'static Catalogue>, LearnApiError> {
@@ -107,7 +107,7 @@ pub async fn catalogue(
 
 /// `POST /api/learn/try`: the player's moves in an exercise, judged.
 pub async fn attempt(
-    State(state): State<AppState>,
+    State(state): State<LearnState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     request: Result<Json<Try>, JsonRejection>,
@@ -153,7 +153,7 @@ pub async fn attempt(
 /// `POST /api/learn/practice/{id}/judge`: whether the player's game against the computer
 /// reached the practice's goal in time.
 pub async fn judge_practice(
-    State(state): State<AppState>,
+    State(state): State<LearnState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -183,11 +183,21 @@ pub async fn judge_practice(
 
 /// `GET /api/account/learn`: what the account has done.
 pub async fn progress(
-    State(state): State<AppState>,
+    State(state): State<LearnState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<Progress>, AccountApiError> {
-    let player = account_within(&state, &headers, client, Limited::Learn, SAVED).await?;
+    let player = account_within(
+        &crate::accounts::manage::Asked {
+            store: &state.store,
+            limits: &state.limits,
+        },
+        &headers,
+        client,
+        Limited::Learn,
+        SAVED,
+    )
+    .await?;
     let done = state.store.learn_progress(player.id).await?;
     Ok(Json(Progress { done }))
 }
@@ -195,12 +205,22 @@ pub async fn progress(
 /// `POST /api/account/learn`: progress made as a guest in this browser, brought into the
 /// account. Only ids the lessons name, each once; the answer is the whole progress.
 pub async fn bring_progress(
-    State(state): State<AppState>,
+    State(state): State<LearnState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     request: Result<Json<Progress>, JsonRejection>,
 ) -> Result<Json<Progress>, AccountApiError> {
-    let player = account_within(&state, &headers, client, Limited::LearnProgress, SAVED).await?;
+    let player = account_within(
+        &crate::accounts::manage::Asked {
+            store: &state.store,
+            limits: &state.limits,
+        },
+        &headers,
+        client,
+        Limited::LearnProgress,
+        SAVED,
+    )
+    .await?;
     let Json(request) = request.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
     if request.done.len() > super::known_count() {
         return Err(AccountApiError::BadBody(format!(

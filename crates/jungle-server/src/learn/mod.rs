@@ -256,3 +256,12 @@ impl Practice {
         }
     }
 }
+
+/// What the lessons' handlers take. The server gives it from its own state (`FromRef`); cloning shares.
+#[derive(Clone)]
+pub struct LearnState {
+    /// The database.
+    pub store: jungle_store::Store,
+    /// Rate limits per player and per address.
+    pub limits: std::sync::Arc<jungle_limits::Limits>,
+}

@@ -11,7 +11,7 @@ use jungle_protocol::http::{MailSettings, NewMailAddress};
 use serde::Deserialize;
 
 use crate::accounts::api::AccountApiError;
-use crate::state::AppState;
+use crate::mail::MailState;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
 use jungle_web::client_addr::ClientAddr;
@@ -20,17 +20,27 @@ use jungle_web::client_addr::ClientAddr;
 const MAX_ADDRESS: usize = 254;
 
 async fn account(
-    state: &AppState,
+    state: &MailState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
     limit: Limited,
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "mails";
-    crate::accounts::manage::account_within(state, headers, client, limit, what).await
+    crate::accounts::manage::account_within(
+        &crate::accounts::manage::Asked {
+            store: &state.store,
+            limits: &state.limits,
+        },
+        headers,
+        client,
+        limit,
+        what,
+    )
+    .await
 }
 
 async fn settings(
-    state: &AppState,
+    state: &MailState,
     player: &PlayerRecord,
 ) -> Result<MailSettings, AccountApiError> {
     let stored = state.store.mail_address(player.id).await?;
@@ -64,7 +74,7 @@ fn checked(address: &str) -> Result<String, AccountApiError> {
 
 /// `GET /api/account/email`.
 pub async fn show(
-    State(state): State<AppState>,
+    State(state): State<MailState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<MailSettings>, AccountApiError> {
@@ -74,7 +84,7 @@ pub async fn show(
 
 /// `PUT /api/account/email {"address"}`: stored unconfirmed; its confirmation link is mailed.
 pub async fn set(
-    State(state): State<AppState>,
+    State(state): State<MailState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     body: Result<Json<NewMailAddress>, JsonRejection>,
@@ -113,7 +123,7 @@ pub async fn set(
 
 /// `DELETE /api/account/email`: the address and what was sent to it are forgotten.
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<MailState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<StatusCode, AccountApiError> {
@@ -138,7 +148,7 @@ fn page(title: &str, text: &str) -> Html<String> {
 /// A link's token, checked against the address's limit first (links are long random
 /// secrets; the limit stops a flood of guesses anyway).
 fn link_token(
-    state: &AppState,
+    state: &MailState,
     client: std::net::IpAddr,
     q: &LinkQuery,
 ) -> Result<String, AccountApiError> {
@@ -152,7 +162,7 @@ fn link_token(
 
 /// `GET /api/mail/confirm?token=…`: the link of a confirmation mail.
 pub async fn confirm(
-    State(state): State<AppState>,
+    State(state): State<MailState>,
     ClientAddr(client): ClientAddr,
     Query(q): Query<LinkQuery>,
 ) -> Result<(StatusCode, Html<String>), AccountApiError> {
@@ -178,7 +188,7 @@ pub async fn confirm(
 
 /// `GET` or `POST /api/mail/unsubscribe?token=…`: the link at the foot of each mail.
 pub async fn unsubscribe(
-    State(state): State<AppState>,
+    State(state): State<MailState>,
     ClientAddr(client): ClientAddr,
     Query(q): Query<LinkQuery>,
 ) -> Result<(StatusCode, Html<String>), AccountApiError> {

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::director::status_at;
 
 use crate::accounts::api::AccountApiError;
-use crate::state::AppState;
+use crate::tournaments::TournamentsState;
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
 use jungle_limits::Limited;
 use jungle_store::{now_ms, TournamentRecord};
@@ -32,7 +32,7 @@ fn bad(message: impl Into<String>) -> AccountApiError {
 
 /// `POST /api/tournaments`.
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<TournamentsState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     body: Result<Json<NewTournament>, JsonRejection>,
@@ -137,15 +137,15 @@ pub async fn create(
 /// The standings of a tournament: as its director last sent them while it runs, else as
 /// stored.
 pub async fn standings(
-    state: &AppState,
+    store: &jungle_store::Store,
+    directors: &super::Directors,
     t: &TournamentRecord,
 ) -> Result<Vec<Standing>, jungle_store::StoreError> {
-    if let Some(lines) = state.directors.standings(t.id) {
+    if let Some(lines) = directors.standings(t.id) {
         return Ok(lines.as_ref().clone());
     }
     let mut paused = HashSet::new();
-    let entries = state
-        .store
+    let entries = store
         .tournament_entries(t.id, t.rules)
         .await?
         .into_iter()
@@ -160,12 +160,12 @@ pub async fn standings(
 }
 
 async fn view(
-    state: &AppState,
+    state: &TournamentsState,
     t: &TournamentRecord,
     with_standings: bool,
 ) -> Result<http::Tournament, AccountApiError> {
     let (players, standings) = if with_standings {
-        let lines = standings(state, t).await?;
+        let lines = standings(&state.store, &state.directors, t).await?;
         (lines.len() as u32, lines)
     } else {
         (state.store.tournament_size(t.id).await? as u32, Vec::new())
@@ -197,7 +197,7 @@ pub struct ListQuery {
 /// `GET /api/tournaments?page=N`: public ones only; the operator's scheduled arenas on every
 /// page, first; then the players' by players and start time, a page at a time.
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<TournamentsState>,
     axum::extract::Query(query): axum::extract::Query<ListQuery>,
 ) -> Result<Json<http::Tournaments>, AccountApiError> {
     let now = now_ms();
@@ -236,7 +236,7 @@ pub async fn list(
 
 /// `GET /api/tournaments/{id}`: anyone with the id sees it (a private one's code is not shown).
 pub async fn one(
-    State(state): State<AppState>,
+    State(state): State<TournamentsState>,
     Path(id): Path<Uuid>,
 ) -> Result<Json<http::Tournament>, AccountApiError> {
     let t = state

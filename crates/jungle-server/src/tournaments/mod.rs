@@ -17,3 +17,22 @@ pub mod registry;
 pub mod schedule;
 
 pub use registry::Directors;
+
+/// What the tournaments' handlers take. The server gives it from its own state (`FromRef`); cloning shares.
+#[derive(Clone)]
+pub struct TournamentsState {
+    /// The database.
+    pub store: jungle_store::Store,
+    /// Rate limits per player and per address.
+    pub limits: std::sync::Arc<jungle_limits::Limits>,
+    /// The origins a browser may act from.
+    pub origins: std::sync::Arc<jungle_web::auth::Origins>,
+    /// What a room needs, for the rooms this opens.
+    pub room_ctx: std::sync::Arc<jungle_rooms::RoomContext>,
+    /// The rooms of this node, by game and code.
+    pub rooms: jungle_rooms::Rooms,
+    /// The players connected to this node.
+    pub online: jungle_rooms::online::Online,
+    /// The tournaments directed on this node.
+    pub directors: Directors,
+}

@@ -112,7 +112,7 @@ impl Session {
             .game(game)
             .await?
             .ok_or(FrameError::UnknownGame(game))?;
-        if crate::api::private_in_play(&record) {
+        if record.private_in_play() {
             // A stranger may not even learn it exists; its players are closed above.
             return Err(FrameError::UnknownGame(game));
         }

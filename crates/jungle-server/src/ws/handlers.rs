@@ -385,7 +385,7 @@ impl Session {
             .await?
             .ok_or(FrameError::UnknownGame(game))?;
         let me = conn.player.id;
-        if crate::api::private_in_play(&record) && me != record.red && me != record.blue {
+        if record.private_in_play() && me != record.red && me != record.blue {
             return Err(FrameError::UnknownGame(game));
         }
         if record.status == jungle_protocol::GameStatus::Active {
@@ -441,7 +441,7 @@ impl Session {
         match self.state.store.game_without_moves(game).await {
             Ok(Some(record)) => {
                 let stranger = conn.player.id != record.red && conn.player.id != record.blue;
-                crate::api::private_in_play(&record) && stranger
+                record.private_in_play() && stranger
             }
             Ok(None) => true,
             Err(_) => true,
@@ -458,7 +458,7 @@ impl Session {
             Ok(Some(record)) => {
                 let me = self.conn_player();
                 let stranger = me != Some(record.red) && me != Some(record.blue);
-                if crate::api::private_in_play(&record) && stranger {
+                if record.private_in_play() && stranger {
                     Err(FrameError::UnknownGame(game))
                 } else if stranger || record.status == jungle_protocol::GameStatus::Active {
                     Err(FrameError::NotYourGame(game))

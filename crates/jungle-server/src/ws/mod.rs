@@ -18,3 +18,36 @@ mod transport;
 pub use frame_error::FrameError;
 pub use handlers::MAX_FOLLOWED;
 pub use transport::upgrade;
+
+/// What a WebSocket connection takes. The server gives it from its own state (`FromRef`); cloning shares.
+#[derive(Clone)]
+pub struct WsState {
+    /// The database.
+    pub store: jungle_store::Store,
+    /// Rate limits per player and per address.
+    pub limits: std::sync::Arc<jungle_limits::Limits>,
+    /// The origins a browser may act from.
+    pub origins: std::sync::Arc<jungle_web::auth::Origins>,
+    /// The base of links, without a trailing slash.
+    pub public_url: std::sync::Arc<str>,
+    /// Settings read at start.
+    pub config: std::sync::Arc<crate::config::Config>,
+    /// Flips to true on shutdown.
+    pub shutdown: tokio::sync::watch::Receiver<bool>,
+    /// Connections per address.
+    pub per_address: crate::http_server::IpLimits,
+    /// What a room needs, for the rooms this opens.
+    pub room_ctx: std::sync::Arc<jungle_rooms::RoomContext>,
+    /// The players connected to this node.
+    pub online: jungle_rooms::online::Online,
+    /// Where a game, a room or a seek is, on this node or another.
+    pub reach: crate::reach::Reach,
+    /// Direct challenges waiting for an answer.
+    pub challenges: jungle_rooms::challenges::Challenges,
+    /// The tournaments directed on this node.
+    pub directors: crate::tournaments::Directors,
+    /// Open WebSockets by account session.
+    pub open_sessions: crate::accounts::open_sessions::OpenSessions,
+    /// Whole-game analyses running.
+    pub game_analyses: crate::game_analysis::Running,
+}

@@ -10,8 +10,8 @@ use jungle_protocol::{ClientFrame, PlayerInfo, ServerFrame, MAX_FRAME_BYTES};
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
-use crate::state::AppState;
 use crate::ws::frame_error::FrameError;
+use crate::ws::WsState;
 use jungle_rooms::{
     frame_text, next_connection_id, Connection, JoinIntent, Outbound, RoomCommand, RoomHandle,
 };
@@ -20,7 +20,7 @@ use jungle_rooms::{
 pub type Reply = Result<Option<Utf8Bytes>, FrameError>;
 
 pub struct Session {
-    pub state: AppState,
+    pub state: WsState,
     /// Set by a successful `hello`.
     conn: Option<Connection>,
     out_tx: mpsc::Sender<Outbound>,
@@ -47,7 +47,7 @@ pub struct Session {
 
 impl Session {
     pub fn new(
-        state: AppState,
+        state: WsState,
         ip: std::net::IpAddr,
         out_tx: mpsc::Sender<Outbound>,
         too_slow: Arc<Notify>,

@@ -105,7 +105,9 @@ impl Session {
             .tournament(id)
             .await?
             .ok_or(FrameError::from(JoinError::Unknown))?;
-        let ranked = crate::tournaments::api::standings(&self.state, &t).await?;
+        let ranked =
+            crate::tournaments::api::standings(&self.state.store, &self.state.directors, &t)
+                .await?;
         let now = jungle_store::now_ms();
         // Numbered by rank: a table that no longer changes.
         let lines: Vec<_> = (0u32..)

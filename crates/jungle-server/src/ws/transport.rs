@@ -19,8 +19,8 @@ use tokio::time::Instant;
 
 use super::session::Session;
 use crate::http_server::{ConnectionSlot, RETRY_WHEN_FULL, TOO_MANY_FROM_ADDRESS};
-use crate::state::AppState;
 use crate::ws::frame_error::FrameError;
+use crate::ws::WsState;
 use jungle_limits::Limited;
 use jungle_rooms::{frame_text, Instruction, JoinIntent, Outbound};
 use jungle_web::json_rejections::refusal;
@@ -50,7 +50,7 @@ const CLOSE_HANDSHAKE: Duration = Duration::from_secs(2);
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
-    State(state): State<AppState>,
+    State(state): State<WsState>,
     ClientAddr(client): ClientAddr,
     slot: Option<Extension<ConnectionSlot>>,
     headers: HeaderMap,
@@ -217,9 +217,9 @@ async fn timed<E>(write: impl std::future::Future<Output = Result<(), E>>) -> Re
 #[allow(clippy::manual_async_fn)]
 fn run(
     mut socket: WebSocket,
-    state: AppState,
+    state: WsState,
     ip: IpAddr,
-    slots: (Option<ConnectionSlot>, Option<crate::state::IpSlot>),
+    slots: (Option<ConnectionSlot>, Option<crate::http_server::IpSlot>),
 ) -> impl std::future::Future<Output = ()> + Send {
     async move {
         metrics::gauge!("jungle_connections").increment(1.0);

@@ -70,31 +70,6 @@ const IO_CRATES: &[&str] = &[
     "tracing-subscriber",
 ];
 
-/// Crates whose top-level modules still form the circle found when the split began, with
-/// the modules in it: the circle may only shrink (a module joining it fails the test, and so
-/// does one that has left it but is still listed). Empty when the split is done.
-const CIRCLES_BEING_UNDONE: &[(&str, &[&str])] = &[(
-    "jungle-server",
-    &[
-        "accounts",
-        "admin",
-        "api",
-        "bot_api",
-        "challenges",
-        "cluster",
-        "config",
-        "frame_error",
-        "http_server",
-        "mail",
-        "puzzles",
-        "reach",
-        "reports",
-        "state",
-        "tournaments",
-        "ws",
-    ],
-)];
-
 /// The workspace as cargo resolves it for this machine's platform (a dependency only for
 /// another target, such as uuid's `js-sys` on wasm, is no dependency here).
 fn metadata() -> Value {
@@ -434,32 +409,10 @@ fn the_circle_finder_finds_circles_and_none_where_there_is_none() {
 #[test]
 fn no_crate_has_a_circle_among_its_modules() {
     let meta = metadata();
-    let being_undone: BTreeMap<&str, BTreeSet<String>> = CIRCLES_BEING_UNDONE
-        .iter()
-        .map(|(name, modules)| (*name, modules.iter().map(|m| m.to_string()).collect()))
-        .collect();
     let mut wrong = Vec::new();
     for (name, (_, dir)) in members(&meta) {
-        let found = circles(&module_graph(&dir.join("src")));
-        match (being_undone.get(name.as_str()), found.as_slice()) {
-            (None, []) => {}
-            (None, _) => wrong.push(format!("{name}: modules in a circle: {found:?}")),
-            (Some(_), []) => wrong.push(format!(
-                "{name} has no circle left: take it out of CIRCLES_BEING_UNDONE"
-            )),
-            (Some(allowed), [one]) => {
-                let joined: Vec<_> = one.difference(allowed).collect();
-                let left: Vec<_> = allowed.difference(one).collect();
-                if !joined.is_empty() {
-                    wrong.push(format!("{name}: modules joined the circle: {joined:?}"));
-                }
-                if !left.is_empty() {
-                    wrong.push(format!(
-                        "{name}: modules left the circle (take them out of the list): {left:?}"
-                    ));
-                }
-            }
-            (Some(_), _) => wrong.push(format!("{name}: a second circle: {found:?}")),
+        for circle in circles(&module_graph(&dir.join("src"))) {
+            wrong.push(format!("{name}: modules in a circle: {circle:?}"));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
