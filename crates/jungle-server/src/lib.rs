@@ -7,7 +7,6 @@
 //! shrinks as each feature moves into a crate that wires itself and brings its own routes (issue
 //! 48).
 
-pub mod accounts;
 pub mod admin;
 pub mod api;
 pub mod assets;
@@ -278,7 +277,7 @@ impl Server {
             config: Arc::new(config.clone()),
             per_address: IpLimits::new(config.max_connections_per_ip),
             // Two hashes at once: 2 × 19 MiB, and sign-ins queue instead of taking the cores.
-            hasher: accounts::passwords::Hasher::new(2),
+            hasher: jungle_accounts::passwords::Hasher::new(2),
             failed_sign_ins: Arc::default(),
             open_sessions: Default::default(),
         });
@@ -435,15 +434,6 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/players", post(api::create_player))
         .route("/api/players/me/name", post(api::rename_guest))
         .route(
-            "/api/account",
-            post(accounts::api::create_account).delete(accounts::manage::delete_account),
-        )
-        .route(
-            "/api/account/password",
-            post(accounts::manage::change_password),
-        )
-        .route("/api/account/export", get(accounts::manage::export))
-        .route(
             "/api/account/games/waiting",
             get(correspondence::api::waiting),
         )
@@ -465,17 +455,6 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
                 .delete(correspondence::vacation::end),
         )
         .route(
-            "/api/account/settings",
-            get(accounts::manage::settings).put(accounts::manage::save_settings),
-        )
-        .route("/api/account/reset", post(accounts::manage::reset_password))
-        .route("/api/account/blocks", get(accounts::blocks::list))
-        .route(
-            "/api/account/blocks/{player}",
-            axum::routing::put(accounts::blocks::block).delete(accounts::blocks::unblock),
-        )
-        .route("/api/reports", post(accounts::reports::create))
-        .route(
             "/api/lines",
             post(review::line).layer(axum::extract::DefaultBodyLimit::max(
                 jungle_protocol::http::MAX_LINE_BYTES,
@@ -487,18 +466,6 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
                 jungle_protocol::http::MAX_LINE_BYTES,
             )),
         )
-        .route(
-            "/api/session",
-            post(accounts::api::sign_in).delete(accounts::api::sign_out),
-        )
-        .route(
-            "/api/sessions",
-            get(accounts::manage::list).delete(accounts::manage::sign_out_others),
-        )
-        .route(
-            "/api/sessions/{id}",
-            axum::routing::delete(accounts::manage::sign_out_one),
-        )
         .route("/api/players/{id}", get(api::player))
         .route("/api/players/{id}/games", get(api::player_games))
         .route("/api/players/{id}/ratings", get(api::rating_history))
@@ -506,6 +473,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/games/live", get(api::live_games))
         .route("/api/rooms/{code}", get(api::room_invite))
+        .merge(jungle_accounts::routes())
         .merge(bot_api::routes::routes())
         .merge(jungle_puzzles::routes())
         .route("/api/learn", get(learn::api::catalogue))

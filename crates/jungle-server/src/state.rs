@@ -28,14 +28,14 @@ impl FromRef<AppState> for jungle_puzzles::PuzzlesState {
     }
 }
 
-impl FromRef<AppState> for crate::accounts::AccountsState {
+impl FromRef<AppState> for jungle_accounts::AccountsState {
     fn from_ref(state: &AppState) -> Self {
-        crate::accounts::AccountsState {
+        jungle_accounts::AccountsState {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),
             public_url: state.public_url.clone(),
-            mailer: state.mailer.clone(),
+            mail_on: state.mailer.is_on(),
             hasher: state.hasher.clone(),
             open_sessions: state.open_sessions.clone(),
             failed_sign_ins: state.failed_sign_ins.clone(),
@@ -184,11 +184,11 @@ pub struct Shared {
     /// through a trusted proxy and so were not counted when accepted.
     pub per_address: crate::http_server::IpLimits,
     /// Password hashing on a bounded set of threads.
-    pub hasher: crate::accounts::passwords::Hasher,
+    pub hasher: jungle_accounts::passwords::Hasher,
     /// Open WebSockets by account session, to close them when it is signed out.
-    pub open_sessions: crate::accounts::open_sessions::OpenSessions,
+    pub open_sessions: jungle_accounts::open_sessions::OpenSessions,
     /// Failed sign-ins per account, for growing waits.
-    pub failed_sign_ins: Arc<crate::accounts::throttle::FailedSignIns>,
+    pub failed_sign_ins: Arc<jungle_accounts::throttle::FailedSignIns>,
     /// Signed-in WebSockets by player: who can be challenged, whom a ban disconnects.
     pub online: jungle_rooms::online::Online,
     /// Mails: confirmations, and a correspondence player's turn (off unless configured).

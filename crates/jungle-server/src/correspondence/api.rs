@@ -7,8 +7,8 @@ use axum::http::HeaderMap;
 use axum::Json;
 use jungle_protocol::http::WaitingGames;
 
-use crate::accounts::api::AccountApiError;
 use crate::correspondence::CorrespondenceState;
+use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;
 

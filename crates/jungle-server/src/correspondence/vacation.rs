@@ -12,8 +12,8 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use crate::accounts::api::AccountApiError;
 use crate::correspondence::CorrespondenceState;
+use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_rooms::{RoomCommand, Rooms};
 use jungle_store::{PlayerRecord, Store, Vacation};
@@ -46,8 +46,8 @@ async fn account(
     limit: Limited,
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "vacations, as games over days,";
-    crate::accounts::manage::account_within(
-        &crate::accounts::manage::Asked {
+    jungle_accounts::manage::account_within(
+        &jungle_accounts::manage::Asked {
             store: &state.store,
             limits: &state.limits,
         },

@@ -11,9 +11,9 @@ use jungle_protocol::learn::{
     Catalogue, JudgePractice, PracticeVerdict, Progress, Try, TryAnswer, Verdict,
 };
 
-use crate::accounts::api::AccountApiError;
-use crate::accounts::manage::account_within;
 use crate::learn::LearnState;
+use jungle_accounts::api::AccountApiError;
+use jungle_accounts::manage::account_within;
 use jungle_limits::Limited;
 use jungle_store::{PlayerRecord, StoreError};
 use jungle_web::client_addr::ClientAddr;
@@ -188,7 +188,7 @@ pub async fn progress(
     headers: HeaderMap,
 ) -> Result<Json<Progress>, AccountApiError> {
     let player = account_within(
-        &crate::accounts::manage::Asked {
+        &jungle_accounts::manage::Asked {
             store: &state.store,
             limits: &state.limits,
         },
@@ -211,7 +211,7 @@ pub async fn bring_progress(
     request: Result<Json<Progress>, JsonRejection>,
 ) -> Result<Json<Progress>, AccountApiError> {
     let player = account_within(
-        &crate::accounts::manage::Asked {
+        &jungle_accounts::manage::Asked {
             store: &state.store,
             limits: &state.limits,
         },

@@ -10,8 +10,8 @@ use axum::Json;
 use jungle_protocol::http::{MailSettings, NewMailAddress};
 use serde::Deserialize;
 
-use crate::accounts::api::AccountApiError;
 use crate::mail::MailState;
+use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
 use jungle_web::client_addr::ClientAddr;
@@ -26,8 +26,8 @@ async fn account(
     limit: Limited,
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "mails";
-    crate::accounts::manage::account_within(
-        &crate::accounts::manage::Asked {
+    jungle_accounts::manage::account_within(
+        &jungle_accounts::manage::Asked {
             store: &state.store,
             limits: &state.limits,
         },

@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use super::director::status_at;
 
-use crate::accounts::api::AccountApiError;
 use crate::tournaments::TournamentsState;
+use jungle_accounts::api::AccountApiError;
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
 use jungle_limits::Limited;
 use jungle_store::{now_ms, TournamentRecord};
@@ -72,7 +72,7 @@ pub async fn create(
     let account = state.store.has_account(player.id).await?;
     if (new.rated || !new.private) && !account {
         return Err(AccountApiError::Account(
-            crate::accounts::AccountError::AccountRequired(
+            jungle_accounts::AccountError::AccountRequired(
                 "rated and public tournaments are made by accounts: make a private one, or keep your player with a username",
             ),
         ));

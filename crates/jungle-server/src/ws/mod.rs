@@ -47,7 +47,7 @@ pub struct WsState {
     /// The tournaments directed on this node.
     pub directors: crate::tournaments::Directors,
     /// Open WebSockets by account session.
-    pub open_sessions: crate::accounts::open_sessions::OpenSessions,
+    pub open_sessions: jungle_accounts::open_sessions::OpenSessions,
     /// Whole-game analyses running.
     pub game_analyses: crate::game_analysis::Running,
 }

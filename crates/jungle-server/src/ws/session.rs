@@ -34,7 +34,7 @@ pub struct Session {
     /// Notified when the account session this connection signed in with is signed out.
     signed_out: Arc<Notify>,
     /// Its place among the connections of that session, while signed in with one.
-    _session: Option<crate::accounts::open_sessions::Registration>,
+    _session: Option<jungle_accounts::open_sessions::Registration>,
     /// Its place among the player's open connections, once signed in.
     _online: Option<jungle_rooms::online::OnlineEntry>,
     /// The engine analysis this connection waits for, if any (dropping it cancels it).

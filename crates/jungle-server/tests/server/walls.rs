@@ -33,6 +33,7 @@ const LAYERS: &[(&str, u8)] = &[
     // The features: each owns its routes, limits, queries and wiring.
     ("jungle-puzzles", 5),
     ("jungle-mail", 5),
+    ("jungle-accounts", 5),
     // The server: HTTP, WebSocket, and the assembly of all the rest.
     ("jungle-server", 6),
     // Tools that drive a server from outside.

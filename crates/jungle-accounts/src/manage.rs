@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::api::AccountApiError;
 use super::passwords::check_password;
 use super::AccountError;
-use crate::accounts::AccountsState;
+use crate::AccountsState;
 use jungle_store::PlayerRecord;
 use jungle_web::auth::hash_token;
 
@@ -159,7 +159,7 @@ pub async fn export(
             address: Some(m.address),
             confirmed: m.confirmed,
             turn_mails: m.turn_mails,
-            mail_on: state.mailer.is_on(),
+            mail_on: state.mail_on,
         });
     let learn = state.store.learn_progress(player.id).await?;
     Ok(Json(http::AccountExport {

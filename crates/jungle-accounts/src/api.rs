@@ -14,7 +14,7 @@ use jungle_protocol::http;
 use super::passwords::check_password;
 use super::throttle::{Origin, Requester};
 use super::AccountError;
-use crate::accounts::AccountsState;
+use crate::AccountsState;
 use jungle_game::names::{name_keys, validate_username};
 use jungle_limits::{Limited, RateLimited};
 use jungle_store::{AccountStoreError, NewAccount, NewSession, StoreError};
@@ -45,7 +45,7 @@ pub enum AccountApiError {
     #[error("this link is unknown, used or expired; ask the operator for a new one")]
     BadResetLink,
     #[error(transparent)]
-    Report(#[from] crate::accounts::reports::ReportError),
+    Report(#[from] crate::reports::ReportError),
     #[error("there is no such tournament")]
     NoSuchTournament,
     #[error(transparent)]
@@ -111,13 +111,11 @@ impl IntoResponse for AccountApiError {
                 }
             },
             AccountApiError::Report(e) => match e {
-                crate::accounts::reports::ReportError::Bad(_) => {
-                    (StatusCode::BAD_REQUEST, "bad_request")
-                }
-                crate::accounts::reports::ReportError::NoSuchPlayer => {
+                crate::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+                crate::reports::ReportError::NoSuchPlayer => {
                     (StatusCode::NOT_FOUND, "no_such_player")
                 }
-                crate::accounts::reports::ReportError::AlreadyReported => {
+                crate::reports::ReportError::AlreadyReported => {
                     (StatusCode::CONFLICT, "already_reported")
                 }
             },

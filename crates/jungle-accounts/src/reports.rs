@@ -8,8 +8,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT_REASONS};
 
-use crate::accounts::api::AccountApiError;
-use crate::accounts::AccountsState;
+use crate::api::AccountApiError;
+use crate::AccountsState;
 use jungle_limits::Limited;
 use jungle_store::ModerationStoreError;
 use jungle_web::client_addr::ClientAddr;

@@ -1,4 +1,6 @@
-//! Accounts: usernames, passwords and sessions (issue 12).
+//! Accounts: usernames, passwords and sessions (issue 12), and what an account does about
+//! other players (blocks, reports). A feature that wires itself: [`routes`] for the router,
+//! [`AccountsState`] for what its handlers take (the server gives it by `FromRef`).
 //!
 //! - [`names`]: usernames and the look-alike key shared with guests' display names;
 //! - [`passwords`]: the password policy and Argon2id hashing off the async threads;
@@ -14,6 +16,10 @@ pub mod open_sessions;
 pub mod passwords;
 pub mod reports;
 pub mod throttle;
+
+use axum::extract::FromRef;
+use axum::routing::{delete, get, post, put};
+use axum::Router;
 
 /// Why an account request was refused. Each maps to one HTTP status and error code.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -63,7 +69,8 @@ impl AccountError {
     }
 }
 
-/// What the account handlers take. The server gives it from its own state (`FromRef`); cloning shares.
+/// What the account handlers take. The server gives it from its own state (`FromRef`);
+/// cloning shares.
 #[derive(Clone)]
 pub struct AccountsState {
     /// The database.
@@ -74,12 +81,44 @@ pub struct AccountsState {
     pub origins: std::sync::Arc<jungle_web::auth::Origins>,
     /// The base of links, without a trailing slash.
     pub public_url: std::sync::Arc<str>,
-    /// Mails (off unless configured).
-    pub mailer: jungle_mail::Mailer,
+    /// Whether the server sends mail (shown in the settings).
+    pub mail_on: bool,
     /// Password hashing on a bounded set of threads.
     pub hasher: passwords::Hasher,
     /// Open WebSockets by account session.
     pub open_sessions: open_sessions::OpenSessions,
     /// Failed sign-ins per account, for growing waits.
     pub failed_sign_ins: std::sync::Arc<throttle::FailedSignIns>,
+}
+
+/// The accounts' routes, for a router whose state gives an [`AccountsState`].
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    AccountsState: FromRef<S>,
+{
+    Router::new()
+        .route(
+            "/api/account",
+            post(api::create_account).delete(manage::delete_account),
+        )
+        .route("/api/account/password", post(manage::change_password))
+        .route("/api/account/export", get(manage::export))
+        .route(
+            "/api/account/settings",
+            get(manage::settings).put(manage::save_settings),
+        )
+        .route("/api/account/reset", post(manage::reset_password))
+        .route("/api/account/blocks", get(blocks::list))
+        .route(
+            "/api/account/blocks/{player}",
+            put(blocks::block).delete(blocks::unblock),
+        )
+        .route("/api/reports", post(reports::create))
+        .route("/api/session", post(api::sign_in).delete(api::sign_out))
+        .route(
+            "/api/sessions",
+            get(manage::list).delete(manage::sign_out_others),
+        )
+        .route("/api/sessions/{id}", delete(manage::sign_out_one))
 }

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::api::AccountApiError;
 use super::manage::signed_in;
-use crate::accounts::AccountsState;
+use crate::AccountsState;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;
 
