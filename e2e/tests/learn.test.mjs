@@ -266,7 +266,7 @@ test('the rules page links each rule to its lesson (zh-Hant, 390px)', async () =
 
 /** Each exercise's answers as the lessons' files write them (the API never sends them). */
 function answers() {
-  const dir = join(import.meta.dirname, '../../crates/jungle-server/src/learn/chapters');
+  const dir = join(import.meta.dirname, '../../crates/jungle-learn/src/chapters');
   const found = new Map();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const chapter = JSON.parse(readFileSync(join(dir, file), 'utf8'));

@@ -17,7 +17,6 @@ pub mod correspondence;
 pub mod export;
 pub mod game_analysis;
 pub mod http_server;
-pub mod learn;
 pub mod mail;
 pub mod metrics;
 pub mod moderation;
@@ -476,21 +475,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .merge(jungle_accounts::routes())
         .merge(bot_api::routes::routes())
         .merge(jungle_puzzles::routes())
-        .route("/api/learn", get(learn::api::catalogue))
-        .route(
-            "/api/learn/try",
-            post(learn::api::attempt).layer(axum::extract::DefaultBodyLimit::max(4 * 1024)),
-        )
-        .route(
-            "/api/learn/practice/{id}/judge",
-            post(learn::api::judge_practice).layer(axum::extract::DefaultBodyLimit::max(1024)),
-        )
-        .route(
-            "/api/account/learn",
-            get(learn::api::progress)
-                .post(learn::api::bring_progress)
-                .layer(axum::extract::DefaultBodyLimit::max(16 * 1024)),
-        )
+        .merge(jungle_learn::routes())
         .route("/api/seeks", get(api::open_seeks))
         .route(
             "/api/tournaments",

@@ -89,9 +89,9 @@ impl FromRef<AppState> for crate::correspondence::CorrespondenceState {
     }
 }
 
-impl FromRef<AppState> for crate::learn::LearnState {
+impl FromRef<AppState> for jungle_learn::LearnState {
     fn from_ref(state: &AppState) -> Self {
-        crate::learn::LearnState {
+        jungle_learn::LearnState {
             store: state.store.clone(),
             limits: state.limits.clone(),
         }

@@ -34,11 +34,13 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-puzzles", 5),
     ("jungle-mail", 5),
     ("jungle-accounts", 5),
+    // Features that stand on the accounts.
+    ("jungle-learn", 6),
     // The server: HTTP, WebSocket, and the assembly of all the rest.
-    ("jungle-server", 6),
+    ("jungle-server", 7),
     // Tools that drive a server from outside.
-    ("jungle-cli", 7),
-    ("jungle-load", 7),
+    ("jungle-cli", 8),
+    ("jungle-load", 8),
 ];
 
 /// Crates that must stay pure: no I/O, no async runtime, no database, however deep.

@@ -265,3 +265,29 @@ pub struct LearnState {
     /// Rate limits per player and per address.
     pub limits: std::sync::Arc<jungle_limits::Limits>,
 }
+
+/// The lessons' routes, for a router whose state gives a [`LearnState`].
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    LearnState: axum::extract::FromRef<S>,
+{
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/api/learn", get(api::catalogue))
+        .route(
+            "/api/learn/try",
+            post(api::attempt).layer(DefaultBodyLimit::max(4 * 1024)),
+        )
+        .route(
+            "/api/learn/practice/{id}/judge",
+            post(api::judge_practice).layer(DefaultBodyLimit::max(1024)),
+        )
+        .route(
+            "/api/account/learn",
+            get(api::progress)
+                .post(api::bring_progress)
+                .layer(DefaultBodyLimit::max(16 * 1024)),
+        )
+}

@@ -11,7 +11,7 @@ use jungle_protocol::learn::{
     Catalogue, JudgePractice, PracticeVerdict, Progress, Try, TryAnswer, Verdict,
 };
 
-use crate::learn::LearnState;
+use crate::LearnState;
 use jungle_accounts::api::AccountApiError;
 use jungle_accounts::manage::account_within;
 use jungle_limits::Limited;
