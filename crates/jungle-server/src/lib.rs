@@ -13,11 +13,9 @@ pub mod assets;
 pub mod bot_api;
 pub mod cluster;
 pub mod config;
-pub mod correspondence;
 pub mod export;
 pub mod game_analysis;
 pub mod http_server;
-pub mod mail;
 pub mod metrics;
 pub mod moderation;
 pub mod reach;
@@ -197,11 +195,7 @@ impl Server {
         }
         let lobby = Lobby::start(room_ctx.clone(), shutdown_rx.clone());
         tokio::spawn(sweep_limits(limits.clone(), shutdown_rx.clone()));
-        tokio::spawn(correspondence::vacation::tell_rooms(
-            store.clone(),
-            rooms.clone(),
-            shutdown_rx.clone(),
-        ));
+        jungle_correspondence::start(store.clone(), rooms.clone(), shutdown_rx.clone());
         tokio::spawn(moderation::apply_bans(
             store.clone(),
             rooms.clone(),
@@ -433,27 +427,6 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/players", post(api::create_player))
         .route("/api/players/me/name", post(api::rename_guest))
         .route(
-            "/api/account/games/waiting",
-            get(correspondence::api::waiting),
-        )
-        .route(
-            "/api/account/email",
-            get(mail::api::show)
-                .put(mail::api::set)
-                .delete(mail::api::remove),
-        )
-        .route("/api/mail/confirm", get(mail::api::confirm))
-        .route(
-            "/api/mail/unsubscribe",
-            get(mail::api::unsubscribe).post(mail::api::unsubscribe),
-        )
-        .route(
-            "/api/account/vacation",
-            get(correspondence::vacation::show)
-                .post(correspondence::vacation::start)
-                .delete(correspondence::vacation::end),
-        )
-        .route(
             "/api/lines",
             post(review::line).layer(axum::extract::DefaultBodyLimit::max(
                 jungle_protocol::http::MAX_LINE_BYTES,
@@ -473,6 +446,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/games/live", get(api::live_games))
         .route("/api/rooms/{code}", get(api::room_invite))
         .merge(jungle_accounts::routes())
+        .merge(jungle_correspondence::routes())
         .merge(bot_api::routes::routes())
         .merge(jungle_puzzles::routes())
         .merge(jungle_learn::routes())

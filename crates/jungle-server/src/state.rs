@@ -78,9 +78,9 @@ impl FromRef<AppState> for crate::bot_api::BotApiState {
     }
 }
 
-impl FromRef<AppState> for crate::correspondence::CorrespondenceState {
+impl FromRef<AppState> for jungle_correspondence::CorrespondenceState {
     fn from_ref(state: &AppState) -> Self {
-        crate::correspondence::CorrespondenceState {
+        jungle_correspondence::CorrespondenceState {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),
@@ -98,9 +98,9 @@ impl FromRef<AppState> for jungle_learn::LearnState {
     }
 }
 
-impl FromRef<AppState> for crate::mail::MailState {
+impl FromRef<AppState> for jungle_correspondence::MailState {
     fn from_ref(state: &AppState) -> Self {
-        crate::mail::MailState {
+        jungle_correspondence::MailState {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),

@@ -7,7 +7,7 @@ use axum::http::HeaderMap;
 use axum::Json;
 use jungle_protocol::http::WaitingGames;
 
-use crate::correspondence::CorrespondenceState;
+use crate::CorrespondenceState;
 use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;

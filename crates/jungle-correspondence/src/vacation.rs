@@ -12,7 +12,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use crate::correspondence::CorrespondenceState;
+use crate::CorrespondenceState;
 use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_rooms::{RoomCommand, Rooms};

@@ -10,7 +10,7 @@ use axum::Json;
 use jungle_protocol::http::{MailSettings, NewMailAddress};
 use serde::Deserialize;
 
-use crate::mail::MailState;
+use crate::MailState;
 use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
