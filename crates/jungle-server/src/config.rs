@@ -120,7 +120,7 @@ pub struct Config {
     /// (keys: name, rules, clock as M+S or Ns per move, every hourly|daily, at MM or HH:MM
     /// UTC, minutes, rated true|false). In the environment, schedules are separated by `;`.
     #[arg(long = "schedule", env = "JUNGLE_SCHEDULE", value_delimiter = ';')]
-    pub schedules: Vec<crate::tournaments::schedule::Schedule>,
+    pub schedules: Vec<jungle_tournaments::schedule::Schedule>,
 
     /// Several nodes: the Redis they coordinate through (e.g. redis://127.0.0.1:6379). Every
     /// node shares one PostgreSQL; without this the server is a single node and needs no Redis.

@@ -22,7 +22,6 @@ pub mod reach;
 pub mod review;
 pub mod security_headers;
 pub mod state;
-pub mod tournaments;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -130,7 +129,7 @@ impl Server {
         let players = cluster::seams::players(online.clone(), presence.clone());
         // A game's end, once durable, is heard by the tournaments (points are already stored;
         // re-pairing, pausing who never played) and by fair play (the assessment).
-        let directors = tournaments::Directors::new(players.clone());
+        let directors = jungle_tournaments::Directors::new(players.clone());
         let assessor = jungle_rooms::fair_play::assessor::Assessor::start(
             engines.clone(),
             store.clone(),
@@ -158,7 +157,7 @@ impl Server {
             mailer: Arc::new(mailer.clone()),
             correspondence_starts: Default::default(),
         });
-        tournaments::schedule::ensure_organiser(&store).await?;
+        jungle_tournaments::schedule::ensure_organiser(&store).await?;
         jungle_puzzles::start(
             store.clone(),
             room_ctx.engines.clone(),
@@ -170,7 +169,7 @@ impl Server {
                 resume_games(&store, &room_ctx).await?;
                 restore_waiting_rooms(&store, &room_ctx).await?;
                 direct_tournaments(&store, &room_ctx, &directors, &online).await?;
-                tokio::spawn(tournaments::schedule::run(
+                tokio::spawn(jungle_tournaments::schedule::run(
                     config.schedules.clone(),
                     room_ctx.clone(),
                     directors.clone(),
@@ -184,7 +183,7 @@ impl Server {
             Some(cluster) => {
                 tracing::info!(node = cluster.node(), "joining the cluster");
                 // Every node looks; the first to store an arena directs it.
-                tokio::spawn(tournaments::schedule::run(
+                tokio::spawn(jungle_tournaments::schedule::run(
                     config.schedules.clone(),
                     room_ctx.clone(),
                     directors.clone(),
@@ -451,11 +450,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .merge(jungle_puzzles::routes())
         .merge(jungle_learn::routes())
         .route("/api/seeks", get(api::open_seeks))
-        .route(
-            "/api/tournaments",
-            get(tournaments::api::list).post(tournaments::api::create),
-        )
-        .route("/api/tournaments/{id}", get(tournaments::api::one))
+        .merge(jungle_tournaments::routes())
         .route("/api/games/{id}", get(export::game_or_text))
         .route("/api/players/{id}/games.jgn", get(export::player_games))
         .route("/healthz", get(api::healthz));
@@ -498,14 +493,14 @@ async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), Store
 async fn direct_tournaments(
     store: &Store,
     ctx: &Arc<RoomContext>,
-    directors: &tournaments::Directors,
+    directors: &jungle_tournaments::Directors,
     online: &jungle_rooms::online::Online,
 ) -> Result<(), StoreError> {
     let records = store.tournaments_to_direct(jungle_store::now_ms()).await?;
     let count = records.len();
     for record in records {
-        let loaded = tournaments::director::load(store, record).await?;
-        tournaments::director::start(ctx.clone(), directors.clone(), online.clone(), loaded);
+        let loaded = jungle_tournaments::director::load(store, record).await?;
+        jungle_tournaments::director::start(ctx.clone(), directors.clone(), online.clone(), loaded);
     }
     if count > 0 {
         tracing::info!(tournaments = count, "directing tournaments");

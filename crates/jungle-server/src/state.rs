@@ -109,9 +109,9 @@ impl FromRef<AppState> for jungle_correspondence::MailState {
     }
 }
 
-impl FromRef<AppState> for crate::tournaments::TournamentsState {
+impl FromRef<AppState> for jungle_tournaments::TournamentsState {
     fn from_ref(state: &AppState) -> Self {
-        crate::tournaments::TournamentsState {
+        jungle_tournaments::TournamentsState {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),
@@ -196,7 +196,7 @@ pub struct Shared {
     /// What the puzzles' handlers take.
     pub puzzles: jungle_puzzles::PuzzlesState,
     /// The tournaments directed on this node, and who plays in them.
-    pub directors: crate::tournaments::Directors,
+    pub directors: jungle_tournaments::Directors,
     /// Direct challenges waiting for an answer.
     pub challenges: jungle_rooms::challenges::Challenges,
     /// Whole-game analyses running, one per player and per game.

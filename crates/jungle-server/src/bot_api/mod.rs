@@ -197,7 +197,7 @@ pub struct BotApiState {
     /// Direct challenges waiting for an answer.
     pub challenges: jungle_rooms::challenges::Challenges,
     /// The tournaments directed on this node.
-    pub directors: crate::tournaments::Directors,
+    pub directors: jungle_tournaments::Directors,
     /// The open streams, per token.
     pub bot_streams: streams::OpenStreams,
     /// The actions under way, per token.

@@ -15,9 +15,9 @@ use uuid::Uuid;
 use super::holder::playing_holder;
 use super::BotApiError;
 use crate::bot_api::BotApiState;
-use crate::tournaments::director::JoinError;
 use jungle_limits::Limited;
 use jungle_rooms::Connection;
+use jungle_tournaments::director::JoinError;
 use jungle_web::client_addr::ClientAddr;
 
 #[derive(Deserialize, Default)]

@@ -30,7 +30,7 @@ pub struct Services {
     pub challenges: jungle_rooms::challenges::Challenges,
     pub online: jungle_rooms::online::Online,
     pub ctx: Arc<RoomContext>,
-    pub directors: crate::tournaments::Directors,
+    pub directors: jungle_tournaments::Directors,
 }
 
 pub fn start(cluster: Cluster, services: Services, shutdown: watch::Receiver<bool>) {
@@ -341,7 +341,7 @@ fn to_director(cluster: &Cluster, services: &Services, message: ToDirector) {
         has_account,
         frame,
     } = message;
-    use crate::tournaments::frames::{handle_remote, RemoteAnswer};
+    use jungle_tournaments::frames::{handle_remote, RemoteAnswer};
     let node = conn.node.clone();
     let conn = remote_member(conn, &services.outboxes, cluster.node());
     let (directors, outboxes) = (services.directors.clone(), services.outboxes.clone());

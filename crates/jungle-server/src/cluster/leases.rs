@@ -34,7 +34,7 @@ const SEARCH_EVERY: u32 = 10;
 pub async fn keep(
     cluster: Cluster,
     ctx: Arc<RoomContext>,
-    directors: crate::tournaments::Directors,
+    directors: jungle_tournaments::Directors,
     online: jungle_rooms::online::Online,
     proxies: Proxies,
     shutdown: watch::Receiver<bool>,
@@ -244,7 +244,7 @@ async fn adopt_waiting_room(
 async fn direct_orphaned_tournaments(
     cluster: &Cluster,
     ctx: &Arc<RoomContext>,
-    directors: &crate::tournaments::Directors,
+    directors: &jungle_tournaments::Directors,
     online: &jungle_rooms::online::Online,
 ) {
     let records = match ctx
@@ -266,10 +266,10 @@ async fn direct_orphaned_tournaments(
         if !matches!(cluster.direct(id).await, Ok(true)) {
             continue;
         }
-        match crate::tournaments::director::load(&ctx.store, record).await {
+        match jungle_tournaments::director::load(&ctx.store, record).await {
             Ok(loaded) => {
                 tracing::info!(tournament = %id, "directing a tournament no node directed");
-                crate::tournaments::director::start(
+                jungle_tournaments::director::start(
                     ctx.clone(),
                     directors.clone(),
                     online.clone(),

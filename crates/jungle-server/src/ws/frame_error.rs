@@ -68,7 +68,7 @@ pub enum FrameError {
     #[error("a bot account plays through the Bot API (docs/bot-api.md), not here")]
     BotAccount,
     #[error("{0}")]
-    Tournament(crate::tournaments::director::JoinError),
+    Tournament(jungle_tournaments::director::JoinError),
     #[error(transparent)]
     EngineClosed(#[from] jungle_rooms::fair_play::EngineClosed),
     #[error("matchmaking is unavailable for a moment; games in progress go on; try again shortly")]
@@ -77,10 +77,10 @@ pub enum FrameError {
     Store(#[from] StoreError),
 }
 
-impl From<crate::tournaments::director::JoinError> for FrameError {
-    fn from(e: crate::tournaments::director::JoinError) -> Self {
+impl From<jungle_tournaments::director::JoinError> for FrameError {
+    fn from(e: jungle_tournaments::director::JoinError) -> Self {
         match e {
-            crate::tournaments::director::JoinError::Store(e) => FrameError::Store(e),
+            jungle_tournaments::director::JoinError::Store(e) => FrameError::Store(e),
             other => FrameError::Tournament(other),
         }
     }

@@ -45,7 +45,7 @@ pub struct WsState {
     /// Direct challenges waiting for an answer.
     pub challenges: jungle_rooms::challenges::Challenges,
     /// The tournaments directed on this node.
-    pub directors: crate::tournaments::Directors,
+    pub directors: jungle_tournaments::Directors,
     /// Open WebSockets by account session.
     pub open_sessions: jungle_accounts::open_sessions::OpenSessions,
     /// Whole-game analyses running.

@@ -5,10 +5,10 @@ use jungle_protocol::ServerFrame;
 use uuid::Uuid;
 
 use super::session::{Reply, Session};
-use crate::tournaments::director::{ms_left, status_at, JoinError};
 use crate::ws::frame_error::FrameError;
 use jungle_limits::Limited;
 use jungle_rooms::{frame_text, Connection};
+use jungle_tournaments::director::{ms_left, status_at, JoinError};
 
 impl Session {
     /// A frame about a tournament another node directs goes there; true if it went.
@@ -106,7 +106,7 @@ impl Session {
             .await?
             .ok_or(FrameError::from(JoinError::Unknown))?;
         let ranked =
-            crate::tournaments::api::standings(&self.state.store, &self.state.directors, &t)
+            jungle_tournaments::api::standings(&self.state.store, &self.state.directors, &t)
                 .await?;
         let now = jungle_store::now_ms();
         // Numbered by rank: a table that no longer changes.

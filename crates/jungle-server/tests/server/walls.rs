@@ -37,6 +37,7 @@ const LAYERS: &[(&str, u8)] = &[
     // Features that stand on the accounts.
     ("jungle-learn", 6),
     ("jungle-correspondence", 6),
+    ("jungle-tournaments", 6),
     // The server: HTTP, WebSocket, and the assembly of all the rest.
     ("jungle-server", 7),
     // Tools that drive a server from outside.

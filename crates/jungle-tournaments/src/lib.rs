@@ -1,13 +1,14 @@
 //! Tournaments (issue 15): arenas anyone can join, private ones among friends, and scheduled
-//! ones the operator configures. With several nodes, one node directs each (a lease) and the
-//! others forward its frames to it ([`crate::reach`]).
+//! ones the operator configures. With several nodes, one node directs each (a lease, taken
+//! through `jungle_rooms::reach::Claims`) and the others forward its frames to it (the server's
+//! `reach`). The arena's pure arithmetic (points, streaks, pairing) and the standings as shown
+//! are `jungle-game`'s `arena` and `table`.
 //!
-//! - [`arena`]: the arena's pure arithmetic — points and streaks, standings, pairing;
-//! - [`table`]: the standings as shown, and what changed between two tables;
 //! - [`director`]: one task per tournament being run — joins, pairings, game ends, live
 //!   standings; [`registry`]: the directors by tournament, and who plays where;
 //! - [`schedule`]: the operator's recurring arenas;
-//! - [`api`]: the HTTP API (create, list, show); [`frames`]: frames forwarded by other nodes.
+//! - [`api`]: the HTTP API (create, list, show; [`routes`]); [`frames`]: frames forwarded by
+//!   other nodes; [`game_end`]: a game's end, heard by the directors.
 
 pub mod api;
 pub mod director;
@@ -35,4 +36,16 @@ pub struct TournamentsState {
     pub online: jungle_rooms::online::Online,
     /// The tournaments directed on this node.
     pub directors: Directors,
+}
+
+/// The tournaments' routes, for a router whose state gives a [`TournamentsState`].
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    TournamentsState: axum::extract::FromRef<S>,
+{
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/api/tournaments", get(api::list).post(api::create))
+        .route("/api/tournaments/{id}", get(api::one))
 }

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::director::status_at;
 
-use crate::tournaments::TournamentsState;
+use crate::TournamentsState;
 use jungle_accounts::api::AccountApiError;
 use jungle_game::time_text::{parse_rfc3339, rfc3339};
 use jungle_limits::Limited;
