@@ -654,7 +654,7 @@ pub struct ApiState {
     /// The players connected to this node.
     pub online: jungle_rooms::online::Online,
     /// Where a game, a room or a seek is, on this node or another.
-    pub reach: crate::reach::Reach,
+    pub reach: jungle_cluster::reach::Reach,
     /// The rooms of this node, by game and code.
     pub rooms: jungle_rooms::Rooms,
 }

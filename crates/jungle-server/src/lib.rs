@@ -11,14 +11,12 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod bot_api;
-pub mod cluster;
 pub mod config;
 pub mod export;
 pub mod game_analysis;
 pub mod http_server;
 pub mod metrics;
 pub mod moderation;
-pub mod reach;
 pub mod review;
 pub mod security_headers;
 pub mod state;
@@ -47,7 +45,7 @@ pub enum ServerError {
     #[error("could not open the database: {0}")]
     Store(#[from] StoreError),
     #[error("{0}")]
-    Cluster(#[from] cluster::ClusterError),
+    Cluster(#[from] jungle_cluster::ClusterError),
     #[error("could not listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -68,7 +66,7 @@ pub struct Server {
     writer: persist::Writer,
     store: Store,
     rooms: Rooms,
-    cluster: Option<cluster::Cluster>,
+    cluster: Option<jungle_cluster::Cluster>,
 }
 
 impl Server {
@@ -77,7 +75,7 @@ impl Server {
         let metrics = metrics::Metrics::install();
         let cluster = match &config.redis_url {
             Some(url) => Some(
-                cluster::Cluster::connect(url, config.node_id.clone(), &config.database_url)
+                jungle_cluster::Cluster::connect(url, config.node_id.clone(), &config.database_url)
                     .await?,
             ),
             None => None,
@@ -112,7 +110,7 @@ impl Server {
         let rooms = Rooms::default();
         let live_positions = jungle_rooms::fair_play::LivePositions::default();
         let peers = cluster.clone().map(|c| {
-            cluster::positions::Peers::start(c, live_positions.clone(), shutdown_rx.clone())
+            jungle_cluster::positions::Peers::start(c, live_positions.clone(), shutdown_rx.clone())
         });
         // Engine searches share the machine with the server: at most one thread per core.
         let engines = jungle_rooms::engine_pool::EnginePool::new(
@@ -122,11 +120,11 @@ impl Server {
         // One straight line: the cluster, its outboxes, reaching players, the services, and
         // last the inbox that delivers to them.
         let online = jungle_rooms::online::Online::default();
-        let outboxes = cluster.clone().map(cluster::outbox::Outboxes::new);
+        let outboxes = cluster.clone().map(jungle_cluster::outbox::Outboxes::new);
         let presence = cluster.clone().zip(outboxes.clone()).map(|(c, o)| {
-            cluster::presence::Presence::start(c, o, online.clone(), shutdown_rx.clone())
+            jungle_cluster::presence::Presence::start(c, o, online.clone(), shutdown_rx.clone())
         });
-        let players = cluster::seams::players(online.clone(), presence.clone());
+        let players = jungle_cluster::seams::players(online.clone(), presence.clone());
         // A game's end, once durable, is heard by the tournaments (points are already stored;
         // re-pairing, pausing who never played) and by fair play (the assessment).
         let directors = jungle_tournaments::Directors::new(players.clone());
@@ -141,7 +139,7 @@ impl Server {
             fair_play: jungle_rooms::fair_play::FairPlay::new(
                 live_positions,
                 store.clone(),
-                cluster::seams::other_nodes(peers),
+                jungle_cluster::seams::other_nodes(peers),
                 limits.clone(),
             ),
             limits: limits.clone(),
@@ -152,7 +150,7 @@ impl Server {
             store: store.clone(),
             timing: Timing::new(config.disconnect_grace(), config.abort_after()),
             shutdown: shutdown_rx.clone(),
-            claims: cluster::seams::claims(cluster.clone()),
+            claims: jungle_cluster::seams::claims(cluster.clone()),
             time: config.time.clone(),
             mailer: Arc::new(mailer.clone()),
             correspondence_starts: Default::default(),
@@ -207,7 +205,7 @@ impl Server {
             .zip(outboxes)
             .zip(presence)
             .map(|((c, o), p)| {
-                cluster::across::Across::start(
+                jungle_cluster::across::Across::start(
                     c,
                     o,
                     p,
@@ -217,7 +215,7 @@ impl Server {
                 )
             });
         if let (Some(cluster), Some(across)) = (&cluster, &across) {
-            let services = cluster::inbox::Services {
+            let services = jungle_cluster::inbox::Services {
                 outboxes: across.outboxes.clone(),
                 followers: across.followers.clone(),
                 proxies: across.proxies.clone(),
@@ -228,8 +226,8 @@ impl Server {
                 ctx: room_ctx.clone(),
                 directors: directors.clone(),
             };
-            cluster::inbox::start(cluster.clone(), services, shutdown_rx.clone());
-            tokio::spawn(cluster::leases::keep(
+            jungle_cluster::inbox::start(cluster.clone(), services, shutdown_rx.clone());
+            tokio::spawn(jungle_cluster::leases::keep(
                 cluster.clone(),
                 room_ctx.clone(),
                 directors.clone(),
@@ -238,7 +236,12 @@ impl Server {
                 shutdown_rx.clone(),
             ));
         }
-        let reach = reach::Reach::new(rooms.clone(), lobby.clone(), challenges.clone(), across);
+        let reach = jungle_cluster::reach::Reach::new(
+            rooms.clone(),
+            lobby.clone(),
+            challenges.clone(),
+            across,
+        );
         let origins = Arc::new(Origins::new(&config.allowed_origins, &public_url));
         let puzzles = jungle_puzzles::PuzzlesState {
             store: store.clone(),

@@ -202,7 +202,7 @@ pub struct Shared {
     /// Whole-game analyses running, one per player and per game.
     pub game_analyses: crate::game_analysis::Running,
     /// Where is it: the rooms, matchmaking and players on this node or another.
-    pub reach: crate::reach::Reach,
+    pub reach: jungle_cluster::reach::Reach,
     /// The Bot and Board APIs' open streams, per token.
     pub bot_streams: crate::bot_api::streams::OpenStreams,
     /// The Bot and Board APIs' actions under way, per token (one at a time).

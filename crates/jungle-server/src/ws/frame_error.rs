@@ -72,7 +72,7 @@ pub enum FrameError {
     #[error(transparent)]
     EngineClosed(#[from] jungle_rooms::fair_play::EngineClosed),
     #[error("matchmaking is unavailable for a moment; games in progress go on; try again shortly")]
-    Unavailable(crate::cluster::ClusterError),
+    Unavailable(jungle_cluster::ClusterError),
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
 }

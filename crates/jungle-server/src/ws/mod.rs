@@ -41,7 +41,7 @@ pub struct WsState {
     /// The players connected to this node.
     pub online: jungle_rooms::online::Online,
     /// Where a game, a room or a seek is, on this node or another.
-    pub reach: crate::reach::Reach,
+    pub reach: jungle_cluster::reach::Reach,
     /// Direct challenges waiting for an answer.
     pub challenges: jungle_rooms::challenges::Challenges,
     /// The tournaments directed on this node.

@@ -38,11 +38,13 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-learn", 6),
     ("jungle-correspondence", 6),
     ("jungle-tournaments", 6),
+    // The nodes: above what they carry between them.
+    ("jungle-cluster", 7),
     // The server: HTTP, WebSocket, and the assembly of all the rest.
-    ("jungle-server", 7),
+    ("jungle-server", 8),
     // Tools that drive a server from outside.
-    ("jungle-cli", 8),
-    ("jungle-load", 8),
+    ("jungle-cli", 9),
+    ("jungle-load", 9),
 ];
 
 /// Crates that must stay pure: no I/O, no async runtime, no database, however deep.

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
-use crate::cluster::across::Across;
-use crate::cluster::ClusterError;
+use crate::across::Across;
+use crate::ClusterError;
 use jungle_rooms::lobby::Lobby;
 use jungle_rooms::{Connection, RoomHandle, RoomSettings, Rooms};
 use jungle_store::RatingRecord;
@@ -47,7 +47,7 @@ impl Reach {
     }
 
     /// The room of a game the database says is in progress, even while it changes nodes
-    /// (see [`crate::cluster::across::Across::room_in_progress`]).
+    /// (see [`crate::across::Across::room_in_progress`]).
     pub async fn room_in_progress(&self, game: Uuid) -> Option<RoomHandle> {
         match &self.across {
             None => self.rooms.get(game),

@@ -1,6 +1,8 @@
 //! Several nodes over Redis. With `--redis-url`, nodes that share one PostgreSQL coordinate
 //! through Redis; without it nothing here runs and no Redis is needed. Features never ask
-//! whether there are other nodes: [`crate::reach`] does, and calls in here.
+//! whether there are other nodes: [`reach`] does for the request handlers, and the rooms' own
+//! seams (`jungle_rooms::reach`, `fair_play::OtherNodes`) for them; this crate answers both
+//! ([`seams`] implements the rooms' traits).
 //!
 //! - **Leases** (this file, [`leases`]): each game's room, and each private room waiting for
 //!   its guest, runs on exactly one node, which holds the key `…:game:{id}` (its node id, a
@@ -29,6 +31,7 @@ pub mod outbox;
 pub mod positions;
 pub mod presence;
 pub mod proxy;
+pub mod reach;
 pub mod round_trip;
 pub mod seams;
 pub mod wire;
