@@ -45,11 +45,22 @@ pub enum AccountApiError {
     #[error("this link is unknown, used or expired; ask the operator for a new one")]
     BadResetLink,
     #[error(transparent)]
-    Report(#[from] crate::reports::ReportError),
+    Report(#[from] ReportError),
     #[error("there is no such tournament")]
     NoSuchTournament,
     #[error(transparent)]
     Block(jungle_store::BlockError),
+}
+
+/// Why a report was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{0}")]
+    Bad(String),
+    #[error("no such player")]
+    NoSuchPlayer,
+    #[error("you already have an open report about this player; the operator will read it")]
+    AlreadyReported,
 }
 
 impl From<jungle_store::BlockError> for AccountApiError {
@@ -111,13 +122,9 @@ impl IntoResponse for AccountApiError {
                 }
             },
             AccountApiError::Report(e) => match e {
-                crate::reports::ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-                crate::reports::ReportError::NoSuchPlayer => {
-                    (StatusCode::NOT_FOUND, "no_such_player")
-                }
-                crate::reports::ReportError::AlreadyReported => {
-                    (StatusCode::CONFLICT, "already_reported")
-                }
+                ReportError::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+                ReportError::NoSuchPlayer => (StatusCode::NOT_FOUND, "no_such_player"),
+                ReportError::AlreadyReported => (StatusCode::CONFLICT, "already_reported"),
             },
         };
         let message = match &self {

@@ -8,22 +8,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use jungle_protocol::http::{NewReport, ReportCreated, MAX_REPORT_DETAILS, REPORT_REASONS};
 
-use crate::api::AccountApiError;
+use crate::api::{AccountApiError, ReportError};
 use crate::AccountsState;
 use jungle_limits::Limited;
 use jungle_store::ModerationStoreError;
 use jungle_web::client_addr::ClientAddr;
-
-/// Why a report was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    #[error("{0}")]
-    Bad(String),
-    #[error("no such player")]
-    NoSuchPlayer,
-    #[error("you already have an open report about this player; the operator will read it")]
-    AlreadyReported,
-}
 
 pub async fn create(
     State(state): State<AccountsState>,

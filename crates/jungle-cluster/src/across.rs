@@ -41,7 +41,7 @@ impl Across {
             rooms.clone(),
             shutdown.clone(),
         );
-        super::round_trip::start(cluster.clone(), outboxes.clone(), shutdown.clone());
+        super::outbox::ping_used_links(cluster.clone(), outboxes.clone(), shutdown.clone());
         let matching = Matching::start(
             cluster.clone(),
             outboxes.clone(),

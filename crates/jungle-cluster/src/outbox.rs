@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use super::round_trip::{self, RoundTrips};
-use super::wire::{Envelope, Message, ToFollowers};
+use super::wire::{Envelope, Message, ToFollowers, ToNode};
 use super::Cluster;
 
 /// Messages one peer's outbox holds at most (beyond, they are dropped and the peer resyncs).
@@ -214,4 +214,25 @@ async fn publish(
         listened = receivers > 0;
     }
     Ok(listened)
+}
+
+/// A link is pinged while something else was sent on it within this (its round trip is
+/// only of use while moves go there).
+const PINGED_AFTER_USE: Duration = Duration::from_secs(60);
+
+/// Every beat, pings each peer this node sent something to lately (moves, frames); their
+/// pongs come back through the inbox to [`RoundTrips::record`](super::round_trip::RoundTrips::record).
+pub fn ping_used_links(cluster: Cluster, outboxes: Outboxes, shutdown: watch::Receiver<bool>) {
+    tokio::spawn(async move {
+        let mut beats = super::Beats::new(shutdown);
+        while beats.next().await {
+            for peer in outboxes.used_within(PINGED_AFTER_USE) {
+                let ping = ToNode::Ping {
+                    from: cluster.node().to_owned(),
+                    sent: round_trip::now_micros(),
+                };
+                outboxes.message(&peer, Message::Node(ping));
+            }
+        }
+    });
 }

@@ -13,12 +13,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use tokio::sync::watch;
-
-use super::outbox::Outboxes;
-use super::wire::{Message, ToNode};
-use super::Cluster;
-
 /// A round trip is credited up to this (one measured during a Redis outage, when the outbox
 /// held the ping for seconds, says nothing about the next move).
 const MOST: Duration = Duration::from_millis(100);
@@ -77,27 +71,6 @@ pub fn now_micros() -> u64 {
 /// What a ping's answer says: how long ago it was sent (`None` for a time not yet reached).
 pub fn since(sent: u64) -> Option<Duration> {
     now_micros().checked_sub(sent).map(Duration::from_micros)
-}
-
-/// A link is pinged while something else was sent on it within this (its round trip is
-/// only of use while moves go there).
-const PINGED_AFTER_USE: Duration = Duration::from_secs(60);
-
-/// Every beat, pings each peer this node sent something to lately (moves, frames); their
-/// pongs come back through the inbox to [`RoundTrips::record`].
-pub fn start(cluster: Cluster, outboxes: Outboxes, shutdown: watch::Receiver<bool>) {
-    tokio::spawn(async move {
-        let mut beats = super::Beats::new(shutdown);
-        while beats.next().await {
-            for peer in outboxes.used_within(PINGED_AFTER_USE) {
-                let ping = ToNode::Ping {
-                    from: cluster.node().to_owned(),
-                    sent: now_micros(),
-                };
-                outboxes.message(&peer, Message::Node(ping));
-            }
-        }
-    });
 }
 
 #[cfg(test)]
