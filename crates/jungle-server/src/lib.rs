@@ -80,7 +80,16 @@ impl Server {
             ),
             None => None,
         };
-        let store = Store::open(&config.database_url).await?;
+        // A game's end runs, in the transaction that stores it, the store's own parts and each
+        // domain's, in this order: tournament points, then fair play's rule that a marked
+        // engine user's games move no rating (before the store's ratings part).
+        let game_end = jungle_store::GameEnd::with(vec![
+            Arc::new(jungle_tournaments::scoring::TournamentScored),
+            Arc::new(jungle_rooms::fair_play::engine_marks::EngineUsersUnrated),
+        ]);
+        let store = Store::open(&config.database_url)
+            .await?
+            .with_game_end(game_end);
         store.ensure_computer_players().await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await

@@ -239,7 +239,7 @@ impl Store {
             backend,
             wal_large,
             url: url.into(),
-            game_end: GameEnd::standard(),
+            game_end: GameEnd::store_only(),
         })
     }
 

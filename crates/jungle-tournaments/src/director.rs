@@ -1,7 +1,7 @@
 //! One tournament's director: a task that takes players in and out, pairs whoever is waiting
 //! (once a second, from its start until the cut-off before its end), hears of each game's end,
 //! and sends the standings that changed to those who follow them. Points are not counted here:
-//! the transaction that ends a game scores it (`Store::score_pairing`), so a restart or a
+//! the transaction that ends a game scores it ([`crate::scoring`]), so a restart or a
 //! retried write cannot count a game twice; the director reads the scores back.
 //!
 //! Long (about 650 lines): one actor, whose commands, pairing tick and standings share its state.

@@ -7,6 +7,8 @@
 //! - [`director`]: one task per tournament being run — joins, pairings, game ends, live
 //!   standings; [`registry`]: the directors by tournament, and who plays where;
 //! - [`schedule`]: the operator's recurring arenas;
+//! - [`scoring`]: a game's points, in the transaction that ends it (a part of the store's
+//!   `GameEnd`);
 //! - [`api`]: the HTTP API (create, list, show; [`routes`]); [`frames`]: frames forwarded by
 //!   other nodes; [`game_end`]: a game's end, heard by the directors.
 
@@ -16,6 +18,7 @@ pub mod frames;
 pub mod game_end;
 pub mod registry;
 pub mod schedule;
+pub mod scoring;
 
 pub use registry::Directors;
 

@@ -10,6 +10,7 @@
 //!   progress, on this node or another.
 
 pub mod assessor;
+pub mod engine_marks;
 mod other_nodes;
 pub mod positions;
 

@@ -4,22 +4,22 @@
 //! however often the end is written (a retried batch, a node adopting the game). A game
 //! already ended changes nothing and answers with its first rating change.
 //!
-//! The parts ([`GameEnd::standard`], in order):
-//! - [`leaving`]: a game lost by leaving, or aborted for a missing first move, is counted
-//!   against that player;
-//! - [`tournament`]: a tournament game's points and streaks;
-//! - [`engine_marks`]: a game with a player marked as an engine user moves no rating
-//!   (moderation's rule, decided before the ratings part runs);
-//! - [`ratings`]: Glicko-2 for both players in the game's rating pool, and their history.
+//! The parts, in order ([`GameEnd::with`]): the store's own first and last, each domain's in
+//! between, given by the server at assembly from the domain's own crate:
+//! - [`leaving`] (the store's): a game lost by leaving, or aborted for a missing first move, is
+//!   counted against that player;
+//! - the domains' parts: a tournament game's points and streaks (`jungle-tournaments`'
+//!   `scoring.rs`), and fair play's rule that a game with a player marked as an engine user
+//!   moves no rating (`jungle-rooms`' `fair_play/engine_marks.rs`), which must come before:
+//! - [`ratings`] (the store's): Glicko-2 for both players in the game's rating pool, and their
+//!   history.
 //!
 //! What follows from an end without needing to count once (re-pairing a tournament, judging
 //! the game for fair play, a mail) hears of it after the commit, from the room
 //! (`GameEnded`, jungle-server's `rooms::game_end`).
 
-mod engine_marks;
 mod leaving;
 mod ratings;
-mod tournament;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -72,16 +72,21 @@ pub struct GameEnd {
 }
 
 impl GameEnd {
-    /// Every part, in the order the rules need: the moderation's exclusion before ratings.
-    pub fn standard() -> GameEnd {
+    /// The store's own parts around the domains' (`domains`, run in the order given): the
+    /// leavings first, the ratings last, so that a domain may still decide that ratings do not
+    /// move ([`Verdict::ratings_move`]).
+    pub fn with(domains: Vec<Arc<dyn EndPart>>) -> GameEnd {
+        let mut parts: Vec<Arc<dyn EndPart>> = vec![Arc::new(leaving::LeavingCounted)];
+        parts.extend(domains);
+        parts.push(Arc::new(ratings::RatingsMoved));
         GameEnd {
-            parts: Arc::new([
-                Arc::new(leaving::LeavingCounted) as Arc<dyn EndPart>,
-                Arc::new(tournament::TournamentScored),
-                Arc::new(engine_marks::EngineUsersUnrated),
-                Arc::new(ratings::RatingsMoved),
-            ]),
+            parts: parts.into(),
         }
+    }
+
+    /// The store's own parts alone: a store no domain has joined yet (its own tests, tools).
+    pub fn store_only() -> GameEnd {
+        GameEnd::with(Vec::new())
     }
 }
 
@@ -92,6 +97,13 @@ impl std::fmt::Debug for GameEnd {
 }
 
 impl Store {
+    /// This store, running `game_end` when a game ends (the server gives it every domain's
+    /// part at start, before anything writes).
+    pub fn with_game_end(mut self, game_end: GameEnd) -> Store {
+        self.game_end = game_end;
+        self
+    }
+
     /// Ends a game and runs its end's parts — in the caller's transaction, and only once: a
     /// game already ended keeps its first result, and its first rating change is returned.
     pub async fn finish_game(

@@ -1,10 +1,12 @@
-//! Moderation's part of a game's end: a game with a player marked as an engine user moves
-//! nobody's rating (from the mark on: what was rated before stays).
+//! Fair play's part of a game's end: a game with a player the moderators marked as an engine
+//! user moves nobody's rating (from the mark on: what was rated before stays). Run in the
+//! transaction that stores the end, before the store's ratings part (the server gives it to
+//! the store at assembly, `jungle_store::GameEnd::with`).
 
+use jungle_store::{EndPart, Ending, PartDone, Verdict};
 use sqlx::AnyConnection;
 
-use super::{EndPart, Ending, PartDone, Verdict};
-
+/// Keeps the ratings still when a player of the game is marked.
 pub struct EngineUsersUnrated;
 
 impl EndPart for EngineUsersUnrated {
