@@ -4,11 +4,12 @@
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use jungle_protocol::{Captured, ErrorCode, GameState, Seat, ServerFrame};
+use jungle_protocol::{Captured, Clocks, ErrorCode, GameResult, GameState, Seat, ServerFrame};
 use jungle_rules::{Animal, Side, Turn};
 use uuid::Uuid;
 
 use jungle_game::session::GameSession;
+use jungle_store::GameRecord;
 
 /// One game's frames as of one moment: its id, its session, and the sequence number of the
 /// latest event sent about it.
@@ -153,4 +154,73 @@ pub fn error_text(code: ErrorCode, message: &str, game: Option<Uuid>) -> Utf8Byt
         message: message.to_owned(),
         game,
     })
+}
+
+/// The state of a game no longer live, as a spectator sees it.
+pub fn archived_state(record: &GameRecord) -> GameState {
+    let game = jungle_game::replay::as_far_as_it_goes(record);
+    let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
+    let seat =
+        |id: Uuid, name: &str, rating: i32, provisional: bool, title: &Option<String>| Seat {
+            id,
+            name: name.to_owned(),
+            rating,
+            provisional,
+            title: title.clone(),
+            online: false,
+            computer: jungle_game::computer::bot_level(id),
+            disconnects: 0,
+        };
+    GameState {
+        game: record.id,
+        // An archived game sends no more events.
+        seq: 0,
+        rules: record.rules,
+        clock: record.clock,
+        rated: record.rated,
+        code: record.room_code.clone(),
+        red: Some(seat(
+            record.red,
+            &record.red_name,
+            record.red_rating,
+            record.red_provisional,
+            &record.red_title,
+        )),
+        blue: Some(seat(
+            record.blue,
+            &record.blue_name,
+            record.blue_rating,
+            record.blue_provisional,
+            &record.blue_title,
+        )),
+        you: None,
+        start: record.start.clone(),
+        moves: record.moves.iter().map(|m| m.mv.clone()).collect(),
+        position: game.position().to_string(),
+        turn: game.position().side_to_move(),
+        clocks: Clocks {
+            red_ms: last.red_ms.max(0) as u64,
+            blue_ms: last.blue_ms.max(0) as u64,
+            running: None,
+            red_timeouts: last.red_timeouts as u32,
+            blue_timeouts: last.blue_timeouts as u32,
+        },
+        captured: jungle_protocol::Captured::from_game(&game),
+        draw_offer: None,
+        takeback_offer: None,
+        status: record.status,
+        result: record.reason.map(|reason| GameResult {
+            winner: record.winner,
+            reason,
+            rated: record.rating_applied,
+            rating_change: record.rating_change,
+        }),
+        red_away_ms: None,
+        blue_away_ms: None,
+        legal: Vec::new(),
+        abort_in_ms: None,
+        tournament: record.tournament,
+        day_given: false,
+        host_colour: None,
+    }
 }

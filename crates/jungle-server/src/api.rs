@@ -13,12 +13,11 @@ use jungle_protocol::http::{
     self, CreatedPlayer, GamePlayer, GamePlayers, GameSummary, Leaderboard, LeaderboardEntry,
     LiveGame, NewPlayer, PlayerProfile, GAMES_PER_PAGE,
 };
-use jungle_protocol::{Clocks, GameResult, GameState, Seat};
 use jungle_rules::Ruleset;
 use serde::Deserialize;
 use uuid::Uuid;
 
-use jungle_store::{GameRecord, StoreError};
+use jungle_store::StoreError;
 use jungle_web::auth::{hash_token, new_token};
 
 #[derive(Debug, thiserror::Error)]
@@ -550,75 +549,6 @@ fn resident_memory_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
-}
-
-/// The state of a game no longer live, as a spectator sees it.
-pub fn archived_state(record: &GameRecord) -> GameState {
-    let game = jungle_game::replay::as_far_as_it_goes(record);
-    let last = record.moves.last().map(|m| m.clock).unwrap_or_default();
-    let seat =
-        |id: Uuid, name: &str, rating: i32, provisional: bool, title: &Option<String>| Seat {
-            id,
-            name: name.to_owned(),
-            rating,
-            provisional,
-            title: title.clone(),
-            online: false,
-            computer: jungle_game::computer::bot_level(id),
-            disconnects: 0,
-        };
-    GameState {
-        game: record.id,
-        // An archived game sends no more events.
-        seq: 0,
-        rules: record.rules,
-        clock: record.clock,
-        rated: record.rated,
-        code: record.room_code.clone(),
-        red: Some(seat(
-            record.red,
-            &record.red_name,
-            record.red_rating,
-            record.red_provisional,
-            &record.red_title,
-        )),
-        blue: Some(seat(
-            record.blue,
-            &record.blue_name,
-            record.blue_rating,
-            record.blue_provisional,
-            &record.blue_title,
-        )),
-        you: None,
-        start: record.start.clone(),
-        moves: record.moves.iter().map(|m| m.mv.clone()).collect(),
-        position: game.position().to_string(),
-        turn: game.position().side_to_move(),
-        clocks: Clocks {
-            red_ms: last.red_ms.max(0) as u64,
-            blue_ms: last.blue_ms.max(0) as u64,
-            running: None,
-            red_timeouts: last.red_timeouts as u32,
-            blue_timeouts: last.blue_timeouts as u32,
-        },
-        captured: jungle_protocol::Captured::from_game(&game),
-        draw_offer: None,
-        takeback_offer: None,
-        status: record.status,
-        result: record.reason.map(|reason| GameResult {
-            winner: record.winner,
-            reason,
-            rated: record.rating_applied,
-            rating_change: record.rating_change,
-        }),
-        red_away_ms: None,
-        blue_away_ms: None,
-        legal: Vec::new(),
-        abort_in_ms: None,
-        tournament: record.tournament,
-        day_given: false,
-        host_colour: None,
-    }
 }
 
 #[cfg(test)]

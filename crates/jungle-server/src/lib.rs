@@ -10,7 +10,6 @@
 pub mod admin;
 pub mod api;
 pub mod assets;
-pub mod bot_api;
 pub mod config;
 pub mod export;
 pub mod game_analysis;
@@ -458,7 +457,7 @@ fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Rout
         .route("/api/rooms/{code}", get(api::room_invite))
         .merge(jungle_accounts::routes())
         .merge(jungle_correspondence::routes())
-        .merge(bot_api::routes::routes())
+        .merge(jungle_bot_api::routes::routes())
         .merge(jungle_puzzles::routes())
         .merge(jungle_learn::routes())
         .route("/api/seeks", get(api::open_seeks))

@@ -58,13 +58,13 @@ impl FromRef<AppState> for crate::api::ApiState {
     }
 }
 
-impl FromRef<AppState> for crate::bot_api::BotApiState {
+impl FromRef<AppState> for jungle_bot_api::BotApiState {
     fn from_ref(state: &AppState) -> Self {
-        crate::bot_api::BotApiState {
+        jungle_bot_api::BotApiState {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),
-            config: state.config.clone(),
+            chat: state.config.chat,
             shutdown: state.shutdown.clone(),
             room_ctx: state.room_ctx.clone(),
             online: state.online.clone(),
@@ -204,9 +204,9 @@ pub struct Shared {
     /// Where is it: the rooms, matchmaking and players on this node or another.
     pub reach: jungle_cluster::reach::Reach,
     /// The Bot and Board APIs' open streams, per token.
-    pub bot_streams: crate::bot_api::streams::OpenStreams,
+    pub bot_streams: jungle_bot_api::streams::OpenStreams,
     /// The Bot and Board APIs' actions under way, per token (one at a time).
-    pub bot_actions: crate::bot_api::streams::ActionsUnderWay,
+    pub bot_actions: jungle_bot_api::streams::ActionsUnderWay,
     /// The Bot and Board APIs' event streams, one per token.
-    pub event_streams: crate::bot_api::event_stream::EventStreams,
+    pub event_streams: jungle_bot_api::event_stream::EventStreams,
 }

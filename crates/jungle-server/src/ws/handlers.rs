@@ -397,7 +397,7 @@ impl Session {
                 return Ok(None);
             }
         }
-        let state = crate::api::archived_state(&record);
+        let state = jungle_rooms::view::archived_state(&record);
         Ok(Some(frame_text(&ServerFrame::Game(Box::new(state)))))
     }
 

@@ -40,11 +40,13 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-tournaments", 6),
     // The nodes: above what they carry between them.
     ("jungle-cluster", 7),
+    // The Bot API reaches games wherever they run.
+    ("jungle-bot-api", 8),
     // The server: HTTP, WebSocket, and the assembly of all the rest.
-    ("jungle-server", 8),
+    ("jungle-server", 9),
     // Tools that drive a server from outside.
-    ("jungle-cli", 9),
-    ("jungle-load", 9),
+    ("jungle-cli", 10),
+    ("jungle-load", 10),
 ];
 
 /// Crates that must stay pure: no I/O, no async runtime, no database, however deep.

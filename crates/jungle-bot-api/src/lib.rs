@@ -185,7 +185,7 @@ pub struct BotApiState {
     /// The origins a browser may act from.
     pub origins: std::sync::Arc<jungle_web::auth::Origins>,
     /// Settings read at start.
-    pub config: std::sync::Arc<crate::config::Config>,
+    pub chat: jungle_rooms::chat_line::ChatMode,
     /// Flips to true on shutdown.
     pub shutdown: tokio::sync::watch::Receiver<bool>,
     /// What a room needs, for the rooms this opens.

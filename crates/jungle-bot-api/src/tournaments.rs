@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::holder::playing_holder;
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::Connection;
 use jungle_tournaments::director::JoinError;

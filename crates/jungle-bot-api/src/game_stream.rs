@@ -15,7 +15,7 @@ use super::holder::{connection, holder};
 use super::ndjson;
 use super::streams::MAX_GAME_STREAMS;
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{JoinIntent, Outbound, RoomCommand};
 use jungle_web::client_addr::ClientAddr;
@@ -103,7 +103,7 @@ async fn stream(
     let (lines, response) = ndjson::answer();
     let Some(room) = state.reach.room_in_progress(game).await else {
         // Over (or between nodes this moment): the game as it stands, then the end.
-        let frame = ServerFrame::Game(Box::new(crate::api::archived_state(&record)));
+        let frame = ServerFrame::Game(Box::new(jungle_rooms::view::archived_state(&record)));
         lines.write_now(view.read(&frame));
         return Ok(response);
     };

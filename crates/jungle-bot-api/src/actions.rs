@@ -19,7 +19,7 @@ use uuid::Uuid;
 use super::game_stream::{player_of, Api};
 use super::holder::connection;
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{Action, Instruction, JoinIntent, Outbound, RoomCommand};
 use jungle_web::client_addr::ClientAddr;
@@ -184,7 +184,7 @@ async fn chat(
             ))
         }
     }
-    let line = jungle_rooms::chat_line::check(state.config.chat, None, Some(body.text))
+    let line = jungle_rooms::chat_line::check(state.chat, None, Some(body.text))
         .map_err(|reason| BotApiError::BadRequest(reason.to_owned()))?;
     let said = Said::Chat {
         preset: line.preset,

@@ -6,7 +6,7 @@ use axum::routing::{delete, get, post};
 use axum::Router;
 
 use super::{account, actions, challenges, event_stream, game_stream, tokens, tournaments};
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 
 /// The largest body any request here may carry.
 pub const MAX_BODY: usize = 4 * 1024;

@@ -12,7 +12,7 @@ use jungle_protocol::bot::{
 use uuid::Uuid;
 
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_store::PlayerRecord;
 use jungle_web::auth::{hash_token, new_token};

@@ -24,7 +24,7 @@ use super::game_view::clock_json;
 use super::holder::{connection, playing_holder};
 use super::ndjson;
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use jungle_web::client_addr::ClientAddr;

@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::event_stream::challenge_json;
 use super::holder::{holder, playing_holder};
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::challenges::ChallengeRefusal;
 use jungle_rooms::Connection;

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::holder::holder;
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_web::client_addr::ClientAddr;
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
 use super::BotApiError;
-use crate::bot_api::BotApiState;
+use crate::BotApiState;
 use jungle_rooms::{next_connection_id, Connection, Outbound};
 use jungle_store::TokenHolder;
 use jungle_web::auth::hash_token;
