@@ -401,6 +401,33 @@ fn turn_began(record: &GameRecord) -> i64 {
         .map_or(record.created_at, |last| last.played_at)
 }
 
+/// At start: resumes every game the database says is in progress (replayed to where it was;
+/// the clocks restart from the last stored turn).
+pub async fn resume_all(ctx: &Arc<RoomContext>) -> Result<(), jungle_store::StoreError> {
+    let games = ctx.store.active_games().await?;
+    let count = games.len();
+    for record in games {
+        resume_record(ctx, record).await?;
+    }
+    if count > 0 {
+        tracing::info!(games = count, "resumed unfinished games");
+    }
+    Ok(())
+}
+
+/// At start: reopens the private rooms that were waiting when the server stopped, under their
+/// codes, so that shared links keep working. Those whose hour is up expire as they start.
+pub async fn restore_all_waiting(ctx: &Arc<RoomContext>) -> Result<(), jungle_store::StoreError> {
+    let rooms = ctx.store.waiting_rooms().await?;
+    for saved in &rooms {
+        restore_waiting(ctx, saved).await?;
+    }
+    if !rooms.is_empty() {
+        tracing::info!(rooms = rooms.len(), "restored waiting private rooms");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -588,3 +588,39 @@ pub struct ApiState {
     /// The rooms of this node, by game and code.
     pub rooms: jungle_rooms::Rooms,
 }
+
+/// The games and players API (with the exports and the review of lines), for a router whose
+/// state gives an [`ApiState`].
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    ApiState: axum::extract::FromRef<S>,
+{
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::{get, post};
+    use jungle_protocol::http::MAX_LINE_BYTES;
+    axum::Router::new()
+        .route("/api/players", post(create_player))
+        .route("/api/players/me/name", post(rename_guest))
+        .route("/api/players/{id}", get(player))
+        .route("/api/players/{id}/games", get(player_games))
+        .route("/api/players/{id}/ratings", get(rating_history))
+        .route("/api/users/{username}", get(account_profile))
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/games/live", get(live_games))
+        .route("/api/rooms/{code}", get(room_invite))
+        .route("/api/seeks", get(open_seeks))
+        .route("/api/games/{id}", get(crate::export::game_or_text))
+        .route(
+            "/api/players/{id}/games.jgn",
+            get(crate::export::player_games),
+        )
+        .route(
+            "/api/lines",
+            post(crate::review::line).layer(DefaultBodyLimit::max(MAX_LINE_BYTES)),
+        )
+        .route(
+            "/api/games/import",
+            post(crate::review::import).layer(DefaultBodyLimit::max(MAX_LINE_BYTES)),
+        )
+}

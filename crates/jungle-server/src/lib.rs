@@ -1,11 +1,9 @@
-//! The Jungle Arena server: HTTP API, WebSocket protocol, rooms, matchmaking, clocks, ratings.
+//! The Jungle Arena server: it speaks HTTP and WebSocket and assembles the crates below it (the
+//! rooms, the cluster, each feature), in one place and in order: [`Server::start`].
 //!
 //! [`Server::start`] runs one on the configured address (port 0 for tests) and returns a handle
-//! with the bound address and a graceful [`Server::shutdown`].
-//!
-//! Long (about 600 lines): the start-up wiring of every service in order, and the router. It
-//! shrinks as each feature moves into a crate that wires itself and brings its own routes (issue
-//! 48).
+//! with the bound address and a graceful [`Server::shutdown`]. The route table is
+//! [`routes`](crate::routes); what each feature's handlers take is given by [`state`].
 
 pub mod admin;
 pub mod api;
@@ -17,6 +15,7 @@ pub mod http_server;
 pub mod metrics;
 pub mod moderation;
 pub mod review;
+mod routes;
 pub mod security_headers;
 pub mod state;
 pub mod ws;
@@ -25,7 +24,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -172,9 +171,9 @@ impl Server {
         );
         match &cluster {
             None => {
-                resume_games(&store, &room_ctx).await?;
-                restore_waiting_rooms(&store, &room_ctx).await?;
-                direct_tournaments(&store, &room_ctx, &directors, &online).await?;
+                open::resume_all(&room_ctx).await?;
+                open::restore_all_waiting(&room_ctx).await?;
+                jungle_tournaments::director::direct_all(&room_ctx, &directors, &online).await?;
                 tokio::spawn(jungle_tournaments::schedule::run(
                     config.schedules.clone(),
                     room_ctx.clone(),
@@ -314,7 +313,7 @@ impl Server {
         };
         let public_metrics = metrics_serving.is_none();
         let per_address = state.per_address.clone();
-        let app = router(
+        let app = routes::router(
             state,
             assets::Assets::new(config.static_dir.as_deref()),
             public_metrics,
@@ -397,139 +396,6 @@ impl Server {
         tracing::info!("shutting down");
         self.shutdown().await;
     }
-}
-
-fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Router {
-    let client = Router::new()
-        .route("/", get(assets::app_page))
-        .route("/g/{id}", get(assets::app_page))
-        .route("/r/{code}", get(assets::app_page))
-        .route("/@/{username}", get(assets::app_page))
-        .route("/p/{id}", get(assets::app_page))
-        .route("/leaderboard", get(assets::app_page))
-        .route("/leaderboard/{rules}", get(assets::app_page))
-        .route("/reset/{token}", get(assets::app_page))
-        .route("/settings", get(assets::app_page))
-        .route("/analysis", get(assets::app_page))
-        .route("/editor", get(assets::app_page))
-        .route("/puzzles", get(assets::app_page))
-        .route("/puzzles/{id}", get(assets::app_page))
-        .route("/learn", get(assets::app_page))
-        .route("/learn/{chapter}", get(assets::app_page))
-        .route("/t/{id}", get(assets::app_page))
-        .route("/rules/{name}", get(assets::app_page))
-        .fallback(assets::file)
-        .with_state(assets);
-    let mut routes = Router::new()
-        .route("/ws", get(ws::upgrade))
-        .route(
-            "/api",
-            axum::routing::any(jungle_web::json_rejections::unknown),
-        )
-        .route(
-            "/api/",
-            axum::routing::any(jungle_web::json_rejections::unknown),
-        )
-        .route(
-            "/api/{*rest}",
-            axum::routing::any(jungle_web::json_rejections::unknown),
-        )
-        .route("/api/players", post(api::create_player))
-        .route("/api/players/me/name", post(api::rename_guest))
-        .route(
-            "/api/lines",
-            post(review::line).layer(axum::extract::DefaultBodyLimit::max(
-                jungle_protocol::http::MAX_LINE_BYTES,
-            )),
-        )
-        .route(
-            "/api/games/import",
-            post(review::import).layer(axum::extract::DefaultBodyLimit::max(
-                jungle_protocol::http::MAX_LINE_BYTES,
-            )),
-        )
-        .route("/api/players/{id}", get(api::player))
-        .route("/api/players/{id}/games", get(api::player_games))
-        .route("/api/players/{id}/ratings", get(api::rating_history))
-        .route("/api/users/{username}", get(api::account_profile))
-        .route("/api/leaderboard", get(api::leaderboard))
-        .route("/api/games/live", get(api::live_games))
-        .route("/api/rooms/{code}", get(api::room_invite))
-        .merge(jungle_accounts::routes())
-        .merge(jungle_correspondence::routes())
-        .merge(jungle_bot_api::routes::routes())
-        .merge(jungle_puzzles::routes())
-        .merge(jungle_learn::routes())
-        .route("/api/seeks", get(api::open_seeks))
-        .merge(jungle_tournaments::routes())
-        .route("/api/games/{id}", get(export::game_or_text))
-        .route("/api/players/{id}/games.jgn", get(export::player_games))
-        .route("/healthz", get(api::healthz));
-    if public_metrics {
-        routes = routes.route("/metrics", get(api::metrics));
-    }
-    let policy = axum::http::HeaderValue::from_str(&security_headers::content_security_policy(
-        &state.public_url,
-    ))
-    .expect("the policy is plain ASCII");
-    routes
-        .with_state(state)
-        .layer(axum::middleware::from_fn(
-            jungle_web::json_rejections::middleware,
-        ))
-        .merge(client)
-        .layer(axum::middleware::map_response(
-            move |response: axum::response::Response| {
-                let policy = policy.clone();
-                async move { security_headers::add(&policy, response) }
-            },
-        ))
-}
-
-async fn resume_games(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {
-    let games = store.active_games().await?;
-    let count = games.len();
-    for record in games {
-        open::resume_record(ctx, record).await?;
-    }
-    if count > 0 {
-        tracing::info!(games = count, "resumed unfinished games");
-    }
-    Ok(())
-}
-
-/// Directs again every tournament not over (and any whose games are still being played): the
-/// end time stays as stored, waiting players are paired again, resumed games are scored when
-/// they end.
-async fn direct_tournaments(
-    store: &Store,
-    ctx: &Arc<RoomContext>,
-    directors: &jungle_tournaments::Directors,
-    online: &jungle_rooms::online::Online,
-) -> Result<(), StoreError> {
-    let records = store.tournaments_to_direct(jungle_store::now_ms()).await?;
-    let count = records.len();
-    for record in records {
-        let loaded = jungle_tournaments::director::load(store, record).await?;
-        jungle_tournaments::director::start(ctx.clone(), directors.clone(), online.clone(), loaded);
-    }
-    if count > 0 {
-        tracing::info!(tournaments = count, "directing tournaments");
-    }
-    Ok(())
-}
-
-/// Reopens the private rooms that were waiting when the server stopped, under their codes, so
-/// that shared links keep working. Those whose hour is up expire as they start.
-async fn restore_waiting_rooms(store: &Store, ctx: &Arc<RoomContext>) -> Result<(), StoreError> {
-    let rooms = store.waiting_rooms().await?;
-    for saved in &rooms {
-        open::restore_waiting(ctx, saved).await?;
-    }
-    if !rooms.is_empty() {
-        tracing::info!(rooms = rooms.len(), "restored waiting private rooms");
-    }
-    Ok(())
 }
 
 /// Forgets rate-limit keys whose buckets are full again, once a minute, so the tables hold only

@@ -98,11 +98,11 @@ fn lay_out(rules: Ruleset, start: Position, turns: &[Turn]) -> Result<Line, Line
 
 /// `POST /api/lines`.
 pub async fn line(
-    State(limits): State<std::sync::Arc<jungle_limits::Limits>>,
+    State(state): State<crate::api::ApiState>,
     ClientAddr(client): ClientAddr,
     body: Result<Json<LineRequest>, JsonRejection>,
 ) -> Result<Json<Line>, LineError> {
-    limits.check(Limited::Lines, None, client)?;
+    state.limits.check(Limited::Lines, None, client)?;
     let Json(request) = body.map_err(unreadable)?;
     let start = match &request.start {
         Some(text) => text
@@ -127,11 +127,11 @@ pub async fn line(
 
 /// `POST /api/games/import`: a game's text read and played.
 pub async fn import(
-    State(limits): State<std::sync::Arc<jungle_limits::Limits>>,
+    State(state): State<crate::api::ApiState>,
     ClientAddr(client): ClientAddr,
     body: Result<Json<ImportRequest>, JsonRejection>,
 ) -> Result<Json<Line>, LineError> {
-    limits.check(Limited::Lines, None, client)?;
+    state.limits.check(Limited::Lines, None, client)?;
     let Json(request) = body.map_err(unreadable)?;
     let text: GameText = request
         .text

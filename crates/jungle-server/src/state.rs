@@ -144,12 +144,6 @@ impl FromRef<AppState> for crate::ws::WsState {
     }
 }
 
-impl FromRef<AppState> for std::sync::Arc<jungle_limits::Limits> {
-    fn from_ref(state: &AppState) -> Self {
-        state.limits.clone()
-    }
-}
-
 impl std::ops::Deref for AppState {
     type Target = Shared;
 

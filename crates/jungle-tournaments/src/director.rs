@@ -199,6 +199,29 @@ pub async fn load(
     })
 }
 
+/// At start (one node): directs again every tournament not over (and any whose games are
+/// still being played). The end time stays as stored, waiting players are paired again,
+/// resumed games are scored when they end.
+pub async fn direct_all(
+    ctx: &Arc<RoomContext>,
+    directors: &Directors,
+    online: &Online,
+) -> Result<(), StoreError> {
+    let records = ctx
+        .store
+        .tournaments_to_direct(jungle_store::now_ms())
+        .await?;
+    let count = records.len();
+    for record in records {
+        let loaded = load(&ctx.store, record).await?;
+        start(ctx.clone(), directors.clone(), online.clone(), loaded);
+    }
+    if count > 0 {
+        tracing::info!(tournaments = count, "directing tournaments");
+    }
+    Ok(())
+}
+
 /// Starts directing a loaded tournament.
 pub fn start(ctx: Arc<RoomContext>, directors: Directors, online: Online, loaded: Loaded) {
     let id = loaded.record.id;
