@@ -3,7 +3,7 @@
 //!
 //! [`Server::start`] runs one on the configured address (port 0 for tests) and returns a handle
 //! with the bound address and a graceful [`Server::shutdown`]. The route table is
-//! [`routes`](crate::routes); what each feature's handlers take is given by [`state`].
+//! `routes.rs`; what each feature's handlers take is given by [`state`].
 
 pub mod admin;
 pub mod api;
