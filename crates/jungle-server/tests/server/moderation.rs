@@ -5,33 +5,11 @@
 use crate::common::*;
 use serde_json::{json, Value};
 
-const PASSWORD: &str = "correct horse battery";
-
-/// A guest made an account called `username`; its token is the account's first session.
-async fn account(server: &TestServer, username: &str) -> Player {
-    let guest = server.player(username).await;
-    let (status, answer) = call(
-        server,
-        reqwest::Method::POST,
-        "/api/account",
-        &guest.token,
-        Some(json!({ "username": username, "password": PASSWORD })),
-    )
-    .await;
-    assert_eq!(status, 201, "{answer}");
-    guest
-}
-
-async fn sign_in(server: &TestServer, username: &str, password: &str) -> (u16, Value) {
-    let body = json!({ "username": username, "password": password });
-    call(
-        server,
-        reqwest::Method::POST,
-        "/api/session",
-        "",
-        Some(body),
-    )
-    .await
+/// A sign-in by username and password: its status and its answer.
+async fn signed_in(server: &TestServer, username: &str, password: &str) -> (u16, Value) {
+    let answer = sign_in(server.addr, username, password, None, None).await;
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or(Value::Null))
 }
 
 /// Runs `jungle-server --database-url URL admin ARGS…` as the operator `test-operator`.
@@ -76,8 +54,8 @@ fn challenge(to: Uuid, rated: bool) -> ClientFrame {
 
 async fn challenges_reach_every_tab_and_start_a_game(db: Db) {
     let server = TestServer::start(db).await;
-    let alice = account(&server, "Alice").await;
-    let bob = account(&server, "Bob").await;
+    let alice = server.account_named("Alice").await;
+    let bob = server.account_named("Bob").await;
     let mut a = server.client(&alice).await;
     let mut b1 = server.client(&bob).await;
     let mut b2 = server.client(&bob).await;
@@ -155,8 +133,8 @@ async fn challenges_reach_every_tab_and_start_a_game(db: Db) {
 
 async fn a_ban_ends_games_signs_out_and_is_audited(db: Db) {
     let server = TestServer::start(db).await;
-    let alice = account(&server, "Alice").await;
-    let bob = account(&server, "Bob").await;
+    let alice = server.account_named("Alice").await;
+    let bob = server.account_named("Bob").await;
     let mut a = server.client(&alice).await;
     let mut b = server.client(&bob).await;
     a.send(challenge(bob.id, true)).await;
@@ -176,7 +154,7 @@ async fn a_ban_ends_games_signs_out_and_is_audited(db: Db) {
         (Some(Side::Blue), Reason::Banned)
     );
     assert_eq!(a.expect_close().await, Some(4001));
-    let (status, answer) = sign_in(&server, "Alice", PASSWORD).await;
+    let (status, answer) = signed_in(&server, "Alice", PASSWORD).await;
     assert_eq!((status, answer["error"].as_str()), (403, Some("banned")));
     assert!(answer["message"].as_str().unwrap().contains("engine use"));
     // Her old session is gone; a wrong password still says only that.
@@ -187,7 +165,7 @@ async fn a_ban_ends_games_signs_out_and_is_audited(db: Db) {
         })
         .await;
     again.expect_error(ErrorCode::BadToken).await;
-    let (status, _) = sign_in(&server, "Alice", "not her password").await;
+    let (status, _) = signed_in(&server, "Alice", "not her password").await;
     assert_eq!(status, 401);
     let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", alice.id)).await;
     assert!(profile.banned);
@@ -206,7 +184,7 @@ async fn a_ban_ends_games_signs_out_and_is_audited(db: Db) {
 
     let (ok, out) = admin(&server, &["unban", "ALICE"]).await;
     assert!(ok, "{out}");
-    assert_eq!(sign_in(&server, "Alice", PASSWORD).await.0, 200);
+    assert_eq!(signed_in(&server, "Alice", PASSWORD).await.0, 200);
     let (ok, out) = admin(&server, &["unban", "alice"]).await;
     assert!(!ok && out.contains("not banned"), "{out}");
     let (ok, out) = admin(&server, &["ban", "nobody", "--reason", "x"]).await;
@@ -237,8 +215,8 @@ async fn a_ban_ends_games_signs_out_and_is_audited(db: Db) {
 
 async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
     let server = TestServer::start(db).await;
-    let alice = account(&server, "Alice").await;
-    let bob = account(&server, "Bob").await;
+    let alice = server.account_named("Alice").await;
+    let bob = server.account_named("Bob").await;
     let post = reqwest::Method::POST;
     let report = |details: &str| json!({ "player": bob.id, "reason": "abuse", "details": details });
 
@@ -340,8 +318,8 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
     .await;
     assert_eq!(status, 204, "{answer}");
     assert_eq!(b.expect_close().await, Some(4001));
-    assert_eq!(sign_in(&server, "Bob", PASSWORD).await.0, 401);
-    assert_eq!(sign_in(&server, "Bob", "a brand new secret").await.0, 200);
+    assert_eq!(signed_in(&server, "Bob", PASSWORD).await.0, 401);
+    assert_eq!(signed_in(&server, "Bob", "a brand new secret").await.0, 200);
     let (status, answer) = call(
         &server,
         post.clone(),
@@ -362,7 +340,7 @@ async fn reports_are_bounded_and_reset_links_work_once(db: Db) {
 
 async fn settings_follow_the_account_and_game_lists_page(db: Db) {
     let server = TestServer::start(db).await;
-    let alice = account(&server, "Alice").await;
+    let alice = server.account_named("Alice").await;
     let put = reqwest::Method::PUT;
     let get = reqwest::Method::GET;
     let (status, settings) = call(
@@ -386,7 +364,7 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
     .await;
     assert_eq!(status, 200);
     // Another device sees the same.
-    let (_, session) = sign_in(&server, "Alice", PASSWORD).await;
+    let (_, session) = signed_in(&server, "Alice", PASSWORD).await;
     let other = session["token"].as_str().unwrap();
     let (_, settings) = call(&server, get.clone(), "/api/account/settings", other, None).await;
     assert_eq!(settings, chosen);

@@ -6,27 +6,15 @@
 
 use crate::common::*;
 
-const PASSWORD: &str = "correct horse battery";
-
-/// A sign-in attempt from `address` (as the proxy names it), with the device cookie if given;
-/// the status and the device cookie the answer sets, if any.
-async fn sign_in(
+/// A sign-in attempt as Hermione from `address` (as the proxy names it), with the device
+/// cookie if given; the status and the device cookie the answer sets, if any.
+async fn hermione_signs_in(
     server: &TestServer,
     address: &str,
     password: &str,
     device: Option<&str>,
 ) -> (u16, Option<String>) {
-    let mut request = reqwest::Client::new()
-        .post(server.url("/api/session"))
-        .header("X-Forwarded-For", address)
-        .json(&http::Credentials {
-            username: "Hermione".into(),
-            password: password.into(),
-        });
-    if let Some(device) = device {
-        request = request.header("Cookie", format!("jungle_device={device}"));
-    }
-    let answer = request.send().await.unwrap();
+    let answer = sign_in(server.addr, "Hermione", password, Some(address), device).await;
     let status = answer.status().as_u16();
     let cookie = answer
         .headers()
@@ -43,31 +31,27 @@ async fn an_owner_signs_in_at_once_from_their_usual_device_under_attack(db: Db) 
         c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     })
     .await;
-    let made = reqwest::Client::new()
-        .post(server.url("/api/account"))
-        .header("X-Forwarded-For", "198.51.100.7")
-        .json(&http::Credentials {
-            username: "Hermione".into(),
-            password: PASSWORD.into(),
-        })
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(made.status().as_u16(), 201);
+    account_named(server.addr, "Hermione", Some("198.51.100.7")).await;
     // The owner signs in once from home: that browser gets its device cookie.
-    let (status, device) = sign_in(&server, "198.51.100.7", PASSWORD, None).await;
+    let (status, device) = hermione_signs_in(&server, "198.51.100.7", PASSWORD, None).await;
     assert_eq!(status, 200);
     let device = device.expect("a device cookie");
 
     // An attack from one address: that address on this account is slowed, nobody else.
     let mut statuses = Vec::new();
     for _ in 0..8 {
-        statuses.push(sign_in(&server, "203.0.113.66", "guess", None).await.0);
+        statuses.push(
+            hermione_signs_in(&server, "203.0.113.66", "guess", None)
+                .await
+                .0,
+        );
     }
     assert_eq!(&statuses[..5], [401; 5]);
     assert!(statuses[5..].contains(&429), "{statuses:?}");
     assert_eq!(
-        sign_in(&server, "198.51.100.7", PASSWORD, None).await.0,
+        hermione_signs_in(&server, "198.51.100.7", PASSWORD, None)
+            .await
+            .0,
         200,
         "the owner at home is not slowed by one attacker"
     );
@@ -76,20 +60,27 @@ async fn an_owner_signs_in_at_once_from_their_usual_device_under_attack(db: Db) 
     // account's budget for strangers is spent.
     for n in 0..60 {
         let address = format!("10.1.{}.{}", n / 250, n % 250 + 1);
-        let (status, _) = sign_in(&server, &address, "guess", None).await;
+        let (status, _) = hermione_signs_in(&server, &address, "guess", None).await;
         assert!(status == 401 || status == 429, "{status}");
     }
     // A stranger now waits, even with the right password…
-    assert_eq!(sign_in(&server, "192.0.2.50", PASSWORD, None).await.0, 429);
+    assert_eq!(
+        hermione_signs_in(&server, "192.0.2.50", PASSWORD, None)
+            .await
+            .0,
+        429
+    );
     // …but the owner's own browser signs in at once from anywhere, and so does their home.
     assert_eq!(
-        sign_in(&server, "192.0.2.51", PASSWORD, Some(&device))
+        hermione_signs_in(&server, "192.0.2.51", PASSWORD, Some(&device))
             .await
             .0,
         200
     );
     assert_eq!(
-        sign_in(&server, "198.51.100.7", PASSWORD, None).await.0,
+        hermione_signs_in(&server, "198.51.100.7", PASSWORD, None)
+            .await
+            .0,
         200
     );
 
@@ -97,11 +88,15 @@ async fn an_owner_signs_in_at_once_from_their_usual_device_under_attack(db: Db) 
     // waits, the owner's browser there does not.
     let mut statuses = Vec::new();
     for _ in 0..8 {
-        statuses.push(sign_in(&server, "198.51.100.7", "guess", None).await.0);
+        statuses.push(
+            hermione_signs_in(&server, "198.51.100.7", "guess", None)
+                .await
+                .0,
+        );
     }
     assert!(statuses.contains(&429), "{statuses:?}");
     assert_eq!(
-        sign_in(&server, "198.51.100.7", PASSWORD, Some(&device))
+        hermione_signs_in(&server, "198.51.100.7", PASSWORD, Some(&device))
             .await
             .0,
         200,
@@ -109,7 +104,7 @@ async fn an_owner_signs_in_at_once_from_their_usual_device_under_attack(db: Db) 
     );
     // A device cookie nobody signed in with is no way round: it counts as its address.
     assert_eq!(
-        sign_in(&server, "198.51.100.7", PASSWORD, Some("made-up"))
+        hermione_signs_in(&server, "198.51.100.7", PASSWORD, Some("made-up"))
             .await
             .0,
         429

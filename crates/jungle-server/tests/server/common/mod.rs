@@ -23,7 +23,7 @@ pub use jungle_protocol::{
 };
 use jungle_server::{Config, Server};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -208,9 +208,14 @@ impl TestServer {
         create_player(self.addr, name).await
     }
 
-    /// A player with an account (for rated games).
+    /// A player with an account (for rated games), its username made unique from `name`.
     pub async fn account(&self, name: &str) -> Player {
         create_account(self.addr, name).await
+    }
+
+    /// A player with the account `username`, exactly (see [`account_named`]).
+    pub async fn account_named(&self, username: &str) -> Player {
+        account_named(self.addr, username, None).await
     }
 
     /// A connection signed in as `player`, past its `welcome`.
@@ -606,23 +611,48 @@ pub async fn matched_pair(server: &TestServer, seek: ClientFrame) -> (Client, Cl
     matched_pair_at(server.addr, seek).await
 }
 
+/// The password every test account has.
+pub const PASSWORD: &str = "correct horse battery";
+
 /// A guest made permanent, so that it may play rated games: its username is `name` with a
 /// number that keeps it unique on the server (`Alice7`).
 pub async fn create_account(addr: std::net::SocketAddr, name: &str) -> Player {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
-    let guest = create_player(addr, name).await;
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let username: String = format!("{}{n}", name.replace(' ', "_"))
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .take(20)
         .collect();
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}/api/account"))
+    account_named(addr, &username, None).await
+}
+
+/// The one way the tests make an account: a guest called `username` claims that username
+/// with [`PASSWORD`] (its token is then the account's first session), from `forwarded_for`
+/// when the server trusts this loopback proxy (`X-Forwarded-For`).
+pub async fn account_named(
+    addr: std::net::SocketAddr,
+    username: &str,
+    forwarded_for: Option<&str>,
+) -> Player {
+    let client = reqwest::Client::new();
+    let through = |request: reqwest::RequestBuilder| match forwarded_for {
+        Some(address) => request.header("X-Forwarded-For", address),
+        None => request,
+    };
+    let guest: http::CreatedPlayer = through(client.post(format!("http://{addr}/api/players")))
+        .json(&json!({ "name": username }))
+        .send()
+        .await
+        .expect("POST /api/players")
+        .json()
+        .await
+        .expect("a new player");
+    let response = through(client.post(format!("http://{addr}/api/account")))
         .bearer_auth(&guest.token)
         .json(&http::Credentials {
-            username,
-            password: "correct horse battery".into(),
+            username: username.into(),
+            password: PASSWORD.into(),
         })
         .send()
         .await
@@ -633,7 +663,34 @@ pub async fn create_account(addr: std::net::SocketAddr, name: &str) -> Player {
         "{:?}",
         response.text().await
     );
-    guest
+    Player {
+        id: guest.id,
+        token: guest.token,
+    }
+}
+
+/// A sign-in attempt (`POST /api/session`), from `forwarded_for` when the server trusts this
+/// loopback proxy, with a device cookie when given: the answer as it came.
+pub async fn sign_in(
+    addr: std::net::SocketAddr,
+    username: &str,
+    password: &str,
+    forwarded_for: Option<&str>,
+    device: Option<&str>,
+) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(format!("http://{addr}/api/session"))
+        .json(&http::Credentials {
+            username: username.into(),
+            password: password.into(),
+        });
+    if let Some(address) = forwarded_for {
+        request = request.header("X-Forwarded-For", address);
+    }
+    if let Some(device) = device {
+        request = request.header("Cookie", format!("jungle_device={device}"));
+    }
+    request.send().await.expect("POST /api/session")
 }
 
 pub async fn matched_pair_at(

@@ -59,33 +59,6 @@ async fn scheduled_arenas_are_listed_ahead_once(db: Db) {
     server.shutdown().await;
 }
 
-/// An account made through the trusted proxy as `address`.
-async fn account_from(server: &TestServer, name: &str, address: &str) -> Player {
-    let guest: http::CreatedPlayer = reqwest::Client::new()
-        .post(server.url("/api/players"))
-        .header("X-Forwarded-For", address)
-        .json(&json!({ "name": name }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let made = reqwest::Client::new()
-        .post(server.url("/api/account"))
-        .header("X-Forwarded-For", address)
-        .bearer_auth(&guest.token)
-        .json(&json!({ "username": name, "password": "correct horse battery" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(made.status().as_u16(), 201);
-    Player {
-        id: guest.id,
-        token: guest.token,
-    }
-}
-
 async fn create_from(server: &TestServer, token: &str, address: &str, body: Value) -> u16 {
     reqwest::Client::new()
         .post(server.url("/api/tournaments"))
@@ -116,7 +89,7 @@ async fn the_tournament_list_stays_useful_under_spam(db: Db) {
         let address = format!("10.2.0.{}", a + 1);
         let mut refused = 0;
         for k in 0..4 {
-            let spammer = account_from(&server, &format!("Spam{a}x{k}"), &address).await;
+            let spammer = account_named(server.addr, &format!("Spam{a}x{k}"), Some(&address)).await;
             for n in 0..3 {
                 match create_from(
                     &server,
@@ -136,7 +109,7 @@ async fn the_tournament_list_stays_useful_under_spam(db: Db) {
     }
     assert_eq!(made, 190);
     // A real arena that people join.
-    let host = account_from(&server, "RealHost", "192.0.2.10").await;
+    let host = account_named(server.addr, "RealHost", Some("192.0.2.10")).await;
     assert_eq!(
         create_from(&server, &host.token, "192.0.2.10", arena("Friday arena")).await,
         201
