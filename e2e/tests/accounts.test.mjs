@@ -117,7 +117,7 @@ test('a rated game between accounts shows on the winner\'s profile, with its rat
   assert.match(await page.locator('#profile-games li a').first().getAttribute('href'), /^\/p\//, 'the opponent is linked');
   await page.screenshot({ path: join(artifacts, 'profile-390.png'), fullPage: true });
   // A new site's leaderboard is not empty: both players stand apart, marked provisional.
-  await page.evaluate(() => window.jungleApp.navigate('/leaderboard/classic'));
+  await page.evaluate(() => window.jungleApp.router.navigate('/leaderboard/classic'));
   await page.waitForSelector('#settling:not([hidden])');
   const settling = await page.locator('#provisional').innerText();
   for (const name of ['Alice_Rated', 'Bob_Rated']) assert.ok(settling.includes(name), `${name} in “${settling}”`);

@@ -111,7 +111,7 @@ for (const [lang, viewport] of [['en', { width: 1366, height: 900 }], ['zh', { w
     await page.fill('#claim-user', username);
     await page.fill('#claim-pass', PASSWORD);
     await page.click('#claim-form button[type=submit]');
-    await page.waitForFunction(() => window.jungleApp.player?.username);
+    await page.waitForFunction(() => window.jungleApp.session.player?.username);
     await page.goto(`${env.server.url}/settings`);
     await page.waitForSelector('#token-form');
     await page.waitForSelector('#tokens li.muted');

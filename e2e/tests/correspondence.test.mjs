@@ -181,7 +181,7 @@ test('a game over days in a private room: days clocks, deadlines, +1 day, the ba
   assert.equal(await alice.locator('#give-day').isDisabled(), true);
   assert.equal(await alice.locator('#give-day').innerText(), 'Day given');
   // Once a turn: the server says no to a second, in our words.
-  await alice.evaluate((id) => window.jungleApp.send({ t: 'give_day', game: id }), game);
+  await alice.evaluate((id) => window.jungleApp.session.send({ t: 'give_day', game: id }), game);
   await alice.waitForFunction(() => /once a turn/.test(document.querySelector('#status')?.textContent ?? ''));
   // After a reload the button still says the day was given; on another device too (the game's
   // state says so, not this browser).
@@ -308,7 +308,7 @@ test('a seek over days waits in the open list for someone to take it; a rated ga
   await red.click('#end a[href="/"]');
   await red.waitForSelector('#mine li');
   await red.waitForFunction(() => /Classic · Correspondence/.test(document.querySelector('#mine')?.textContent ?? ''));
-  const id = await red.evaluate(() => window.jungleApp.player.id);
+  const id = await red.evaluate(() => window.jungleApp.session.player.id);
   await red.goto(`${env.server.url}/p/${id}`);
   await red.waitForSelector('#profile-correspondence:not([hidden]) li');
   assert.match(await red.locator('#correspondence-ratings').innerText(), /Classic\s+\d+\? · 1 game/);
@@ -345,7 +345,7 @@ test('a seek over days waits in the open list for someone to take it; a rated ga
 test('a challenge over days is offered between accounts only', async () => {
   const erin = await account('Erinna_of_Telos_2026', desktop);
   const frank = await account('Franklin_Pierce_1804', phone);
-  const frankId = await frank.evaluate(() => window.jungleApp.player.id);
+  const frankId = await frank.evaluate(() => window.jungleApp.session.player.id);
   await erin.goto(`${env.server.url}/p/${frankId}`);
   await erin.click('#challenge-panel summary');
   assert.equal(await erin.locator('#ch-clock option[value="7d"]').isDisabled(), false);

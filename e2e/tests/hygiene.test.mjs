@@ -30,7 +30,7 @@ test('a hundred route changes leave one board and a constant listener count', as
   let baseline = null;
   for (let i = 0; i < 100; i += 1) {
     const path = routes[i % routes.length];
-    await page.evaluate((p) => window.jungleApp.navigate(p), path);
+    await page.evaluate((p) => window.jungleApp.router.navigate(p), path);
     if (path === gamePath) {
       await page.waitForSelector('#board .sq');
       assert.equal(await page.locator('.board').count(), 1, `one board after ${i + 1} route changes`);

@@ -30,7 +30,7 @@ test('the header steps through English, Simplified and Traditional Chinese; the 
   await page.fill('#name', 'Reader');
   await page.click('#name-form button[type=submit]');
   await page.waitForSelector('#play');
-  await page.evaluate(() => window.jungleApp.navigate('/rules/classic'));
+  await page.evaluate(() => window.jungleApp.router.navigate('/rules/classic'));
   await page.waitForSelector('.rules-text li');
   const seen = [];
   for (const expected of [/Red moves first/, /红方先走/, /紅方先走/, /Red moves first/]) {

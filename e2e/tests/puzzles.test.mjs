@@ -90,7 +90,7 @@ test('an account\'s solved puzzle moves its puzzle rating, shown on its profile 
   await page.fill('#claim-user', 'RatedPuzzler');
   await page.fill('#claim-pass', 'correct horse battery');
   await page.click('#claim-form button[type=submit]');
-  await page.waitForFunction(() => window.jungleApp.player?.username);
+  await page.waitForFunction(() => window.jungleApp.session.player?.username);
   await page.goto(`${env.server.url}/puzzles`);
   const puzzle = await shownPuzzle(page);
   for (let i = 0; i < puzzle.solution.length; i += 2) {
@@ -100,7 +100,7 @@ test('an account\'s solved puzzle moves its puzzle rating, shown on its profile 
   }
   await page.waitForSelector('#puzzle-about:not([hidden])');
   await page.waitForFunction(() => /\(\+\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
-  const id = await page.evaluate(() => window.jungleApp.player.id);
+  const id = await page.evaluate(() => window.jungleApp.session.player.id);
   await page.goto(`${env.server.url}/p/${id}`);
   await page.waitForSelector('#profile-puzzles:not([hidden]) #puzzle-ratings li');
   assert.match(await page.locator('#puzzle-ratings').innerText(), /1 of 1 solved/);

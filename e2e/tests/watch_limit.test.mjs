@@ -62,13 +62,13 @@ async function computerGames(page, count) {
   }, count);
 }
 
-/** Records the frames `page`'s socket sends from now on, in `window.sent`. */
+/** Records the frames `page`'s session sends from now on, in `window.sent`. */
 async function recordSent(page) {
   await page.evaluate(() => {
-    const socket = window.jungleApp.socket;
-    const send = socket.send;
+    const session = window.jungleApp.session;
+    const send = session.send;
     window.sent = [];
-    socket.send = (frame) => {
+    session.send = (frame) => {
       window.sent.push(frame);
       send(frame);
     };
@@ -77,7 +77,7 @@ async function recordSent(page) {
 
 /** Opens game `id` on `page` from within the app (the same socket) and waits for its board. */
 async function openGame(page, id) {
-  await page.evaluate((g) => window.jungleApp.navigate(`/g/${g}`), id);
+  await page.evaluate((g) => window.jungleApp.router.navigate(`/g/${g}`), id);
   await page.waitForFunction((g) => window.jungleApp.store.state.game?.game === g
     && document.querySelector('[data-square="a1"]') != null && !document.querySelector('#status:not([hidden])'), id);
 }
@@ -100,7 +100,7 @@ test('a reader opens 35 games one after another: each left is let go, none is re
     await openGame(page, id);
     // Now and then by way of the lobby, as from its list of games.
     if (i % 5 === 4 && i < games.length - 1) {
-      await page.evaluate(() => window.jungleApp.navigate('/'));
+      await page.evaluate(() => window.jungleApp.router.navigate('/'));
       await page.waitForSelector('#play');
     }
   }
@@ -112,7 +112,7 @@ test('a reader opens 35 games one after another: each left is let go, none is re
   assert.deepEqual(unwatched, games.slice(0, 34));
 
   // A game left earlier, its state still held, is followed again when opened again.
-  await page.evaluate(() => window.jungleApp.navigate('/'));
+  await page.evaluate(() => window.jungleApp.router.navigate('/'));
   await page.waitForSelector('#play');
   await page.evaluate(() => { window.sent = []; });
   await openGame(page, games[34]);
@@ -123,17 +123,17 @@ test('a reader opens 35 games one after another: each left is let go, none is re
   assert.deepEqual(refusals, []);
 
   // A game in one sitting the reader plays, in progress, stays followed when its page is left.
-  await page.evaluate(() => window.jungleApp.navigate('/'));
+  await page.evaluate(() => window.jungleApp.router.navigate('/'));
   await page.waitForSelector('#play-computer');
   await page.selectOption('#pc-clock', '10+5');
   await page.click('#play-computer');
   await page.waitForURL(/\/g\//);
   const own = await page.evaluate(() => window.jungleApp.store.state.game.game);
   await page.evaluate(() => { window.sent = []; });
-  await page.evaluate(() => window.jungleApp.navigate('/'));
+  await page.evaluate(() => window.jungleApp.router.navigate('/'));
   await page.waitForSelector('#play');
   assert.deepEqual(await page.evaluate(() => window.sent.filter((f) => f.t === 'unwatch')), []);
-  await page.evaluate((g) => window.jungleApp.navigate(`/g/${g}`), own);
+  await page.evaluate((g) => window.jungleApp.router.navigate(`/g/${g}`), own);
   await page.waitForSelector('[data-square="a1"]');
   assert.deepEqual(await page.evaluate(() => window.sent.filter((f) => f.t === 'watch')), []);
   await hostPage.evaluate(() => window.hosts.forEach((ws) => ws.close()));

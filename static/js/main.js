@@ -1,9 +1,7 @@
 // Boots the client: identity, the socket, the router, and the frames that change app state.
 
-import { markMove } from './focus.js';
 import * as api from './api.js';
 import { LANGUAGES, errorText, language, setLanguage, t, translatePage } from './i18n.js';
-import { connect } from './socket.js';
 import * as sound from './sound.js';
 import { $ } from './dom.js';
 import { renderHome } from './views/home.js';
@@ -25,79 +23,51 @@ import { renderTournament } from './views/tournaments.js';
 import { renderInvite } from './views/invite.js';
 import * as preferences from './preferences.js';
 import { createStore } from './store.js';
+import { createSession } from './session.js';
+import { createRouter } from './router.js';
+import { createTicker } from './ticker.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
-const challengeNotices = createChallengeNotices($(document, '#notices'), (frame) => app.send(frame));
+const challengeNotices = createChallengeNotices($(document, '#notices'), (frame) => session.send(frame));
 
-/** @type {import('./types.js').App} */
+const session = createSession({
+  onFrame: (frame) => onFrame(frame),
+  onStatus: (s) => showStatus(s === 'reconnecting' ? t('connecting') : ''),
+  onOpen: () => {
+    // After a reconnect the server re-sends our live games; a watched or joining page asks again.
+    const at = router.route;
+    if (at?.name === 'game') session.send({ t: 'watch', game: at.id });
+    if (at?.name === 'tournament') session.send({ t: 'watch_tournament', id: at.id });
+  },
+  onIdentityChanged: () => identityChanged(),
+});
+const router = createRouter((left, now) => route(left, now));
+const ticker = createTicker();
+/** The page's services: views read them and act through them; none writes another's state.
+ * @type {import('./types.js').App} */
 const app = {
-  player: api.storedPlayer(),
-  socket: null,
-  route: null,
-  view: null,
   store: createStore((effect) => carryOut(effect)),
-  tickers: [],
-  send(frame) {
-    app.socket?.send(markMove(frame));
-  },
-  identityChanged: () => identityChanged(),
-  playerStored() {
-    app.player = api.storedPlayer();
-  },
-  forgetPlayer() {
-    api.forgetPlayer();
-    app.player = null;
-    app.socket?.close();
-    app.socket = null;
-  },
-  navigate(path, replace = false) {
-    if (replace) history.replaceState({}, '', path);
-    else history.pushState({}, '', path);
-    route();
-  },
+  session,
+  router,
+  ticker,
 };
 /** @type {any} */ (window).jungleApp = app; // for debugging in the console
 // The correspondence games waiting for the reader's move, on every page.
 const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')), app);
-
-function parseRoute() {
-  const path = location.pathname;
-  let m;
-  if ((m = path.match(/^\/g\/([0-9a-f-]{36})$/i))) return { name: 'game', id: m[1].toLowerCase() };
-  if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,12})$/))) return { name: 'room', code: m[1].toUpperCase() };
-  if ((m = path.match(/^\/rules\/(\w+)$/))) return { name: 'rules', rules: m[1] };
-  if ((m = path.match(/^\/@\/([A-Za-z][A-Za-z0-9_-]{1,19})$/))) return { name: 'profile', username: m[1] };
-  if ((m = path.match(/^\/p\/([0-9a-f-]{36})$/i))) return { name: 'profile', id: m[1].toLowerCase() };
-  if ((m = path.match(/^\/leaderboard(?:\/(\w+))?$/))) {
-    return { name: 'leaderboard', rules: m[1] || 'classic', bots: new URLSearchParams(location.search).has('bots') };
-  }
-  if (path === '/settings') return { name: 'settings' };
-  if (path === '/analysis') return { name: 'analysis' };
-  if (path === '/puzzles') return { name: 'puzzles' };
-  if ((m = path.match(/^\/puzzles\/([a-z0-9]{8})$/))) return { name: 'puzzles', id: m[1] };
-  if (path === '/editor') return { name: 'editor' };
-  if (path === '/learn') return { name: 'learn' };
-  if ((m = path.match(/^\/learn\/([a-z0-9-]{1,64})$/))) return { name: 'learn', chapter: m[1] };
-  if ((m = path.match(/^\/t\/([0-9a-f-]{36})$/i))) {
-    // A private tournament's link carries its join code.
-    const code = new URLSearchParams(location.search).get('code');
-    return { name: 'tournament', id: m[1].toLowerCase(), code: code ? code.toUpperCase().slice(0, 12) : undefined };
-  }
-  if ((m = path.match(/^\/reset\/([0-9a-f]{64})$/))) return { name: 'reset', code: m[1] };
-  if (path === '/' || path === '') return { name: 'home' };
-  return { name: 'notfound' };
-}
 
 function showStatus(text) {
   statusBar.hidden = !text;
   statusBar.textContent = text || '';
 }
 
+/** The page shown. */
+let shown = /** @type {import('./types.js').View | null} */ (null);
+
 /** Shows `view` in place of the current one, which lets go of everything it held. */
 function show(view) {
-  app.view?.destroy();
-  app.view = view;
+  shown?.destroy();
+  shown = view;
 }
 
 /** The game page shown, if one is (it redraws itself when the store's game changes). */
@@ -122,8 +92,9 @@ function showGame() {
  * @param {boolean} arriving
  */
 function openGame(id, arriving) {
-  if (app.route?.name !== 'game' || app.route.id !== id) app.navigate(`/g/${id}`, app.route?.name === 'room');
-  else if (arriving && gameView) route();
+  const at = router.route;
+  if (at?.name !== 'game' || at.id !== id) router.navigate(`/g/${id}`, at?.name === 'room');
+  else if (arriving && gameView) router.reroute();
   else if (!gameView) showGame();
 }
 
@@ -133,7 +104,7 @@ function openGame(id, arriving) {
  */
 function carryOut(effect) {
   if ('sound' in effect) sound.play(effect.sound);
-  else if ('send' in effect) app.send(effect.send);
+  else if ('send' in effect) session.send(effect.send);
   else if ('openGame' in effect) openGame(effect.openGame, effect.arriving);
   // Focused for screen readers, without scrolling the board away on a phone (the result also
   // stands in the bar under the board).
@@ -161,62 +132,65 @@ const unwatched = new Set();
  */
 function leaveGame(id) {
   if (keptFollowed(id)) return;
-  app.send({ t: 'unwatch', game: id });
+  session.send({ t: 'unwatch', game: id });
   unwatched.add(id);
 }
 
-function route() {
+/**
+ * Draws the page of route `at` (`left`: the route left, if any).
+ * @param {import('./router.js').Route | null} left
+ * @param {import('./router.js').Route} at
+ */
+function route(left, at) {
   show(null);
-  app.tickers = [];
-  const left = app.route;
-  app.route = parseRoute();
-  if (left?.name === 'game' && !(app.route.name === 'game' && app.route.id === left.id)) leaveGame(left.id);
+  ticker.clear();
+  if (left?.name === 'game' && !(at.name === 'game' && at.id === left.id)) leaveGame(left.id);
   translatePage();
   drawToggles();
   turnBadge.redraw();
   // A reset link works on any device, signed in or not; so does a wrong address.
-  if (app.route.name === 'reset') {
-    show(renderReset(root, app.route.code, app));
+  if (at.name === 'reset') {
+    show(renderReset(root, at.code, app));
     return;
   }
-  if (app.route.name === 'notfound') {
+  if (at.name === 'notfound') {
     root.innerHTML = `<section class="card narrow" role="alert"><h1>404</h1>
       <p>${t('notFound')}</p><p><a href="/" data-link>${t('notFoundBack')}</a></p></section>`;
     return;
   }
-  if (app.route.name === 'room') {
-    const code = app.route.code;
+  if (at.name === 'room') {
+    const code = at.code;
     const join = () => {
-      ensureSocket();
+      session.ensureSocket();
       root.innerHTML = `<p class="card">${t('loading')}</p>`;
-      app.send({ t: 'join_room', code });
+      session.send({ t: 'join_room', code });
     };
     show(renderInvite(root, app, code, join, renderNamePrompt));
     return;
   }
   // The lessons need no player until a practice game starts (a first visit reaches them in
   // one click, before choosing a name).
-  if (app.route.name === 'learn') {
-    if (app.player) ensureSocket();
-    show(renderLearn(root, app, app.route.chapter ?? null));
+  if (at.name === 'learn') {
+    if (session.player) session.ensureSocket();
+    show(renderLearn(root, app, at.chapter ?? null));
     return;
   }
-  if (!app.player) {
+  if (!session.player) {
     renderNamePrompt();
     return;
   }
-  ensureSocket();
-  switch (app.route.name) {
+  session.ensureSocket();
+  switch (at.name) {
     case 'rules':
-      show(renderRules(root, app.route.rules));
+      show(renderRules(root, at.rules));
       break;
     case 'profile': {
       const report = new URLSearchParams(location.search).get('report');
-      show(renderProfile(root, app, { username: app.route.username, id: app.route.id, report }));
+      show(renderProfile(root, app, { username: at.username, id: at.id, report }));
       break;
     }
     case 'leaderboard':
-      show(renderLeaderboard(root, app.route.rules, app.route.bots));
+      show(renderLeaderboard(root, at.rules, at.bots));
       break;
     case 'settings':
       show(renderSettings(root, app));
@@ -225,24 +199,24 @@ function route() {
       show(renderAnalysis(root, app));
       break;
     case 'puzzles':
-      show(renderPuzzles(root, app, app.route.id ?? null));
+      show(renderPuzzles(root, app, at.id ?? null));
       break;
     case 'editor':
       show(renderEditor(root, app));
       break;
     case 'tournament':
-      show(renderTournament(root, app, app.route.id, app.route.code ?? null));
+      show(renderTournament(root, app, at.id, at.code ?? null));
       break;
 
     case 'game':
-      if (app.store.state.game?.game === app.route.id) {
+      if (app.store.state.game?.game === at.id) {
         showGame();
         // Left earlier: its state here may be old, and the socket follows it again.
-        if (unwatched.delete(app.route.id)) app.send({ t: 'watch', game: app.route.id });
+        if (unwatched.delete(at.id)) session.send({ t: 'watch', game: at.id });
       } else {
-        unwatched.delete(app.route.id);
+        unwatched.delete(at.id);
         root.innerHTML = `<p class="card">${t('connecting')}</p>`;
-        app.send({ t: 'watch', game: app.route.id });
+        session.send({ t: 'watch', game: at.id });
       }
       break;
     default:
@@ -265,7 +239,7 @@ function renderNamePrompt(note = '') {
     <p class="row"><button type="submit" class="primary">${t('start')}</button>
     <button type="button" class="secondary" id="play-now">${t('playNow')}</button></p></form></section>
     <section class="card narrow-below" id="sign-in"></section>`;
-  show(renderSignIn($(root, '#sign-in'), app.identityChanged));
+  show(renderSignIn($(root, '#sign-in'), session.identityChanged));
   const input = /** @type {HTMLInputElement} */ ($(root, '#name'));
   input.focus();
   const error = $(root, '#name-error');
@@ -273,8 +247,8 @@ function renderNamePrompt(note = '') {
   const start = async (name) => {
     try {
       await api.createPlayer(name);
-      app.playerStored();
-      route();
+      session.playerStored();
+      router.reroute();
     } catch (err) {
       error.textContent = err.message;
     }
@@ -286,39 +260,24 @@ function renderNamePrompt(note = '') {
   $(root, '#play-now').onclick = () => start(undefined);
 }
 
-/** The player signed in, out, or became an account: start again as whoever is stored now. */
+/** The player signed in, out, or became an account: start again as whoever is stored now
+ * (the session has taken them in and closed the socket). */
 function identityChanged() {
-  app.playerStored();
   app.store.reset();
-  app.socket?.close();
-  app.socket = null;
   unwatched.clear();
   challengeNotices.clear();
   turnBadge.restart();
-  route();
+  router.reroute();
   loadAccountSettings();
 }
 
 /** An account's display settings follow it to this device. */
 function loadAccountSettings() {
-  if (!app.player?.username) return;
+  if (!session.player?.username) return;
   preferences.loadForAccount().then((relabel) => {
     drawToggles();
-    if (relabel) route();
+    if (relabel) router.reroute();
   }).catch(() => {});
-}
-
-function ensureSocket() {
-  if (app.socket) return;
-  app.socket = connect(app.player.token, {
-    onFrame,
-    onStatus: (s) => showStatus(s === 'reconnecting' ? t('connecting') : ''),
-    onOpen: () => {
-      // After a reconnect the server re-sends our live games; a watched or joining page asks again.
-      if (app.route?.name === 'game') app.send({ t: 'watch', game: app.route.id });
-      if (app.route?.name === 'tournament') app.send({ t: 'watch_tournament', id: app.route.id });
-    },
-  });
 }
 
 /** Refusals a tournament's page shows beside its buttons. */
@@ -332,11 +291,11 @@ const TOURNAMENT_ERRORS = new Set(['unknown_tournament', 'tournament_over', 'tou
  */
 function onFrame(frame) {
   if (challengeNotices.onFrame(frame)) return;
-  if (app.store.dispatch(frame, { now: performance.now(), route: app.route })) return;
+  if (app.store.dispatch(frame, { now: performance.now(), route: router.route })) return;
   const store = app.store;
   switch (frame.t) {
     case 'welcome':
-      if (frame.player.id !== app.player.id) api.forgetPlayer();
+      if (frame.player.id !== session.player?.id) api.forgetPlayer();
       break;
     case 'error':
       // The engine's refusal (fair play) goes where its answer would have gone: the analysis
@@ -347,7 +306,7 @@ function onFrame(frame) {
       }
       if (store.listened('tournament_error') && TOURNAMENT_ERRORS.has(frame.code)) {
         store.tell('tournament_error', frame);
-      } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game' || (app.route?.name === 'room' && !gameView)) {
+      } else if (frame.code === 'room_not_found' || frame.code === 'unknown_game' || (router.route?.name === 'room' && !gameView)) {
         // Nothing to show in place of the room or game asked for: say why, and the way back.
         show(null);
         root.innerHTML = `<section class="card narrow" role="alert"><p>${escape(errorText(frame.code, frame.message))}</p>
@@ -356,8 +315,8 @@ function onFrame(frame) {
         show(null);
         root.innerHTML = `<p class="card" role="alert">${escape(frame.message)}</p>`;
       } else if (frame.code === 'bad_token') {
-        app.forgetPlayer();
-        route();
+        session.forgetPlayer();
+        router.reroute();
       } else {
         const said = errorText(frame.code, frame.message);
         showStatus(said);
@@ -380,9 +339,9 @@ document.addEventListener('click', (e) => {
   const link = /** @type {Element} */ (e.target).closest?.('a[data-link]');
   if (!link || e.metaKey || e.ctrlKey || e.shiftKey) return;
   e.preventDefault();
-  app.navigate(link.getAttribute('href'));
+  router.navigate(link.getAttribute('href'));
 });
-window.addEventListener('popstate', route);
+window.addEventListener('popstate', () => router.reroute());
 
 const langButton = document.getElementById('lang');
 const muteButton = document.getElementById('mute');
@@ -408,11 +367,11 @@ function drawToggles() {
   muteButton.setAttribute('aria-label', t('sound'));
   muteButton.setAttribute('aria-pressed', String(sound.isMuted()));
 }
-const isAccount = () => Boolean(app.player?.username);
+const isAccount = () => Boolean(session.player?.username);
 langButton.onclick = () => {
   preferences.update({ language: nextLanguage() }, isAccount()).catch(() => {});
   drawToggles();
-  route();
+  router.reroute();
 };
 themeButton.onclick = () => {
   preferences.update({ theme: shownTheme() === 'dark' ? 'light' : 'dark' }, isAccount()).catch(() => {});
@@ -426,5 +385,4 @@ setLanguage(language());
 preferences.apply({});
 drawToggles();
 loadAccountSettings();
-setInterval(() => app.tickers.forEach((tick) => tick()), 100);
-route();
+router.reroute();

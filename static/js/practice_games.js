@@ -37,7 +37,7 @@ export function startPractice(app, chapter, practice) {
   sessionStorage.setItem(PENDING, JSON.stringify({
     practice: shown, rules: practice.rules, position: boardOf(practice.position), side: practice.side, at: Date.now(),
   }));
-  app.send({ t: 'play_computer', rules: practice.rules, clock: PRACTICE_CLOCK, level: 1, color: practice.side, position: practice.position });
+  app.session.send({ t: 'play_computer', rules: practice.rules, clock: PRACTICE_CLOCK, level: 1, color: practice.side, position: practice.position });
 }
 
 /**

@@ -47,20 +47,14 @@
  *   waiting: Waiting | null,
  * }} ClientState the state the store (store.js) owns
  * @typedef {{
- *   player: StoredPlayer | null,
- *   socket: { send: (frame: Frame) => void, close: () => void } | null,
- *   route: { name: string, id?: string, code?: string, rules?: string, username?: string, bots?: boolean, chapter?: string } | null,
- *   view: View | null,
  *   store: import('./store.js').Store,
- *   tickers: Array<() => void>,
- *   send: (frame: Frame) => void,
- *   navigate: (path: string, replace?: boolean) => void,
- *   identityChanged: () => void,
- *   playerStored: () => void,
- *   forgetPlayer: () => void,
- * }} App the page's shell. `player` is who this browser plays as: what api.js keeps, read
- *   again by `playerStored` after it changes (a new guest, a new name) and cleared, with the
- *   socket, by `forgetPlayer` (a refused token, a password reset); no view writes it itself.
+ *   session: import('./session.js').Session,
+ *   router: import('./router.js').Router,
+ *   ticker: import('./ticker.js').Ticker,
+ * }} App the page's services, each the one place its state changes: the store (what the
+ *   server said), the session (who this browser plays as, and the socket that speaks for
+ *   them), the router (where the page is) and the ticker (what redraws ten times a second).
+ *   Views read them and act through them; none holds another's state.
  */
 
 /**

@@ -50,7 +50,7 @@ function wire(root, prefix, action) {
  * @returns {import('../types.js').View}
  */
 export function renderAccountBox(root, app, changed) {
-  const player = app.player;
+  const player = app.session.player;
   if (player?.username) {
     root.innerHTML = `<p>${t('signedInAs', { name: `<strong>${escape(player.username)}</strong>` })}</p>
       <p><a href="/@/${encodeURIComponent(player.username)}" data-link id="my-profile">${t('myProfile')}</a> ·

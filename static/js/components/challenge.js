@@ -25,7 +25,7 @@ function options(values, label) {
  */
 export function renderChallengeForm(root, app, target) {
   // Rated games and games over days are between accounts only; the server says so too.
-  const canRate = Boolean(app.player?.username && target.username);
+  const canRate = Boolean(app.session.player?.username && target.username);
   root.innerHTML = `<form id="challenge-form" class="challenge-form">
     <label>${t('ruleset')} <select id="ch-rules">${options(RULESETS, (r) => t(`ruleset.${r}`))}</select></label>
     <label>${t('clock')} <select id="ch-clock">${clockOptions('5+3', canRate)}</select></label>
@@ -35,7 +35,7 @@ export function renderChallengeForm(root, app, target) {
   $(root, '#challenge-form').onsubmit = (e) => {
     e.preventDefault();
     const rules = valueOf(root, '#ch-rules');
-    app.send({
+    app.session.send({
       t: 'challenge',
       to: target.id,
       rules,

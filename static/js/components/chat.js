@@ -58,7 +58,7 @@ export function drawChat(el, app, lines) {
       // Text, never markup: whatever anyone typed is shown as typed.
       said.textContent = line.preset ? t(`chat.${line.preset}`) : line.text ?? '';
       item.append(who, ': ', said);
-      if (line.from.id !== app.player?.id) {
+      if (line.from.id !== app.session.player?.id) {
         const mute = document.createElement('button');
         mute.type = 'button';
         mute.className = 'chat-mute';
@@ -96,7 +96,7 @@ export function drawChat(el, app, lines) {
     }
     el.querySelector('.chat-presets')?.addEventListener('click', (e) => {
       const key = /** @type {HTMLElement} */ (e.target).closest?.('[data-preset]')?.getAttribute('data-preset');
-      if (key) app.send({ t: 'chat', game: game.game, preset: key });
+      if (key) app.session.send({ t: 'chat', game: game.game, preset: key });
     });
     list.addEventListener('click', (e) => {
       const id = /** @type {HTMLElement} */ (e.target).closest?.('[data-mute]')?.getAttribute('data-mute');
@@ -111,7 +111,7 @@ export function drawChat(el, app, lines) {
       const input = /** @type {HTMLInputElement} */ ($(el, '#chat-text'));
       const text = input.value.trim();
       if (!text) return;
-      app.send({ t: 'chat', game: game.game, text });
+      app.session.send({ t: 'chat', game: game.game, text });
       input.value = '';
     };
   }

@@ -44,10 +44,10 @@ export function renderTournamentList(root, app) {
         <label>${t('ruleset')} <select id="tour-rules">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select></label>
         <label>${t('clock')} <select id="tour-clock">${PRESETS.map((p) => `<option value="${p.id}">${p.id === '30s' ? t('perMove', { s: 30 }) : p.id}</option>`).join('')}</select></label>
         <label>${t('minutes')} <select id="tour-minutes">${[20, 30, 45, 60, 90, 120].map((m) => `<option value="${m}" ${m === 30 ? 'selected' : ''}>${m}</option>`).join('')}</select></label>
-        <label class="row"><input type="checkbox" id="tour-private" ${app.player?.username ? '' : 'checked disabled'}> ${t('privateTournament')}</label>
-        ${app.player?.username ? '' : `<p class="muted">${t('publicNeedsAccount')}</p>`}
-        <label class="row ${app.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-rated" ${app.player?.username ? '' : 'disabled'}> ${t('rated')}</label>
-        <label class="row ${app.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-bots" ${app.player?.username ? '' : 'disabled'}> ${t('botsTournament')}</label>
+        <label class="row"><input type="checkbox" id="tour-private" ${app.session.player?.username ? '' : 'checked disabled'}> ${t('privateTournament')}</label>
+        ${app.session.player?.username ? '' : `<p class="muted">${t('publicNeedsAccount')}</p>`}
+        <label class="row ${app.session.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-rated" ${app.session.player?.username ? '' : 'disabled'}> ${t('rated')}</label>
+        <label class="row ${app.session.player?.username ? '' : 'muted'}"><input type="checkbox" id="tour-bots" ${app.session.player?.username ? '' : 'disabled'}> ${t('botsTournament')}</label>
         <p class="error" id="tour-error" role="alert"></p>
         <button type="submit" class="secondary">${t('createTournament')}</button></form></details>`;
   const list = $(root, '#tour-list');
@@ -97,7 +97,7 @@ export function renderTournamentList(root, app) {
         private: checkedOf(root, '#tour-private'),
         bots: checkedOf(root, '#tour-bots'),
       });
-      app.navigate(made.code ? `/t/${made.id}?code=${made.code}` : `/t/${made.id}`);
+      app.router.navigate(made.code ? `/t/${made.id}?code=${made.code}` : `/t/${made.id}`);
     } catch (err) {
       $(root, '#tour-error').textContent = err.message;
     }

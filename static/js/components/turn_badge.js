@@ -29,7 +29,7 @@ export function createTurnBadge(badge, app) {
 
   const draw = () => {
     const waiting = app.store.state.waiting;
-    const n = app.player?.username && waiting ? waiting.games.length : 0;
+    const n = app.session.player?.username && waiting ? waiting.games.length : 0;
     badge.hidden = n === 0;
     if (!n) return;
     const label = t('turnBadge', { n });
@@ -41,7 +41,7 @@ export function createTurnBadge(badge, app) {
 
   const ask = async () => {
     pending = 0;
-    if (!app.player?.username || inFlight) return;
+    if (!app.session.player?.username || inFlight) return;
     inFlight = true;
     lastAsked = performance.now();
     const asked = generation;
@@ -57,7 +57,7 @@ export function createTurnBadge(badge, app) {
 
   /** Asks soon: after the news settles, and not too close to the last request. */
   const soon = () => {
-    if (!app.player?.username) return;
+    if (!app.session.player?.username) return;
     clearTimeout(pending);
     const wait = Math.max(SETTLE_MS, lastAsked + SPACING_MS - performance.now());
     pending = window.setTimeout(ask, wait);

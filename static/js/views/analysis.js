@@ -161,7 +161,7 @@ export function renderAnalysis(root, app) {
     if (key === asked) return;
     timer = window.setTimeout(() => {
       asked = key;
-      app.send({ t: 'analyse', rules: line.rules, position: line.start, moves: line.moves.slice(0, ply) });
+      app.session.send({ t: 'analyse', rules: line.rules, position: line.start, moves: line.moves.slice(0, ply) });
     }, 250);
   }
 

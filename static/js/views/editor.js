@@ -123,7 +123,7 @@ export function renderEditor(root, app) {
   const game = (kind) => {
     const rules = valueOf(root, '#ed-rules');
     const common = { rules, clock: presetClock(valueOf(root, '#ed-clock'), rules), color: valueOf(root, '#ed-colour'), position: fen() };
-    app.send(kind === 'computer'
+    app.session.send(kind === 'computer'
       ? { t: 'play_computer', ...common, level: Number(valueOf(root, '#ed-level')) }
       : { t: 'create_room', ...common, rated: false });
   };

@@ -30,9 +30,9 @@ export function renderInvite(root, app, code, join, askName) {
     if (found.status === 'unknown') nothing(errorText('room_not_found', ''));
     else if (found.status === 'started') {
       // The game is under way: the link lets one watch it, once one has a name.
-      if (app.player) join();
+      if (app.session.player) join();
       else askName(t('roomStartedWatch'));
-    } else if (found.invite.host_id === app.player?.id) join();
+    } else if (found.invite.host_id === app.session.player?.id) join();
     else draw(found.invite);
   }).catch((err) => {
     if (alive) nothing(err.message);
@@ -48,7 +48,7 @@ export function renderInvite(root, app, code, join, askName) {
       guestColour ? t('youPlaySide', { side: t(guestColour) }) : t('coloursDrawn'),
       ...(invite.start ? [t('fromSetUpPosition')] : []),
     ];
-    const named = Boolean(app.player);
+    const named = Boolean(app.session.player);
     root.innerHTML = `<section class="card narrow invite">
       <h1>${t('invitesYou', { name: host, rules: t(`ruleset.${invite.rules}`), clock: describeClock(invite.clock, t) })}</h1>
       <p class="muted">${t('rating')} ${rating} · ${facts.join(' · ')}</p>
@@ -61,11 +61,11 @@ export function renderInvite(root, app, code, join, askName) {
       </form></section>`;
     $(root, '#invite-form').onsubmit = async (e) => {
       e.preventDefault();
-      if (!app.player) {
+      if (!app.session.player) {
         const name = /** @type {HTMLInputElement} */ ($(root, '#invite-name')).value.trim();
         try {
           await api.createPlayer(name || undefined);
-          app.playerStored();
+          app.session.playerStored();
         } catch (err) {
           $(root, '#invite-error').textContent = err.message;
           return;

@@ -51,7 +51,7 @@ export function renderLearn(root, app, chapterId) {
   let alive = true;
   /** @type {import('../types.js').View | null} */
   let shown = null;
-  Promise.all([api.learnCatalogue(), syncProgress(app.player)]).then(([catalogue, done]) => {
+  Promise.all([api.learnCatalogue(), syncProgress(app.session.player)]).then(([catalogue, done]) => {
     if (!alive) return;
     const chapter = catalogue.chapters.find((c) => c.id === chapterId);
     if (!chapterId) drawIndex(root, catalogue, done);
@@ -191,7 +191,7 @@ function drawChapter(root, app, catalogue, chapter) {
 
   /** @param {import('../types.js').Practice} p */
   async function play(p) {
-    if (!app.player) {
+    if (!app.session.player) {
       // A practice is a game: a visitor without a player gets one, named by the server (they
       // may rename it later, as with "Play now, name later").
       try {
@@ -200,7 +200,7 @@ function drawChapter(root, app, catalogue, chapter) {
         stageEl.querySelector('.learn-end')?.insertAdjacentHTML('beforeend', `<p class="error" role="alert">${escape(err.message)}</p>`);
         return;
       }
-      app.identityChanged();
+      app.session.identityChanged();
     }
     startPractice(app, chapter.id, p);
   }

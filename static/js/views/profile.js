@@ -186,7 +186,7 @@ export function renderProfile(root, app, who) {
 
   /** A guest's own page offers a new name; anyone else's, challenge and report. */
   function drawActions(profile) {
-    if (profile.id === app.player?.id && !app.player?.username) {
+    if (profile.id === app.session.player?.id && !app.session.player?.username) {
       actions.innerHTML = `<form id="rename-form" class="row"><label for="rename" class="full">${t('changeName')}</label>
         <input type="text" id="rename" maxlength="24" value="${escape(profile.name)}" class="grow">
         <button type="submit" class="secondary">${t('save')}</button><p class="error" id="rename-error" role="alert" class="full"></p></form>`;
@@ -194,7 +194,7 @@ export function renderProfile(root, app, who) {
         e.preventDefault();
         try {
           const renamed = await api.renameGuest(/** @type {HTMLInputElement} */ ($(actions, '#rename')).value);
-          app.playerStored();
+          app.session.playerStored();
           $(root, '#profile-name').textContent = renamed.name;
           $(actions, '#rename-error').textContent = '';
         } catch (err) {
@@ -203,7 +203,7 @@ export function renderProfile(root, app, who) {
       };
       return;
     }
-    if (profile.id === app.player?.id || profile.banned || profile.computer) return;
+    if (profile.id === app.session.player?.id || profile.banned || profile.computer) return;
     const target = { id: profile.id, name: profile.name, username: profile.username };
     actions.innerHTML = `<details class="action-panel" id="challenge-panel"><summary>${t('challengeTitle', { name: escape(profile.name) })}</summary><div id="challenge-body"></div></details>
       <details class="action-panel" id="report-panel" ${who.report ? 'open' : ''}><summary>${t('reportTitle', { name: escape(profile.name) })}</summary><div id="report-body"></div></details>`;
@@ -211,7 +211,7 @@ export function renderProfile(root, app, who) {
     if (profile.online) parts.push(renderChallengeForm(challengeBody, app, target));
     else challengeBody.innerHTML = `<p class="muted">${t('challengeOffline', { name: escape(profile.name) })}</p>`;
     parts.push(renderReportForm($(actions, '#report-body'), target, who.report ?? null));
-    if (app.player?.username) drawBlock(profile);
+    if (app.session.player?.username) drawBlock(profile);
   }
 
   /** An account may block anyone: no challenges from them, no chat, never paired. */

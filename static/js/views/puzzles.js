@@ -258,8 +258,8 @@ export function renderPuzzles(root, app, id) {
   }
 
   async function loadMine() {
-    if (!app.player) return;
-    const history = await api.puzzleHistory(app.player.id).catch(() => null);
+    if (!app.session.player) return;
+    const history = await api.puzzleHistory(app.session.player.id).catch(() => null);
     if (!alive || !history) return;
     const rating = history.ratings.find((r) => r.rules === rulesSelect.value);
     $(root, '#puzzle-mine').textContent = rating

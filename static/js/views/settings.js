@@ -47,7 +47,7 @@ function wire(root, prefix, action) {
  */
 export function renderSettings(root, app) {
   // Guests have display settings too, kept in this browser; the rest is an account's.
-  const account = Boolean(app.player?.username);
+  const account = Boolean(app.session.player?.username);
   const shown = preferences.current();
   root.innerHTML = `<div class="settings">
     <section class="card"><h1>${t('settings')}</h1>
@@ -82,7 +82,7 @@ export function renderSettings(root, app) {
       <button type="button" class="secondary" id="sign-out-others">${t('signOutOthers')}</button></section>
     <section class="card"><h2>${t('changePassword')}</h2>
       <form id="password-form" class="account-form">
-        <input type="text" autocomplete="username" value="${escape(app.player.username)}" hidden>
+        <input type="text" autocomplete="username" value="${escape(app.session.player.username)}" hidden>
         <label for="pw-current">${t('currentPassword')}</label><input type="password" id="pw-current" autocomplete="current-password" maxlength="128" required>
         <label for="pw-new">${t('newPassword')}</label><input type="password" id="pw-new" autocomplete="new-password" maxlength="128" required>
         <p id="password-note" role="status"></p>
@@ -108,7 +108,7 @@ export function renderSettings(root, app) {
     const relabel = change.language !== language();
     await preferences.update(change, account);
     // A new language redraws everything in it, this page included.
-    if (relabel) app.navigate('/settings', true);
+    if (relabel) app.router.navigate('/settings', true);
     return t('saved');
   });
 
@@ -192,7 +192,7 @@ export function renderSettings(root, app) {
 
   // Vacation and mail: read once as the page opens (the server allows few of these requests).
   renderVacation($(root, '#vacation-body'), $(root, '#vacation-note'), () => alive);
-  renderMail($(root, '#mail-body'), $(root, '#mail-note'), () => alive, app.player.id);
+  renderMail($(root, '#mail-body'), $(root, '#mail-note'), () => alive, app.session.player.id);
 
   wire(root, 'password', async () => {
     await api.changePassword(valueOf(root, '#pw-current'), valueOf(root, '#pw-new'));
@@ -204,14 +204,14 @@ export function renderSettings(root, app) {
     const data = await api.exportData();
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-    link.download = `jungle-${app.player.username}.json`;
+    link.download = `jungle-${app.session.player.username}.json`;
     link.click();
     URL.revokeObjectURL(link.href);
   };
 
   wire(root, 'delete', async () => {
     await api.deleteAccount(valueOf(root, '#delete-password'));
-    app.identityChanged();
+    app.session.identityChanged();
   });
 
   return { destroy() { alive = false; } };
@@ -364,8 +364,8 @@ export function renderReset(root, token, app) {
   wire(root, 'reset', async () => {
     await api.resetPassword(token, valueOf(root, '#reset-pass'));
     // Every session was signed out, this browser's too: it signs in afresh.
-    if (app.player?.username) {
-      app.forgetPlayer();
+    if (app.session.player?.username) {
+      app.session.forgetPlayer();
     }
     $(root, '#reset-form').innerHTML = `<p class="notice" role="status">${t('resetDone')}</p><a href="/" data-link>${t('signIn')}</a>`;
     return '';

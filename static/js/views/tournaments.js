@@ -46,7 +46,7 @@ export function renderTournament(root, app, id, code) {
   const tbody = /** @type {HTMLTableSectionElement} */ ($(root, '#tour-standings'));
   const joinButton = /** @type {HTMLButtonElement} */ ($(root, '#tour-join'));
   const withdrawButton = /** @type {HTMLButtonElement} */ ($(root, '#tour-withdraw'));
-  const me = app.player?.id;
+  const me = app.session.player?.id;
   /** @type {Map<number, Line>} lines by player number */
   const lines = new Map();
   /** @type {number[]} player numbers, best first */
@@ -103,7 +103,7 @@ export function renderTournament(root, app, id, code) {
     }
     if (!frame.full && frame.seq !== seq + 1) {
       // A gap: ask for the whole table again.
-      if (frame.seq > seq) app.send({ t: 'watch_tournament', id });
+      if (frame.seq > seq) app.session.send({ t: 'watch_tournament', id });
       return;
     }
     seq = frame.seq;
@@ -122,9 +122,9 @@ export function renderTournament(root, app, id, code) {
       $(root, '#tour-error').textContent = errorText(frame.code, frame.message);
     }),
   ];
-  joinButton.onclick = () => app.send(code ? { t: 'join_tournament', id, code } : { t: 'join_tournament', id });
-  withdrawButton.onclick = () => app.send({ t: 'withdraw', id });
-  app.send({ t: 'watch_tournament', id });
+  joinButton.onclick = () => app.session.send(code ? { t: 'join_tournament', id, code } : { t: 'join_tournament', id });
+  withdrawButton.onclick = () => app.session.send({ t: 'withdraw', id });
+  app.session.send({ t: 'watch_tournament', id });
   api.tournament(id).then((tour) => {
     if (!alive) return;
     $(root, '#tour-title').textContent = tour.name;
@@ -150,7 +150,7 @@ export function renderTournament(root, app, id, code) {
       alive = false;
       clearInterval(timer);
       unsubscribe.forEach((stop) => stop());
-      app.send({ t: 'unwatch_tournament', id });
+      app.session.send({ t: 'unwatch_tournament', id });
     },
   };
 }
