@@ -1,7 +1,8 @@
 // Who this browser plays as, and the one socket that speaks for them: the only place either
 // changes. A view reads `session.player` and sends through `session.send`; a new guest or a
-// new name is taken in by `playerStored`, a refused token or a reset by `forgetPlayer`, and a
-// sign-in or sign-out by `identityChanged` (which the shell answers by starting over).
+// new name is taken in by `playerStored`, a refused token or a reset by `forgetPlayer`, a
+// sign-in by `identityChanged` (which the shell answers by starting over), and `signOut` ends
+// this browser's session.
 
 import * as api from './api.js';
 import { markMove } from './focus.js';
@@ -18,6 +19,7 @@ import { connect } from './socket.js';
  *   playerStored: () => void,
  *   forgetPlayer: () => void,
  *   identityChanged: () => void,
+ *   signOut: () => Promise<void>,
  * }} Session
  */
 
@@ -35,6 +37,11 @@ export function createSession({ onFrame, onStatus, onOpen, onIdentityChanged }) 
   const closeSocket = () => {
     socket?.close();
     socket = null;
+  };
+  const identityChanged = () => {
+    player = api.storedPlayer();
+    closeSocket();
+    onIdentityChanged();
   };
   return {
     get player() {
@@ -56,10 +63,10 @@ export function createSession({ onFrame, onStatus, onOpen, onIdentityChanged }) 
       player = null;
       closeSocket();
     },
-    identityChanged() {
-      player = api.storedPlayer();
-      closeSocket();
-      onIdentityChanged();
+    identityChanged,
+    async signOut() {
+      await api.signOut().catch(() => {});
+      identityChanged();
     },
   };
 }

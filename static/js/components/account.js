@@ -56,10 +56,7 @@ export function renderAccountBox(root, app, changed) {
       <p><a href="/@/${encodeURIComponent(player.username)}" data-link id="my-profile">${t('myProfile')}</a> ·
         <a href="/settings" data-link id="my-settings">${t('settings')}</a></p>
       <button type="button" class="secondary" id="sign-out">${t('signOut')}</button>`;
-    $(root, '#sign-out').onclick = async () => {
-      await api.signOut().catch(() => {});
-      changed();
-    };
+    $(root, '#sign-out').onclick = () => app.session.signOut();
   } else {
     root.innerHTML = `<p class="muted">${t('keepPlayerHint')}</p>${credentialsForm('claim', t('keepPlayer'), true)}
       <p><a href="/settings" data-link id="my-settings">${t('settings')}</a></p>`;
