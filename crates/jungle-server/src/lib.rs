@@ -259,6 +259,7 @@ impl Server {
         let state = AppState::new(state::Shared {
             reach,
             puzzles,
+            ws: Default::default(),
             bot_streams: Default::default(),
             bot_actions: Default::default(),
             event_streams: Default::default(),

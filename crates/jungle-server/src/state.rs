@@ -125,7 +125,8 @@ impl FromRef<AppState> for jungle_tournaments::TournamentsState {
 
 impl FromRef<AppState> for crate::ws::WsState {
     fn from_ref(state: &AppState) -> Self {
-        crate::ws::WsState {
+        // Built once, at the first connection; each connection then shares it.
+        let services = || crate::ws::WsServices {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),
@@ -140,7 +141,11 @@ impl FromRef<AppState> for crate::ws::WsState {
             directors: state.directors.clone(),
             open_sessions: state.open_sessions.clone(),
             game_analyses: state.game_analyses.clone(),
-        }
+        };
+        state
+            .ws
+            .get_or_init(|| crate::ws::WsState::new(services()))
+            .clone()
     }
 }
 
@@ -187,6 +192,8 @@ pub struct Shared {
     pub online: jungle_rooms::online::Online,
     /// Mails: confirmations, and a correspondence player's turn (off unless configured).
     pub mailer: jungle_mail::Mailer,
+    /// What a WebSocket connection takes, built at the first.
+    pub ws: std::sync::OnceLock<crate::ws::WsState>,
     /// What the puzzles' handlers take.
     pub puzzles: jungle_puzzles::PuzzlesState,
     /// The tournaments directed on this node, and who plays in them.

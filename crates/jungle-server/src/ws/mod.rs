@@ -19,9 +19,28 @@ pub use frame_error::FrameError;
 pub use handlers::MAX_FOLLOWED;
 pub use transport::upgrade;
 
-/// What a WebSocket connection takes. The server gives it from its own state (`FromRef`); cloning shares.
+/// What a WebSocket connection takes: one pointer, since every connection's task holds it for
+/// its whole life (the services inline would be a few hundred bytes a connection, more where
+/// the task's future keeps copies). The server builds it once and gives it by `FromRef`.
 #[derive(Clone)]
-pub struct WsState {
+pub struct WsState(std::sync::Arc<WsServices>);
+
+impl WsState {
+    pub fn new(services: WsServices) -> WsState {
+        WsState(std::sync::Arc::new(services))
+    }
+}
+
+impl std::ops::Deref for WsState {
+    type Target = WsServices;
+
+    fn deref(&self) -> &WsServices {
+        &self.0
+    }
+}
+
+/// The services a WebSocket connection reaches.
+pub struct WsServices {
     /// The database.
     pub store: jungle_store::Store,
     /// Rate limits per player and per address.
