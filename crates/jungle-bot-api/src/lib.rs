@@ -175,9 +175,27 @@ impl IntoResponse for BotApiError {
     }
 }
 
-/// What the Bot and Board APIs take. The server gives it from its own state (`FromRef`); cloning shares.
+/// What the Bot and Board APIs take: one pointer, since a game's stream holds it for the
+/// game's life. The server builds it once and gives it by `FromRef`; cloning shares.
 #[derive(Clone)]
-pub struct BotApiState {
+pub struct BotApiState(std::sync::Arc<BotApiServices>);
+
+impl BotApiState {
+    pub fn new(services: BotApiServices) -> BotApiState {
+        BotApiState(std::sync::Arc::new(services))
+    }
+}
+
+impl std::ops::Deref for BotApiState {
+    type Target = BotApiServices;
+
+    fn deref(&self) -> &BotApiServices {
+        &self.0
+    }
+}
+
+/// The services the Bot and Board APIs reach.
+pub struct BotApiServices {
     /// The database.
     pub store: jungle_store::Store,
     /// Rate limits per player and per address.

@@ -260,6 +260,7 @@ impl Server {
             reach,
             puzzles,
             ws: Default::default(),
+            bot_api: Default::default(),
             bot_streams: Default::default(),
             bot_actions: Default::default(),
             event_streams: Default::default(),

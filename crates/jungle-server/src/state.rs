@@ -60,7 +60,8 @@ impl FromRef<AppState> for crate::api::ApiState {
 
 impl FromRef<AppState> for jungle_bot_api::BotApiState {
     fn from_ref(state: &AppState) -> Self {
-        jungle_bot_api::BotApiState {
+        // Built once, at the first request; each then shares it.
+        let services = || jungle_bot_api::BotApiServices {
             store: state.store.clone(),
             limits: state.limits.clone(),
             origins: state.origins.clone(),
@@ -74,7 +75,11 @@ impl FromRef<AppState> for jungle_bot_api::BotApiState {
             bot_streams: state.bot_streams.clone(),
             bot_actions: state.bot_actions.clone(),
             event_streams: state.event_streams.clone(),
-        }
+        };
+        state
+            .bot_api
+            .get_or_init(|| jungle_bot_api::BotApiState::new(services()))
+            .clone()
     }
 }
 
@@ -192,6 +197,8 @@ pub struct Shared {
     pub online: jungle_rooms::online::Online,
     /// Mails: confirmations, and a correspondence player's turn (off unless configured).
     pub mailer: jungle_mail::Mailer,
+    /// What the Bot API takes, built at its first request.
+    pub bot_api: std::sync::OnceLock<jungle_bot_api::BotApiState>,
     /// What a WebSocket connection takes, built at the first.
     pub ws: std::sync::OnceLock<crate::ws::WsState>,
     /// What the puzzles' handlers take.
