@@ -2,7 +2,8 @@
 //! not read (a path segment that is no id, a query that does not parse, a missing body, a
 //! method no route takes) are plain text or empty; here they become the API's
 //! `{"code", "message"}`. A path under `/api` that names nothing is a JSON 404 ([`unknown`]),
-//! not the client's page.
+//! not the client's page. A page we answer on purpose (a mail's link, followed in a browser,
+//! that is used or unknown) stays a page.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -17,12 +18,12 @@ pub async fn middleware(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
     let response = next.run(request).await;
     // axum's own refusals are plain text, or nothing at all (a method no route takes).
-    let json = response
+    let ours = response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !api || json || !response.status().is_client_error() {
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/html"));
+    if !api || ours || !response.status().is_client_error() {
         return response;
     }
     let (mut parts, body) = response.into_parts();

@@ -325,7 +325,17 @@ async fn red_moves_and_leaves(mut red: Client, blue: &mut Client, game: Uuid, mo
 
 async fn link(server: &TestServer, path: &str, token: &str) -> u16 {
     let url = server.url(&format!("{path}?token={token}"));
-    reqwest::get(url).await.expect("GET").status().as_u16()
+    let answer = reqwest::get(url).await.expect("GET");
+    // A mail's link is followed by a person in a browser: a page, whether it worked or not.
+    let kind = answer.headers()[reqwest::header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let status = answer.status().as_u16();
+    let body = answer.text().await.unwrap();
+    assert!(kind.starts_with("text/html"), "{status} {kind}: {body}");
+    assert!(body.starts_with("<!doctype html>"), "{status}: {body}");
+    status
 }
 
 /// Mails about turns: only to a confirmed address, only when the player is not at the

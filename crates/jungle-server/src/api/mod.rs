@@ -1,7 +1,11 @@
-//! The HTTP API: guest players, profiles, games, the leaderboard, health and metrics.
+//! The games and players API: guest players, profiles, games, the leaderboard, health and
+//! metrics; exports ([`export`]) and the review of lines and imported games ([`review`]) beside
+//! them, all in [`routes`].
 //!
-//! Long (about 650 lines): the public HTTP handlers for players, games and the leaderboard, until
-//! they move into the crates of their features with their routes (issue 48).
+//! Long (about 650 lines): the public HTTP handlers for players, games and the leaderboard.
+
+pub mod export;
+pub mod review;
 
 use jungle_web::client_addr::ClientAddr;
 
@@ -610,17 +614,14 @@ where
         .route("/api/games/live", get(live_games))
         .route("/api/rooms/{code}", get(room_invite))
         .route("/api/seeks", get(open_seeks))
-        .route("/api/games/{id}", get(crate::export::game_or_text))
-        .route(
-            "/api/players/{id}/games.jgn",
-            get(crate::export::player_games),
-        )
+        .route("/api/games/{id}", get(export::game_or_text))
+        .route("/api/players/{id}/games.jgn", get(export::player_games))
         .route(
             "/api/lines",
-            post(crate::review::line).layer(DefaultBodyLimit::max(MAX_LINE_BYTES)),
+            post(review::line).layer(DefaultBodyLimit::max(MAX_LINE_BYTES)),
         )
         .route(
             "/api/games/import",
-            post(crate::review::import).layer(DefaultBodyLimit::max(MAX_LINE_BYTES)),
+            post(review::import).layer(DefaultBodyLimit::max(MAX_LINE_BYTES)),
         )
 }
