@@ -18,7 +18,7 @@ pub async fn upgrade(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Result<Json<Value>, BotApiError> {
-    let holder = holder(&state, &headers, "bot:play").await?;
+    let holder = holder(&state, &headers, "bot:play", client).await?;
     state
         .limits
         .check(Limited::ApiTokens, Some(holder.player.id), client)?;

@@ -224,10 +224,10 @@ async fn take_turns(
     actions: Vec<Said>,
     api: Api,
 ) -> Result<Json<Value>, BotApiError> {
-    let holder = player_of(state, headers, api).await?;
+    let holder = player_of(state, headers, api, client).await?;
     state
         .limits
-        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+        .check_player(Limited::BotRequests, holder.player.id)?;
     if actions.iter().any(|said| matches!(said, Said::Chat { .. })) {
         // A line over HTTP counts as one on the socket.
         state

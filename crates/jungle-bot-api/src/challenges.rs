@@ -50,7 +50,7 @@ async fn through(
     client: std::net::IpAddr,
     scope: &'static str,
 ) -> Result<Connection, BotApiError> {
-    let holder = holder(state, headers, scope).await?;
+    let holder = holder(state, headers, scope, client).await?;
     state
         .limits
         .check(Limited::Challenge, Some(holder.player.id), client)?;
@@ -169,10 +169,10 @@ async fn answer(
     frame: ClientFrame,
 ) -> Result<Json<Value>, BotApiError> {
     // Answering needs no challenge:write: a bot answers with its play scope.
-    let holder = playing_holder(&state, &headers).await?;
+    let holder = playing_holder(&state, &headers, client).await?;
     state
         .limits
-        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+        .check_player(Limited::BotRequests, holder.player.id)?;
     let conn = state
         .event_streams
         .connection(holder.token)

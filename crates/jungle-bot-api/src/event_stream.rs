@@ -167,10 +167,10 @@ pub async fn stream(
     headers: HeaderMap,
 ) -> Result<Response, BotApiError> {
     // Bots and people's own clients alike hear of their games.
-    let holder = playing_holder(&state, &headers).await?;
+    let holder = playing_holder(&state, &headers, client).await?;
     state
         .limits
-        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+        .check_player(Limited::BotRequests, holder.player.id)?;
     let me = holder.player.id;
     let games = state.store.active_game_ids(me).await?;
     let (conn, mut frames, too_slow) = connection(&holder, client, FRAMES);

@@ -63,8 +63,9 @@ pub async fn player_of(
     state: &BotApiState,
     headers: &HeaderMap,
     api: Api,
+    client: std::net::IpAddr,
 ) -> Result<jungle_store::TokenHolder, BotApiError> {
-    let holder = holder(state, headers, api.scope()).await?;
+    let holder = holder(state, headers, api.scope(), client).await?;
     match (api, holder.bot) {
         (Api::Bot, false) => Err(BotApiError::NotABot),
         (Api::Board, true) => Err(BotApiError::BotOnBoard),
@@ -79,10 +80,10 @@ async fn stream(
     Path(game): Path<Uuid>,
     api: Api,
 ) -> Result<Response, BotApiError> {
-    let holder = player_of(&state, &headers, api).await?;
+    let holder = player_of(&state, &headers, api, client).await?;
     state
         .limits
-        .check(Limited::BotRequests, Some(holder.player.id), client)?;
+        .check_player(Limited::BotRequests, holder.player.id)?;
     let record = state
         .store
         .game(game)

@@ -3,12 +3,14 @@
 
 use axum::http::{header, HeaderMap};
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, Notify};
 
 use super::BotApiError;
 use crate::BotApiState;
+use jungle_limits::Limited;
 use jungle_rooms::{next_connection_id, Connection, Outbound};
 use jungle_store::TokenHolder;
 use jungle_web::auth::hash_token;
@@ -16,12 +18,16 @@ use jungle_web::auth::hash_token;
 /// The longest token we read (ours are 64 hex digits).
 const MAX_TOKEN: usize = 128;
 
-/// The holder of the request's API token, which must carry `scope`.
-pub async fn holder(
+/// The holder of the request's API token. The request counts against its address's `bot and
+/// board requests` budget before the token is looked up, and a token that names nobody costs
+/// more: the database is not a guessing machine. (The holder's own budget is the caller's to
+/// count, with `check_player`, once it knows who they are.)
+async fn token_holder(
     state: &BotApiState,
     headers: &HeaderMap,
-    scope: &'static str,
+    client: IpAddr,
 ) -> Result<TokenHolder, BotApiError> {
+    state.limits.check(Limited::BotRequests, None, client)?;
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -29,11 +35,23 @@ pub async fn holder(
         .map(str::trim)
         .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN)
         .ok_or(BotApiError::Unauthorized)?;
-    let holder = state
-        .store
-        .api_token_holder(&hash_token(token))
-        .await?
-        .ok_or(BotApiError::Unauthorized)?;
+    match state.store.api_token_holder(&hash_token(token)).await? {
+        Some(holder) => Ok(holder),
+        None => {
+            state.limits.charge_guess(Limited::BotRequests, client);
+            Err(BotApiError::Unauthorized)
+        }
+    }
+}
+
+/// The holder of the request's API token, which must carry `scope`.
+pub async fn holder(
+    state: &BotApiState,
+    headers: &HeaderMap,
+    scope: &'static str,
+    client: IpAddr,
+) -> Result<TokenHolder, BotApiError> {
+    let holder = token_holder(state, headers, client).await?;
     if !holder.scopes.iter().any(|s| s == scope) {
         return Err(BotApiError::MissingScope(scope));
     }
@@ -44,11 +62,18 @@ pub async fn holder(
 pub async fn playing_holder(
     state: &BotApiState,
     headers: &HeaderMap,
+    client: IpAddr,
 ) -> Result<TokenHolder, BotApiError> {
-    match holder(state, headers, "bot:play").await {
-        Err(BotApiError::MissingScope(_)) => holder(state, headers, "board:play").await,
-        other => other,
+    let holder = token_holder(state, headers, client).await?;
+    if !holder
+        .scopes
+        .iter()
+        .any(|s| s == "bot:play" || s == "board:play")
+    {
+        // Asked for as the second scope was, before: the answer names it.
+        return Err(BotApiError::MissingScope("board:play"));
     }
+    Ok(holder)
 }
 
 /// A connection of the holder's, as a browser tab is one: what rooms and challenges send it

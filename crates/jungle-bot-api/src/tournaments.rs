@@ -32,7 +32,7 @@ async fn entrant(
     headers: &HeaderMap,
     client: std::net::IpAddr,
 ) -> Result<Connection, BotApiError> {
-    let holder = playing_holder(state, headers).await?;
+    let holder = playing_holder(state, headers, client).await?;
     state
         .limits
         .check(Limited::TournamentEntry, Some(holder.player.id), client)?;

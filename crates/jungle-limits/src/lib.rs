@@ -237,7 +237,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::SocketOpens, Per::Address, 120, 500),
 ];
 
-/// Extra cost of a `join_room` code that finds no room: guessing is what it limits.
+/// Extra cost of a guess that missed (a `join_room` code that finds no room, a Bot API token
+/// that names nobody): guessing is what it limits.
 const MISS_COST: u32 = 4;
 
 /// A limit was reached; the client may try again after `retry_after`.
@@ -352,13 +353,21 @@ impl Limits {
 
     /// A `join_room` code found no room: the guess costs more.
     pub fn charge_miss(&self, ip: IpAddr) {
+        self.charge_guess(Limited::JoinRoom, ip);
+    }
+
+    /// A guess of `what` from `ip` missed (a code, a token): it costs [`MISS_COST`] more of
+    /// the address's budget.
+    pub fn charge_guess(&self, what: Limited, ip: IpAddr) {
         if !self.enabled {
             return;
         }
         let cost = NonZeroU32::new(MISS_COST).expect("positive");
         for (rule, keyed) in &self.limiters {
-            if let (Limited::JoinRoom, Keyed::Address(limiter)) = (rule.what, keyed) {
-                let _ = limiter.check_key_n(&address_key(ip), cost);
+            if let Keyed::Address(limiter) = keyed {
+                if rule.what == what {
+                    let _ = limiter.check_key_n(&address_key(ip), cost);
+                }
             }
         }
     }
