@@ -16,26 +16,21 @@ use jungle_store::PlayerRecord;
 use jungle_web::auth::hash_token;
 
 /// The session and player a request is made with.
-/// What [`account_within`] reads: the store and the limits, of whichever feature asks.
-pub struct Asked<'a> {
-    pub store: &'a jungle_store::Store,
-    pub limits: &'a jungle_limits::Limits,
-}
-
 /// The account a request names, once `limit` allows it: guests are told what the
 /// feature (`what`) is for. For account features reached by a session or a token alike.
 pub async fn account_within(
-    state: &Asked<'_>,
+    store: &jungle_store::Store,
+    limits: &jungle_limits::Limits,
     headers: &HeaderMap,
     client: std::net::IpAddr,
     limit: jungle_limits::Limited,
     what: &str,
 ) -> Result<jungle_store::PlayerRecord, AccountApiError> {
-    let player = jungle_web::identity::player_of(state.store, headers)
+    let player = jungle_web::identity::player_of(store, headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
-    state.limits.check(limit, Some(player.id), client)?;
-    if !state.store.has_account(player.id).await? {
+    limits.check(limit, Some(player.id), client)?;
+    if !store.has_account(player.id).await? {
         return Err(AccountApiError::BadBody(format!("{what} are for accounts")));
     }
     Ok(player)

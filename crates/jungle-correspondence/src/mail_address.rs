@@ -27,10 +27,8 @@ async fn account(
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "mails";
     jungle_accounts::manage::account_within(
-        &jungle_accounts::manage::Asked {
-            store: &state.store,
-            limits: &state.limits,
-        },
+        &state.store,
+        &state.limits,
         headers,
         client,
         limit,

@@ -47,10 +47,8 @@ async fn account(
 ) -> Result<PlayerRecord, AccountApiError> {
     let what = "vacations, as games over days,";
     jungle_accounts::manage::account_within(
-        &jungle_accounts::manage::Asked {
-            store: &state.store,
-            limits: &state.limits,
-        },
+        &state.store,
+        &state.limits,
         headers,
         client,
         limit,

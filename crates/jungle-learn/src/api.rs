@@ -188,10 +188,8 @@ pub async fn progress(
     headers: HeaderMap,
 ) -> Result<Json<Progress>, AccountApiError> {
     let player = account_within(
-        &jungle_accounts::manage::Asked {
-            store: &state.store,
-            limits: &state.limits,
-        },
+        &state.store,
+        &state.limits,
         &headers,
         client,
         Limited::Learn,
@@ -211,10 +209,8 @@ pub async fn bring_progress(
     request: Result<Json<Progress>, JsonRejection>,
 ) -> Result<Json<Progress>, AccountApiError> {
     let player = account_within(
-        &jungle_accounts::manage::Asked {
-            store: &state.store,
-            limits: &state.limits,
-        },
+        &state.store,
+        &state.limits,
         &headers,
         client,
         Limited::LearnProgress,
