@@ -42,6 +42,8 @@ pub enum AccountApiError {
     ForeignOrigin(#[from] jungle_web::auth::ForeignOrigin),
     #[error("{0}")]
     BadBody(String),
+    #[error("the request's body is too large")]
+    TooLarge,
     #[error("this link is unknown, used or expired; ask the operator for a new one")]
     BadResetLink,
     #[error(transparent)]
@@ -61,6 +63,17 @@ pub enum ReportError {
     NoSuchPlayer,
     #[error("you already have an open report about this player; the operator will read it")]
     AlreadyReported,
+}
+
+impl AccountApiError {
+    /// A JSON body that did not read: too large for its route, or not what was expected.
+    pub fn unreadable(e: JsonRejection) -> AccountApiError {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            AccountApiError::TooLarge
+        } else {
+            AccountApiError::BadBody(e.body_text())
+        }
+    }
 }
 
 impl From<jungle_store::BlockError> for AccountApiError {
@@ -112,6 +125,7 @@ impl IntoResponse for AccountApiError {
             AccountApiError::NoSuchSession => (StatusCode::NOT_FOUND, "no_such_session"),
             AccountApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             AccountApiError::BadBody(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AccountApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             AccountApiError::BadResetLink => (StatusCode::BAD_REQUEST, "bad_reset_link"),
             AccountApiError::NoSuchTournament => (StatusCode::NOT_FOUND, "no_such_tournament"),
             AccountApiError::Block(e) => match e {
@@ -169,12 +183,13 @@ fn coarse_address(ip: IpAddr) -> String {
 }
 
 fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AccountApiError> {
-    body.map(|Json(b)| b).map_err(|e| {
-        AccountApiError::BadBody(format!(
-            "expected {{\"username\": …, \"password\": …}}: {}",
-            e.body_text()
-        ))
-    })
+    body.map(|Json(b)| b)
+        .map_err(|e| match AccountApiError::unreadable(e) {
+            AccountApiError::BadBody(why) => AccountApiError::BadBody(format!(
+                "expected {{\"username\": …, \"password\": …}}: {why}"
+            )),
+            other => other,
+        })
 }
 
 /// `POST /api/account`: with a guest's token, makes that guest permanent (id, games and

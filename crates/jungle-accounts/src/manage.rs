@@ -85,8 +85,7 @@ async fn confirmed(
 }
 
 fn json<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AccountApiError> {
-    body.map(|Json(b)| b)
-        .map_err(|e| AccountApiError::BadBody(e.body_text()))
+    body.map(|Json(b)| b).map_err(AccountApiError::unreadable)
 }
 
 /// `GET /api/sessions`: the player's signed-in devices.

@@ -24,7 +24,7 @@ pub async fn create(
     let reporter = jungle_web::identity::player_of(&state.store, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
-    let Json(report) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
+    let Json(report) = body.map_err(AccountApiError::unreadable)?;
     let bad = |m: &str| AccountApiError::from(ReportError::Bad(m.to_owned()));
     if !REPORT_REASONS.contains(&report.reason.as_str()) {
         return Err(bad(&format!(

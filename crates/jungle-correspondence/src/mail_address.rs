@@ -89,7 +89,7 @@ pub async fn set(
 ) -> Result<(StatusCode, Json<MailSettings>), AccountApiError> {
     jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Mail).await?;
-    let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
+    let Json(asked) = body.map_err(AccountApiError::unreadable)?;
     let mailer = &state.mailer;
     let Some(base) = mailer.public_url() else {
         return Err(AccountApiError::BadBody("this server sends no mail".into()));

@@ -217,7 +217,7 @@ pub async fn bring_progress(
         SAVED,
     )
     .await?;
-    let Json(request) = request.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
+    let Json(request) = request.map_err(AccountApiError::unreadable)?;
     if request.done.len() > super::known_count() {
         return Err(AccountApiError::BadBody(format!(
             "at most {} ids",

@@ -8,6 +8,8 @@
 //! - `guess-codes`: one player guesses `--count` private-room codes, reconnecting every 90
 //!   frames (under the frame-flood limit); reports how many found a room, missed, or were
 //!   refused with `rate_limited` (at most 120 s).
+//! - `slow-requests`: issue 49's soak of stalled bodies and header slowlorises for
+//!   `--duration` seconds (slow_requests.rs).
 
 use std::time::{Duration, Instant};
 
@@ -21,12 +23,23 @@ use tokio_tungstenite::tungstenite::Message;
 pub enum Attack {
     IdleTcp,
     GuessCodes,
+    SlowRequests,
 }
 
-pub async fn run(attack: Attack, url: &str, http: &str, count: usize) -> Result<(), String> {
+pub async fn run(
+    attack: Attack,
+    url: &str,
+    http: &str,
+    count: usize,
+    duration: Duration,
+    server_pid: Option<u32>,
+) -> Result<(), String> {
     let report = match attack {
         Attack::IdleTcp => idle_tcp(http, count).await?,
         Attack::GuessCodes => guess_codes(url, http, count).await?,
+        Attack::SlowRequests => {
+            crate::slow_requests::run(http, count, duration, server_pid).await?
+        }
     };
     println!("{report}");
     Ok(())

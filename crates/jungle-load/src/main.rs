@@ -7,6 +7,7 @@
 mod attack;
 mod client;
 mod engine_load;
+mod slow_requests;
 mod spectators;
 
 use std::net::IpAddr;
@@ -69,7 +70,7 @@ pub struct Args {
     /// Instead of games, one of issue 11's attacks (see attack.rs), bounded by `--count`.
     #[arg(long, value_enum)]
     attack: Option<attack::Attack>,
-    /// Connections (`idle-tcp`) or guesses (`guess-codes`) of an attack.
+    /// Connections (`idle-tcp`, `slow-requests`) or guesses (`guess-codes`) of an attack.
     #[arg(long, default_value_t = 1_500)]
     count: usize,
     /// Instead of games between players: this many players each playing the computer (the
@@ -332,7 +333,9 @@ async fn run(args: Args) -> Result<(), String> {
     if let Some(which) = args.attack {
         rlimit::increase_nofile_limit(args.count as u64 + 256)
             .map_err(|e| format!("raising the open-file limit: {e}"))?;
-        return attack::run(which, &args.url, &http, args.count.min(200_000)).await;
+        let duration = Duration::from_secs(args.duration);
+        let count = args.count.min(200_000);
+        return attack::run(which, &args.url, &http, count, duration, args.server_pid).await;
     }
     if let Some(games) = args.computer_games {
         rlimit::increase_nofile_limit((games + args.analysts) as u64 + 256)

@@ -93,7 +93,8 @@ pub struct Config {
     pub max_connections: Option<usize>,
 
     /// Seconds a connection has to send a request's headers, counted from when it opened or
-    /// was last answered: an idle connection is closed after it.
+    /// was last answered (an idle connection is closed after it), and then as long again for
+    /// the request's body (a late one is answered 408 and its connection closed).
     #[arg(long, env = "JUNGLE_HEADER_TIMEOUT_S", default_value_t = 10)]
     pub header_timeout_s: u64,
 

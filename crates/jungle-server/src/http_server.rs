@@ -1,6 +1,6 @@
 //! Accepting connections: a global cap below the open-file limit, a cap per address, a timeout
-//! on request headers that also closes idle keep-alive connections, and back-off when accepting
-//! fails. Each admitted connection carries a [`ConnectionSlot`]; a WebSocket keeps it for its
+//! on request headers that also closes idle keep-alive connections, a watch that closes any
+//! connection silent too long (`idle_watch`), and back-off when accepting fails. Each admitted connection carries a [`ConnectionSlot`]; a WebSocket keeps it for its
 //! whole life, so an upgraded socket still counts. A connection over a cap is told so in one
 //! short answer (429 or 503) and closed.
 
@@ -22,6 +22,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
+use crate::idle_watch::{self, IdleWatched};
 use jungle_web::client_addr::{ClientAddr, TrustedProxies};
 
 /// How long a refused connection may take to send the request it is refused.
@@ -158,7 +159,10 @@ async fn serve_connection(
         request
     });
     let connection = builder(limits.header_timeout)
-        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+        .serve_connection(
+            TokioIo::new(IdleWatched::new(stream, idle_watch::SILENCE)),
+            TowerToHyperService::new(service),
+        )
         .with_upgrades();
     tokio::pin!(connection);
     let stopping = async {

@@ -1,11 +1,13 @@
 //! The route table: the client's pages, each feature's routes (its crate's `routes()`), the
-//! games and players API, and what every answer gets (JSON refusals, security headers).
+//! games and players API, and what every request and answer gets (a body limit and deadline,
+//! JSON refusals, security headers).
 
+use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
 
 use crate::state::AppState;
-use crate::{api, assets, security_headers, ws};
+use crate::{api, assets, request_body, security_headers, ws};
 
 pub(crate) fn router(state: AppState, assets: assets::Assets, public_metrics: bool) -> Router {
     let client = Router::new()
@@ -57,12 +59,19 @@ pub(crate) fn router(state: AppState, assets: assets::Assets, public_metrics: bo
         &state.public_url,
     ))
     .expect("the policy is plain ASCII");
+    let body_deadline = state.config.header_timeout();
     routes
         .with_state(state)
         .layer(axum::middleware::from_fn(
             jungle_web::json_rejections::middleware,
         ))
         .merge(client)
+        // Outside every route's own limit, which overrides it.
+        .layer(DefaultBodyLimit::max(request_body::SMALLEST))
+        .layer(axum::middleware::from_fn_with_state(
+            body_deadline,
+            request_body::deadline,
+        ))
         .layer(axum::middleware::map_response(
             move |response: axum::response::Response| {
                 let policy = policy.clone();

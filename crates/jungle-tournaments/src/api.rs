@@ -41,7 +41,7 @@ pub async fn create(
     let player = jungle_web::identity::player_of(&state.store, &headers)
         .await?
         .ok_or(AccountApiError::NotSignedIn)?;
-    let Json(new) = body.map_err(|e| bad(e.body_text()))?;
+    let Json(new) = body.map_err(AccountApiError::unreadable)?;
     let name = new.name.trim();
     let length = name.chars().count();
     if !(1..=40).contains(&length) || name.chars().any(char::is_control) {

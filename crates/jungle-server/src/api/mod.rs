@@ -40,6 +40,21 @@ pub enum ApiError {
     ForeignOrigin(#[from] jungle_web::auth::ForeignOrigin),
     #[error("that room's game has started: it can be watched, not joined")]
     RoomStarted,
+    #[error("the request's body is too large")]
+    TooLarge,
+    #[error("this needs a player's token")]
+    NotSignedIn,
+}
+
+impl ApiError {
+    /// A JSON body that did not read: too large for its route, or not what was expected.
+    fn unreadable(e: axum::extract::rejection::JsonRejection, expected: &str) -> ApiError {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::BadRequest(format!("expected {expected}: {}", e.body_text()))
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -63,6 +78,8 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, self.to_string()),
             ApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, self.to_string()),
             ApiError::RoomStarted => (StatusCode::CONFLICT, self.to_string()),
+            ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, self.to_string()),
+            ApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, self.to_string()),
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "api request failed");
                 (
@@ -76,6 +93,8 @@ impl IntoResponse for ApiError {
             ApiError::Store(_) => "internal",
             ApiError::ForeignOrigin(_) => "foreign_origin",
             ApiError::RoomStarted => "room_started",
+            ApiError::TooLarge => "too_large",
+            ApiError::NotSignedIn => "not_signed_in",
             _ => "bad_request",
         };
         let body = http::ApiError::new(code, message);
@@ -162,9 +181,7 @@ fn guest_request<T>(
     state
         .limits
         .check(jungle_limits::Limited::NewGuest, None, client)?;
-    let Json(body) = body.map_err(|e| {
-        ApiError::BadRequest(format!("expected {{\"name\": …}}: {}", e.body_text()))
-    })?;
+    let Json(body) = body.map_err(|e| ApiError::unreadable(e, "{\"name\": …}"))?;
     Ok(body)
 }
 
@@ -177,7 +194,7 @@ pub async fn rename_guest(
     body: Result<Json<http::NewName>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
     jungle_web::auth::same_origin(&state.origins, &headers)?;
-    let token = jungle_web::auth::presented_token(&headers).ok_or(ApiError::NotFound("player"))?;
+    let token = jungle_web::auth::presented_token(&headers).ok_or(ApiError::NotSignedIn)?;
     let guest = state
         .store
         .player_by_token_hash(&hash_token(&token))

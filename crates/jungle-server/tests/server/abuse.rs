@@ -663,3 +663,130 @@ async fn counter(server: &TestServer, name: &str) -> f64 {
         .and_then(|l| l.rsplit(' ').next())
         .map_or(0.0, |n| n.parse().unwrap())
 }
+
+/// Sends `head` then `body` on a fresh connection and returns all the server says before it
+/// closes the connection (or `WAIT` runs out).
+async fn raw_exchange(
+    server: &TestServer,
+    head: &str,
+    body: &[u8],
+    trickle: Option<std::time::Duration>,
+) -> (String, std::time::Duration) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let (mut reading, mut writing) = socket.into_split();
+    let started = std::time::Instant::now();
+    writing.write_all(head.as_bytes()).await.unwrap();
+    let body = body.to_vec();
+    let sender = tokio::spawn(async move {
+        match trickle {
+            None => {
+                let _ = writing.write_all(&body).await;
+            }
+            Some(pause) => {
+                for byte in body {
+                    if writing.write_all(&[byte]).await.is_err() {
+                        break;
+                    }
+                    tokio::time::sleep(pause).await;
+                }
+            }
+        }
+        // Holds the connection open (sending nothing more) until the server closes it.
+        writing
+    });
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(WAIT, reading.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the server closed the connection in time");
+    sender.abort();
+    (
+        String::from_utf8_lossy(&answer).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// A body that stops, or trickles, is answered 408 once the deadline after its headers passes,
+/// and its connection is closed: it cannot hold a place (or the memory of a body) for long.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_body_is_answered_408_and_its_connection_closed() {
+    let server = TestServer::start_with(Db::Sqlite, |c| c.header_timeout_s = 1).await;
+    let head = "POST /api/account HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                Content-Length: 3000\r\n\r\n";
+    // Most of the body, then nothing.
+    let (answer, took) = raw_exchange(&server, head, &[b' '; 2900], None).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"too_slow\""), "{answer}");
+    assert!(took < std::time::Duration::from_secs(4), "{took:?}");
+    // A byte every 50 ms keeps the connection busy but does not move the deadline.
+    let (answer, took) = raw_exchange(
+        &server,
+        head,
+        &[b' '; 3000],
+        Some(std::time::Duration::from_millis(50)),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(took < std::time::Duration::from_secs(4), "{took:?}");
+    // A body sent at once is read as ever.
+    let body = br#"{"username":"prompt","password":"a fine long password"}"#;
+    let head = format!(
+        "POST /api/account HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let (answer, _) = raw_exchange(&server, &head, body, None).await;
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    server.shutdown().await;
+}
+
+/// Every route has a body limit, the smallest for what anyone may send before signing in; a
+/// body over it is `413 too_large`, not a parse error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_over_a_routes_limit_are_too_large() {
+    let server = TestServer::start(Db::Sqlite).await;
+    let http = reqwest::Client::new();
+    let long_name = format!(r#"{{"name":"{}"}}"#, "x".repeat(5 * 1024));
+    let guest = server.player("Guest").await;
+    let member = server.account_named("member").await;
+    for (path, body, token) in [
+        ("/api/players", long_name.clone(), None),
+        ("/api/account", long_name.clone(), None),
+        ("/api/session", long_name.clone(), None),
+        (
+            "/api/players/me/name",
+            long_name.clone(),
+            Some(&guest.token),
+        ),
+        ("/api/reports", long_name, Some(&member.token)),
+    ] {
+        let mut request = http.post(server.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 413, "{path}");
+        let refusal: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(refusal["code"], "too_large", "{path}: {refusal}");
+    }
+    // A body of megabytes is refused after the limit's worth, its answer given before the
+    // rest is read (so the connection closes under a client still sending).
+    let head = "POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                Content-Length: 3000000\r\n\r\n";
+    let (answer, _) = raw_exchange(&server, head, &[b'x'; 64 * 1024], None).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("\"too_large\""), "{answer}");
+    // Under the limit the same route reads the body.
+    let response = http
+        .post(server.url("/api/players"))
+        .json(&serde_json::json!({"name": "Fits"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    server.shutdown().await;
+}

@@ -508,9 +508,20 @@ async fn a_guest_plays_at_once_and_names_themself_later(db: Db) {
         let refusal: http::ApiError = answer.json().await.unwrap();
         assert_eq!(refusal.code.as_deref(), Some(code), "{name}");
     }
-    // Nobody renames another: without a guest's token there is no one to rename.
+    // Nobody renames another: without a token, it is asked for; with one that names nobody,
+    // there is no one to rename.
     let answer = client
         .post(server.url("/api/players/me/name"))
+        .json(&serde_json::json!({ "name": "Intruder" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 401);
+    let refusal: http::ApiError = answer.json().await.unwrap();
+    assert_eq!(refusal.code.as_deref(), Some("not_signed_in"));
+    let answer = client
+        .post(server.url("/api/players/me/name"))
+        .bearer_auth("no-such-token")
         .json(&serde_json::json!({ "name": "Intruder" }))
         .send()
         .await
