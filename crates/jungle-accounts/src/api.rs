@@ -14,6 +14,7 @@ use jungle_protocol::http;
 use super::passwords::check_password;
 use super::throttle::{Origin, Requester};
 use super::AccountError;
+use crate::fair_queue::Lane;
 use crate::AccountsState;
 use jungle_game::names::{name_keys, validate_username};
 use jungle_limits::{Limited, RateLimited};
@@ -207,7 +208,10 @@ pub async fn create_account(
     // Counted once the cheap checks pass: what it limits is hashing and probing for names.
     state.limits.check(Limited::NewAccount, None, client)?;
     let keys = name_keys(&username);
-    let password_hash = state.hasher.hash(&credentials.password).await?;
+    let password_hash = state
+        .hasher
+        .hash(Lane::of(client), &credentials.password)
+        .await?;
     let account = NewAccount {
         username: &username,
         keys: &keys,
@@ -297,7 +301,15 @@ pub async fn sign_in(
         return Err(RateLimited { retry_after: wait }.into());
     }
     let stored = account.as_ref().map(|a| a.password_hash.as_str());
-    let matches = state.hasher.verify(&credentials.password, stored).await?;
+    // The owner, as far as we know, does not wait behind others' guesses.
+    let lane = match origin {
+        Origin::Known => Lane::Owner,
+        Origin::Unknown => Lane::of(client),
+    };
+    let matches = state
+        .hasher
+        .verify(lane, &credentials.password, stored)
+        .await?;
     let Some(account) = account.filter(|_| matches) else {
         state
             .failed_sign_ins

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod blocks;
+pub mod fair_queue;
 pub mod manage;
 pub mod open_sessions;
 pub mod passwords;

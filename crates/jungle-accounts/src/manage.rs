@@ -11,6 +11,7 @@ use uuid::Uuid;
 use super::api::AccountApiError;
 use super::passwords::check_password;
 use super::AccountError;
+use crate::fair_queue::Lane;
 use crate::AccountsState;
 use jungle_store::PlayerRecord;
 use jungle_web::auth::hash_token;
@@ -77,7 +78,11 @@ async fn confirmed(
         client,
     )?;
     let stored = state.store.password_hash(player.id).await?;
-    if state.hasher.verify(password, stored.as_deref()).await? {
+    if state
+        .hasher
+        .verify(Lane::Owner, password, stored.as_deref())
+        .await?
+    {
         Ok((session, player))
     } else {
         Err(AccountError::BadCredentials.into())
@@ -201,7 +206,7 @@ pub async fn change_password(
     let change = json(body)?;
     let (current, player) = confirmed(&state, client, &headers, &change.current).await?;
     check_password(&change.new, &player.name)?;
-    let hash = state.hasher.hash(&change.new).await?;
+    let hash = state.hasher.hash(Lane::Owner, &change.new).await?;
     state.store.set_password_hash(player.id, &hash).await?;
     end_sessions(&state, player.id, None, Some(current)).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -314,7 +319,8 @@ pub async fn reset_password(
         .await?
         .ok_or(AccountApiError::BadResetLink)?;
     check_password(&reset.password, &owner)?;
-    let hash = state.hasher.hash(&reset.password).await?;
+    // Whoever holds a reset link is the owner, as far as we know.
+    let hash = state.hasher.hash(Lane::Owner, &reset.password).await?;
     let (_, ended) = state
         .store
         .use_password_reset(&token_hash, &hash)

@@ -1,5 +1,6 @@
 //! Passwords: the policy, and Argon2id hashing on a bounded set of blocking threads, so that a
-//! flood of sign-ins queues here instead of stalling games.
+//! flood of sign-ins queues here instead of stalling games; the queue is fair (`fair_queue`),
+//! so that it delays an owner, or another address, by little.
 
 use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
@@ -7,9 +8,9 @@ use std::sync::{Arc, OnceLock};
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use tokio::sync::Semaphore;
 
 use super::AccountError;
+use crate::fair_queue::{FairQueue, Lane};
 
 /// The 3,000 most common passwords of 8 characters or more (from the zxcvbn project's
 /// frequency list, MIT licence), one per line, lower case.
@@ -58,10 +59,10 @@ fn argon2() -> Argon2<'static> {
 }
 
 /// Hashes and verifies on at most `threads` blocking threads at once (each hash takes 19 MiB
-/// and tens of milliseconds).
+/// and tens of milliseconds), taking turns by [`Lane`].
 #[derive(Clone)]
 pub struct Hasher {
-    permits: Arc<Semaphore>,
+    turns: FairQueue,
     /// Verified against when a username is unknown, so that the answer takes as long as for
     /// a wrong password.
     decoy: Arc<str>,
@@ -75,15 +76,15 @@ impl Hasher {
             .expect("hashing a constant")
             .to_string();
         Hasher {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            turns: FairQueue::new(threads),
             decoy: decoy.into(),
         }
     }
 
     /// The PHC string of `password`, with a fresh salt.
-    pub async fn hash(&self, password: &str) -> Result<String, AccountError> {
+    pub async fn hash(&self, lane: Lane, password: &str) -> Result<String, AccountError> {
         let password = password.to_owned();
-        self.blocking(move || {
+        self.blocking(lane, move || {
             let salt = SaltString::generate(&mut OsRng);
             argon2()
                 .hash_password(password.as_bytes(), &salt)
@@ -95,12 +96,17 @@ impl Hasher {
 
     /// Whether `password` matches `stored` (a PHC string); with `None`, the decoy is checked
     /// and the answer is always no.
-    pub async fn verify(&self, password: &str, stored: Option<&str>) -> Result<bool, AccountError> {
+    pub async fn verify(
+        &self,
+        lane: Lane,
+        password: &str,
+        stored: Option<&str>,
+    ) -> Result<bool, AccountError> {
         let known = stored.is_some();
         let phc: String = stored.unwrap_or(&self.decoy).to_owned();
         let password = password.to_owned();
         let matches = self
-            .blocking(move || {
+            .blocking(lane, move || {
                 let parsed = PasswordHash::new(&phc)
                     .map_err(|e| AccountError::Internal(format!("stored hash: {e}")))?;
                 Ok(argon2()
@@ -113,13 +119,10 @@ impl Hasher {
 
     async fn blocking<T: Send + 'static>(
         &self,
+        lane: Lane,
         work: impl FnOnce() -> Result<T, AccountError> + Send + 'static,
     ) -> Result<T, AccountError> {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| AccountError::Internal("hasher closed".into()))?;
+        let _turn = self.turns.turn(lane).await;
         tokio::task::spawn_blocking(work)
             .await
             .map_err(|e| AccountError::Internal(format!("hashing thread: {e}")))?
@@ -149,22 +152,25 @@ mod tests {
     #[tokio::test]
     async fn hashes_verify_and_the_decoy_never_does() {
         let hasher = Hasher::new(1);
-        let stored = hasher.hash("correct horse battery").await.unwrap();
+        let stored = hasher
+            .hash(Lane::Owner, "correct horse battery")
+            .await
+            .unwrap();
         assert!(
             stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
             "{stored}"
         );
         assert!(!stored.contains("correct horse"));
         assert!(hasher
-            .verify("correct horse battery", Some(&stored))
+            .verify(Lane::Owner, "correct horse battery", Some(&stored))
             .await
             .unwrap());
         assert!(!hasher
-            .verify("wrong horse battery", Some(&stored))
+            .verify(Lane::Owner, "wrong horse battery", Some(&stored))
             .await
             .unwrap());
         assert!(!hasher
-            .verify("no account has this password", None)
+            .verify(Lane::Owner, "no account has this password", None)
             .await
             .unwrap());
     }

@@ -80,6 +80,21 @@ pub async fn show(
     Ok(Json(settings(&state, &player).await?))
 }
 
+/// The inbox an address reaches, as far as we can tell: case and a `+tag` change nothing.
+fn inbox_of(address: &str) -> String {
+    let lower = address.to_lowercase();
+    match lower.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split('+').next().unwrap_or(local);
+            format!("{local}@{domain}")
+        }
+        None => lower,
+    }
+}
+
+/// Confirmation mails one address receives in a day, whoever asks for them.
+pub const CONFIRMATIONS_A_DAY: i64 = 3;
+
 /// `PUT /api/account/email {"address"}`: stored unconfirmed; its confirmation link is mailed.
 pub async fn set(
     State(state): State<MailState>,
@@ -95,6 +110,17 @@ pub async fn set(
         return Err(AccountApiError::BadBody("this server sends no mail".into()));
     };
     let address = checked(&asked.address)?;
+    // However many accounts ask, from however many addresses, a stranger's inbox gets few.
+    let recipient = jungle_web::auth::hash_token(&inbox_of(&address));
+    if !state
+        .store
+        .claim_mail_to(&recipient, CONFIRMATIONS_A_DAY)
+        .await?
+    {
+        return Err(AccountApiError::RateLimited(jungle_limits::RateLimited {
+            retry_after: std::time::Duration::from_secs(86_400),
+        }));
+    }
     let token = jungle_web::auth::new_token();
     state
         .store

@@ -16,12 +16,11 @@ use crate::CorrespondenceState;
 use jungle_accounts::api::AccountApiError;
 use jungle_limits::Limited;
 use jungle_rooms::{RoomCommand, Rooms};
-use jungle_store::{PlayerRecord, Store, Vacation};
+use jungle_store::{PlayerRecord, Store, Vacation, VacationTaken, DAY_MS};
 use jungle_web::client_addr::ClientAddr;
 
 /// Days of vacation a player may take in any 365.
 pub const DAYS_A_YEAR: i64 = 14;
-const DAY_MS: i64 = 86_400_000;
 /// How often each node asks the database for vacations begun or ended.
 pub const POLL: Duration = Duration::from_secs(1);
 
@@ -97,26 +96,33 @@ pub async fn start(
 ) -> Result<Json<VacationView>, AccountApiError> {
     jungle_web::auth::same_origin(&state.origins, &headers)?;
     let player = account(&state, &headers, client, Limited::Vacation).await?;
-    let Json(asked) = body.map_err(|e| AccountApiError::BadBody(e.body_text()))?;
-    let before = view(&state, &player).await?;
-    if before.until_ms.is_some() {
-        return Err(AccountApiError::BadBody(
-            "a vacation is already running: end it first".into(),
-        ));
-    }
-    if !(1..=before.days_left).contains(&asked.days) {
-        return Err(AccountApiError::BadBody(format!(
-            "a vacation is 1 to {} days now ({DAYS_A_YEAR} in any 365)",
-            before.days_left
-        )));
+    let Json(asked) = body.map_err(AccountApiError::unreadable)?;
+    let over = |days_left: i64| {
+        AccountApiError::BadBody(format!(
+            "a vacation is 1 to {days_left} days now ({DAYS_A_YEAR} in any 365)"
+        ))
+    };
+    if !(1..=DAYS_A_YEAR).contains(&asked.days) {
+        return Err(over(view(&state, &player).await?.days_left));
     }
     let now = state.room_ctx.time.wall_ms();
     let vacation = Vacation {
         starts_at: now,
         ends_at: now + asked.days * DAY_MS,
     };
-    state.store.add_vacation(player.id, vacation).await?;
-    Ok(Json(view(&state, &player).await?))
+    // Checked where it is written, so that requests at once cannot pass the allowance.
+    let year_began = now - 365 * DAY_MS;
+    match state
+        .store
+        .take_vacation(player.id, vacation, year_began, DAYS_A_YEAR)
+        .await?
+    {
+        VacationTaken::Taken => Ok(Json(view(&state, &player).await?)),
+        VacationTaken::AlreadyRunning => Err(AccountApiError::BadBody(
+            "a vacation is already running: end it first".into(),
+        )),
+        VacationTaken::OverAllowance { days_left } => Err(over(days_left)),
+    }
 }
 
 /// `DELETE /api/account/vacation`: back early (the days not taken stay to take).

@@ -1,6 +1,8 @@
 //! Who may start a game over days (issue 28): accounts, at most
-//! [`WaitingGames::MAX_IN_PROGRESS`] in progress. Asked by every way a game starts (a room's
-//! join or rematch, the lobby, a challenge).
+//! [`WaitingGames::MAX_IN_PROGRESS`] in progress. [`may_start`] is the early answer (offering a
+//! seek, opening a room); [`claim_start`] is the one that holds, asked by every way a game
+//! starts (a room's join or rematch, a seek taken, a challenge accepted) with the game's id:
+//! the store counts and claims in one step, so starts at once cannot pass the cap (issue 49).
 
 use jungle_protocol::http::WaitingGames;
 use jungle_protocol::{ClockSpec, ErrorCode};
@@ -55,6 +57,37 @@ pub async fn may_start(store: &Store, player: Uuid, clock: ClockSpec) -> Result<
         return Err(StartRefusal::TooMany);
     }
     Ok(())
+}
+
+/// Claims a place under the cap for each of `players` in `game`, which starts next with
+/// `clock`: all of them or none. Nothing to claim for a real-time game.
+pub async fn claim_start(
+    store: &Store,
+    game: Uuid,
+    players: &[Uuid],
+    clock: ClockSpec,
+) -> Result<(), StartRefusal> {
+    if !clock.is_correspondence() {
+        return Ok(());
+    }
+    let failed = |e: StoreError| {
+        tracing::error!(error = %e, "claiming a correspondence game's places");
+        StartRefusal::Store(e)
+    };
+    for &player in players {
+        if !store.has_account(player).await.map_err(failed)? {
+            return Err(StartRefusal::NeedsAccount);
+        }
+    }
+    let cap = i64::from(WaitingGames::MAX_IN_PROGRESS);
+    match store
+        .claim_correspondence_start(game, players, cap, jungle_store::now_ms())
+        .await
+        .map_err(failed)?
+    {
+        None => Ok(()),
+        Some(_full) => Err(StartRefusal::TooMany),
+    }
 }
 
 /// Mail to a player of a game over days whose turn it becomes while they are away. The mail

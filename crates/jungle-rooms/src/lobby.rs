@@ -397,20 +397,19 @@ impl Pools {
                 });
             // A seek over days: both must still be free to start one (the seeker may have
             // started others since seeking).
-            for player in [conn.player.id, seeker.conn.player.id] {
-                let clock = settings.clock;
-                if let Err(refusal) =
-                    crate::correspondence::may_start(&ctx.store, player, clock).await
-                {
-                    let error = refusal;
-                    let text = error_text(error.code(), &error.to_string(), None);
-                    for tx in [&seeker.conn.tx, &conn.tx] {
-                        let _ = tx.try_send(Outbound::text(text.clone()));
-                    }
-                    let cancelled = crate::frame_text(&ServerFrame::SeekCancelled);
-                    let _ = seeker.conn.tx.try_send(Outbound::text(cancelled));
-                    return;
+            let game = Uuid::new_v4();
+            let players = [conn.player.id, seeker.conn.player.id];
+            if let Err(refusal) =
+                crate::correspondence::claim_start(&ctx.store, game, &players, settings.clock).await
+            {
+                let error = refusal;
+                let text = error_text(error.code(), &error.to_string(), None);
+                for tx in [&seeker.conn.tx, &conn.tx] {
+                    let _ = tx.try_send(Outbound::text(text.clone()));
                 }
+                let cancelled = crate::frame_text(&ServerFrame::SeekCancelled);
+                let _ = seeker.conn.tx.try_send(Outbound::text(cancelled));
+                return;
             }
             let taker = SeatPlayer::human(conn.player.clone(), rating);
             let host = SeatPlayer::human(seeker.conn.player.clone(), seeker.rating);
@@ -418,7 +417,7 @@ impl Pools {
                 Side::Red => (host, taker),
                 Side::Blue => (taker, host),
             };
-            let handle = open::matched(ctx, settings, red, blue);
+            let handle = open::matched(ctx, game, settings, red, blue);
             for tx in [&seeker.conn.tx, &conn.tx] {
                 let _ = tx.try_send(Outbound::enter(handle.clone()));
             }
@@ -529,6 +528,7 @@ impl Pools {
         self.last_colour.insert(blue.conn.player.id, Side::Blue);
         let handle = open::matched(
             self.ctx.clone(),
+            Uuid::new_v4(),
             settings,
             SeatPlayer::human(red.conn.player.clone(), red.rating),
             SeatPlayer::human(blue.conn.player.clone(), blue.rating),

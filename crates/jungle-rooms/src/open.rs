@@ -92,13 +92,14 @@ pub fn new_room_code(rooms: &Rooms) -> String {
 /// A game between two known players, starting now.
 pub fn matched(
     ctx: Arc<RoomContext>,
+    game: Uuid,
     settings: RoomSettings,
     red: SeatPlayer,
     blue: SeatPlayer,
 ) -> RoomHandle {
     let (session, started) =
         GameSession::matched(settings, None, red, blue, ctx.timing, ctx.time.instant());
-    Room::spawn(ctx, Uuid::new_v4(), session, started, None)
+    Room::spawn(ctx, game, session, started, None)
 }
 
 /// A game of a tournament, paired by its director, starting now.

@@ -56,8 +56,6 @@ pub struct RoomContext {
     pub time: crate::time_source::TimeSource,
     /// Mails a correspondence player whose turn it becomes (off unless configured).
     pub mailer: Arc<dyn crate::correspondence::TurnMail>,
-    /// Held from the cap check of a game over days to its start being stored.
-    pub correspondence_starts: Arc<tokio::sync::Mutex<()>>,
 }
 
 struct Member {

@@ -56,7 +56,6 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         rooms: Rooms::default(),
         time: Default::default(),
         mailer: Arc::new(crate::correspondence::NoMail),
-        correspondence_starts: Default::default(),
         fair_play: crate::fair_play::FairPlay::new(
             Default::default(),
             store.clone(),
@@ -99,7 +98,7 @@ async fn setup_with(
         clock,
         rated: true,
     };
-    let room = open::matched(ctx, settings, seat(&red.0), seat(&blue.0));
+    let room = open::matched(ctx, Uuid::new_v4(), settings, seat(&red.0), seat(&blue.0));
     for conn in [&red.0, &blue.0] {
         room.send(RoomCommand::Join {
             conn: Box::new(conn.clone()),

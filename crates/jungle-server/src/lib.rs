@@ -160,7 +160,6 @@ impl Server {
             claims: jungle_cluster::seams::claims(cluster.clone()),
             time: config.time.clone(),
             mailer: Arc::new(mailer.clone()),
-            correspondence_starts: Default::default(),
         });
         jungle_tournaments::schedule::ensure_organiser(&store).await?;
         jungle_puzzles::start(

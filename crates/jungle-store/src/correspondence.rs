@@ -26,7 +26,69 @@ pub fn deadline_ms(began: i64, left: i64, vacations: &[super::Vacation]) -> i64 
     at
 }
 
+/// How long a claimed place under the cap counts when its game never starts (a seat taken
+/// meanwhile, a node gone); a game that starts deletes its claims as it is stored.
+pub const CLAIM_LIFETIME_MS: i64 = 60_000;
+
 impl Store {
+    /// Claims, for each of `players`, a place under `cap` correspondence games for `game`,
+    /// all or none: `Ok(Some(player))` names one already at the cap. Games in progress and
+    /// the claims of games not yet stored both count; claims of one player are taken one at a
+    /// time, so starts at once cannot pass the cap together (issue 49). Claiming again for the
+    /// same game counts it once.
+    pub async fn claim_correspondence_start(
+        &self,
+        game: Uuid,
+        players: &[Uuid],
+        cap: i64,
+        now: i64,
+    ) -> Result<Option<Uuid>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        super::serialized::lock_players(&mut tx, players).await?;
+        let fresh_after = now - CLAIM_LIFETIME_MS;
+        for &player in players {
+            let row = sqlx::query(&format!(
+                "SELECT (SELECT COUNT(*) FROM games g
+                         WHERE g.status = 'active' AND (g.red_id = $1 OR g.blue_id = $1)
+                           AND {IS_CORRESPONDENCE})
+                      + (SELECT COUNT(*) FROM correspondence_claims c
+                         WHERE c.player_id = $1 AND c.game_id <> $2 AND c.claimed_at > $3
+                           AND NOT EXISTS (SELECT 1 FROM games s WHERE s.id = c.game_id)) AS n"
+            ))
+            .bind(player.to_string())
+            .bind(game.to_string())
+            .bind(fresh_after)
+            .fetch_one(&mut *tx)
+            .await?;
+            let held: i64 = row.try_get("n")?;
+            if held >= cap {
+                tx.rollback().await?;
+                return Ok(Some(player));
+            }
+        }
+        for &player in players {
+            sqlx::query(
+                "INSERT INTO correspondence_claims (game_id, player_id, claimed_at)
+                 VALUES ($1, $2, $3) ON CONFLICT (player_id, game_id) DO NOTHING",
+            )
+            .bind(game.to_string())
+            .bind(player.to_string())
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            // Claims whose game never started: bounded by what a player can claim a minute.
+            sqlx::query(
+                "DELETE FROM correspondence_claims WHERE player_id = $1 AND claimed_at <= $2",
+            )
+            .bind(player.to_string())
+            .bind(fresh_after)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(None)
+    }
+
     /// Correspondence games `player` has in progress.
     pub async fn correspondence_in_progress(&self, player: Uuid) -> Result<i64, StoreError> {
         let row = sqlx::query(&format!(

@@ -186,6 +186,13 @@ impl Store {
         .bind(i64::from(game.blue_provisional))
         .execute(&mut **tx)
         .await?;
+        // A game over days, stored, counts as itself: the places claimed for it go.
+        if game.clock.is_correspondence() {
+            sqlx::query("DELETE FROM correspondence_claims WHERE game_id = $1")
+                .bind(game.id.to_string())
+                .execute(&mut **tx)
+                .await?;
+        }
         // A private room's game starting ends its wait, in the same transaction.
         if let Some(code) = &game.room_code {
             self.delete_waiting_room(tx, code).await?;

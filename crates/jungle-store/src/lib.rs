@@ -19,6 +19,7 @@ mod players;
 mod puzzle_mining;
 mod puzzles;
 mod rooms;
+mod serialized;
 mod tournaments;
 mod vacations;
 
@@ -47,7 +48,7 @@ pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, 
 pub use puzzles::{puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle};
 pub use rooms::WaitingRoom;
 pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};
-pub use vacations::Vacation;
+pub use vacations::{Vacation, VacationTaken, DAY_MS};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -98,6 +98,38 @@ impl Store {
         Ok(true)
     }
 
+    /// Counts a mail to the address whose lower-case SHA-256 is `recipient_hash`, if fewer
+    /// than `daily_cap` went to it in its current day (begun at its first mail): whether it may
+    /// be sent. One statement on the address's row, so mails asked at once count one by one.
+    pub async fn claim_mail_to(
+        &self,
+        recipient_hash: &str,
+        daily_cap: i64,
+    ) -> Result<bool, StoreError> {
+        let now = now_ms();
+        let day_over = now - 86_400_000;
+        let sent: i64 = sqlx::query(
+            "INSERT INTO mails_per_recipient (recipient_hash, day_began, sent) VALUES ($1, $2, 1)
+             ON CONFLICT (recipient_hash) DO UPDATE SET
+               sent = CASE WHEN mails_per_recipient.day_began <= $3 THEN 1
+                           ELSE mails_per_recipient.sent + 1 END,
+               day_began = CASE WHEN mails_per_recipient.day_began <= $3 THEN $2
+                                ELSE mails_per_recipient.day_began END
+             RETURNING sent",
+        )
+        .bind(recipient_hash)
+        .bind(now)
+        .bind(day_over)
+        .fetch_one(&self.pool)
+        .await?
+        .try_get("sent")?;
+        sqlx::query("DELETE FROM mails_per_recipient WHERE day_began <= $1")
+            .bind(day_over)
+            .execute(&self.pool)
+            .await?;
+        Ok(sent <= daily_cap)
+    }
+
     /// Claims the one mail about `player`'s turn at `ply` of `game`, if none was sent and
     /// fewer than `daily_cap` went to them in the last day: where to send it, or `None`.
     pub async fn claim_turn_mail(

@@ -13,7 +13,72 @@ pub struct Vacation {
     pub ends_at: i64,
 }
 
+/// A day of vacation, in ms.
+pub const DAY_MS: i64 = 86_400_000;
+
+/// What asking for a vacation came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VacationTaken {
+    Taken,
+    /// One runs already: end it first.
+    AlreadyRunning,
+    /// More than is left to take in the year: this many days are left.
+    OverAllowance {
+        days_left: i64,
+    },
+}
+
 impl Store {
+    /// Takes `vacation` (from now) for `player` if none is running at its start and the days
+    /// `player` took since `year_began` (a day begun is a day taken), with it, stay within
+    /// `allowance_days`: checked and written in one transaction that locks the player first,
+    /// so requests at once take one vacation at most, never more than the allowance (issue 49).
+    pub async fn take_vacation(
+        &self,
+        player: Uuid,
+        vacation: Vacation,
+        year_began: i64,
+        allowance_days: i64,
+    ) -> Result<VacationTaken, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        super::serialized::lock_players(&mut tx, &[player]).await?;
+        let row = sqlx::query(
+            "SELECT
+               (SELECT COUNT(*) FROM vacations
+                WHERE player_id = $1 AND starts_at <= $2 AND ends_at > $2) AS running,
+               (SELECT CAST(COALESCE(SUM(ends_at - starts_at), 0) AS BIGINT) FROM vacations
+                WHERE player_id = $1 AND starts_at >= $3) AS taken",
+        )
+        .bind(player.to_string())
+        .bind(vacation.starts_at)
+        .bind(year_began)
+        .fetch_one(&mut *tx)
+        .await?;
+        let running: i64 = row.try_get("running")?;
+        let taken: i64 = row.try_get("taken")?;
+        let days_left = (allowance_days - (taken + DAY_MS - 1) / DAY_MS).max(0);
+        let asked_days = (vacation.ends_at - vacation.starts_at + DAY_MS - 1) / DAY_MS;
+        let outcome = if running > 0 {
+            VacationTaken::AlreadyRunning
+        } else if asked_days > days_left {
+            VacationTaken::OverAllowance { days_left }
+        } else {
+            sqlx::query(
+                "INSERT INTO vacations (player_id, starts_at, ends_at, changed_at)
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (player_id, starts_at) DO NOTHING",
+            )
+            .bind(player.to_string())
+            .bind(vacation.starts_at)
+            .bind(vacation.ends_at)
+            .bind(super::now_ms())
+            .execute(&mut *tx)
+            .await?;
+            VacationTaken::Taken
+        };
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
     /// `player`'s vacations that end after `after` (Unix ms), earliest first.
     pub async fn vacations(&self, player: Uuid, after: i64) -> Result<Vec<Vacation>, StoreError> {
         let rows = sqlx::query(
@@ -45,20 +110,6 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         Ok(row.try_get::<i64, _>("taken")?)
-    }
-
-    pub async fn add_vacation(&self, player: Uuid, vacation: Vacation) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO vacations (player_id, starts_at, ends_at, changed_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (player_id, starts_at) DO NOTHING",
-        )
-        .bind(player.to_string())
-        .bind(vacation.starts_at)
-        .bind(vacation.ends_at)
-        .bind(super::now_ms())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
     }
 
     /// Ends `player`'s vacation running at `now` there and then; whether one was.

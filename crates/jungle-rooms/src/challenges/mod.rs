@@ -238,12 +238,13 @@ impl Challenges {
             return Err(e.into());
         }
         // Over days: both must be free to start one (accounts, under the cap).
-        for player in [pending.from.player.id, by.player.id] {
-            let clock = pending.settings.clock;
-            if let Err(e) = crate::correspondence::may_start(&ctx.store, player, clock).await {
-                self.tell_ended(&pending, ChallengeEnd::Declined, None);
-                return Err(e.into());
-            }
+        let game = Uuid::new_v4();
+        let players = [pending.from.player.id, by.player.id];
+        let clock = pending.settings.clock;
+        if let Err(e) = crate::correspondence::claim_start(&ctx.store, game, &players, clock).await
+        {
+            self.tell_ended(&pending, ChallengeEnd::Declined, None);
+            return Err(e.into());
         }
         let rules =
             jungle_game::rating::RatingPool::of(pending.settings.rules, pending.settings.clock);
@@ -259,7 +260,7 @@ impl Challenges {
             Side::Red => (challenger, accepter),
             Side::Blue => (accepter, challenger),
         };
-        let room = open::matched(ctx, pending.settings, red, blue);
+        let room = open::matched(ctx, game, pending.settings, red, blue);
         let _ = pending.from.tx.try_send(Outbound::enter(room.clone()));
         self.tell_ended(&pending, ChallengeEnd::Accepted, Some(by.id));
         Ok(room)

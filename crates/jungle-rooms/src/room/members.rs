@@ -54,30 +54,23 @@ impl Room {
         let mut events = Vec::new();
         let mut side = self.session.side_of(conn.player.id);
         let mut may_sit = true;
-        let mut start_guard = None;
         if side.is_none()
             && intent == JoinIntent::TakeSeat
             && self.session.status() == GameStatus::Waiting
         {
             // A room over days seats an account under the cap (the host too, who may have
-            // started others meanwhile); anyone else watches. The check and the start are one
-            // step on this node, so that joins at once cannot pass the cap together.
+            // started others meanwhile); anyone else watches. The store claims both places
+            // for this game at once, so that starts at once cannot pass the cap together.
             let clock = self.session.settings().clock;
-            if clock.is_correspondence() {
-                start_guard = Some(self.ctx.correspondence_starts.clone().lock_owned().await);
-                let host = self.session.seat(Side::Red).map(|s| s.who.player.id);
-                let store = &self.ctx.store;
-                for player in std::iter::once(conn.player.id).chain(host) {
-                    if let Err(refusal) =
-                        crate::correspondence::may_start(store, player, clock).await
-                    {
-                        may_sit = false;
-                        let error = refusal;
-                        let text = error_text(error.code(), &error.to_string(), Some(self.id));
-                        self.deliver(&conn, text);
-                        break;
-                    }
-                }
+            let host = self.session.seat(Side::Red).map(|s| s.who.player.id);
+            let players: Vec<Uuid> = std::iter::once(conn.player.id).chain(host).collect();
+            let store = &self.ctx.store;
+            if let Err(refusal) =
+                crate::correspondence::claim_start(store, self.id, &players, clock).await
+            {
+                may_sit = false;
+                let text = error_text(refusal.code(), &refusal.to_string(), Some(self.id));
+                self.deliver(&conn, text);
             }
         }
         if side.is_none()
@@ -121,8 +114,6 @@ impl Room {
             }
         }
         self.apply(events).await;
-        // The game's start is stored: the next check of the cap counts it.
-        drop(start_guard);
     }
 
     pub(super) async fn leave(&mut self, conn_id: u64) {

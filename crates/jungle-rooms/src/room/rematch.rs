@@ -40,16 +40,17 @@ impl Room {
         let rules = self.session.settings().rules;
         // Another game over days counts as one: both must be free to start it.
         let clock = self.session.settings().clock;
-        for player in [red.player.id, blue.player.id] {
-            let store = &self.ctx.store;
-            if let Err(refusal) = crate::correspondence::may_start(store, player, clock).await {
-                let error = refusal;
-                let text = error_text(error.code(), &error.to_string(), Some(self.id));
-                for member in &self.members {
-                    self.deliver(&member.conn, text.clone());
-                }
-                return;
+        let game = Uuid::new_v4();
+        let players = [red.player.id, blue.player.id];
+        let store = &self.ctx.store;
+        if let Err(refusal) = crate::correspondence::claim_start(store, game, &players, clock).await
+        {
+            let error = refusal;
+            let text = error_text(error.code(), &error.to_string(), Some(self.id));
+            for member in &self.members {
+                self.deliver(&member.conn, text.clone());
             }
+            return;
         }
         let red = SeatPlayer {
             rating: self.rating(red.player.id, rules).await,
@@ -59,7 +60,8 @@ impl Room {
             rating: self.rating(blue.player.id, rules).await,
             ..blue
         };
-        let handle = crate::open::matched(self.ctx.clone(), self.session.settings(), red, blue);
+        let handle =
+            crate::open::matched(self.ctx.clone(), game, self.session.settings(), red, blue);
         for member in &self.members {
             let _ = member.conn.tx.try_send(Outbound::enter(handle.clone()));
         }

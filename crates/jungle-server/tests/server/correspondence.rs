@@ -596,6 +596,127 @@ async fn who_may_start_a_game_over_days(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 49: starts and vacations asked at once pass no cap. Ten challenges over days accepted
+/// at once from ten tabs, five games below the cap: exactly five start. Ten vacations of 14
+/// days asked at once: exactly one is taken.
+async fn caps_hold_against_requests_at_once(db: Db) {
+    let server = TestServer::start_with(db, |c| {
+        c.no_rate_limits = true;
+        c.max_connections_per_ip = 1_000;
+    })
+    .await;
+    let busy = server.account("Busy").await;
+    // 45 games in progress: hosts' rooms over days, joined one by one (a tab follows at most
+    // 32 games, so a fresh tab every 15).
+    let mut joiner = server.client(&busy).await;
+    for i in 0..45 {
+        if i % 15 == 0 {
+            joiner = server.client(&busy).await;
+        }
+        let host = server.account("Host").await;
+        let mut h = server.client(&host).await;
+        let (code, _) = open_private_room(&mut h, THREE_DAYS, false).await;
+        joiner.send(ClientFrame::JoinRoom { code }).await;
+        expect_frame!(joiner, ServerFrame::Game(state) if state.you.is_some());
+        // A game over days goes on without its players connected.
+        drop(h);
+    }
+    drop(joiner);
+    assert_eq!(waiting(&server, &busy).await.in_progress, 45);
+    let mut tabs = Vec::new();
+    for _ in 0..10 {
+        tabs.push(server.client(&busy).await);
+    }
+    let mut challengers = Vec::new();
+    let mut ids = Vec::new();
+    for _ in 0..10 {
+        let challenger = server.account("Challenger").await;
+        let mut c = server.client(&challenger).await;
+        c.send(ClientFrame::Challenge {
+            to: busy.id,
+            rules: Ruleset::Classic,
+            clock: THREE_DAYS,
+            rated: false,
+            color: ColorChoice::Random,
+        })
+        .await;
+        expect_frame!(c, ServerFrame::ChallengeSent { .. });
+        let received = expect_frame!(tabs[0], ServerFrame::Challenged { challenge } => challenge);
+        ids.push(received.id);
+        challengers.push(c);
+    }
+    // Each tab accepts its own challenge, all at once.
+    for (tab, &id) in tabs.iter_mut().zip(&ids) {
+        tab.send(ClientFrame::AcceptChallenge { id }).await;
+    }
+    let answers = tabs.iter_mut().map(|tab| async move {
+        loop {
+            match tab.next().await.expect("an answer to each acceptance") {
+                ServerFrame::Game(state) if state.you.is_some() => return true,
+                ServerFrame::Error { code, .. } => {
+                    assert_eq!(code, ErrorCode::LimitReached);
+                    return false;
+                }
+                _ => {}
+            }
+        }
+    });
+    let started = futures_util::future::join_all(answers).await;
+    let started = started.iter().filter(|&&s| s).count();
+    assert_eq!(started, 5, "exactly the places left under the cap");
+    assert_eq!(waiting(&server, &busy).await.in_progress, 50);
+    // Ten vacations at once: one is taken, the others are told one runs.
+    let asks = (0..10).map(|_| vacation(&server, &busy, Some(14)));
+    let answers = futures_util::future::join_all(asks).await;
+    let taken = answers.iter().filter(|(status, _)| *status == 200).count();
+    assert_eq!(taken, 1, "{answers:?}");
+    assert!(answers
+        .iter()
+        .all(|(status, _)| [200, 400].contains(status)));
+    let (_, view) = answers.iter().find(|(status, _)| *status == 200).unwrap();
+    assert_eq!(view["days_left"], 0, "fourteen days taken, once: {view}");
+    assert!(view["until_ms"].is_i64(), "{view}");
+    server.shutdown().await;
+}
+
+/// Issue 49: many accounts asking to confirm one stranger's address (however they spell it)
+/// get it three mails a day in all; the fourth is refused and sends nothing.
+async fn an_inbox_gets_few_confirmations_whoever_asks(db: Db) {
+    let sink = SmtpSink::start().await;
+    let server = TestServer::start_with(db, |c| {
+        c.smtp_url = Some(sink.url.clone());
+        c.no_rate_limits = true;
+    })
+    .await;
+    let spellings = [
+        "victim@example.org",
+        "Victim@Example.org",
+        "victim+1@example.org",
+        "VICTIM+spam@example.org",
+        "victim+2@example.org",
+    ];
+    let mut statuses = Vec::new();
+    for spelling in spellings {
+        let asker = server.account("Asker").await;
+        let (status, _) = email(&server, &asker, reqwest::Method::PUT, Some(spelling)).await;
+        statuses.push(status);
+    }
+    assert_eq!(statuses, [202, 202, 202, 429, 429]);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sink.mails().len(), 3);
+    // Another inbox is not held back by it.
+    let other = server.account("Other").await;
+    let (status, _) = email(
+        &server,
+        &other,
+        reqwest::Method::PUT,
+        Some("me@example.org"),
+    )
+    .await;
+    assert_eq!(status, 202);
+    server.shutdown().await;
+}
+
 both_stores!(
     a_game_over_days_keeps_its_deadlines,
     a_first_move_never_made_aborts,
@@ -604,4 +725,6 @@ both_stores!(
     fifty_games_over_days_at_most,
     a_bot_challenges_over_days,
     who_may_start_a_game_over_days,
+    caps_hold_against_requests_at_once,
+    an_inbox_gets_few_confirmations_whoever_asks,
 );
