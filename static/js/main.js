@@ -299,10 +299,13 @@ function onFrame(frame) {
       break;
     case 'error':
       // The engine's refusal (fair play) goes where its answer would have gone: the analysis
-      // board shows it in place; a game page shows it on the status line too.
-      if (frame.code === 'analysis_unavailable') {
-        store.tell(frame.game ? 'game_analysis' : 'analysis', frame);
-        if (!frame.game && store.listened('analysis')) break;
+      // board shows it in place; a game page shows it on the status line too. Any refusal
+      // about a game reaches the game page, which stops waiting for its analysis.
+      if (frame.game) {
+        store.tell('game_analysis', frame);
+      } else if (frame.code === 'analysis_unavailable') {
+        store.tell('analysis', frame);
+        if (store.listened('analysis')) break;
       }
       if (store.listened('tournament_error') && TOURNAMENT_ERRORS.has(frame.code)) {
         store.tell('tournament_error', frame);

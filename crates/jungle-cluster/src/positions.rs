@@ -33,13 +33,8 @@ enum Message {
         positions: Vec<String>,
         now_only: bool,
     },
-    /// The indexes of the positions asked that are closed, and of those close.
-    Answer {
-        id: u64,
-        live: Vec<usize>,
-        #[serde(default)]
-        close: Vec<usize>,
-    },
+    /// The indexes of the positions asked that are closed.
+    Answer { id: u64, live: Vec<usize> },
 }
 
 /// This node's end: its answers, and its questions to the others. Cloning shares.
@@ -52,8 +47,8 @@ pub struct Peers {
     view: Arc<Mutex<NodeView>>,
 }
 
-/// One node's answer: the indexes closed, and those close.
-type Answered = (Vec<usize>, Vec<usize>);
+/// One node's answer: the indexes closed.
+type Answered = Vec<usize>;
 
 /// The live nodes as of the last beat, and when each of the others vanished.
 #[derive(Default)]
@@ -123,12 +118,10 @@ impl Peers {
                 }
             }
             for _ in &others {
-                let (closed, close) = rx.recv().await.ok_or(EngineClosed::Unsure)?;
-                for (indexes, standing) in [(close, Standing::Close), (closed, Standing::Closed)] {
-                    for index in indexes {
-                        if let Some(slot) = live.get_mut(index) {
-                            *slot = (*slot).max(standing);
-                        }
+                let closed = rx.recv().await.ok_or(EngineClosed::Unsure)?;
+                for index in closed {
+                    if let Some(slot) = live.get_mut(index) {
+                        *slot = Standing::Closed;
                     }
                 }
             }
@@ -240,25 +233,23 @@ impl Peers {
                     true => Among::PeoplesGamesNow,
                     false => Among::AllGames,
                 };
-                let (mut live, mut close) = (Vec::new(), Vec::new());
+                let mut live = Vec::new();
                 for (index, text) in positions.iter().enumerate() {
                     // A position that does not read is closed: fail closed.
                     let standing = text
                         .parse::<jungle_rules::Position>()
                         .map_or(Standing::Closed, |p| self.local.standing(&p, among));
-                    match standing {
-                        Standing::Closed => live.push(index),
-                        Standing::Close => close.push(index),
-                        Standing::Open => {}
+                    if standing == Standing::Closed {
+                        live.push(index);
                     }
                 }
-                let answer = Message::Answer { id, live, close };
+                let answer = Message::Answer { id, live };
                 let _ = self.publish(&from, &answer).await;
             }
-            Message::Answer { id, live, close } => {
+            Message::Answer { id, live } => {
                 let waiting = self.waiting.lock().expect("fair play waiting");
                 if let Some(tx) = waiting.get(&id) {
-                    let _ = tx.send((live, close));
+                    let _ = tx.send(live);
                 }
             }
         }

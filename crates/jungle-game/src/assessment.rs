@@ -34,6 +34,18 @@ pub const STEADY_CV: f64 = 0.4;
 pub const HIGH_BLUR: f64 = 0.7;
 pub const MODERATE_BLUR: f64 = 0.3;
 
+/// Boards a player had our engine analyse, while a game over days of theirs was in play, that
+/// resemble a position of that game (within this many by `Position::board_distance`, a board
+/// mirrored or colour-swapped alike: about six animals a square off). The engine answers
+/// such boards (issue 49: a live board's exact positions are refused, near ones are not), so
+/// asking many of them is the trace that recovering a live move from near boards leaves.
+pub const RESEMBLES: u32 = 12;
+/// So many resembling boards in one game are "many", so many "some". An honest player who
+/// studies an opening on the analysis board meets a few by chance; the majority attack needs
+/// 16 to 40 a move.
+pub const MANY_RESEMBLING: u32 = 10;
+pub const SOME_RESEMBLING: u32 = 3;
+
 /// From 1 (nothing to see) to 5 (likely an engine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Verdict {
@@ -106,6 +118,9 @@ pub struct Signals {
     pub timed_moves: u32,
     pub fast_moves: u32,
     pub blurs: u32,
+    /// Boards analysed by our engine for this player, while the game was in play, that
+    /// resemble one of its positions (see [`RESEMBLES`]).
+    pub resembling: u32,
 }
 
 impl Signals {
@@ -131,7 +146,13 @@ impl Signals {
             timed_moves,
             fast_moves,
             blurs: blurs.min(moves),
+            resembling: 0,
         }
+    }
+
+    /// With the boards analysed that resembled the game.
+    pub fn with_resembling(self, resembling: u32) -> Signals {
+        Signals { resembling, ..self }
     }
 
     pub fn match_share(&self) -> f64 {
@@ -150,7 +171,7 @@ impl Signals {
         combine(
             accuracy(self.match_share(), self.loss_cp),
             times(self.time_cv),
-            blur(self.blur_share()),
+            blur(self.blur_share()).max(resembling(self.resembling)),
         )
     }
 }
@@ -205,6 +226,18 @@ fn blur(share: f64) -> Tier {
     }
 }
 
+/// Analysed boards resembling the game back accuracy up as blurs do: both say the player
+/// looked elsewhere for their moves.
+fn resembling(boards: u32) -> Tier {
+    if boards >= MANY_RESEMBLING {
+        Tier::High
+    } else if boards >= SOME_RESEMBLING {
+        Tier::Moderate
+    } else {
+        Tier::None
+    }
+}
+
 /// The table: accuracy is the main witness; flat times and blurs back it up; neither of
 /// those alone says more than "unlikely".
 fn combine(accuracy: Tier, times: Tier, blur: Tier) -> Verdict {
@@ -231,6 +264,8 @@ pub struct Record {
     /// The mean of the games' move-time CVs (those that had one).
     pub time_cv: Option<f64>,
     pub blurs: u32,
+    /// Games with many analysed boards resembling them.
+    pub resembling_games: usize,
     /// Games whose own verdict was "likely cheating" or worse.
     pub suspicious_games: usize,
 }
@@ -259,6 +294,10 @@ impl Record {
             },
             time_cv: (!cvs.is_empty()).then(|| cvs.iter().sum::<f64>() / cvs.len() as f64),
             blurs: judged.iter().map(|g| g.blurs).sum(),
+            resembling_games: judged
+                .iter()
+                .filter(|g| g.resembling >= MANY_RESEMBLING)
+                .count(),
             suspicious_games: judged
                 .iter()
                 .filter(|g| g.verdict() >= Verdict::LikelyCheating)
@@ -278,7 +317,13 @@ impl Record {
                 self.loss_cp,
             ),
             times(self.time_cv),
-            blur(f64::from(self.blurs) / f64::from(self.moves.max(1))),
+            blur(f64::from(self.blurs) / f64::from(self.moves.max(1))).max(
+                match self.resembling_games {
+                    0 => Tier::None,
+                    1 => Tier::Moderate,
+                    _ => Tier::High,
+                },
+            ),
         );
         if self.suspicious_games * 2 >= self.games {
             overall.max(Verdict::LikelyCheating)
@@ -317,6 +362,27 @@ mod tests {
         assert!(signals.time_cv.unwrap() < FLAT_CV);
         assert!(signals.loss_cp <= HIGH_LOSS_CP);
         assert_eq!(signals.verdict(), Verdict::LikelyEngine);
+    }
+
+    /// Issue 49: boards resembling the game, analysed while it was in play, back accuracy up
+    /// as blurs do; alone they say little.
+    #[test]
+    fn analysed_boards_resembling_the_game_back_accuracy_up() {
+        let times = [
+            800, 12_000, 3_000, 450, 25_000, 6_000, 1_500, 9_000, 2_200, 300,
+        ];
+        let accurate = Signals::measure(&judged(11, 9, 40), &times, 0);
+        assert_eq!(accurate.verdict(), Verdict::UnlikelyCheating);
+        let studied = accurate.clone().with_resembling(SOME_RESEMBLING);
+        assert_eq!(studied.verdict(), Verdict::Unclear);
+        let looked_up = accurate.with_resembling(MANY_RESEMBLING);
+        assert_eq!(looked_up.verdict(), Verdict::LikelyCheating);
+        let careless = Signals::measure(&judged(7, 13, 120), &times, 0);
+        assert_eq!(
+            careless.with_resembling(40).verdict(),
+            Verdict::UnlikelyCheating,
+            "without accuracy, a hint"
+        );
     }
 
     #[test]

@@ -82,9 +82,6 @@ pub enum Limited {
     Learn,
     /// `POST /api/account/learn` (a guest's progress brought into the account).
     LearnProgress,
-    /// An engine answer (`analyse`, `play_computer` or `add_computer` from a set-up position)
-    /// about a board close to where a game in progress stands (fair play's budget).
-    CloseToLive,
     /// `GET /api/games/{id}` and `.jgn` of a game in progress: its turns are read from the
     /// move log by a scan (about a millisecond).
     LiveGameReads,
@@ -119,7 +116,6 @@ impl Limited {
             Limited::NewTournament => "new tournament",
             Limited::TournamentEntry => "tournament entry",
             Limited::GameAnalysis => "analyse_game",
-            Limited::CloseToLive => "close to a live game",
             Limited::ApiTokens => "api tokens",
             Limited::BotRequests => "bot and board requests",
             Limited::LiveGameReads => "live game reads",
@@ -212,8 +208,6 @@ pub const RULES: &[Rule] = &[
     rule(Limited::TournamentEntry, Per::Address, 60, S),
     rule(Limited::GameAnalysis, Per::Player, 5, 10 * MIN),
     rule(Limited::GameAnalysis, Per::Address, 10, 5 * MIN),
-    rule(Limited::CloseToLive, Per::Player, 10, 2 * MIN),
-    rule(Limited::CloseToLive, Per::Address, 10, 2 * MIN),
     rule(Limited::ApiTokens, Per::Player, 10, MIN),
     rule(Limited::ApiTokens, Per::Address, 30, 20 * S),
     rule(Limited::BotRequests, Per::Player, 60, 100),

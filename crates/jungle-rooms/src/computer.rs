@@ -80,20 +80,17 @@ impl ComputerPlayer {
     /// Queues a search when it is the computer's turn and none is under way. The answer is
     /// sent to `reply` (the room's own queue, held weakly so the room can still close).
     ///
-    /// When the position is where a game between people stands now, or near it (here or on
-    /// another node), or close to it once its opponent's budget for such boards is spent
-    /// (`reply.1`: their address, when connected), the computer plays a legal move at random
-    /// instead of searching: a game against it must not be an oracle for theirs (see
-    /// [`crate::fair_play`]).
+    /// When the position is where a game between people stands now (here or on another
+    /// node), the computer plays a legal move at random instead of searching: a game against
+    /// it must not be an oracle for theirs (see [`crate::fair_play`]).
     pub fn think_if_to_move(
         &mut self,
         session: &GameSession,
         now: std::time::Instant,
         pool: &EnginePool,
         fair_play: &FairPlay,
-        reply: (&mpsc::WeakSender<RoomCommand>, Option<std::net::IpAddr>),
+        reply: &mpsc::WeakSender<RoomCommand>,
     ) {
-        let (reply, opponent_addr) = reply;
         let Some((side, _)) = session.computer_to_move() else {
             return;
         };
@@ -121,10 +118,7 @@ impl ComputerPlayer {
             // any board while they play that one.
             let human_busy = fair_play.not_playing(request.owner).await.is_err();
             let position = request.game.position();
-            let masked = human_busy
-                || !fair_play
-                    .computer_may_answer(request.owner, opponent_addr, position)
-                    .await;
+            let masked = human_busy || !fair_play.computer_may_answer(position).await;
             let (choice, persona) = if masked {
                 metrics::counter!("jungle_fair_play_masked_moves_total").increment(1);
                 (random_move(&request.game, search), persona)

@@ -191,20 +191,12 @@ impl Room {
         while !self.session.is_closed() && !self.relinquished {
             let now = self.now();
             if let Some(computer) = &mut self.computer {
-                // The player across the board spends the budget for boards close to a live
-                // game (by their address too, when they are here).
-                let across = super::computer::opponent(&self.session);
-                let addr = self
-                    .members
-                    .iter()
-                    .find(|m| m.conn.player.id == across)
-                    .map(|m| m.conn.addr);
                 computer.think_if_to_move(
                     &self.session,
                     now,
                     &self.ctx.engines,
                     &self.ctx.fair_play,
-                    (&self.own_tx, addr),
+                    &self.own_tx,
                 );
             }
             let deadline = self

@@ -60,7 +60,6 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
             Default::default(),
             store.clone(),
             crate::fair_play::OtherNodes::new(None),
-            limits.clone(),
         ),
         limits,
         game_end: Arc::new([Arc::new(crate::fair_play::assessor::Assessor::start(

@@ -91,6 +91,36 @@ fn map(size: usize) -> *mut u8 {
     }
 }
 
+/// How often at most a runtime thread about to sleep gives back what it freed: rarely enough
+/// that a busy server does not fault the same pages back in (once a second cost about 10% more
+/// CPU a move, most of it in the kernel), often enough to be back at rest within a minute.
+const COLLECT_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Called by each runtime thread as it goes to sleep: at most once a [`COLLECT_EVERY`], the
+/// pages this thread's heap has left free go back to the kernel. mimalloc does that on its
+/// own only as the thread allocates again, which an idle server's threads seldom do: after
+/// 2,000 connections stalled half-way through their requests and closed, a server kept 8 MB
+/// it no longer used until the next burst of work (docs/benchmarks.md, issue 49's soak).
+pub fn collect_when_idle() {
+    use std::cell::Cell;
+    use std::time::Instant;
+    thread_local! {
+        static LAST: Cell<Option<Instant>> = const { Cell::new(None) };
+    }
+    let now = Instant::now();
+    let due = LAST.with(|last| match last.get() {
+        Some(at) if now.duration_since(at) < COLLECT_EVERY => false,
+        _ => {
+            last.set(Some(now));
+            true
+        }
+    });
+    if due {
+        // SAFETY: mi_collect only walks this thread's own heap; no pointer is passed.
+        unsafe { libmimalloc_sys::mi_collect(false) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -105,6 +105,7 @@ pub async fn stored(
     store: &Store,
     fair_play: &FairPlay,
     game: Uuid,
+    asker: Uuid,
 ) -> Result<Option<ServerFrame>, AnalysisError> {
     let Some(json) = store.game_evals(game).await? else {
         return Ok(None);
@@ -114,7 +115,7 @@ pub async fn stored(
     let Some(record) = store.game(game).await? else {
         return Ok(None);
     };
-    Ok(Some(frame(fair_play, &record, evals).await?))
+    Ok(Some(frame(fair_play, &record, evals, asker).await?))
 }
 
 /// Why a whole-game analysis is not sent.
@@ -137,6 +138,7 @@ async fn frame(
     fair_play: &FairPlay,
     record: &GameRecord,
     evals: Vec<EngineScore>,
+    asker: Uuid,
 ) -> Result<ServerFrame, jungle_rooms::fair_play::EngineClosed> {
     let positions: Vec<Position> = jungle_game::replay::stored_game(record)
         .map(|game| game.positions().take(evals.len()).collect())
@@ -149,6 +151,13 @@ async fn frame(
         .collect();
     // Past the positions that replay: nothing to show them against.
     hidden.resize(evals.len(), true);
+    let shown: Vec<Position> = positions
+        .iter()
+        .zip(&hidden)
+        .filter(|(_, hidden)| !**hidden)
+        .map(|(position, _)| *position)
+        .collect();
+    fair_play.note_analysed(asker, &shown).await;
     let movers = movers(record);
     let marks = marks(
         &evals,
@@ -206,6 +215,14 @@ pub fn start(
         let mut turns = replayed.turns();
         loop {
             let Some(score) = evaluate(&engines, conn.player.id, &game).await else {
+                // The pool dropped the search (the server is stopping): the page waiting for
+                // the analysis is told, not left waiting.
+                let text = jungle_rooms::error_text(
+                    jungle_protocol::ErrorCode::Internal,
+                    "the analysis was interrupted; try again shortly",
+                    Some(record.id),
+                );
+                let _ = conn.tx.try_send(Outbound::text(text));
                 return;
             };
             evals.push(score);
@@ -223,7 +240,7 @@ pub fn start(
         }
         // The asker may have sat down to a game meanwhile: then nothing is sent.
         let shown = match fair_play.not_playing(conn.player.id).await {
-            Ok(()) => frame(&fair_play, &record, evals).await,
+            Ok(()) => frame(&fair_play, &record, evals, conn.player.id).await,
             Err(closed) => Err(closed),
         };
         let text = match shown {

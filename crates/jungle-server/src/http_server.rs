@@ -1,13 +1,13 @@
 //! Accepting connections: a global cap below the open-file limit, a cap per address, a timeout
 //! on request headers that also closes idle keep-alive connections, a watch that closes any
-//! connection silent too long (`idle_watch`), and back-off when accepting fails. Each admitted connection carries a [`ConnectionSlot`]; a WebSocket keeps it for its
+//! connection silent too long (`idle_watch`), a cap per address on requests half received
+//! (`receiving`), and back-off when accepting fails. Each admitted connection carries a [`ConnectionSlot`]; a WebSocket keeps it for its
 //! whole life, so an upgraded socket still counts. A connection over a cap is told so in one
 //! short answer (429 or 503) and closed.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -23,6 +23,8 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
 use crate::idle_watch::{self, IdleWatched};
+use crate::ip_limits::{IpLimits, IpSlot};
+use crate::receiving::{self, HeadWatched, Receiving};
 use jungle_web::client_addr::{ClientAddr, TrustedProxies};
 
 /// How long a refused connection may take to send the request it is refused.
@@ -34,12 +36,35 @@ const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 /// A connection from a trusted proxy has no place under the per-address cap (it carries many
 /// clients); each WebSocket through it takes one for its client instead.
 #[derive(Clone)]
-pub struct ConnectionSlot(Arc<(OwnedSemaphorePermit, Option<IpSlot>)>);
+pub struct ConnectionSlot(Arc<SlotParts>);
+
+struct SlotParts {
+    _permit: OwnedSemaphorePermit,
+    by_address: Option<IpSlot>,
+    receiving: Arc<Receiving>,
+}
 
 impl ConnectionSlot {
+    fn new(
+        permit: OwnedSemaphorePermit,
+        by_address: Option<IpSlot>,
+        receiving: Arc<Receiving>,
+    ) -> ConnectionSlot {
+        ConnectionSlot(Arc::new(SlotParts {
+            _permit: permit,
+            by_address,
+            receiving,
+        }))
+    }
+
     /// Whether the connection already counts under the per-address cap.
     pub fn counted_by_address(&self) -> bool {
-        self.0 .1.is_some()
+        self.0.by_address.is_some()
+    }
+
+    /// The connection becomes a WebSocket: no more request heads to count.
+    pub fn upgrading(&self) {
+        self.0.receiving.upgraded();
     }
 }
 
@@ -64,6 +89,7 @@ pub async fn serve(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let permits = Arc::new(Semaphore::new(limits.max_total));
+    let heads = IpLimits::new(receiving::HEADS_PER_ADDRESS);
     let limits = Arc::new(limits);
     // Each connection task holds a receiver; once all are gone, every connection has ended.
     let (closed_tx, closed_rx) = watch::channel(());
@@ -101,11 +127,15 @@ pub async fn serve(
         }
         let admitted = match permits.clone().try_acquire_owned() {
             Err(_) => Err(StatusCode::SERVICE_UNAVAILABLE),
+            // A proxy sends whole heads, for many clients: its heads are not counted.
             Ok(permit) if limits.trusted_proxies.trusts(peer.ip()) => {
-                Ok(ConnectionSlot(Arc::new((permit, None))))
+                Ok(ConnectionSlot::new(permit, None, Receiving::new(None)))
             }
             Ok(permit) => match limits.per_address.acquire(peer.ip()) {
-                Some(ip_slot) => Ok(ConnectionSlot(Arc::new((permit, Some(ip_slot))))),
+                Some(ip_slot) => {
+                    let receiving = Receiving::new(Some((heads.clone(), peer.ip())));
+                    Ok(ConnectionSlot::new(permit, Some(ip_slot), receiving))
+                }
                 None => Err(StatusCode::TOO_MANY_REQUESTS),
             },
         };
@@ -150,7 +180,10 @@ async fn serve_connection(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let proxies = limits.trusted_proxies.clone();
+    let receiving = slot.0.receiving.clone();
+    let socket = IdleWatched::new(HeadWatched::new(stream, receiving), idle_watch::SILENCE);
     let service = app.map_request(move |request: Request<Incoming>| {
+        slot.0.receiving.head_arrived();
         let mut request = request.map(Body::new);
         let client = proxies.client_of(peer.ip(), request.headers());
         request.extensions_mut().insert(ClientAddr(client));
@@ -159,10 +192,7 @@ async fn serve_connection(
         request
     });
     let connection = builder(limits.header_timeout)
-        .serve_connection(
-            TokioIo::new(IdleWatched::new(stream, idle_watch::SILENCE)),
-            TowerToHyperService::new(service),
-        )
+        .serve_connection(TokioIo::new(socket), TowerToHyperService::new(service))
         .with_upgrades();
     tokio::pin!(connection);
     let stopping = async {
@@ -226,54 +256,4 @@ async fn refuse(stream: TcpStream, status: StatusCode, app: Router) {
     let connection = builder(REFUSAL_TIMEOUT)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
     let _ = tokio::time::timeout(REFUSAL_TIMEOUT * 2, connection).await;
-}
-
-/// Counts open connections per address.
-#[derive(Clone)]
-pub struct IpLimits {
-    max: usize,
-    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
-}
-
-/// One connection's place in the count, given back on drop.
-pub struct IpSlot {
-    ip: IpAddr,
-    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
-}
-
-impl IpLimits {
-    pub fn new(max: usize) -> IpLimits {
-        IpLimits {
-            max,
-            counts: Arc::default(),
-        }
-    }
-
-    /// A place for a connection from `ip` (IPv6 counted by /64, like the rate limits).
-    pub fn acquire(&self, ip: IpAddr) -> Option<IpSlot> {
-        let ip = jungle_limits::address_key(ip);
-        let mut counts = self.counts.lock().expect("ip limit lock");
-        let count = counts.entry(ip).or_default();
-        if *count >= self.max {
-            metrics::counter!("jungle_connections_refused_total").increment(1);
-            return None;
-        }
-        *count += 1;
-        Some(IpSlot {
-            ip,
-            counts: self.counts.clone(),
-        })
-    }
-}
-
-impl Drop for IpSlot {
-    fn drop(&mut self) {
-        let mut counts = self.counts.lock().expect("ip limit lock");
-        if let Some(count) = counts.get_mut(&self.ip) {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&self.ip);
-            }
-        }
-    }
 }

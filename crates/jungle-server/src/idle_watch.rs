@@ -50,18 +50,23 @@ impl<S> IdleWatched<S> {
         self.last_moved = Instant::now();
     }
 
-    /// Whether the silence has lasted too long, having set `timer` to wake this task when it
-    /// would (the other direction may have moved bytes since the timer was last set).
+    /// Whether the silence has lasted too long, `timer` set to wake this task when it would.
+    /// The timer is moved only when it fires early (bytes moved since it was set): moving it
+    /// at every byte would take the timer wheel's lock once a frame on every socket.
     fn silent_too_long(
         timer: &mut Pin<Box<Sleep>>,
         last_moved: Instant,
         silence: Duration,
         cx: &mut Context<'_>,
     ) -> bool {
-        let deadline = last_moved + silence;
-        if timer.deadline() != deadline {
-            timer.as_mut().reset(deadline);
+        if timer.as_mut().poll(cx).is_pending() {
+            return false;
         }
+        let deadline = last_moved + silence;
+        if Instant::now() >= deadline {
+            return true;
+        }
+        timer.as_mut().reset(deadline);
         timer.as_mut().poll(cx).is_ready()
     }
 }

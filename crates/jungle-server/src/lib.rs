@@ -12,8 +12,10 @@ pub mod config;
 pub mod game_analysis;
 pub mod http_server;
 mod idle_watch;
+pub mod ip_limits;
 pub mod metrics;
 pub mod moderation;
+mod receiving;
 mod request_body;
 mod routes;
 pub mod security_headers;
@@ -30,7 +32,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use config::Config;
-use http_server::IpLimits;
+use ip_limits::IpLimits;
 use jungle_rooms::lobby::Lobby;
 use jungle_rooms::{open, RoomContext, Rooms, Timing};
 use jungle_store::persist::{self, Persister};
@@ -147,7 +149,6 @@ impl Server {
                 live_positions,
                 store.clone(),
                 jungle_cluster::seams::other_nodes(peers),
-                limits.clone(),
             ),
             limits: limits.clone(),
             game_end,

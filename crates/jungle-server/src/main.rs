@@ -16,8 +16,18 @@ static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    runtime.enable_all();
+    #[cfg(unix)]
+    runtime.on_thread_park(allocator::collect_when_idle);
+    runtime
+        .build()
+        .expect("the runtime starts")
+        .block_on(serve())
+}
+
+async fn serve() -> std::process::ExitCode {
     let config = Config::parse();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     if config.log_json {

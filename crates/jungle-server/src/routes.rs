@@ -59,7 +59,7 @@ pub(crate) fn router(state: AppState, assets: assets::Assets, public_metrics: bo
         &state.public_url,
     ))
     .expect("the policy is plain ASCII");
-    let body_deadline = state.config.header_timeout();
+    let body_rules = request_body::BodyRules::new(state.config.header_timeout());
     routes
         .with_state(state)
         .layer(axum::middleware::from_fn(
@@ -69,7 +69,7 @@ pub(crate) fn router(state: AppState, assets: assets::Assets, public_metrics: bo
         // Outside every route's own limit, which overrides it.
         .layer(DefaultBodyLimit::max(request_body::SMALLEST))
         .layer(axum::middleware::from_fn_with_state(
-            body_deadline,
+            body_rules,
             request_body::deadline,
         ))
         .layer(axum::middleware::map_response(

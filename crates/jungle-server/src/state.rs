@@ -186,7 +186,7 @@ pub struct Shared {
     pub public_url: Arc<str>,
     /// Connections per address (shared with the accept loop), for WebSockets that arrive
     /// through a trusted proxy and so were not counted when accepted.
-    pub per_address: crate::http_server::IpLimits,
+    pub per_address: crate::ip_limits::IpLimits,
     /// Password hashing on a bounded set of threads.
     pub hasher: jungle_accounts::passwords::Hasher,
     /// Open WebSockets by account session, to close them when it is signed out.

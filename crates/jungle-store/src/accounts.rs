@@ -306,10 +306,12 @@ impl Store {
             .await?;
         self.delete_mail_address(player).await?;
         self.forget_learn_progress(player).await?;
-        sqlx::query("DELETE FROM vacations WHERE player_id = $1")
-            .bind(player.to_string())
-            .execute(&self.pool)
-            .await?;
+        for table in ["vacations", "analysed_boards", "correspondence_claims"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE player_id = $1"))
+                .bind(player.to_string())
+                .execute(&self.pool)
+                .await?;
+        }
         sqlx::query(
             "UPDATE players SET name = 'Deleted player', username = NULL, username_folded = NULL,
                  username_skeleton = NULL, password_hash = NULL, token_hash = $1, deleted_at = $2

@@ -46,6 +46,7 @@ fn assessment_from_row(r: &sqlx::any::AnyRow) -> Result<GameAssessment, StoreErr
             timed_moves: r.try_get::<i64, _>("timed_moves")? as u32,
             fast_moves: r.try_get::<i64, _>("fast_moves")? as u32,
             blurs: r.try_get::<i64, _>("blurs")? as u32,
+            resembling: r.try_get::<i64, _>("resembling")? as u32,
         },
         verdict: Verdict::from_level(r.try_get("verdict")?),
         assessed_at: r.try_get("assessed_at")?,
@@ -61,8 +62,8 @@ impl Store {
         for row in rows {
             let done = sqlx::query(
                 "INSERT INTO game_assessments (game_id, player_id, side, moves, matched, loss_cp,
-                     time_cv, timed_moves, fast_moves, blurs, verdict, assessed_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                     time_cv, timed_moves, fast_moves, blurs, verdict, assessed_at, resembling)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
                  ON CONFLICT (game_id, player_id) DO NOTHING",
             )
             .bind(row.game.to_string())
@@ -77,12 +78,61 @@ impl Store {
             .bind(i64::from(row.signals.blurs))
             .bind(row.verdict.level())
             .bind(row.assessed_at)
+            .bind(i64::from(row.signals.resembling))
             .execute(&mut *tx)
             .await?;
             fresh |= done.rows_affected() > 0;
         }
         tx.commit().await?;
         Ok(fresh)
+    }
+
+    /// Keeps `board` (a position's text) as analysed for `player` now, and only their latest
+    /// `keep` such boards.
+    pub async fn record_analysed_board(
+        &self,
+        player: Uuid,
+        board: &str,
+        keep: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO analysed_boards (player_id, at, board) VALUES ($1, $2, $3)")
+            .bind(player.to_string())
+            .bind(super::now_ms())
+            .bind(board)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "DELETE FROM analysed_boards WHERE player_id = $1 AND at < (
+                 SELECT MIN(at) FROM (SELECT at FROM analysed_boards WHERE player_id = $1
+                                      ORDER BY at DESC LIMIT $2) AS latest)",
+        )
+        .bind(player.to_string())
+        .bind(keep)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The boards analysed for `player` from `from` to `to` (Unix ms).
+    pub async fn analysed_boards(
+        &self,
+        player: Uuid,
+        from: i64,
+        to: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT board FROM analysed_boards WHERE player_id = $1 AND at >= $2 AND at <= $3",
+        )
+        .bind(player.to_string())
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("board")?))
+            .collect()
     }
 
     /// A player's latest assessments, newest first.

@@ -430,32 +430,19 @@ impl Store {
         rows.iter().map(|r| get_uuid(r, "id")).collect()
     }
 
-    /// Whether `player` sits in a game in progress against anyone but our computer (whose
-    /// players are marked by their engine level). A game by correspondence counts only in its
-    /// first `near_from_ply` plies: it lasts weeks, and from then on the registry of live positions closes
-    /// every board near it to everyone, its players included; before, the registry leaves the
-    /// boards near a young game open (every game is near every other there), so its players
-    /// get no engine at all.
-    pub async fn plays_someone(
-        &self,
-        player: Uuid,
-        near_from_ply: usize,
-    ) -> Result<bool, StoreError> {
-        let young_or_in_one_sitting = format!(
-            "(g.clock NOT LIKE '{{\"kind\":\"days\"%'
-               OR (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) < {})",
-            near_from_ply
-        );
-        let row = sqlx::query(&format!(
+    /// Whether `player` sits in a game in one sitting (not over days) in progress against
+    /// anyone but our computer (whose players are marked by their engine level).
+    pub async fn plays_in_one_sitting(&self, player: Uuid) -> Result<bool, StoreError> {
+        let row = sqlx::query(
             "SELECT 1 AS one FROM games g JOIN players o ON o.id = g.blue_id
              WHERE g.red_id = $1 AND g.status = 'active' AND o.bot_level IS NULL
-               AND {young_or_in_one_sitting}
+               AND g.clock NOT LIKE '{\"kind\":\"days\"%'
              UNION ALL
              SELECT 1 AS one FROM games g JOIN players o ON o.id = g.red_id
              WHERE g.blue_id = $1 AND g.status = 'active' AND o.bot_level IS NULL
-               AND {young_or_in_one_sitting}
-             LIMIT 1"
-        ))
+               AND g.clock NOT LIKE '{\"kind\":\"days\"%'
+             LIMIT 1",
+        )
         .bind(player.to_string())
         .fetch_optional(&self.pool)
         .await?;

@@ -144,7 +144,7 @@ export function renderGame(root, app) {
   const onGameAnalysis = (frame) => {
     if (frame.game !== app.store.state.game?.game) return;
     if (frame.t === 'error') {
-      // Refused (analysis_unavailable): the reason is shown by the status line.
+      // Refused (fair play, a limit, or interrupted): the reason is shown by the status line.
       replay.analysing = false;
     } else {
       replay.analysis = frame;

@@ -12,12 +12,12 @@ use std::time::Duration;
 
 use jungle_engine::{Level, Persona};
 use jungle_protocol::GameStatus;
-use jungle_rules::{Game, Side, Turn};
+use jungle_rules::{Game, Position, Side, Turn};
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
 use crate::engine_pool::{EnginePool, Priority, SearchRequest};
-use jungle_game::assessment::{self, JudgedMove, Record, Signals};
+use jungle_game::assessment::{self, JudgedMove, Record, Signals, RESEMBLES};
 use jungle_store::{GameAssessment, GameRecord, Store, StoreError};
 
 /// The depth every legal move is scored at (about 3 ms a position on one core).
@@ -123,13 +123,20 @@ pub async fn assess(engines: &EnginePool, store: &Store, game: Uuid) -> Result<(
         return Ok(());
     };
     let now = jungle_store::now_ms();
+    let mut resembling = [0u32; 2];
+    if record.clock.is_correspondence() {
+        for side in Side::ALL {
+            resembling[side.index()] = resembling_boards(store, &record, &replayed, side).await?;
+        }
+    }
     let rows: Vec<GameAssessment> = Side::ALL
         .into_iter()
         .filter(|&side| jungle_game::computer::bot_level(seat(&record, side)).is_none())
         .map(|side| {
             let (moves, blurs) = &judged[side.index()];
             let times = move_times(&record, &replayed, side);
-            let signals = Signals::measure(moves, &times, *blurs);
+            let signals =
+                Signals::measure(moves, &times, *blurs).with_resembling(resembling[side.index()]);
             GameAssessment {
                 game,
                 player: seat(&record, side),
@@ -150,6 +157,46 @@ pub async fn assess(engines: &EnginePool, store: &Store, game: Uuid) -> Result<(
     Ok(())
 }
 
+/// Plies of a game over days before its positions are compared with the boards its players
+/// analysed: every board near the start resembles every opening.
+pub const RESEMBLING_FROM_PLY: usize = 8;
+
+/// Boards our engine analysed for the player of `side` while `record` (a game over days) was
+/// in play that resemble one of its positions from [`RESEMBLING_FROM_PLY`] on, mirrored or
+/// colour-swapped alike. A board that still resembles the standard start (an opening studied)
+/// is not counted.
+async fn resembling_boards(
+    store: &Store,
+    record: &GameRecord,
+    replayed: &Game,
+    side: Side,
+) -> Result<u32, StoreError> {
+    let ended = record.ended_at.unwrap_or_else(jungle_store::now_ms);
+    let boards = store
+        .analysed_boards(seat(record, side), record.created_at, ended)
+        .await?;
+    if boards.is_empty() {
+        return Ok(0);
+    }
+    let positions: Vec<Position> = replayed.positions().skip(RESEMBLING_FROM_PLY).collect();
+    let start = Position::start();
+    let resembles = |board: &Position| {
+        let variants = [
+            *board,
+            board.mirrored(),
+            board.colours_swapped(),
+            board.mirrored().colours_swapped(),
+        ];
+        let near = |p: &Position| variants.iter().any(|v| v.board_distance(p) <= RESEMBLES);
+        !near(&start) && positions.iter().any(near)
+    };
+    Ok(boards
+        .iter()
+        .filter_map(|text| text.parse::<Position>().ok())
+        .filter(resembles)
+        .count() as u32)
+}
+
 fn seat(record: &GameRecord, side: Side) -> Uuid {
     match side {
         Side::Red => record.red,
@@ -168,18 +215,19 @@ async fn queue_if_suspicious(store: &Store, row: &GameAssessment) -> Result<(), 
         (
             on_record,
             format!(
-                "record of {} games: {:.0}% engine moves, {:.0} cp lost a move, {} games suspicious",
+                "record of {} games: {:.0}% engine moves, {:.0} cp lost a move, {} games suspicious, {} with many analysed boards like them",
                 record.games,
                 100.0 * f64::from(record.matched) / f64::from(record.moves.max(1)),
                 record.loss_cp,
-                record.suspicious_games
+                record.suspicious_games,
+                record.resembling_games
             ),
         )
     } else if row.verdict >= assessment::QUEUE_GAME {
         (
             row.verdict,
             format!(
-                "game {}: {:.0}% engine moves over {}, {:.0} cp lost a move, move-time CV {}, {} blurs",
+                "game {}: {:.0}% engine moves over {}, {:.0} cp lost a move, move-time CV {}, {} blurs, {} analysed boards like it",
                 row.game,
                 100.0 * row.signals.match_share(),
                 row.signals.moves,
@@ -187,7 +235,8 @@ async fn queue_if_suspicious(store: &Store, row: &GameAssessment) -> Result<(), 
                 row.signals
                     .time_cv
                     .map_or("-".to_owned(), |cv| format!("{cv:.2}")),
-                row.signals.blurs
+                row.signals.blurs,
+                row.signals.resembling
             ),
         )
     } else {

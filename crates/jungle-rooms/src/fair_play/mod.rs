@@ -1,13 +1,16 @@
-//! Fair play: our engine never helps anyone with a game in progress.
+//! Fair play: our engine is never the easy oracle for a game in progress (the threat model is
+//! in docs/security.md: open engines exist, so what the server adds is that it does not help,
+//! and the assessment that detects).
 //!
 //! - [`positions`]: every position of every game in play, by a key that a pasted, transposed,
-//!   mirrored or colour-swapped board shares.
+//!   mirrored or colour-swapped board shares: one lookup per question.
 //! - [`FairPlay`]: the one check every way of asking the engine goes through (the `analyse`
 //!   frame, whole-game analysis, a computer game from a set-up position, the computer's own
-//!   moves, and whatever is added later). A player who plays a game against anyone but our
-//!   computer gets no engine at all until it ends (lichess's rule: no engine on any board
-//!   while playing); anyone else gets nothing about a position that stands in a game in
-//!   progress, on this node or another.
+//!   moves, puzzles, and whatever is added later). A player who plays a game in one sitting
+//!   against anyone but our computer gets no engine at all until it ends (lichess's rule: no
+//!   engine on any board while playing); anyone else, a player of games over days included,
+//!   gets nothing about a position that stands in a game in progress, on this node or
+//!   another, and everything else.
 
 pub mod assessor;
 pub mod engine_marks;
@@ -22,11 +25,11 @@ pub use positions::{Among, GamePositions, LivePositions, Seats, Standing};
 
 use jungle_store::Store;
 
-/// Why the engine says nothing. One wire code, `analysis_unavailable`, for all four.
+/// Why the engine says nothing. One wire code, `analysis_unavailable`, for all three.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineClosed {
     #[error(
-        "our engine is closed to you while you play a game: it opens again when the game ends"
+        "our engine is closed to you while you play a game in one sitting: it opens again when the game ends"
     )]
     Playing,
     #[error(
@@ -35,9 +38,13 @@ pub enum EngineClosed {
     LivePosition,
     #[error("the games in progress cannot all be checked just now (a server is changing hands); try again in a few seconds")]
     Unsure,
-    #[error("this board is close to where a game in progress stands: the engine answers only a few such boards an hour; try again later, or once that game is over")]
-    CloseBudget,
 }
+
+/// Boards analysed for a player kept for the assessment, the latest first.
+pub const ANALYSED_BOARDS_KEPT: i64 = 500;
+/// At most this many boards of one question are noted (a whole game's analysis: spread over
+/// the game).
+const NOTED_AT_ONCE: usize = 100;
 
 /// The check in front of the engine. Cloning shares.
 #[derive(Clone)]
@@ -45,11 +52,9 @@ pub struct FairPlay {
     positions: LivePositions,
     store: Store,
     others: OtherNodes,
-    limits: std::sync::Arc<jungle_limits::Limits>,
 }
 
-/// Who asks the engine: the budget for boards close to a live game counts per player and
-/// per address.
+/// Who asks the engine.
 #[derive(Clone, Copy, Debug)]
 pub struct Asker {
     pub player: Uuid,
@@ -66,17 +71,11 @@ impl Asker {
 }
 
 impl FairPlay {
-    pub fn new(
-        positions: LivePositions,
-        store: Store,
-        others: OtherNodes,
-        limits: std::sync::Arc<jungle_limits::Limits>,
-    ) -> FairPlay {
+    pub fn new(positions: LivePositions, store: Store, others: OtherNodes) -> FairPlay {
         FairPlay {
             positions,
             store,
             others,
-            limits,
         }
     }
 
@@ -85,14 +84,12 @@ impl FairPlay {
         &self.positions
     }
 
-    /// Refuses a player who is seated in a game in progress against anyone but our computer
-    /// (on any node: the database knows every game's players).
+    /// Refuses a player who is seated in a game in one sitting in progress against anyone but
+    /// our computer (on any node: the database knows every game's players). Games over days
+    /// close only their own positions: a player who has one for weeks keeps the analysis
+    /// board for everything else.
     pub async fn not_playing(&self, player: Uuid) -> Result<(), EngineClosed> {
-        match self
-            .store
-            .plays_someone(player, positions::NEAR_FROM_PLY)
-            .await
-        {
+        match self.store.plays_in_one_sitting(player).await {
             Ok(false) => Ok(()),
             Ok(true) => Err(EngineClosed::Playing),
             Err(e) => {
@@ -123,8 +120,7 @@ impl FairPlay {
     }
 
     /// For each position, whether the engine must say nothing about it: it stands in a game
-    /// in play among `among`, or near where a game between people stands now (see
-    /// [`positions::NEAR`]), here or on another node.
+    /// in play among `among`, here or on another node.
     pub async fn closed(
         &self,
         positions: &[Position],
@@ -134,9 +130,8 @@ impl FairPlay {
         Ok(standings.iter().map(|s| *s == Standing::Closed).collect())
     }
 
-    /// Whether the engine may tell `asker` about `positions` now: not while they play, not
-    /// about a position of a game in progress or near one, and about boards close to one
-    /// only within their budget (each such question spends one).
+    /// Whether the engine may tell `asker` about `positions` now: not while they play a game
+    /// in one sitting, not about a position of a game in progress.
     pub async fn may_show<'a>(
         &self,
         asker: Asker,
@@ -146,8 +141,8 @@ impl FairPlay {
     }
 
     /// Whether `asker` may start a game against our computer from `start`: not while they
-    /// play, not where a game between people stands now or near it, and close to one only
-    /// within their budget. It is the test the computer's own moves pass one by one
+    /// play, not where a game between people stands now. It is the test the computer's own
+    /// moves pass one by one
     /// ([`FairPlay::computer_may_answer`]): a position that only games against the computer
     /// stand in (a lesson's practice, which many learners play at once), or that a game
     /// between people has left behind, tells nobody anything about a game in progress.
@@ -166,22 +161,18 @@ impl FairPlay {
         positions: impl IntoIterator<Item = &'a Position>,
         among: Among,
     ) -> Result<(), EngineClosed> {
-        match self.standing_for(asker.player, positions, among).await? {
-            Standing::Open => Ok(()),
+        let positions: Vec<Position> = positions.into_iter().copied().collect();
+        match self.standing_for(asker.player, &positions, among).await? {
+            Standing::Open => {
+                self.note_analysed(asker.player, &positions).await;
+                Ok(())
+            }
             Standing::Closed => Err(EngineClosed::LivePosition),
-            Standing::Close => self
-                .limits
-                .check(
-                    jungle_limits::Limited::CloseToLive,
-                    Some(asker.player),
-                    asker.addr,
-                )
-                .map_err(|_| EngineClosed::CloseBudget),
         }
     }
 
     /// [`FairPlay::may_show`] asked again about a question already let through (an answer
-    /// ready after the games moved on): nothing is spent.
+    /// ready after the games moved on).
     pub async fn still_may_show<'a>(
         &self,
         asker: Uuid,
@@ -189,7 +180,7 @@ impl FairPlay {
     ) -> Result<(), EngineClosed> {
         match self.standing_for(asker, positions, Among::AllGames).await? {
             Standing::Closed => Err(EngineClosed::LivePosition),
-            Standing::Open | Standing::Close => Ok(()),
+            Standing::Open => Ok(()),
         }
     }
 
@@ -209,6 +200,34 @@ impl FairPlay {
         Ok(standings.into_iter().max().unwrap_or(Standing::Open))
     }
 
+    /// Notes the boards the engine is about to tell `player` about, when a game over days of
+    /// theirs is in progress (a player in a game in one sitting is told nothing): once that
+    /// game ends, the assessment counts those that resemble its positions. What an engine
+    /// answers about boards near a live one is the one trace left of recovering its move
+    /// from them. A failure to note is logged, and the answer still goes.
+    pub async fn note_analysed(&self, player: Uuid, positions: &[Position]) {
+        match self.store.correspondence_in_progress(player).await {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "fair play: a player's games over days");
+                return;
+            }
+        }
+        let every = positions.len().div_ceil(NOTED_AT_ONCE).max(1);
+        for position in positions.iter().step_by(every) {
+            let board = position.to_string();
+            let noted = self
+                .store
+                .record_analysed_board(player, &board, ANALYSED_BOARDS_KEPT)
+                .await;
+            if let Err(e) = noted {
+                tracing::warn!(error = %e, "fair play: noting an analysed board");
+                return;
+            }
+        }
+    }
+
     /// How much of the engine's line `pv` from `game` may be shown: it stops with the first
     /// move that leads into a position the engine must not speak of (nothing is said about
     /// what to play there).
@@ -226,33 +245,18 @@ impl FairPlay {
             .map_or(pv.len(), |index| index + 1))
     }
 
-    /// Whether the computer may search `position` in its game against `opponent` (at `addr`
-    /// when connected): not where a game between people stands now or near it, and close to
-    /// it only within the opponent's budget (each such move spends one). Unsure counts as no.
-    pub async fn computer_may_answer(
-        &self,
-        opponent: Uuid,
-        addr: Option<std::net::IpAddr>,
-        position: &Position,
-    ) -> bool {
-        let standing = match self.standings(&[*position], Among::PeoplesGamesNow).await {
-            Ok(standings) => standings[0],
-            Err(_) => return false,
-        };
-        let what = jungle_limits::Limited::CloseToLive;
-        match standing {
-            Standing::Open => true,
-            Standing::Closed => false,
-            Standing::Close => match addr {
-                Some(addr) => self.limits.check(what, Some(opponent), addr).is_ok(),
-                None => self.limits.check_player(what, opponent).is_ok(),
-            },
-        }
+    /// Whether the computer may search `position` in its game: not where a game between
+    /// people stands now. Unsure counts as no.
+    pub async fn computer_may_answer(&self, position: &Position) -> bool {
+        matches!(
+            self.standings(&[*position], Among::PeoplesGamesNow).await,
+            Ok(standings) if standings[0] == Standing::Open
+        )
     }
 
-    /// Whether `position` is where a game between people stands now, or near it (here or
-    /// elsewhere): the computer then plays at random, so that a game against it is no oracle
-    /// for theirs. Unsure counts as yes.
+    /// Whether `position` is where a game between people stands now (here or elsewhere): the
+    /// computer then plays at random, so that a game against it is no oracle for theirs.
+    /// Unsure counts as yes.
     pub async fn in_peoples_game(&self, position: &Position) -> bool {
         match self.closed(&[*position], Among::PeoplesGamesNow).await {
             Ok(closed) => closed.contains(&true),

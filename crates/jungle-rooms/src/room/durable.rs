@@ -189,15 +189,11 @@ impl Room {
                 Some(_) => crate::fair_play::Seats::WithComputer,
                 None => crate::fair_play::Seats::People,
             };
-            let over_days = self.session.settings().clock.is_correspondence();
-            self.positions = Some(
-                crate::fair_play::GamePositions::new(
-                    self.ctx.fair_play.positions().clone(),
-                    self.id,
-                    seats,
-                )
-                .over_days(over_days),
-            );
+            self.positions = Some(crate::fair_play::GamePositions::new(
+                self.ctx.fair_play.positions().clone(),
+                self.id,
+                seats,
+            ));
         }
         if let Some(positions) = &mut self.positions {
             positions.follow(self.session.game());

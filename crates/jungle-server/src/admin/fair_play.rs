@@ -48,14 +48,14 @@ pub async fn assessment(
     );
     let _ = writeln!(
         out,
-        "{:<17} {:<36} {:<4} {:>5} {:>6} {:>7} {:>6} {:>5} {:>5}  verdict",
-        "assessed", "game", "side", "moves", "engine", "loss cp", "CV", "fast", "blurs"
+        "{:<17} {:<36} {:<4} {:>5} {:>6} {:>7} {:>6} {:>5} {:>5} {:>5}  verdict",
+        "assessed", "game", "side", "moves", "engine", "loss cp", "CV", "fast", "blurs", "like"
     );
     for row in &rows {
         let s = &row.signals;
         let _ = writeln!(
             out,
-            "{:<17} {:<36} {:<4} {:>5} {:>5.0}% {:>7.1} {:>6} {:>5} {:>5}  {}",
+            "{:<17} {:<36} {:<4} {:>5} {:>5.0}% {:>7.1} {:>6} {:>5} {:>5} {:>5}  {}",
             when(row.assessed_at),
             row.game,
             row.side.name(),
@@ -65,6 +65,7 @@ pub async fn assessment(
             s.time_cv.map_or("-".to_owned(), |cv| format!("{cv:.2}")),
             s.fast_moves,
             s.blurs,
+            s.resembling,
             row.verdict.name()
         );
     }
@@ -72,13 +73,14 @@ pub async fn assessment(
     let record = Record::of(&signals);
     let _ = writeln!(
         out,
-        "record over {} games ({} moves): {:.0}% engine moves, {:.1} cp lost a move, CV {}, {} blurs, {} suspicious games: {}",
+        "record over {} games ({} moves): {:.0}% engine moves, {:.1} cp lost a move, CV {}, {} blurs, {} games with many analysed boards like them, {} suspicious games: {}",
         record.games,
         record.moves,
         100.0 * f64::from(record.matched) / f64::from(record.moves.max(1)),
         record.loss_cp,
         record.time_cv.map_or("-".to_owned(), |cv| format!("{cv:.2}")),
         record.blurs,
+        record.resembling_games,
         record.suspicious_games,
         record.verdict().name()
     );

@@ -105,7 +105,9 @@ impl Session {
         let store = &self.state.store;
         let fair_play = &self.state.room_ctx.fair_play;
         fair_play.not_playing(conn.player.id).await?;
-        if let Some(frame) = crate::game_analysis::stored(store, fair_play, game).await? {
+        if let Some(frame) =
+            crate::game_analysis::stored(store, fair_play, game, conn.player.id).await?
+        {
             return Ok(Some(frame_text(&frame)));
         }
         let record = store

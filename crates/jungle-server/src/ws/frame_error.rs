@@ -75,6 +75,10 @@ pub enum FrameError {
     Unavailable(jungle_cluster::ClusterError),
     #[error("something went wrong on our side; please try again")]
     Store(#[from] StoreError),
+    /// A refusal of a request about one game (its whole analysis), said with the game's id so
+    /// that the page waiting for it hears it.
+    #[error("{0}")]
+    AboutGame(Box<FrameError>, Uuid),
 }
 
 impl From<jungle_tournaments::director::JoinError> for FrameError {
@@ -151,6 +155,7 @@ impl FrameError {
             FrameError::AnalysisRunning => ErrorCode::LimitReached,
             FrameError::RateLimited(_) => ErrorCode::RateLimited,
             FrameError::Store(_) => ErrorCode::Internal,
+            FrameError::AboutGame(refusal, _) => refusal.code(),
         }
     }
 
@@ -161,7 +166,8 @@ impl FrameError {
             FrameError::UnknownGame(game)
             | FrameError::GameInPlay(game)
             | FrameError::NotYourGame(game)
-            | FrameError::GameOver(game) => Some(*game),
+            | FrameError::GameOver(game)
+            | FrameError::AboutGame(_, game) => Some(*game),
             _ => None,
         }
     }
@@ -170,6 +176,11 @@ impl FrameError {
     pub fn to_frame(&self) -> Utf8Bytes {
         if let FrameError::Store(e) = self {
             tracing::error!(error = %e, "request failed");
+        }
+        if let FrameError::AboutGame(refusal, game) = self {
+            if let FrameError::Store(e) = refusal.as_ref() {
+                tracing::error!(error = %e, %game, "request failed");
+            }
         }
         if let FrameError::Unavailable(e) = self {
             tracing::warn!(error = %e, "a seek refused: Redis out of reach");

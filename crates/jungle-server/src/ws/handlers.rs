@@ -148,7 +148,10 @@ impl Session {
                 position,
                 moves,
             } => self.analyse(conn, rules, position, moves).await,
-            ClientFrame::AnalyseGame { game } => self.analyse_game(conn, game).await,
+            ClientFrame::AnalyseGame { game } => self
+                .analyse_game(conn, game)
+                .await
+                .map_err(|refusal| FrameError::AboutGame(Box::new(refusal), game)),
             frame @ (ClientFrame::Challenge { .. }
             | ClientFrame::AcceptChallenge { .. }
             | ClientFrame::DeclineChallenge { .. }

@@ -54,7 +54,7 @@ pub struct WsServices {
     /// Flips to true on shutdown.
     pub shutdown: tokio::sync::watch::Receiver<bool>,
     /// Connections per address.
-    pub per_address: crate::http_server::IpLimits,
+    pub per_address: crate::ip_limits::IpLimits,
     /// What a room needs, for the rooms this opens.
     pub room_ctx: std::sync::Arc<jungle_rooms::RoomContext>,
     /// The players connected to this node.

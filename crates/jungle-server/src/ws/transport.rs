@@ -72,6 +72,7 @@ pub async fn upgrade(
             Some(client_slot) => Some(client_slot),
             // As a connection over the cap is answered at accept.
             None => {
+                metrics::counter!("jungle_connections_refused_total").increment(1);
                 return (
                     StatusCode::TOO_MANY_REQUESTS,
                     [
@@ -80,7 +81,7 @@ pub async fn upgrade(
                     ],
                     TOO_MANY_FROM_ADDRESS,
                 )
-                    .into_response()
+                    .into_response();
             }
         },
         _ => None,
@@ -95,6 +96,9 @@ pub async fn upgrade(
             limited.to_string(),
             Some(&limited),
         );
+    }
+    if let Some(slot) = &slot {
+        slot.upgrading();
     }
     ws.max_message_size(TRANSPORT_LIMIT)
         .max_frame_size(TRANSPORT_LIMIT)
@@ -219,7 +223,7 @@ fn run(
     mut socket: WebSocket,
     state: WsState,
     ip: IpAddr,
-    slots: (Option<ConnectionSlot>, Option<crate::http_server::IpSlot>),
+    slots: (Option<ConnectionSlot>, Option<crate::ip_limits::IpSlot>),
 ) -> impl std::future::Future<Output = ()> + Send {
     async move {
         metrics::gauge!("jungle_connections").increment(1.0);

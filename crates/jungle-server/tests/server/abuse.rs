@@ -790,3 +790,48 @@ async fn bodies_over_a_routes_limit_are_too_large() {
     assert_eq!(response.status(), 201);
     server.shutdown().await;
 }
+
+/// An address may have only a few requests half sent at once: the ninth head begun (or the
+/// ninth body on its way) while eight stall is refused at once, not held for the timeout;
+/// once they are gone, the address is served as ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_has_few_requests_half_sent_at_once() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(Db::Sqlite, |c| c.header_timeout_s = 5).await;
+    let started = std::time::Instant::now();
+    let mut stalled = Vec::new();
+    for _ in 0..8 {
+        let mut socket = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        socket.write_all(b"GET /api/leaderboard HT").await.unwrap();
+        stalled.push(socket);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut ninth = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    ninth.write_all(b"GET /api/leaderboard HT").await.unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(WAIT, ninth.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "closed at once");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+    // Eight bodies on their way: the ninth is told so, before a byte of it is read.
+    let head = "POST /api/account HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                Content-Length: 3000\r\n\r\n";
+    // The stalled heads gone, their places are free.
+    drop(stalled);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut bodies = Vec::new();
+    for _ in 0..8 {
+        let mut socket = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        socket.write_all(head.as_bytes()).await.unwrap();
+        socket.write_all(&[b' '; 100]).await.unwrap();
+        bodies.push(socket);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let (answer, took) = raw_exchange(&server, head, &[b' '; 100], None).await;
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(took < std::time::Duration::from_secs(3), "{took:?}");
+    drop(bodies);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let (status, _) = server.get_status("/api/leaderboard").await;
+    assert_eq!(status, 200);
+    server.shutdown().await;
+}
