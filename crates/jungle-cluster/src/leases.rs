@@ -56,7 +56,7 @@ pub async fn keep(
             Ok(lost) => {
                 for game in lost {
                     tracing::warn!(%game, "another node took this game's lease; stopping here");
-                    if let Some(room) = ctx.rooms.get(game) {
+                    if let Some(room) = ctx.rooms.relinquish(game) {
                         room.send(RoomCommand::Relinquish).await;
                     }
                 }
@@ -157,7 +157,7 @@ async fn orphans(cluster: &Cluster, ctx: &RoomContext) -> Result<HashSet<Uuid>, 
     active.extend(waiting.map_err(|e| e.to_string())?);
     let elsewhere: Vec<Uuid> = active
         .into_iter()
-        .filter(|game| ctx.rooms.get(*game).is_none())
+        .filter(|game| !ctx.rooms.contains(*game))
         .collect();
     let free = cluster
         .unowned(&elsewhere)

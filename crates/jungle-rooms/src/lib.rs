@@ -12,8 +12,10 @@
 //! - [`lobby`]: seeks and matchmaking on one node; [`challenges`]: one player invites another;
 //! - [`online`]: this node's connected players;
 //! - [`fair_play`]: the check in front of the engine, and the assessment of finished games;
-//! - [`correspondence`]: who may start a game over days; [`time_source`]: the time games see.
+//! - [`correspondence`]: who may start a game over days; [`asleep`]: games over days with
+//!   nobody in them leave memory until their next event; [`time_source`]: the time games see.
 
+pub mod asleep;
 pub mod challenges;
 pub mod chat_line;
 pub mod computer;
@@ -216,7 +218,21 @@ pub struct RoomHandle {
     tx: mpsc::Sender<RoomCommand>,
 }
 
+/// How many commands may wait for a room before senders wait in turn.
+const ROOM_QUEUE: usize = 256;
+
 impl RoomHandle {
+    /// A room's queue: the handle that sends to it, and the end its task reads.
+    pub(crate) fn channel(id: Uuid) -> (RoomHandle, mpsc::Receiver<RoomCommand>) {
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        (RoomHandle { id, tx }, rx)
+    }
+
+    /// How many handles on this room exist, this one included.
+    pub(crate) fn senders(&self) -> usize {
+        self.tx.strong_count()
+    }
+
     /// A handle on a task that takes room commands (a room, or a proxy to one elsewhere).
     pub fn new(id: Uuid, tx: mpsc::Sender<RoomCommand>) -> RoomHandle {
         RoomHandle { id, tx }

@@ -296,6 +296,36 @@ pub async fn resume_record(
     ctx: &Arc<RoomContext>,
     record: GameRecord,
 ) -> Result<Option<RoomHandle>, jungle_store::StoreError> {
+    let id = record.id;
+    let Some(session) = resumed_session(ctx, record).await? else {
+        return Ok(None);
+    };
+    // A resumed game against the computer counts against its player again, as it did.
+    let human = match (
+        session.seat(Side::Red).and_then(|s| s.who.computer),
+        session.seat(Side::Blue).and_then(|s| s.who.computer),
+    ) {
+        (Some(_), None) => session.seat(Side::Blue),
+        (None, Some(_)) => session.seat(Side::Red),
+        _ => None,
+    };
+    let hold = human.map(|seat| {
+        ctx.rooms.reserve_always(Hold {
+            player: seat.who.player.id,
+            kind: HoldKind::ComputerGame,
+        })
+    });
+    Ok(Some(Room::spawn_resumed(ctx.clone(), id, session, hold)))
+}
+
+/// A stored game in progress as a session: its players and ratings as stored, its turns
+/// replayed, its clock as saved after the last turn and charged with the time since (but
+/// for the mover's vacations, over days), both players counted away from now (they
+/// reconnect within the grace period). `None` for a game whose turns do not replay (logged).
+pub async fn resumed_session(
+    ctx: &Arc<RoomContext>,
+    record: GameRecord,
+) -> Result<Option<GameSession>, jungle_store::StoreError> {
     let store = &ctx.store;
     let mut seats = Vec::with_capacity(2);
     for id in [record.red, record.blue] {
@@ -326,8 +356,8 @@ pub async fn resume_record(
             away[side] = store.vacations(player, began).await?;
         }
     }
-    match resumed(ctx.clone(), record, red, blue, away) {
-        Ok(handle) => Ok(Some(handle)),
+    match replayed(ctx, record, red, blue, away) {
+        Ok(session) => Ok(Some(session)),
         Err(e) => {
             tracing::error!(game = %id, error = %e, "could not resume a game");
             Ok(None)
@@ -335,33 +365,21 @@ pub async fn resume_record(
     }
 }
 
-/// A game found unfinished at start-up: replayed, with the clocks as saved after the last
-/// turn, and both players counted away from now (they reconnect within the grace period).
-pub fn resumed(
-    ctx: Arc<RoomContext>,
+/// A stored game replayed, with the clocks as saved after the last turn and the time since
+/// charged to the side to move.
+fn replayed(
+    ctx: &Arc<RoomContext>,
     record: GameRecord,
     red: SeatPlayer,
     blue: SeatPlayer,
     away: [Vec<jungle_store::Vacation>; 2],
-) -> Result<RoomHandle, String> {
+) -> Result<GameSession, String> {
     let settings = RoomSettings {
         rules: record.rules,
         clock: record.clock,
         rated: record.rated,
     };
     let game = jungle_game::replay::stored_game(&record).map_err(|stopped| stopped.to_string())?;
-    // A resumed game against the computer counts against its player again, as it did.
-    let human = match (red.computer, blue.computer) {
-        (Some(_), None) => Some(blue.player.id),
-        (None, Some(_)) => Some(red.player.id),
-        _ => None,
-    };
-    let hold = human.map(|player| {
-        ctx.rooms.reserve_always(Hold {
-            player,
-            kind: HoldKind::ComputerGame,
-        })
-    });
     let now = ctx.time.instant();
     let mut clock = match record.moves.last() {
         Some(last) => GameClock::restore(settings.clock, last.clock, now),
@@ -379,7 +397,7 @@ pub fn resumed(
         .sum();
     let downtime = (wall_now - began - on_vacation).max(0) as u64;
     clock.charge_downtime(to_move, std::time::Duration::from_millis(downtime));
-    let session = GameSession::resumed(
+    Ok(GameSession::resumed(
         settings,
         record.room_code.clone(),
         game,
@@ -390,8 +408,7 @@ pub fn resumed(
     )
     .in_tournament(record.tournament)
     .kept_private(record.private)
-    .with_day_given(day_given);
-    Ok(Room::spawn_resumed(ctx, record.id, session, hold))
+    .with_day_given(day_given))
 }
 
 /// When the running turn of a stored game began: its last move, or its start.

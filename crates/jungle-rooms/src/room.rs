@@ -30,9 +30,6 @@ use jungle_game::session::{Action, Event, GameSession, Refusal, SeatPlayer, Timi
 use jungle_store::persist::{Persister, Write, Written};
 use jungle_store::{MoveRecord, NewGame, RatingRecord, Store};
 
-/// How many commands may wait for a room before senders wait in turn.
-const ROOM_QUEUE: usize = 256;
-
 /// What every room needs from the server around it.
 #[derive(Clone)]
 pub struct RoomContext {
@@ -86,6 +83,18 @@ pub struct Room {
     /// This game's positions in the fair-play registry while it is in play: no engine path
     /// speaks of them until it ends.
     positions: Option<crate::fair_play::GamePositions>,
+    /// Its game was read back from the database (a restart, an adoption, a wake).
+    resumed: bool,
+    /// It went to sleep: the registry holds what stays of it (see [`crate::asleep`]).
+    asleep: bool,
+}
+
+/// The first event number of a room whose game was read back from the database: the time in
+/// milliseconds, above any number its room had before.
+fn resumed_seq() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64)
 }
 
 /// Chat lines a room keeps in memory for latecomers (all are stored in the database).
@@ -123,10 +132,7 @@ impl Room {
         session: GameSession,
         hold: Option<Hold>,
     ) -> RoomHandle {
-        let first_seq = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |since| since.as_millis() as u64);
-        Room::spawn_numbered(ctx, id, session, Vec::new(), hold, first_seq)
+        Room::spawn_numbered(ctx, id, session, Vec::new(), hold, resumed_seq())
     }
 
     fn spawn_numbered(
@@ -137,14 +143,40 @@ impl Room {
         hold: Option<Hold>,
         first_seq: u64,
     ) -> RoomHandle {
-        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
-        let handle = RoomHandle { id, tx };
+        let (handle, queue) = RoomHandle::channel(id);
         ctx.rooms
             .insert(handle.clone(), session.code().map(str::to_owned), hold);
+        Room::start(ctx, &handle, session, queue, initial, first_seq, None);
+        handle
+    }
+
+    /// Starts the room of a game over days that slept, on the queue of the handle the
+    /// registry already hands out (commands sent meanwhile wait there), with its positions
+    /// still registered.
+    pub(crate) fn spawn_woken(
+        ctx: Arc<RoomContext>,
+        handle: &RoomHandle,
+        session: GameSession,
+        queue: mpsc::Receiver<RoomCommand>,
+        positions: Option<crate::fair_play::GamePositions>,
+    ) {
+        let seq = resumed_seq();
+        Room::start(ctx, handle, session, queue, Vec::new(), seq, positions);
+    }
+
+    fn start(
+        ctx: Arc<RoomContext>,
+        handle: &RoomHandle,
+        session: GameSession,
+        queue: mpsc::Receiver<RoomCommand>,
+        initial: Vec<Event>,
+        first_seq: u64,
+        positions: Option<crate::fair_play::GamePositions>,
+    ) {
         // Boxed: an async fn's argument is held twice in its task (as passed, and as the
         // local it becomes), and the room is its largest.
         let room = Box::new(Room {
-            id,
+            id: handle.id,
             ctx,
             session,
             members: Vec::new(),
@@ -156,10 +188,11 @@ impl Room {
             live: false,
             own_tx: handle.tx.downgrade(),
             relinquished: false,
-            positions: None,
+            positions,
+            resumed: first_seq != 0,
+            asleep: false,
         });
-        tokio::spawn(room.run(rx, initial));
-        handle
+        tokio::spawn(room.run(queue, initial));
     }
 
     async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<RoomCommand>, initial: Vec<Event>) {
@@ -182,13 +215,18 @@ impl Room {
         for side in [Side::Red, Side::Blue] {
             Box::pin(self.read_vacations(side)).await;
         }
+        if self.resumed {
+            Box::pin(self.recall_chat()).await;
+        }
         let mut shutdown = self.ctx.shutdown.clone();
         let mut time_moves = self.ctx.time.moves();
-        // One timer for the room's life, moved when the deadline moves: a new one at every
-        // command would enter and leave the timer wheel (a lock) once a move.
+        // One timer for the room's life, moved when its next moment moves: a new one at every
+        // command would enter and leave the timer wheel (a lock) once a move. Its next moment
+        // is the session's deadline, or, for a game that may sleep, the end of its idleness.
         let mut timer = std::pin::pin!(sleep_until(tokio::time::Instant::now()));
         let mut armed: Option<tokio::time::Instant> = None;
-        while !self.session.is_closed() && !self.relinquished {
+        let mut idle_since = tokio::time::Instant::now();
+        while !self.session.is_closed() && !self.relinquished && !self.asleep {
             let now = self.now();
             if let Some(computer) = &mut self.computer {
                 computer.think_if_to_move(
@@ -203,24 +241,41 @@ impl Room {
                 .session
                 .next_deadline()
                 .map(|at| self.ctx.time.timer_at(at));
-            if let Some(at) = deadline.filter(|at| armed != Some(*at)) {
+            let sleepy = self.sleep_after().map(|after| idle_since + after);
+            let next = deadline.into_iter().chain(sleepy).min();
+            if let Some(at) = next.filter(|at| armed != Some(*at)) {
                 timer.as_mut().reset(at);
             }
-            armed = deadline;
+            armed = next;
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(command) => Box::pin(self.handle(command)).await,
+                    Some(command) => {
+                        idle_since = tokio::time::Instant::now();
+                        Box::pin(self.handle(command)).await
+                    }
                     None => break,
                 },
-                _ = &mut timer, if deadline.is_some() => {
+                _ = &mut timer, if next.is_some() => {
                     armed = None;
-                    let events = self.session.on_timer(self.now());
-                    Box::pin(self.apply(events)).await;
+                    if deadline.is_some_and(|at| at <= tokio::time::Instant::now()) {
+                        let events = self.session.on_timer(self.now());
+                        Box::pin(self.apply(events)).await;
+                    } else if sleepy.is_some() && !self.fall_asleep(&rx) {
+                        // Someone may still reach it: another period before trying again.
+                        idle_since = tokio::time::Instant::now();
+                    }
                 }
                 _ = shutdown.changed() => break,
                 // Time was moved forward (tests of days): the deadline is armed again.
                 Ok(()) = time_moves.changed() => {}
             }
+        }
+        metrics::gauge!("jungle_rooms").decrement(1.0);
+        if self.asleep {
+            // Still in play, and still in the registry: only its task and state are gone.
+            metrics::gauge!("jungle_live_games").decrement(1.0);
+            tracing::debug!(game = %self.id, "asleep");
+            return;
         }
         self.set_live(false);
         // A room stopped by a shutdown keeps its code: the node that adopts it is found
@@ -228,7 +283,6 @@ impl Room {
         if self.session.is_closed() {
             Box::pin(self.share_code(false)).await;
         }
-        metrics::gauge!("jungle_rooms").decrement(1.0);
         self.ctx.rooms.remove(self.id);
         if self.relinquished {
             // Gone from this node's rooms first, so that following it again finds the node that
@@ -238,6 +292,34 @@ impl Room {
                 let _ = member.conn.tx.try_send(Outbound::moved(self.id));
             }
         }
+    }
+
+    /// How long this room waits with nobody in it before it sleeps, if it may: a game over
+    /// days in play, nobody in it, nothing offered that only memory holds (see
+    /// [`crate::asleep`]).
+    fn sleep_after(&self) -> Option<Duration> {
+        let may = self.session.settings().clock.is_correspondence()
+            && self.session.status() == GameStatus::Active
+            && self.live
+            && self.members.is_empty()
+            && self.computer.is_none()
+            && self.session.draw_offer().is_none()
+            && self.session.takeback_offer().is_none();
+        may.then(|| self.ctx.rooms.sleep_after()).flatten()
+    }
+
+    /// Hands what must stay of this game to the registry and stops, if nothing can reach the
+    /// room meanwhile; false if it must keep running.
+    fn fall_asleep(&mut self, queue: &mpsc::Receiver<RoomCommand>) -> bool {
+        let asleep = Box::new(crate::registry::Asleep {
+            positions: self.positions.take(),
+            deadline: self.session.next_deadline(),
+        });
+        match self.ctx.rooms.sleep(self.id, || queue.is_empty(), asleep) {
+            Ok(()) => self.asleep = true,
+            Err(asleep) => self.positions = asleep.positions,
+        }
+        self.asleep
     }
 
     /// A room's code is findable from every node while the room lives.

@@ -38,6 +38,11 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_DISCONNECT_GRACE_S", default_value_t = 30)]
     pub disconnect_grace_s: u64,
 
+    /// Seconds a game over days may have nobody in it before it leaves memory (it stays in
+    /// the database and comes back on its next event, or when its clock runs out).
+    #[arg(long, env = "JUNGLE_IDLE_GAME_S", default_value_t = 600)]
+    pub idle_game_s: u64,
+
     /// Seconds each side has to make its first move before the game is `aborted`.
     #[arg(long, env = "JUNGLE_ABORT_S", default_value_t = 30)]
     pub abort_s: u64,
@@ -174,6 +179,10 @@ impl Config {
 
     pub fn disconnect_grace(&self) -> Duration {
         Duration::from_secs(self.disconnect_grace_s)
+    }
+
+    pub fn idle_game(&self) -> Duration {
+        Duration::from_secs(self.idle_game_s.max(1))
     }
 
     pub fn abort_after(&self) -> Duration {

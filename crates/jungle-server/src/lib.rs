@@ -162,6 +162,7 @@ impl Server {
             time: config.time.clone(),
             mailer: Arc::new(mailer.clone()),
         });
+        jungle_rooms::asleep::let_games_sleep(&room_ctx, config.idle_game());
         jungle_tournaments::schedule::ensure_organiser(&store).await?;
         jungle_puzzles::start(
             store.clone(),
@@ -349,6 +350,12 @@ impl Server {
         self.addr
     }
 
+    /// Games in progress here whose room sleeps (see `jungle_rooms::asleep`); `/metrics`
+    /// shows it as `jungle_games_asleep`.
+    pub fn games_asleep(&self) -> usize {
+        self.rooms.asleep_count()
+    }
+
     /// Where `/metrics` is served when it has an address of its own (`--metrics-addr`).
     pub fn metrics_addr(&self) -> Option<SocketAddr> {
         self.metrics_addr
@@ -373,7 +380,7 @@ impl Server {
         // Rooms stop on the signal and hand their last writes over; then the writer commits
         // what is queued and stops (other tasks may still hold a handle to it).
         let until = tokio::time::Instant::now() + Duration::from_secs(5);
-        while !self.rooms.live_ids().is_empty() && tokio::time::Instant::now() < until {
+        while !self.rooms.running_ids().is_empty() && tokio::time::Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         if !self.writer.close(Duration::from_secs(30)).await {

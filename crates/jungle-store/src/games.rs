@@ -469,7 +469,6 @@ impl Store {
         Ok(())
     }
 
-    /// A game's chat lines, oldest first: (channel, player, preset, text).
     /// How many lines `player` has stored in `game`'s chat.
     pub async fn chat_count(&self, game: Uuid, player: Uuid) -> Result<u32, StoreError> {
         let row = sqlx::query(
@@ -482,6 +481,45 @@ impl Store {
         Ok(row.try_get::<i64, _>("n")? as u32)
     }
 
+    /// The latest `limit` lines of `game`'s chat, oldest first, each with its speaker's name
+    /// (a room that starts again shows them to those who join, as it did).
+    pub async fn recent_chat(
+        &self,
+        game: Uuid,
+        limit: usize,
+    ) -> Result<Vec<(ChatRecord, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT c.channel, c.player_id, c.preset, c.text, p.name FROM chat_lines c \
+             JOIN players p ON p.id = c.player_id \
+             WHERE c.game_id = $1 ORDER BY c.at DESC LIMIT $2",
+        )
+        .bind(game.to_string())
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut lines = rows
+            .iter()
+            .map(|r| {
+                let channel: String = r.try_get("channel")?;
+                let record = ChatRecord {
+                    game,
+                    channel: if channel == "players" {
+                        "players"
+                    } else {
+                        "spectators"
+                    },
+                    player: get_uuid(r, "player_id")?,
+                    preset: r.try_get("preset")?,
+                    text: r.try_get("text")?,
+                };
+                Ok((record, r.try_get("name")?))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        lines.reverse();
+        Ok(lines)
+    }
+
+    /// A game's chat lines, oldest first.
     pub async fn chat_lines(&self, game: Uuid) -> Result<Vec<ChatRecord>, StoreError> {
         let rows = sqlx::query(
             "SELECT channel, player_id, preset, text FROM chat_lines WHERE game_id = $1 ORDER BY at",

@@ -511,7 +511,7 @@ impl Director {
         let lost: Vec<Uuid> = self
             .games
             .keys()
-            .filter(|game| self.ctx.rooms.get(**game).is_none())
+            .filter(|game| !self.ctx.rooms.contains(**game))
             .copied()
             .collect();
         for game in lost {

@@ -92,3 +92,37 @@ impl Room {
         self.chat.push((channel, from.id, line));
     }
 }
+
+impl Room {
+    /// A room that starts again (a restart, an adoption, a game woken from sleep): the latest
+    /// lines said, for those who join, as the room before showed them.
+    pub(super) async fn recall_chat(&mut self) {
+        let lines = match self.ctx.store.recent_chat(self.id, CHAT_KEPT).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::warn!(game = %self.id, error = %e, "the chat so far could not be read");
+                return;
+            }
+        };
+        self.chat = lines
+            .into_iter()
+            .map(|(record, name)| {
+                let channel = match record.channel {
+                    "players" => ChatChannel::Players,
+                    _ => ChatChannel::Spectators,
+                };
+                let line = frame_text(&ServerFrame::ChatLine {
+                    game: self.id,
+                    channel,
+                    from: jungle_protocol::PlayerInfo {
+                        id: record.player,
+                        name,
+                    },
+                    preset: record.preset,
+                    text: record.text,
+                });
+                (channel, record.player, line)
+            })
+            .collect();
+    }
+}

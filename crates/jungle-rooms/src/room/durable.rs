@@ -216,10 +216,10 @@ impl Room {
             let listed = !self.session.settings().clock.is_correspondence();
             self.ctx
                 .rooms
-                .set_live(self.id, listed.then(|| self.live_summary()));
+                .set_live(self.id, true, listed.then(|| self.live_summary()));
         } else {
             metrics::gauge!("jungle_live_games").decrement(1.0);
-            self.ctx.rooms.set_live(self.id, None);
+            self.ctx.rooms.set_live(self.id, false, None);
         }
     }
 

@@ -536,6 +536,7 @@ pub async fn healthz(State(state): State<ApiState>) -> Response {
 
 pub async fn metrics(State(state): State<ApiState>) -> Response {
     metrics::gauge!("jungle_live_rooms_indexed").set(state.rooms.live_count() as f64);
+    metrics::gauge!("jungle_games_asleep").set(state.rooms.asleep_count() as f64);
     if let Some(bytes) = resident_memory_bytes() {
         metrics::gauge!("process_resident_memory_bytes").set(bytes as f64);
     }

@@ -370,6 +370,48 @@ async fn draining_a_node_moves_its_game_without_ending_it() {
     drop_database(&url).await;
 }
 
+/// A game over days keeps its lease on its node, awake or asleep (issue 49): no other node
+/// takes it for an orphan while nobody is in it, and a player on another node wakes it where
+/// it sleeps and plays on. (Its lease was once renewed only while it was listed, and games
+/// over days are not listed: every other node adopted it within seconds, and two ran it.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_over_days_asleep_on_its_node_stays_there() {
+    let url = fresh_database(Db::Postgres).await;
+    let args = ["--redis-url", REDIS, "--idle-game-s", "1"];
+    let a = ServerProcess::start_with_args(&url, &[&args[..], &["--node-id", "a"]].concat());
+    let b = ServerProcess::start_with_args(&url, &[&args[..], &["--node-id", "b"]].concat());
+    let (host, guest) = (
+        create_account(a.addr, "Host").await,
+        create_account(a.addr, "Guest").await,
+    );
+    let mut red = signed_in_client(a.addr, &host).await;
+    let (code, game) = open_private_room(&mut red, ClockSpec::Days { days: 3 }, true).await;
+    red.expect_game().await;
+    let mut blue = signed_in_client(a.addr, &guest).await;
+    blue.send(ClientFrame::JoinRoom { code }).await;
+    blue.expect_game().await;
+    play(&mut red, &mut blue, game, &["g3g4", "a7a6"]).await;
+    drop((red, blue));
+    let until = Instant::now() + Duration::from_secs(10);
+    while metric(a.addr, "jungle_games_asleep").await != 1 {
+        assert!(Instant::now() < until, "the game sleeps on node A");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Three leases' time: an unrenewed lease would have lapsed and been seen free twice.
+    tokio::time::sleep(3 * jungle_cluster::LEASE).await;
+    assert_eq!(adopted_count(b.addr).await, 0, "node B took nothing");
+    assert_eq!(metric(a.addr, "jungle_games_asleep").await, 1);
+    // Blue comes back through node B: the game wakes on node A, and the move is played there.
+    let (mut blue, state) = back_in_game(b.addr, &guest, game).await;
+    assert_eq!(state.moves, ["g3g4", "a7a6"]);
+    let (mut red, _) = back_in_game(a.addr, &host, game).await;
+    play(&mut red, &mut blue, game, &["g4g5"]).await;
+    assert_eq!(metric(a.addr, "jungle_games_asleep").await, 0);
+    assert_eq!(adopted_count(b.addr).await, 0);
+    drop((a, b));
+    drop_database(&url).await;
+}
+
 async fn adopted_count(addr: std::net::SocketAddr) -> u64 {
     metric(addr, "jungle_games_adopted_total").await
 }

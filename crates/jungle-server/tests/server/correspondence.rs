@@ -717,6 +717,89 @@ async fn an_inbox_gets_few_confirmations_whoever_asks(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 49: a game over days with nobody in it leaves memory. Its room sleeps once both
+/// players have gone for the idle time (not while anyone is in it); its positions stay closed
+/// to the engine; the next event brings it back with its moves, clocks and chat; and its clock
+/// still ends it while it sleeps.
+async fn an_idle_game_over_days_sleeps_and_comes_back(db: Db) {
+    let server = TestServer::start_with(db, |c| {
+        c.idle_game_s = 1;
+        c.no_rate_limits = true;
+    })
+    .await;
+    let (host, guest) = (server.account("Ren").await, server.account("Bo").await);
+    let (mut red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
+    play(&mut red, &mut blue, game, &LINE[..10]).await;
+    red.send(ClientFrame::Chat {
+        game,
+        preset: None,
+        text: Some("until tomorrow".into()),
+    })
+    .await;
+    expect_frame!(blue, ServerFrame::ChatLine { text, .. } if text.as_deref() == Some("until tomorrow"));
+
+    // Someone in it keeps it awake.
+    drop(blue);
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(server.games_asleep(), 0, "Red is still in it");
+    drop(red);
+    server.until_asleep(1).await;
+
+    // Asleep, its board is still closed to the engine.
+    let live = crate::fair_play::after(&LINE[..10]);
+    let mut stranger = server.client(&server.account("Kai").await).await;
+    assert_eq!(
+        crate::fair_play::ask(&mut stranger, Some(live.to_string()), &[]).await,
+        Err(ErrorCode::AnalysisUnavailable)
+    );
+
+    // A day later Red comes back: the game wakes as it was, a day charged to Red's clock,
+    // the chat still there.
+    server.config.time.advance(DAY);
+    let (mut red, state) = back_to(&server, &host, game).await;
+    assert_eq!(server.games_asleep(), 0);
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.moves, LINE[..10]);
+    assert!(close_to(state.clocks.red_ms, 2 * DAY), "{:?}", state.clocks);
+    expect_frame!(red, ServerFrame::ChatLine { text, .. } if text.as_deref() == Some("until tomorrow"));
+    let (mut blue, _) = back_to(&server, &guest, game).await;
+    red.mv(game, LINE[10]).await;
+    assert_eq!(blue.expect_moved().await.0, LINE[10]);
+
+    // It sleeps again, and Blue lets the three days pass: the game ends by Blue's clock
+    // without anyone coming back.
+    drop((red, blue));
+    server.until_asleep(1).await;
+    server
+        .config
+        .time
+        .advance(3 * DAY + Duration::from_secs(60));
+    let mut ended = None;
+    for _ in 0..100 {
+        let response = reqwest::get(server.url(&format!("/api/games/{game}")))
+            .await
+            .expect("GET the game");
+        if response.status().as_u16() == 200 {
+            let record: http::GameRecord = response.json().await.expect("a game");
+            if record.status != GameStatus::Active {
+                ended = Some(record);
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let ended = ended.expect("the game ended by its clock");
+    assert_eq!(ended.reason, Some(Reason::Timeout));
+    assert_eq!(ended.winner, Some(Side::Red));
+    assert_eq!(server.games_asleep(), 0, "an ended game is forgotten");
+    assert_eq!(
+        crate::fair_play::ask(&mut stranger, Some(live.to_string()), &[]).await,
+        Ok(()),
+        "its positions are open again"
+    );
+    server.shutdown().await;
+}
+
 both_stores!(
     a_game_over_days_keeps_its_deadlines,
     a_first_move_never_made_aborts,
@@ -727,4 +810,5 @@ both_stores!(
     who_may_start_a_game_over_days,
     caps_hold_against_requests_at_once,
     an_inbox_gets_few_confirmations_whoever_asks,
+    an_idle_game_over_days_sleeps_and_comes_back,
 );

@@ -13,7 +13,7 @@ use crate::common::*;
 use jungle_rules::{Game, Position};
 
 /// What the engine answered: the analysis, or the refusal's code.
-async fn ask(
+pub(crate) async fn ask(
     client: &mut Client,
     position: Option<String>,
     moves: &[&str],
@@ -40,7 +40,7 @@ async fn ask(
     }
 }
 
-fn after(moves: &[&str]) -> Position {
+pub(crate) fn after(moves: &[&str]) -> Position {
     let mut game = Game::new(Ruleset::Classic.rules(), Position::start());
     for m in moves {
         game.play(m.parse().unwrap()).unwrap();

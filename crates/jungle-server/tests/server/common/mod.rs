@@ -172,6 +172,22 @@ impl TestServer {
         self.server = Some(server);
     }
 
+    /// Games in progress whose room sleeps.
+    pub fn games_asleep(&self) -> usize {
+        self.server.as_ref().map_or(0, |s| s.games_asleep())
+    }
+
+    /// Waits (up to 10 s) until `count` games sleep.
+    pub async fn until_asleep(&self, count: usize) {
+        for _ in 0..100 {
+            if self.games_asleep() == count {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("{} games asleep, not {count}", self.games_asleep());
+    }
+
     /// Where `/metrics` is served when it has an address of its own.
     pub fn metrics_addr(&self) -> Option<std::net::SocketAddr> {
         self.server.as_ref().and_then(|s| s.metrics_addr())
