@@ -23,6 +23,8 @@ use jungle_rooms::{frame_text, JoinIntent, Outbound, RoomCommand, RoomContext, R
 #[derive(Clone)]
 pub struct Services {
     pub outboxes: Outboxes,
+    /// The games this node is taking over, which hold what reaches them meanwhile.
+    pub adopting: super::adopting::Adopting,
     pub followers: Followers,
     pub proxies: Proxies,
     pub matching: Matching,
@@ -119,61 +121,36 @@ fn to_node(cluster: &Cluster, services: &Services, message: ToNode) {
     }
 }
 
-/// Hands a command to a room of this node without waiting: a full queue is waited for on a
-/// task of its own (order among a room's commands from one node is kept by the room's queue
-/// once they are in it; a full queue is rare, a room busy for seconds).
-fn to_room(room: RoomHandle, command: RoomCommand) {
-    if let Err(command) = room.try_send_back(command) {
-        tokio::spawn(async move {
-            room.send(command).await;
-        });
-    }
-}
-
 fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
-    let rooms = &services.ctx.rooms;
-    match message {
+    let (game, command) = match message {
         ToOwner::Join {
             game,
             conn,
             take_seat,
         } => {
-            let Some(room) = rooms.get(game) else {
-                return;
-            };
             let conn = remote_member(conn, &services.outboxes, cluster.node());
             let intent = if take_seat {
                 JoinIntent::TakeSeat
             } else {
                 JoinIntent::Watch
             };
-            to_room(
-                room,
-                RoomCommand::Join {
-                    conn: Box::new(conn),
-                    intent,
-                },
-            );
+            let conn = Box::new(conn);
+            (game, RoomCommand::Join { conn, intent })
         }
-        ToOwner::Leave { game, conn } => {
-            if let Some(room) = rooms.get(game) {
-                to_room(room, RoomCommand::Leave { conn_id: conn });
-            }
-        }
+        ToOwner::Leave { game, conn } => (game, RoomCommand::Leave { conn_id: conn }),
         ToOwner::Act {
             game,
             conn,
             player,
             action,
         } => {
-            if let Some(room) = rooms.get(game) {
-                let command = RoomCommand::Act {
-                    conn_id: conn,
-                    player,
-                    action: Box::new(action),
-                };
-                to_room(room, command);
-            }
+            let action = Box::new(action);
+            let command = RoomCommand::Act {
+                conn_id: conn,
+                player,
+                action,
+            };
+            (game, command)
         }
         ToOwner::AddComputer {
             game,
@@ -181,14 +158,15 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
             player,
             level,
         } => {
-            if let (Some(room), Some(level)) = (rooms.get(game), jungle_engine::Level::new(level)) {
-                let command = RoomCommand::AddComputer {
-                    conn_id: conn,
-                    player,
-                    level,
-                };
-                to_room(room, command);
-            }
+            let Some(level) = jungle_engine::Level::new(level) else {
+                return;
+            };
+            let command = RoomCommand::AddComputer {
+                conn_id: conn,
+                player,
+                level,
+            };
+            (game, command)
         }
         ToOwner::Chat {
             game,
@@ -196,15 +174,18 @@ fn to_owner(cluster: &Cluster, services: &Services, message: ToOwner) {
             preset,
             text,
         } => {
-            if let Some(room) = rooms.get(game) {
-                let command = RoomCommand::Chat {
+            let line = Box::new(jungle_rooms::chat_line::ChatLine { preset, text });
+            (
+                game,
+                RoomCommand::Chat {
                     conn_id: conn,
-                    line: Box::new(jungle_rooms::chat_line::ChatLine { preset, text }),
-                };
-                to_room(room, command);
-            }
+                    line,
+                },
+            )
         }
-    }
+    };
+    // To the room here, held while this node is taking the game over, or dropped.
+    services.adopting.deliver(game, command);
 }
 
 /// A game run by `owner`: its room here, or this node's proxy to it.

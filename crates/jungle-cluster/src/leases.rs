@@ -16,6 +16,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use uuid::Uuid;
 
+use super::adopting::Adopting;
 use super::proxy::Proxies;
 use super::Cluster;
 use jungle_rooms::{open, RoomCommand, RoomContext};
@@ -37,6 +38,7 @@ pub async fn keep(
     directors: jungle_tournaments::Directors,
     online: jungle_rooms::online::Online,
     proxies: Proxies,
+    adopting: Adopting,
     shutdown: watch::Receiver<bool>,
 ) {
     let mut beats = super::Beats::new(shutdown);
@@ -113,7 +115,7 @@ pub async fn keep(
         seen_free = match orphans(&cluster, &ctx).await {
             Ok(free) => {
                 for &game in free.intersection(&seen_free) {
-                    adopt(&cluster, &ctx, &proxies, &nodes_before, game).await;
+                    adopt(&cluster, &ctx, &proxies, &adopting, &nodes_before, game).await;
                 }
                 free
             }
@@ -172,6 +174,7 @@ async fn adopt(
     cluster: &Cluster,
     ctx: &Arc<RoomContext>,
     proxies: &Proxies,
+    adopting: &Adopting,
     nodes: &HashSet<String>,
     game: Uuid,
 ) {
@@ -183,6 +186,9 @@ async fn adopt(
             return;
         }
     }
+    // The other nodes may learn from the lease that the game is here before its room runs:
+    // what they send it meanwhile waits for the room (until this is dropped, on every path).
+    let _takeover = adopting.begin(game);
     let record = match ctx.store.game(game).await {
         Ok(Some(record)) if record.status == jungle_protocol::GameStatus::Active => record,
         // No game yet: a private room still waiting for its guest.

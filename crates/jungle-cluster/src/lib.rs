@@ -10,7 +10,8 @@
 //!   twice in a row (its owner died, or drained) takes the lease and resumes it from the
 //!   database, as a restarted server does: every acknowledged move is there, and the clocks
 //!   restart from the last stored turn, so the outage is charged to nobody. A draining node
-//!   stops its rooms, waits until every write is committed, then gives up its leases.
+//!   stops its rooms, waits until every write is committed, then gives up its leases. What
+//!   reaches a game while this node takes it over is held until its room runs ([`adopting`]).
 //! - **What every node publishes** ([`directory`]): its games in progress and its players,
 //!   the matcher's seek list, who runs matchmaking and who directs each tournament.
 //! - **Messages between nodes**, typed by direction ([`wire`]): one ordered outbox per peer
@@ -21,6 +22,7 @@
 //!   link's round trip, credited to the clock of a player on another node ([`round_trip`]).
 
 pub mod across;
+pub mod adopting;
 pub mod directory;
 pub mod followers;
 pub mod inbox;

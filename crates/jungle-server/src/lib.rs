@@ -223,7 +223,9 @@ impl Server {
                 )
             });
         if let (Some(cluster), Some(across)) = (&cluster, &across) {
+            let adopting = jungle_cluster::adopting::Adopting::new(rooms.clone());
             let services = jungle_cluster::inbox::Services {
+                adopting: adopting.clone(),
                 outboxes: across.outboxes.clone(),
                 followers: across.followers.clone(),
                 proxies: across.proxies.clone(),
@@ -241,6 +243,7 @@ impl Server {
                 directors.clone(),
                 online.clone(),
                 across.proxies.clone(),
+                adopting,
                 shutdown_rx.clone(),
             ));
         }

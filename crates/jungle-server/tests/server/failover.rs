@@ -242,3 +242,129 @@ async fn with_two_nodes_a_player_back_before_the_adoption_is_put_back_in_the_gam
 async fn with_three_nodes_a_player_back_before_the_adoption_is_put_back_in_the_game() {
     a_player_back_before_the_adoption_is_put_back_in_the_game(3).await;
 }
+
+/// Issue 49, point 5: whoever comes back through a surviving node at any moment of a failover
+/// gets the game, a player by their hello alone, a spectator by a hello and a watch: while the
+/// dead owner still holds the game's lease, once it has lapsed, and after another node has
+/// taken the lease but before the game runs there. That last moment is held open here: the
+/// new owner reads the players' ratings to resume the game, and a lock on them makes it
+/// wait. A join that reached the new owner in that moment was dropped, and the news
+/// of the adoption then named the owner the member's node already knew: a player saw their
+/// welcome and never the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everyone_back_at_any_moment_of_a_failover_gets_the_game() {
+    use sqlx::Connection;
+    let url = fresh_database(Db::Postgres).await;
+    let (a, b, c) = (node(&url, "a"), node(&url, "b"), node(&url, "c"));
+    let (b, c) = (b.addr, c.addr);
+    let host_player = create_account(a.addr, "Host").await;
+    let guest_player = create_account(a.addr, "Guest").await;
+    let mut host = signed_in_client(a.addr, &host_player).await;
+    let mut guest = signed_in_client(a.addr, &guest_player).await;
+    host.send(ClientFrame::Challenge {
+        to: guest_player.id,
+        rules: Ruleset::Classic,
+        clock: fischer(300, 2),
+        rated: false,
+        color: ColorChoice::Red,
+    })
+    .await;
+    let id = expect_frame!(guest, ServerFrame::Challenged { challenge } => challenge.id);
+    guest.send(ClientFrame::AcceptChallenge { id }).await;
+    let game =
+        expect_frame!(guest, ServerFrame::Game(s) if s.status == GameStatus::Active => s.game);
+    expect_frame!(host, ServerFrame::Game(s) if s.game == game);
+    play(&mut host, &mut guest, game, &["g3g4", "a7a6"]).await;
+    let mut fans = Vec::new();
+    for i in 0..8 {
+        fans.push(create_player(b, &format!("Fan{i}")).await);
+    }
+    let leases = jungle_cluster::Cluster::connect(REDIS, None, &url)
+        .await
+        .expect("Redis");
+    let owner = || async { leases.owner(game).await.expect("Redis answers") };
+    sqlx::any::install_default_drivers();
+    let mut lock = sqlx::AnyConnection::connect(&url)
+        .await
+        .expect("PostgreSQL");
+    for statement in ["BEGIN", "LOCK TABLE ratings IN ACCESS EXCLUSIVE MODE"] {
+        sqlx::query(statement).execute(&mut lock).await.unwrap();
+    }
+
+    a.kill();
+    drop((host, guest));
+    let mut back: Vec<(String, Client)> = Vec::new();
+    let mut fans = fans.into_iter();
+    let mut watch_from = |addr, moment: &str| {
+        let fan = fans.next().expect("fans enough");
+        let what = format!("a spectator at {addr} {moment}");
+        async move {
+            let mut client = signed_in_client(addr, &fan).await;
+            client.send(ClientFrame::Watch { game }).await;
+            (what, client)
+        }
+    };
+    // The dead owner still holds the lease.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        owner().await.as_deref(),
+        Some("a"),
+        "a's lease has not lapsed"
+    );
+    let moment = "while the dead owner holds the lease";
+    back.push((
+        format!("the host at {b} {moment}"),
+        signed_in_client(b, &host_player).await,
+    ));
+    back.push((
+        format!("the guest at {c} {moment}"),
+        signed_in_client(c, &guest_player).await,
+    ));
+    back.push(watch_from(b, moment).await);
+    back.push(watch_from(c, moment).await);
+    // The lease lapsed; nobody has taken it yet.
+    let until = Instant::now() + ADOPTION;
+    while owner().await.is_some() {
+        assert!(Instant::now() < until, "a's lease lapses");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    back.push(watch_from(b, "with no lease").await);
+    back.push(watch_from(c, "with no lease").await);
+    // Another node took it, and waits for the lock to resume the game.
+    let adopter = loop {
+        match owner().await {
+            Some(node) if node != "a" => break node,
+            _ => {}
+        }
+        assert!(Instant::now() < until, "another node takes the lease");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let taken = Instant::now();
+    let moment = format!("after {adopter} took the lease, before the game runs there");
+    back.push(watch_from(b, &moment).await);
+    back.push(watch_from(c, &moment).await);
+    // Less than a lease's time: the new owner renews only once the game runs.
+    tokio::time::sleep(Duration::from_millis(1_500).saturating_sub(taken.elapsed())).await;
+    sqlx::query("ROLLBACK").execute(&mut lock).await.unwrap();
+    back.push(watch_from(b, "after the adoption").await);
+    back.push(watch_from(c, "after the adoption").await);
+
+    let mut left_out = Vec::new();
+    for (what, client) in &mut back {
+        let state = tokio::time::timeout(ADOPTION, async {
+            expect_frame!(client, ServerFrame::Game(s) if s.game == game => *s)
+        })
+        .await;
+        match state {
+            Ok(state) => assert_eq!(state.moves, ["g3g4", "a7a6"], "{what}"),
+            Err(_) => left_out.push(what.clone()),
+        }
+    }
+    assert!(left_out.is_empty(), "no game for {left_out:#?}");
+    assert_eq!(owner().await.as_deref(), Some(adopter.as_str()));
+    // The players play on, each through their own node.
+    let mut players = back.drain(..2).map(|(_, client)| client);
+    let (mut host, mut guest) = (players.next().unwrap(), players.next().unwrap());
+    play(&mut host, &mut guest, game, &["g4g5"]).await;
+    drop_database(&url).await;
+}
