@@ -114,8 +114,15 @@ pub async fn keep(
         }
         seen_free = match orphans(&cluster, &ctx).await {
             Ok(free) => {
+                let mut renewed = tokio::time::Instant::now();
                 for &game in free.intersection(&seen_free) {
                     adopt(&cluster, &ctx, &proxies, &adopting, &nodes_before, game).await;
+                    // Each takeover reads the database: taking over many games must not let
+                    // this node's own leases, and those just taken, lapse meanwhile.
+                    if renewed.elapsed() >= super::BEAT {
+                        let _ = cluster.renew(&ctx.rooms.leased_ids()).await;
+                        renewed = tokio::time::Instant::now();
+                    }
                 }
                 free
             }

@@ -15,6 +15,7 @@
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
@@ -30,6 +31,9 @@ pub struct Receiving {
     /// Where a head's place is taken: `None` behind a trusted proxy (it sends whole heads for
     /// many clients).
     places: Option<(IpLimits, IpAddr)>,
+    /// Heads are still counted: no longer once upgraded, so that a WebSocket's frames, each a
+    /// read and a write, take no lock.
+    watching: AtomicBool,
     state: Mutex<State>,
 }
 
@@ -46,6 +50,7 @@ struct State {
 impl Receiving {
     pub fn new(places: Option<(IpLimits, IpAddr)>) -> Arc<Receiving> {
         Arc::new(Receiving {
+            watching: AtomicBool::new(places.is_some()),
             places,
             state: Mutex::default(),
         })
@@ -56,6 +61,9 @@ impl Receiving {
         let Some((places, address)) = &self.places else {
             return Ok(());
         };
+        if !self.watching.load(Ordering::Acquire) {
+            return Ok(());
+        }
         let mut state = self.state.lock().expect("receiving lock");
         if state.upgraded || state.in_hand || state.head.is_some() {
             return Ok(());
@@ -75,7 +83,9 @@ impl Receiving {
     }
 
     fn bytes_written(&self) {
-        self.state.lock().expect("receiving lock").in_hand = false;
+        if self.watching.load(Ordering::Acquire) {
+            self.state.lock().expect("receiving lock").in_hand = false;
+        }
     }
 
     /// hyper has the whole head: its place is free.
@@ -90,6 +100,7 @@ impl Receiving {
         let mut state = self.state.lock().expect("receiving lock");
         state.head = None;
         state.upgraded = true;
+        self.watching.store(false, Ordering::Release);
     }
 }
 

@@ -40,26 +40,6 @@ async fn waiting(server: &TestServer, player: &Player) -> WaitingGames {
     response.json().await.expect("a waiting list")
 }
 
-/// Host (an account) opens a private room over days that guest (an account) joins: the host
-/// plays Red. Both clients are past the game's first state.
-async fn started(
-    server: &TestServer,
-    host: &Player,
-    guest: &Player,
-    clock: ClockSpec,
-) -> (Client, Client, Uuid) {
-    let mut red = server.client(host).await;
-    let (code, game) = open_private_room(&mut red, clock, true).await;
-    red.expect_game().await;
-    let mut blue = server.client(guest).await;
-    blue.send(ClientFrame::JoinRoom { code }).await;
-    let state = blue.expect_game().await;
-    assert_eq!(state.status, GameStatus::Active);
-    assert_eq!(state.clock, clock);
-    expect_frame!(red, ServerFrame::Game(state) if state.status == GameStatus::Active);
-    (red, blue, game)
-}
-
 /// Comes back to `game` after a restart or a disconnect: its state as the player sees it.
 async fn back_to(server: &TestServer, player: &Player, game: Uuid) -> (Client, GameState) {
     let mut client = server.client(player).await;
@@ -75,7 +55,7 @@ fn close_to(ms: u64, expected: Duration) -> bool {
 async fn a_game_over_days_keeps_its_deadlines(db: Db) {
     let mut server = TestServer::start(db).await;
     let (host, guest) = (server.account("Ren").await, server.account("Bo").await);
-    let (mut red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
+    let (mut red, mut blue, game) = private_game_between(&server, &host, &guest, THREE_DAYS).await;
     play(&mut red, &mut blue, game, &LINE[..2]).await;
 
     // Red's turn: listed for Red with its three days, not for Blue.
@@ -230,7 +210,7 @@ async fn a_vacation_stops_the_players_turns(db: Db) {
     let mut server = TestServer::start(db).await;
     let (host, guest) = (server.account("Sol").await, server.account("Ana").await);
     let (mut red, mut blue, game) =
-        started(&server, &host, &guest, ClockSpec::Days { days: 1 }).await;
+        private_game_between(&server, &host, &guest, ClockSpec::Days { days: 1 }).await;
     play(&mut red, &mut blue, game, &LINE[..2]).await;
     drop((red, blue));
 
@@ -276,7 +256,8 @@ async fn a_vacation_stops_the_players_turns(db: Db) {
 async fn a_first_move_never_made_aborts(db: Db) {
     let server = TestServer::start(db).await;
     let (host, guest) = (server.account("Ada").await, server.account("Lin").await);
-    let (_red, mut blue, game) = started(&server, &host, &guest, ClockSpec::Days { days: 1 }).await;
+    let (_red, mut blue, game) =
+        private_game_between(&server, &host, &guest, ClockSpec::Days { days: 1 }).await;
     let list = waiting(&server, &host).await;
     assert_eq!(list.games.len(), 1, "Red's first move is due");
     server.config.time.advance(DAY + Duration::from_secs(1));
@@ -363,7 +344,7 @@ async fn a_mail_comes_when_it_is_your_turn(db: Db) {
     let (status, _) = email(&server, &host, reqwest::Method::PUT, Some("not an address")).await;
     assert_eq!(status, 400);
 
-    let (red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
+    let (red, mut blue, game) = private_game_between(&server, &host, &guest, THREE_DAYS).await;
     red_moves_and_leaves(red, &mut blue, game, [LINE[0], LINE[1]]).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sink.mails().len(), 1, "nothing to an unconfirmed address");
@@ -728,7 +709,7 @@ async fn an_idle_game_over_days_sleeps_and_comes_back(db: Db) {
     })
     .await;
     let (host, guest) = (server.account("Ren").await, server.account("Bo").await);
-    let (mut red, mut blue, game) = started(&server, &host, &guest, THREE_DAYS).await;
+    let (mut red, mut blue, game) = private_game_between(&server, &host, &guest, THREE_DAYS).await;
     play(&mut red, &mut blue, game, &LINE[..10]).await;
     red.send(ClientFrame::Chat {
         game,

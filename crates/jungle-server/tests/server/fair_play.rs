@@ -368,12 +368,8 @@ async fn a_player_over_days_keeps_the_analysis_board(db: Db) {
     // A game over days in progress.
     let host = server.account("Slow red").await;
     let guest = server.account("Slow blue").await;
-    let mut red = server.client(&host).await;
-    let (code, game) = open_private_room(&mut red, ClockSpec::Days { days: 3 }, true).await;
-    red.expect_game().await;
-    let mut blue = server.client(&guest).await;
-    blue.send(ClientFrame::JoinRoom { code }).await;
-    blue.expect_game().await;
+    let days = ClockSpec::Days { days: 3 };
+    let (mut red, mut blue, game) = private_game_between(&server, &host, &guest, days).await;
     play(&mut red, &mut blue, game, &NEAR_LIVE).await;
     let live = after(&NEAR_LIVE);
     for player in [&mut red, &mut blue] {
@@ -518,12 +514,8 @@ async fn analysed_boards_like_a_game_over_days_are_counted(db: Db) {
     let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
     let host = server.account("Studious red").await;
     let guest = server.account("Plain blue").await;
-    let mut red = server.client(&host).await;
-    let (code, game) = open_private_room(&mut red, ClockSpec::Days { days: 3 }, true).await;
-    red.expect_game().await;
-    let mut blue = server.client(&guest).await;
-    blue.send(ClientFrame::JoinRoom { code }).await;
-    blue.expect_game().await;
+    let days = ClockSpec::Days { days: 3 };
+    let (mut red, mut blue, game) = private_game_between(&server, &host, &guest, days).await;
     play(&mut red, &mut blue, game, &NEAR_LIVE).await;
     let live = after(&NEAR_LIVE);
     let rules = Ruleset::Classic.rules();

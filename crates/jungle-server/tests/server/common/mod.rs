@@ -584,6 +584,26 @@ pub fn computer_from(position: &str, level: u8, color: ColorChoice) -> ClientFra
     }
 }
 
+/// `host` (an account) opens a rated private room with `clock` (over days, say) that `guest`
+/// (an account) joins: the host plays Red. Both clients are past the game's first state.
+pub async fn private_game_between(
+    server: &TestServer,
+    host: &Player,
+    guest: &Player,
+    clock: ClockSpec,
+) -> (Client, Client, Uuid) {
+    let mut red = server.client(host).await;
+    let (code, game) = open_private_room(&mut red, clock, true).await;
+    red.expect_game().await;
+    let mut blue = server.client(guest).await;
+    blue.send(ClientFrame::JoinRoom { code }).await;
+    let state = blue.expect_game().await;
+    assert_eq!(state.status, GameStatus::Active);
+    assert_eq!(state.clock, clock);
+    expect_frame!(red, ServerFrame::Game(state) if state.status == GameStatus::Active);
+    (red, blue, game)
+}
+
 /// `host` opens a classic private room (the host plays Red); its code and game id.
 pub async fn open_private_room(host: &mut Client, clock: ClockSpec, rated: bool) -> (String, Uuid) {
     host.send(ClientFrame::CreateRoom {
