@@ -191,7 +191,7 @@ pub async fn stream(
             follow(&conn, &mut followed, room).await;
         }
     }
-    let (lines, response) = ndjson::answer();
+    let (mut lines, response) = ndjson::answer();
     let mut shutdown = state.shutdown.clone();
     let token = holder.token;
     tokio::spawn(async move {
@@ -220,7 +220,7 @@ pub async fn stream(
                     },
                     None => false,
                 },
-                _ = tokio::time::sleep(ndjson::KEEP_ALIVE) => lines.keep_alive().await,
+                _ = tokio::time::sleep_until(lines.keep_alive_due()) => lines.keep_alive().await,
                 _ = too_slow.notified() => false,
                 _ = end.notified() => false,
                 _ = shutdown.changed() => false,

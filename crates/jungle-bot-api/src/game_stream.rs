@@ -101,7 +101,7 @@ async fn stream(
         }
     }
     let mut view = GameView::new(game, holder.player.id, bots);
-    let (lines, response) = ndjson::answer();
+    let (mut lines, response) = ndjson::answer();
     let Some(room) = state.reach.room_in_progress(game).await else {
         // Over (or between nodes this moment): the game as it stands, then the end.
         let frame = ServerFrame::Game(Box::new(jungle_rooms::view::archived_state(&record)));
@@ -128,7 +128,7 @@ async fn stream(
                     Some(_) => true,
                     None => false,
                 },
-                _ = tokio::time::sleep(ndjson::KEEP_ALIVE) => lines.keep_alive().await,
+                _ = tokio::time::sleep_until(lines.keep_alive_due()) => lines.keep_alive().await,
                 _ = too_slow.notified() => false,
                 _ = shutdown.changed() => false,
             };

@@ -21,19 +21,28 @@ const HELD: usize = 8;
 /// The writing end of one answer.
 pub struct Lines {
     tx: mpsc::Sender<Result<Bytes, std::io::Error>>,
+    /// When a line last went out: the next empty one is due [`KEEP_ALIVE`] after it, however
+    /// much else the writer handled meanwhile that made no line (a game's moves on the event
+    /// stream make none: a stream once went silent for as long as a game moved).
+    last_line: tokio::time::Instant,
 }
 
 impl Lines {
     /// Writes `values`, one a line (nothing for none); false once the reader is gone or stuck.
-    pub async fn write(&self, values: Vec<Value>) -> bool {
+    pub async fn write(&mut self, values: Vec<Value>) -> bool {
         if values.is_empty() {
             return true;
         }
         self.send(text(&values)).await
     }
 
+    /// When the empty line that keeps the answer open is due.
+    pub fn keep_alive_due(&self) -> tokio::time::Instant {
+        self.last_line + KEEP_ALIVE
+    }
+
     /// The empty line that keeps the answer open.
-    pub async fn keep_alive(&self) -> bool {
+    pub async fn keep_alive(&mut self) -> bool {
         self.send("\n".to_owned()).await
     }
 
@@ -42,7 +51,8 @@ impl Lines {
         let _ = self.tx.try_send(Ok(Bytes::from(text(&values))));
     }
 
-    async fn send(&self, text: String) -> bool {
+    async fn send(&mut self, text: String) -> bool {
+        self.last_line = tokio::time::Instant::now();
         matches!(
             tokio::time::timeout(STUCK, self.tx.send(Ok(Bytes::from(text)))).await,
             Ok(Ok(()))
@@ -61,5 +71,9 @@ pub fn answer() -> (Lines, Response) {
         rx.recv().await.map(|line| (line, rx))
     }));
     let response = ([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response();
-    (Lines { tx }, response)
+    let lines = Lines {
+        tx,
+        last_line: tokio::time::Instant::now(),
+    };
+    (lines, response)
 }

@@ -385,8 +385,96 @@ async fn bots_meet_in_an_arena_for_bots(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 50: the event stream says something at least every 7 s, whatever its games do. The
+/// moves of a game it follows make no line there, and each used to put its keep-alive off
+/// again: while a game moved, the stream went silent and a client reading it with lichess-bot's
+/// 15 s timeout hung up.
+async fn the_event_stream_keeps_talking_while_a_game_moves(db: Db) {
+    let server = TestServer::start(db).await;
+    let (bot_player, token) = bot(&server, "Chatty").await;
+    let response = reqwest::Client::new()
+        .get(server.url("/api/stream/event"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    // Every chunk's arrival, read as it comes.
+    let arrivals = std::sync::Arc::new(std::sync::Mutex::new(vec![std::time::Instant::now()]));
+    let seen = arrivals.clone();
+    let reader = tokio::spawn(async move {
+        let mut response = response;
+        while let Ok(Some(_)) = response.chunk().await {
+            seen.lock().unwrap().push(std::time::Instant::now());
+        }
+    });
+    let person_player = server.player("Mover").await;
+    let mut person = server.client(&person_player).await;
+    person
+        .send(ClientFrame::Challenge {
+            to: bot_player.id,
+            rules: Ruleset::Classic,
+            clock: fischer(300, 3),
+            rated: false,
+            color: ColorChoice::Red,
+        })
+        .await;
+    let id =
+        expect_frame!(person, ServerFrame::ChallengeSent { challenge } => challenge.id).to_string();
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/challenge/{id}/accept"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let game = person.expect_game().await.game;
+    // A move every 0.7 s for about 15 s, the person's and the bot's in turn.
+    let moving = std::time::Instant::now();
+    for (ply, mv) in SHUFFLE.iter().enumerate() {
+        if ply % 2 == 0 {
+            person.mv(game, mv).await;
+            person.expect_moved().await;
+        } else {
+            let path = format!("/api/bot/game/{game}/move/{mv}");
+            let (status, answer) = call(&server, reqwest::Method::POST, &path, &token, None).await;
+            assert_eq!(status, 200, "{mv}: {answer}");
+            person.expect_moved().await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    }
+    let moved_for = moving.elapsed();
+    assert!(
+        moved_for > std::time::Duration::from_secs(15),
+        "{moved_for:?}"
+    );
+    let arrivals = arrivals.lock().unwrap().clone();
+    let longest = arrivals
+        .windows(2)
+        .map(|pair| pair[1] - pair[0])
+        .chain(std::iter::once(arrivals.last().unwrap().elapsed()))
+        .max()
+        .unwrap();
+    assert!(
+        longest <= std::time::Duration::from_millis(8_500),
+        "the stream was silent for {longest:?} while the game moved"
+    );
+    reader.abort();
+    server.shutdown().await;
+}
+
+/// Twenty-two moves that end nothing: the shuffles and the leopard's walk, stepping aside
+/// instead of into the den.
+const SHUFFLE: [&str; 22] = [
+    "g1f1", "a9b9", "a1b1", "g9f9", "f1g1", "b8b7", "b1a1", "f8e8", "e3d3", "b9a9", "d3d4", "f9g9",
+    "d4d5", "b7b8", "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8e8", "f9g9",
+];
+
 both_stores!(
     a_bot_challenges_over_http_and_picks_its_games_up_again,
     a_bot_chats_aborts_and_is_paused_after_repeated_aborts,
     bots_meet_in_an_arena_for_bots,
+    the_event_stream_keeps_talking_while_a_game_moves,
 );
