@@ -60,6 +60,12 @@ fn checked(address: &str) -> Result<String, AccountApiError> {
     if address.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(bad());
     }
+    // A quoted local part (`"ada"@…`, `"a\da"@…`) reaches the same inbox as the bare one
+    // under endless spellings, each a fresh count for the cap per inbox; nobody's real
+    // address needs one.
+    if address.contains(['"', '\\']) {
+        return Err(bad());
+    }
     match address.split_once('@') {
         Some((local, domain)) if !local.is_empty() && domain.contains('.') => {}
         _ => return Err(bad()),
@@ -248,6 +254,10 @@ mod tests {
             "a da@example.org",
             "ada@localhost",
             "ada@example.org\r\nBcc: x@y.z",
+            // Quoted, or escaped: the same inbox as ada@example.org under another spelling.
+            "\"ada\"@example.org",
+            "\"a\\da\"@example.org",
+            "\"ada+1\"@example.org",
         ] {
             assert!(checked(bad).is_err(), "{bad:?}");
         }

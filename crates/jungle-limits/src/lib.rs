@@ -88,6 +88,8 @@ pub enum Limited {
     /// A WebSocket opened (`/ws`): the flood limit is per connection, so without this a
     /// client that reconnects before it runs out would start each time with a full bucket.
     SocketOpens,
+    /// A request presenting a token that names nobody, on any route: each is a guess.
+    TokenMisses,
 }
 
 impl Limited {
@@ -128,6 +130,7 @@ impl Limited {
             Limited::Learn => "learn",
             Limited::LearnProgress => "learn progress",
             Limited::SocketOpens => "websockets opened",
+            Limited::TokenMisses => "tokens that name nobody",
         }
     }
 }
@@ -229,6 +232,7 @@ pub const RULES: &[Rule] = &[
     rule(Limited::LearnProgress, Per::Player, 10, 10 * S),
     rule(Limited::LearnProgress, Per::Address, 30, 2 * S),
     rule(Limited::SocketOpens, Per::Address, 120, 500),
+    rule(Limited::TokenMisses, Per::Address, 24, 250),
 ];
 
 /// Extra cost of a guess that missed (a `join_room` code that finds no room, a Bot API token
@@ -266,6 +270,9 @@ pub struct Limits {
     enabled: bool,
     /// One limiter per rule, in [`RULES`]' order.
     limiters: Vec<(Rule, Keyed)>,
+    /// Addresses out of [`Limited::TokenMisses`], until when: their tokens are not looked up
+    /// meanwhile. Only addresses that missed that often are here; the sweep forgets them.
+    refused_tokens: std::sync::Mutex<std::collections::HashMap<IpAddr, std::time::Instant>>,
 }
 
 /// The key of an address: IPv4 as it is, IPv6 by its /64. An IPv4 address written as IPv6
@@ -306,7 +313,11 @@ impl Limits {
                 (rule, keyed)
             })
             .collect();
-        Limits { enabled, limiters }
+        Limits {
+            enabled,
+            limiters,
+            refused_tokens: Default::default(),
+        }
     }
 
     /// Counts one request of `what` from `player` (when signed in) at address `ip`: per
@@ -350,17 +361,55 @@ impl Limits {
         self.charge_guess(Limited::JoinRoom, ip);
     }
 
+    /// Whether a token from `ip` may be looked up: not while the address is out of
+    /// [`Limited::TokenMisses`] (its tokens named nobody too often).
+    pub fn token_lookup(&self, ip: IpAddr) -> Result<(), RateLimited> {
+        if !self.enabled {
+            return Ok(());
+        }
+        let refused = self.refused_tokens.lock().expect("refused tokens lock");
+        let now = std::time::Instant::now();
+        match refused.get(&address_key(ip)) {
+            Some(&until) if until > now => Err(RateLimited {
+                retry_after: until - now,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// A token from `ip` named nobody: one of the address's misses. Out of them, its next
+    /// tokens are refused unlooked until the bucket has one again.
+    pub fn token_missed(&self, ip: IpAddr) {
+        if !self.enabled {
+            return;
+        }
+        if let Err(limited) = self.check(Limited::TokenMisses, None, ip) {
+            let until = std::time::Instant::now() + limited.retry_after;
+            self.refused_tokens
+                .lock()
+                .expect("refused tokens lock")
+                .insert(address_key(ip), until);
+        }
+    }
+
     /// A guess of `what` from `ip` missed (a code, a token): it costs [`MISS_COST`] more of
     /// the address's budget.
     pub fn charge_guess(&self, what: Limited, ip: IpAddr) {
         if !self.enabled {
             return;
         }
-        let cost = NonZeroU32::new(MISS_COST).expect("positive");
         for (rule, keyed) in &self.limiters {
             if let Keyed::Address(limiter) = keyed {
                 if rule.what == what {
-                    let _ = limiter.check_key_n(&address_key(ip), cost);
+                    // One at a time, as far as the budget goes: asked for all at once, a
+                    // bucket holding fewer refuses and charges nothing, and a miss then cost
+                    // no more than a find.
+                    let key = address_key(ip);
+                    for _ in 0..MISS_COST {
+                        if limiter.check_key(&key).is_err() {
+                            break;
+                        }
+                    }
                 }
             }
         }
@@ -368,6 +417,11 @@ impl Limits {
 
     /// Forgets keys whose buckets are full again (nothing to remember about them).
     pub fn sweep(&self) {
+        let now = std::time::Instant::now();
+        self.refused_tokens
+            .lock()
+            .expect("refused tokens lock")
+            .retain(|_, until| *until > now);
         for (_, keyed) in &self.limiters {
             match keyed {
                 Keyed::Player(limiter) => {
@@ -445,6 +499,39 @@ mod tests {
         assert!(limits.check(Limited::JoinRoom, None, other_host).is_err());
         let elsewhere: IpAddr = "2001:db8:1:3::1".parse().unwrap();
         assert!(limits.check(Limited::JoinRoom, None, elsewhere).is_ok());
+    }
+
+    #[test]
+    fn a_miss_spends_what_is_left_when_less_than_its_cost_is() {
+        let limits = Limits::new(true);
+        let ip: IpAddr = "192.0.2.7".parse().unwrap();
+        // Two lookups left of the burst: a miss takes both (it used to take none, the bucket
+        // holding fewer than it asked for).
+        let burst = 120;
+        for _ in 0..burst - 2 {
+            limits.check(Limited::BotRequests, None, ip).unwrap();
+        }
+        limits.charge_guess(Limited::BotRequests, ip);
+        assert!(limits.check(Limited::BotRequests, None, ip).is_err());
+    }
+
+    #[test]
+    fn tokens_from_an_address_that_missed_too_often_are_refused_unlooked() {
+        let limits = Limits::new(true);
+        let ip: IpAddr = "192.0.2.9".parse().unwrap();
+        for _ in 0..24 {
+            assert!(limits.token_lookup(ip).is_ok());
+            limits.token_missed(ip);
+        }
+        assert!(
+            limits.token_lookup(ip).is_ok(),
+            "the 24th miss spent the last one"
+        );
+        limits.token_missed(ip);
+        let refused = limits.token_lookup(ip).expect_err("out of misses");
+        assert!(refused.retry_after <= Duration::from_millis(250));
+        let other: IpAddr = "192.0.2.10".parse().unwrap();
+        assert!(limits.token_lookup(other).is_ok());
     }
 
     #[test]

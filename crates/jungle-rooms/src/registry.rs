@@ -94,7 +94,7 @@ impl Index {
 
 /// What stays in memory of a game over days while it sleeps.
 pub(crate) struct Asleep {
-    /// Its positions, still registered (none for a casual private room, whose positions are
+    /// Its positions, still registered (none for a room that keeps them to itself, whose are
     /// never registered).
     pub(crate) positions: Option<crate::fair_play::GamePositions>,
     /// When its clock runs out, in the games' time: it wakes then.

@@ -69,6 +69,24 @@ pub struct Server {
     cluster: Option<jungle_cluster::Cluster>,
 }
 
+/// Connections the kernel holds for us before we accept them, at most (it caps this at its
+/// `somaxconn`). Under a flood of connections (slowloris, thousands a second) the usual 128
+/// filled up, and an honest client's connection was dropped and tried again a second later.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// The server's listening socket on `addr`.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server takes its port back at once.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 impl Server {
     /// Opens the database (running migrations), resumes unfinished games, and starts serving.
     pub async fn start(config: Config) -> Result<Server, ServerError> {
@@ -91,12 +109,10 @@ impl Server {
             .await?
             .with_game_end(game_end);
         store.ensure_computer_players().await?;
-        let listener = tokio::net::TcpListener::bind(config.addr)
-            .await
-            .map_err(|source| ServerError::Bind {
-                addr: config.addr,
-                source,
-            })?;
+        let listener = listen(config.addr).map_err(|source| ServerError::Bind {
+            addr: config.addr,
+            source,
+        })?;
         let addr = listener.local_addr().map_err(|source| ServerError::Bind {
             addr: config.addr,
             source,

@@ -60,10 +60,16 @@ pub(crate) fn router(state: AppState, assets: assets::Assets, public_metrics: bo
     ))
     .expect("the policy is plain ASCII");
     let body_rules = request_body::BodyRules::new(state.config.header_timeout());
+    let limits = state.limits.clone();
     routes
         .with_state(state)
         .layer(axum::middleware::from_fn(
             jungle_web::json_rejections::middleware,
+        ))
+        // A token that names nobody is a guess, on whatever route it comes.
+        .layer(axum::middleware::from_fn_with_state(
+            limits,
+            jungle_web::token_misses::guard,
         ))
         .merge(client)
         // Outside every route's own limit, which overrides it.

@@ -31,6 +31,9 @@ pub async fn identify(store: &Store, token: &str) -> Result<Option<Identified>, 
     let session = store
         .player_by_session(&token_hash, SESSION_IDLE_MS)
         .await?;
+    if session.is_none() {
+        crate::token_misses::missed();
+    }
     Ok(session.map(|(session, player)| Identified {
         player,
         session: Some(session),
@@ -57,9 +60,15 @@ pub async fn session_of(
     let Some(token) = presented_token(headers) else {
         return Ok(None);
     };
-    store
-        .player_by_session(&hash_token(&token), SESSION_IDLE_MS)
-        .await
+    let token_hash = hash_token(&token);
+    let session = store
+        .player_by_session(&token_hash, SESSION_IDLE_MS)
+        .await?;
+    // A guest's own token is no session, but it names someone: no miss.
+    if session.is_none() && store.player_by_token_hash(&token_hash).await?.is_none() {
+        crate::token_misses::missed();
+    }
+    Ok(session)
 }
 
 #[cfg(test)]

@@ -181,10 +181,17 @@ impl Room {
     /// computer seated at its engine.
     pub(super) fn game_in_play(&mut self) {
         self.set_live(true);
-        // A casual private room's positions are not registered: a refusal would tell a
-        // stranger what is played there, and nothing is rated. Its players still get no engine.
-        let private_casual = self.session.is_private() && !self.session.settings().rated;
-        if self.positions.is_none() && !private_casual {
+        // A casual private room between two people on the clock keeps its positions to
+        // itself: a refusal would tell a stranger what is played there, nothing is rated, and
+        // its players get no engine at all while they play. Over days its players would have
+        // the engine on their own board (only a game's positions close it to them), and with
+        // the computer it is the game `play_computer` starts: both are registered.
+        let settings = self.session.settings();
+        let kept_to_itself = self.session.is_private()
+            && !settings.rated
+            && !settings.clock.is_correspondence()
+            && self.session.computer_level().is_none();
+        if self.positions.is_none() && !kept_to_itself {
             let seats = match self.session.computer_level() {
                 Some(_) => crate::fair_play::Seats::WithComputer,
                 None => crate::fair_play::Seats::People,

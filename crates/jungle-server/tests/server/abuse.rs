@@ -276,12 +276,69 @@ async fn a_connection_follows_a_bounded_number_of_games() {
     server.shutdown().await;
 }
 
+/// Issue 49: tokens that name nobody, on the routes for players and accounts as on the Bot
+/// API: an address's misses run out after a burst, and its tokens are then refused `429`
+/// unlooked. A guest's real token on a route for accounts only is no miss; another address,
+/// and a real token there, are not held back.
+async fn tokens_that_name_nobody_are_soon_refused_unlooked(db: Db) {
+    let server = TestServer::start_with(db, |c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let guest = server.player("Honest guest").await;
+    let client = reqwest::Client::new();
+    let ask = |token: String, address: &'static str| {
+        client
+            .get(server.url("/api/tokens"))
+            .header("X-Forwarded-For", address)
+            .bearer_auth(token)
+            .send()
+    };
+    // A guest's own token asks what only an account may, again and again: refused, no miss.
+    for _ in 0..40 {
+        let status = ask(guest.token.clone(), "198.51.100.7")
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status.as_u16(), 401);
+    }
+    let mut statuses = Vec::new();
+    for _ in 0..60 {
+        let guess = jungle_web::auth::new_token();
+        statuses.push(ask(guess, "203.0.113.9").await.unwrap().status().as_u16());
+    }
+    let looked_up = statuses.iter().filter(|s| **s == 401).count();
+    let refused = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!(looked_up + refused, 60, "{statuses:?}");
+    assert!(
+        looked_up <= 30,
+        "{looked_up} guesses looked up: {statuses:?}"
+    );
+    assert!(refused >= 30, "{statuses:?}");
+    let answer = ask(jungle_web::auth::new_token(), "203.0.113.9")
+        .await
+        .unwrap();
+    assert!(answer.headers().contains_key("retry-after"));
+    // The guest, from its own address, is answered as before.
+    let status = ask(guest.token.clone(), "198.51.100.7")
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(
+        status.as_u16(),
+        401,
+        "looked up: a guest has no tokens"
+    );
+    server.shutdown().await;
+}
+
 both_stores!(
     computer_games_are_capped_per_player,
     waiting_rooms_are_capped_per_player,
     guest_creation_is_limited_per_address,
     room_code_guesses_are_limited_across_connections,
     live_game_reads_are_limited_per_address,
+    tokens_that_name_nobody_are_soon_refused_unlooked,
 );
 
 /// `POST /api/players` as if through a proxy that saw `client`: the status.

@@ -683,6 +683,12 @@ async fn an_inbox_gets_few_confirmations_whoever_asks(db: Db) {
         statuses.push(status);
     }
     assert_eq!(statuses, [202, 202, 202, 429, 429]);
+    // Quoted spellings of the same inbox are no way around it.
+    for spelling in ["\"victim\"@example.org", "\"v\\ictim\"@example.org"] {
+        let asker = server.account("Asker").await;
+        let (status, _) = email(&server, &asker, reqwest::Method::PUT, Some(spelling)).await;
+        assert_eq!(status, 400, "{spelling}");
+    }
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(sink.mails().len(), 3);
     // Another inbox is not held back by it.

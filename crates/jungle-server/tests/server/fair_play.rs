@@ -444,6 +444,32 @@ async fn a_player_gets_no_computer_by_a_side_door(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 49: a casual private room over days closes its own board to its players (only a
+/// game's positions close the engine to a player over days, and such a room once registered
+/// none: its players had the engine on their live board). Strangers are refused it too.
+async fn a_casual_game_over_days_closes_its_board_to_its_players(db: Db) {
+    let server = TestServer::start_with(db, |c| c.no_rate_limits = true).await;
+    let host = server.account("Casual red").await;
+    let guest = server.account("Casual blue").await;
+    let mut red = server.client(&host).await;
+    let days = ClockSpec::Days { days: 3 };
+    let (code, game) = open_private_room(&mut red, days, false).await;
+    red.expect_game().await;
+    let mut blue = server.client(&guest).await;
+    blue.send(ClientFrame::JoinRoom { code }).await;
+    expect_frame!(blue, ServerFrame::Game(s) if s.status == GameStatus::Active);
+    play(&mut red, &mut blue, game, &MIDDLE[..6]).await;
+    let live = after(&MIDDLE[..6]);
+    for player in [&mut red, &mut blue] {
+        assert_eq!(
+            ask(player, Some(live.to_string()), &[]).await,
+            Err(ErrorCode::AnalysisUnavailable)
+        );
+        assert_eq!(ask(player, Some(QUIET.into()), &[]).await, Ok(()));
+    }
+    server.shutdown().await;
+}
+
 /// A casual private game's positions are not registered (a refusal would tell a stranger
 /// what is played there); to a stranger the game does not exist, whatever they send.
 async fn a_private_game_tells_a_stranger_nothing(db: Db) {
@@ -573,6 +599,7 @@ both_stores!(
     a_computer_game_starts_where_only_computer_games_stand,
     a_player_gets_no_computer_by_a_side_door,
     a_private_game_tells_a_stranger_nothing,
+    a_casual_game_over_days_closes_its_board_to_its_players,
     a_tournament_game_is_closed_to_the_engine,
     the_engine_says_nothing_about_a_rated_game_in_progress,
     whole_game_analysis_leaves_out_live_positions,

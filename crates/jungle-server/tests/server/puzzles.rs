@@ -289,6 +289,24 @@ async fn a_puzzle_standing_in_a_live_game_is_not_shown(db: Db) {
     assert_eq!(solve(&server, &solver, &puzzle).await, (409, None));
     other.send(ClientFrame::Resign { game }).await;
     other.expect_over().await;
+
+    // A casual private room from that board, the computer given the free seat: the same game
+    // as the computer's own, and the same answer.
+    let mut host = server.client(&server.player("Room host").await).await;
+    host.send(ClientFrame::CreateRoom {
+        rules: Ruleset::Classic,
+        clock: fischer(300, 3),
+        rated: false,
+        color: ColorChoice::Red,
+        position: Some(board.position().to_string()),
+    })
+    .await;
+    let game = expect_frame!(host, ServerFrame::Room { game, .. } => game);
+    host.send(ClientFrame::AddComputer { game, level: 1 }).await;
+    expect_frame!(host, ServerFrame::Game(s) if s.status == GameStatus::Active);
+    assert_eq!(solve(&server, &solver, &puzzle).await, (409, None));
+    host.send(ClientFrame::Resign { game }).await;
+    host.expect_over().await;
     assert_eq!(solve(&server, &solver, &puzzle).await, (200, Some(true)));
     server.shutdown().await;
 }
