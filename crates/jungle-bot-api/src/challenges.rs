@@ -4,11 +4,10 @@
 //! player's open event stream (which hears the answer, and the game's start); without one the
 //! request is refused, as the game would start with nobody to hear of it.
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
-use jungle_protocol::{ClientFrame, ClockSpec, ColorChoice, DeclineReason, Ruleset, ServerFrame};
+use jungle_protocol::{ClientFrame, DeclineReason, ServerFrame};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use uuid::Uuid;
@@ -21,27 +20,6 @@ use jungle_limits::Limited;
 use jungle_rooms::challenges::ChallengeRefusal;
 use jungle_rooms::Connection;
 use jungle_web::client_addr::ClientAddr;
-
-/// The clock of a challenge, as lichess writes it (seconds), a clock per move, or days per
-/// move (correspondence, as lichess's `days`).
-#[derive(Deserialize)]
-pub struct ClockBody {
-    limit: Option<u32>,
-    increment: Option<u32>,
-    per_move: Option<u32>,
-    days: Option<u32>,
-}
-
-#[derive(Deserialize)]
-pub struct ChallengeBody {
-    #[serde(default)]
-    rated: bool,
-    clock: ClockBody,
-    #[serde(default)]
-    rules: Option<Ruleset>,
-    #[serde(default)]
-    color: Option<ColorChoice>,
-}
 
 /// The connection of the holder's event stream: the challenge's news go there.
 async fn through(
@@ -99,42 +77,11 @@ pub async fn create(
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     Path(username): Path<String>,
-    body: Result<Json<ChallengeBody>, JsonRejection>,
+    body: axum::body::Bytes,
 ) -> Result<Json<Value>, BotApiError> {
+    // Read first: a body that does not read spends nothing of the challenge budget.
+    let asked = super::challenge_body::read(&headers, &body)?;
     let conn = through(&state, &headers, client, "challenge:write").await?;
-    let Json(body) = body.map_err(super::json_refused)?;
-    let clock = match body.clock {
-        ClockBody {
-            limit: Some(limit),
-            increment,
-            per_move: None,
-            days: None,
-        } => ClockSpec::Fischer {
-            base_s: limit,
-            inc_s: increment.unwrap_or(0),
-        },
-        ClockBody {
-            limit: None,
-            increment: None,
-            per_move: Some(move_s),
-            days: None,
-        } => ClockSpec::PerMove {
-            move_s,
-            max_timeouts: 3,
-            consecutive: false,
-        },
-        ClockBody {
-            limit: None,
-            increment: None,
-            per_move: None,
-            days: Some(days),
-        } => ClockSpec::Days { days },
-        _ => {
-            return Err(BotApiError::BadRequest(
-                "clock: one of limit (and increment) in seconds, per_move, or days".into(),
-            ))
-        }
-    };
     if username.len() > 20 {
         return Err(BotApiError::NotFound("player"));
     }
@@ -145,10 +92,10 @@ pub async fn create(
         .ok_or(BotApiError::NotFound("player"))?;
     let frame = ClientFrame::Challenge {
         to,
-        rules: body.rules.unwrap_or(Ruleset::Classic),
-        clock,
-        rated: body.rated,
-        color: body.color.unwrap_or(ColorChoice::Random),
+        rules: asked.rules,
+        clock: asked.clock,
+        rated: asked.rated,
+        color: asked.color,
     };
     match send(&state, &conn, frame).await? {
         Some(ServerFrame::ChallengeSent { challenge }) => Ok(Json(challenge_json(&challenge))),

@@ -7,7 +7,8 @@
 
 pub mod account;
 pub mod actions;
-pub mod challenges;
+mod challenge_body;
+mod challenges;
 pub mod event_stream;
 pub mod game_stream;
 pub mod game_view;

@@ -324,11 +324,7 @@ async fn tokens_that_name_nobody_are_soon_refused_unlooked(db: Db) {
         .await
         .unwrap()
         .status();
-    assert_eq!(
-        status.as_u16(),
-        401,
-        "looked up: a guest has no tokens"
-    );
+    assert_eq!(status.as_u16(), 401, "looked up: a guest has no tokens");
     server.shutdown().await;
 }
 
