@@ -145,19 +145,41 @@ pub async fn decline(
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, BotApiError> {
     let body: DeclineBody = super::optional_body(&headers, &body)?;
-    // One of lichess's names (generic, later, tooFast, …), read as the socket reads it.
-    let reason = body
-        .reason
-        .map(|name| {
-            serde_json::from_value::<DeclineReason>(Value::String(name)).map_err(|_| {
-                BotApiError::BadRequest(
-                    "reason: one of generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, noBot, onlyBot".into(),
-                )
-            })
-        })
-        .transpose()?;
+    let reason = body.reason.as_deref().map(decline_reason);
     let frame = ClientFrame::DeclineChallenge { id, reason };
     answer(state, client, headers, frame).await
+}
+
+/// A decline reason as lichess reads one: any case, `variant` as "not this ruleset" (ours are
+/// rulesets), and anything else as `generic` (a bot written for lichess may send a reason we
+/// have not heard of; its decline still goes through).
+fn decline_reason(name: &str) -> DeclineReason {
+    let key = name.trim().to_ascii_lowercase();
+    let known = [
+        DeclineReason::Generic,
+        DeclineReason::Later,
+        DeclineReason::TooFast,
+        DeclineReason::TooSlow,
+        DeclineReason::TimeControl,
+        DeclineReason::Rated,
+        DeclineReason::Casual,
+        DeclineReason::Standard,
+        DeclineReason::NoBot,
+        DeclineReason::OnlyBot,
+    ];
+    if key == "variant" {
+        return DeclineReason::Standard;
+    }
+    known
+        .into_iter()
+        .find(|reason| {
+            serde_json::to_value(reason)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_ascii_lowercase))
+                .as_deref()
+                == Some(key.as_str())
+        })
+        .unwrap_or(DeclineReason::Generic)
 }
 
 pub async fn cancel(
@@ -167,4 +189,18 @@ pub async fn cancel(
     Path(id): Path<Uuid>,
 ) -> Result<Json<Value>, BotApiError> {
     answer(state, client, headers, ClientFrame::CancelChallenge { id }).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decline_reasons_read_as_lichess_reads_them() {
+        assert_eq!(decline_reason("tooFast"), DeclineReason::TooFast);
+        assert_eq!(decline_reason("toofast"), DeclineReason::TooFast);
+        assert_eq!(decline_reason("NOBOT"), DeclineReason::NoBot);
+        assert_eq!(decline_reason("variant"), DeclineReason::Standard);
+        assert_eq!(decline_reason("something new"), DeclineReason::Generic);
+    }
 }
