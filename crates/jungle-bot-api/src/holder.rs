@@ -58,6 +58,15 @@ pub async fn holder(
     Ok(holder)
 }
 
+/// The holder of the request's API token, whatever its scopes (to ask who it is).
+pub async fn any_holder(
+    state: &BotApiState,
+    headers: &HeaderMap,
+    client: IpAddr,
+) -> Result<TokenHolder, BotApiError> {
+    token_holder(state, headers, client).await
+}
+
 /// The holder of a token that plays, as a bot or from a person's own client (either scope).
 pub async fn playing_holder(
     state: &BotApiState,

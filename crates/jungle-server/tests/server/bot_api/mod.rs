@@ -254,9 +254,77 @@ async fn bad_tokens_from_one_address_are_soon_refused_unlooked(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 50: what lichess's clients ask at start. `GET /api/account` tells a token's holder
+/// who it is (berserk's `account.get`), `GET /api/user/{name}` shows anyone an account
+/// (`users.get_public_data`), and `POST /api/token/test` says whom each token names, a
+/// guess among them counted as a miss of the address's.
+async fn a_bot_learns_who_it_is_as_on_lichess(db: Db) {
+    let server = TestServer::start(db).await;
+    let (player, token) = bot(&server, "Selfaware").await;
+    let (status, me) = call(&server, reqwest::Method::GET, "/api/account", &token, None).await;
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(me["id"], player.id.to_string());
+    let username = me["username"].as_str().unwrap().to_owned();
+    assert!(username.starts_with("Selfaware"), "{me}");
+    assert_eq!(me["title"], "BOT");
+    assert_eq!(me["perfs"]["classic"]["rating"], 1500, "{me}");
+    assert!(me["perfs"]["classicCorrespondence"]["prov"]
+        .as_bool()
+        .unwrap());
+    let (status, shown) = call(
+        &server,
+        reqwest::Method::GET,
+        &format!("/api/user/{username}"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(shown["id"], me["id"]);
+    let (status, _) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/user/nobody_here",
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    // Without a token, or with one that names nobody: 401.
+    let (status, _) = call(&server, reqwest::Method::GET, "/api/account", "", None).await;
+    assert_eq!(status, 401);
+
+    let guess = jungle_web::auth::new_token();
+    let tested: Value = reqwest::Client::new()
+        .post(server.url("/api/token/test"))
+        .body(format!("{token},{guess}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(tested[&token]["userId"], player.id.to_string(), "{tested}");
+    assert!(tested[&token]["scopes"]
+        .as_str()
+        .unwrap()
+        .contains("bot:play"));
+    assert!(tested[&guess].is_null());
+    let many = vec![guess.as_str(); 21].join(",");
+    let too_many = reqwest::Client::new()
+        .post(server.url("/api/token/test"))
+        .body(many)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(too_many.status().as_u16(), 400);
+    server.shutdown().await;
+}
+
 both_stores!(
     tokens_are_made_listed_and_deleted_and_never_a_session,
     an_account_that_has_played_nothing_becomes_a_bot_for_good,
     an_account_holds_at_most_twenty_tokens,
     bad_tokens_from_one_address_are_soon_refused_unlooked,
+    a_bot_learns_who_it_is_as_on_lichess,
 );
