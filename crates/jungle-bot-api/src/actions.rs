@@ -79,15 +79,20 @@ async fn play(
     if let Err(e) = mv.parse::<jungle_rules::Move>() {
         return Err(BotApiError::BadRequest(e.to_string()));
     }
-    let mut actions = vec![Action::Move {
-        text: mv,
-        lag: Duration::ZERO,
-        blurred: false,
-    }];
-    if query.offering_draw {
-        actions.push(Action::OfferDraw);
-    }
-    act(&state, client, &headers, game, actions, api).await
+    // A draw offered with the move is one action: the opponent sees both at once.
+    let action = if query.offering_draw {
+        Action::MoveOfferingDraw {
+            text: mv,
+            lag: Duration::ZERO,
+        }
+    } else {
+        Action::Move {
+            text: mv,
+            lag: Duration::ZERO,
+            blurred: false,
+        }
+    };
+    act(&state, client, &headers, game, vec![action], api).await
 }
 
 /// `resign`, `draw/yes`, `draw/no`, `takeback/yes`, `takeback/no`.

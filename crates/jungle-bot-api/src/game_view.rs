@@ -26,6 +26,9 @@ pub struct GameView {
     my_side: Option<Side>,
     started: bool,
     over: bool,
+    /// The last `gameState` written: one that would say the same again is not written (a
+    /// move offered with a draw is the move's frame and the offer's, one state).
+    last_state: Option<Value>,
 }
 
 impl GameView {
@@ -44,6 +47,7 @@ impl GameView {
             my_side: None,
             started: false,
             over: false,
+            last_state: None,
         }
     }
 
@@ -62,29 +66,35 @@ impl GameView {
                 mv,
                 clocks,
                 draw_offer,
+                status,
                 ..
             } if *game == self.game => {
                 self.moves.push(mv.clone());
                 self.clocks = Some(*clocks);
                 self.draw_offer = *draw_offer;
                 self.takeback_offer = None;
-                vec![self.state()]
+                if *status != jungle_protocol::GameStatus::Active {
+                    // The move ended the game: its `game_over` follows at once, and says the
+                    // move with the result in one state (never "started" for a finished game).
+                    return Vec::new();
+                }
+                self.changed_state()
             }
             ServerFrame::DrawOffered { game, by, .. } if *game == self.game => {
                 self.draw_offer = Some(*by);
-                vec![self.state()]
+                self.changed_state()
             }
             ServerFrame::DrawDeclined { game, .. } if *game == self.game => {
                 self.draw_offer = None;
-                vec![self.state()]
+                self.changed_state()
             }
             ServerFrame::TakebackOffered { game, by, .. } if *game == self.game => {
                 self.takeback_offer = Some(*by);
-                vec![self.state()]
+                self.changed_state()
             }
             ServerFrame::TakebackDeclined { game, .. } if *game == self.game => {
                 self.takeback_offer = None;
-                vec![self.state()]
+                self.changed_state()
             }
             ServerFrame::GameOver {
                 game,
@@ -100,7 +110,7 @@ impl GameView {
                     self.clocks = Some(*clocks);
                 }
                 self.draw_offer = None;
-                vec![self.state()]
+                self.changed_state()
             }
             ServerFrame::Presence {
                 game,
@@ -157,7 +167,7 @@ impl GameView {
             self.status = result.reason.name().to_owned();
         }
         if self.started {
-            return vec![self.state()];
+            return self.changed_state();
         }
         self.started = true;
         let seat = |seat: &Option<jungle_protocol::Seat>| match seat {
@@ -170,6 +180,8 @@ impl GameView {
             }),
             None => Value::Null,
         };
+        let now = self.state();
+        self.last_state = Some(now.clone());
         vec![json!({
             "type": "gameFull",
             "id": state.game,
@@ -178,9 +190,22 @@ impl GameView {
             "clock": clock_json(&state.clock),
             "red": seat(&state.red),
             "blue": seat(&state.blue),
+            // lichess's names beside ours: Red moves first, as White does.
+            "white": seat(&state.red),
+            "black": seat(&state.blue),
             "initialPosition": state.start,
-            "state": self.state(),
+            "state": now,
         })]
+    }
+
+    /// The `gameState` line, unless it says what the last one said.
+    fn changed_state(&mut self) -> Vec<Value> {
+        let now = self.state();
+        if self.last_state.as_ref() == Some(&now) {
+            return Vec::new();
+        }
+        self.last_state = Some(now.clone());
+        vec![now]
     }
 
     /// The `gameState` line as things stand.
@@ -196,7 +221,7 @@ impl GameView {
             Some(ClockSpec::Fischer { inc_s, .. }) => u64::from(inc_s) * 1000,
             _ => 0,
         };
-        json!({
+        let mut state = json!({
             "type": "gameState",
             "moves": self.moves.join(" "),
             "rtime": clocks.red_ms,
@@ -209,7 +234,20 @@ impl GameView {
             "winner": self.winner,
             "drawOffer": self.draw_offer,
             "takebackOffer": self.takeback_offer,
-        })
+            // lichess's names beside ours, in milliseconds (Red is white, the first mover):
+            // its clients read `wtime` as White's time and `btime` as Black's.
+            "wtime": clocks.red_ms,
+            "winc": inc_ms,
+        });
+        // lichess's offers: `wdraw`/`bdraw`, `wtakeback`/`btakeback`, true or absent.
+        for (offer, key) in [(self.draw_offer, "draw"), (self.takeback_offer, "takeback")] {
+            match offer {
+                Some(Side::Red) => state[format!("w{key}")] = json!(true),
+                Some(Side::Blue) => state[format!("b{key}")] = json!(true),
+                None => {}
+            }
+        }
+        state
     }
 }
 
@@ -232,5 +270,89 @@ pub fn clock_json(clock: &ClockSpec) -> Value {
             "consecutive": consecutive,
         }),
         ClockSpec::Days { days } => json!({ "kind": "days", "daysPerTurn": days }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jungle_protocol::{GameStatus, Reason};
+
+    fn clocks() -> Clocks {
+        Clocks {
+            red_ms: 61_000,
+            blue_ms: 59_000,
+            running: Some(Side::Blue),
+            red_timeouts: 0,
+            blue_timeouts: 0,
+        }
+    }
+
+    fn moved(game: Uuid, mv: &str, status: GameStatus, draw_offer: Option<Side>) -> ServerFrame {
+        ServerFrame::Moved {
+            game,
+            seq: 1,
+            mv: mv.into(),
+            ply: 1,
+            position: "p".into(),
+            turn: Side::Blue,
+            captured: None,
+            status,
+            draw_offer,
+            clocks: clocks(),
+            legal: Vec::new(),
+            abort_in_ms: None,
+        }
+    }
+
+    #[test]
+    fn a_move_offered_with_a_draw_is_one_state_with_the_offer() {
+        let game = Uuid::new_v4();
+        let mut view = GameView::new(game, Uuid::new_v4(), Vec::new());
+        let lines = view.read(&moved(game, "a3a4", GameStatus::Active, Some(Side::Red)));
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0]["drawOffer"], "red");
+        assert_eq!(lines[0]["wdraw"], true);
+        assert!(lines[0].get("bdraw").is_none());
+        // lichess's clock fields beside ours, in milliseconds.
+        assert_eq!(
+            (lines[0]["wtime"].clone(), lines[0]["btime"].clone()),
+            (json!(61_000), json!(59_000))
+        );
+        assert_eq!(lines[0]["rtime"], lines[0]["wtime"]);
+        // The offer's own frame says nothing new.
+        let offered = ServerFrame::DrawOffered {
+            game,
+            seq: 2,
+            by: Side::Red,
+        };
+        assert!(view.read(&offered).is_empty());
+    }
+
+    #[test]
+    fn the_move_that_ends_a_game_comes_with_its_result_in_one_state() {
+        let game = Uuid::new_v4();
+        let mut view = GameView::new(game, Uuid::new_v4(), Vec::new());
+        let ending = moved(game, "d8d9", GameStatus::Finished, None);
+        assert!(
+            view.read(&ending).is_empty(),
+            "never 'started' for a finished game"
+        );
+        let over = ServerFrame::GameOver {
+            game,
+            seq: 2,
+            status: GameStatus::Finished,
+            winner: Some(Side::Red),
+            reason: Reason::Den,
+            rated: false,
+            rating_change: None,
+            clocks: None,
+        };
+        let lines = view.read(&over);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0]["moves"], "d8d9");
+        assert_eq!(lines[0]["status"], "den");
+        assert_eq!(lines[0]["winner"], "red");
+        assert!(view.over());
     }
 }

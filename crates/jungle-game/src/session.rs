@@ -461,6 +461,13 @@ impl GameSession {
     pub fn act(&mut self, side: Side, action: Action, now: Instant) -> Result<Vec<Event>, Refusal> {
         match action {
             Action::Move { text, lag, blurred } => self.play(side, &text, lag, blurred, now),
+            Action::MoveOfferingDraw { text, lag } => {
+                let mut events = self.play(side, &text, lag, false, now)?;
+                if let Ok(offered) = self.offer_draw(side, now) {
+                    events.extend(offered);
+                }
+                Ok(events)
+            }
             // The host of a private room nobody has joined yet closes it (its link then names
             // no room, and the host may open another).
             Action::Resign if matches!(self.phase, Phase::Waiting { .. }) => Ok(self.close()),

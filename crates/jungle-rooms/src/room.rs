@@ -215,7 +215,9 @@ impl Room {
         for side in [Side::Red, Side::Blue] {
             Box::pin(self.read_vacations(side)).await;
         }
-        if self.resumed {
+        // A game read back from the database shows what was said in it (a room still
+        // waiting for its guest has no chat).
+        if self.resumed && self.session.status() == GameStatus::Active {
             Box::pin(self.recall_chat()).await;
         }
         let mut shutdown = self.ctx.shutdown.clone();
@@ -354,7 +356,10 @@ impl Room {
                 action,
             } => {
                 let received = tokio::time::Instant::now();
-                let is_move = matches!(*action, Action::Move { .. });
+                let is_move = matches!(
+                    *action,
+                    Action::Move { .. } | Action::MoveOfferingDraw { .. }
+                );
                 if let Some(side) = self.seated_member(conn_id, player) {
                     if *action == Action::Rematch
                         && !Box::pin(self.rematch_allowed(conn_id, player)).await
@@ -450,19 +455,24 @@ impl Room {
     /// besides its connection's own lag: the player saw the last move and was heard that much
     /// later than a player here (within the clock's lag quota, like any lag).
     fn credit_round_trip(&self, conn_id: u64, action: Action) -> Action {
-        let Action::Move { text, lag, blurred } = action else {
-            return action;
+        let round_trip = || {
+            self.members
+                .iter()
+                .find(|m| m.conn.id == conn_id)
+                .and_then(|m| m.conn.remote.as_ref())
+                .map_or(Duration::ZERO, |node| node.round_trip())
         };
-        let round_trip = self
-            .members
-            .iter()
-            .find(|m| m.conn.id == conn_id)
-            .and_then(|m| m.conn.remote.as_ref())
-            .map_or(Duration::ZERO, |node| node.round_trip());
-        Action::Move {
-            text,
-            lag: lag + round_trip,
-            blurred,
+        match action {
+            Action::Move { text, lag, blurred } => Action::Move {
+                text,
+                lag: lag + round_trip(),
+                blurred,
+            },
+            Action::MoveOfferingDraw { text, lag } => Action::MoveOfferingDraw {
+                text,
+                lag: lag + round_trip(),
+            },
+            other => other,
         }
     }
 

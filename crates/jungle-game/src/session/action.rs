@@ -24,6 +24,14 @@ pub enum Action {
         #[serde(default)]
         blurred: bool,
     },
+    /// A move and a draw offer with it (lichess's `offeringDraw`), as one action: everyone sees
+    /// the move with the offer standing, never the move alone first. The offer is not made if
+    /// it may not be (the move ended the game, or the mover offered too recently).
+    MoveOfferingDraw {
+        text: String,
+        #[serde(with = "lag_ms")]
+        lag: Duration,
+    },
     Resign,
     /// End the game unplayed: the side whose first move is due (Red at ply 0, Blue at ply 1)
     /// declines to play it. Rated for nobody; counted as that player's abort.

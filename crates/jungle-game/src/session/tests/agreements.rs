@@ -457,3 +457,25 @@ fn a_host_closes_a_room_nobody_joined() {
         "nobody sits down in a closed room"
     );
 }
+
+#[test]
+fn a_move_offering_a_draw_is_both_at_once_or_the_move_alone() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, true, t0);
+    let action = |text: &str| Action::MoveOfferingDraw {
+        text: text.into(),
+        lag: Duration::ZERO,
+    };
+    let events = s.act(Side::Red, action("a3a4"), t0).unwrap();
+    assert!(matches!(events[0], Event::Moved { .. }), "{events:?}");
+    assert_eq!(events[1..], [Event::DrawOffered { by: Side::Red }]);
+    assert_eq!(s.draw_offer(), Some(Side::Red));
+    // Blue plays on (the offer lapses) and Red offers again too soon: the move alone.
+    play(&mut s, Side::Blue, "g7g6", t0);
+    let events = s.act(Side::Red, action("a4a5"), t0).unwrap();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(s.draw_offer(), None);
+    // An illegal move is refused whole: no offer either.
+    assert!(s.act(Side::Blue, action("a1a9"), t0).is_err());
+    assert_eq!(s.draw_offer(), None);
+}
