@@ -17,7 +17,7 @@ use super::holder::{holder, playing_holder};
 use super::BotApiError;
 use crate::BotApiState;
 use jungle_limits::Limited;
-use jungle_rooms::challenges::ChallengeRefusal;
+use jungle_rooms::challenges::{ChallengeError, ChallengeRefusal};
 use jungle_rooms::Connection;
 use jungle_web::client_addr::ClientAddr;
 
@@ -68,6 +68,10 @@ async fn send(
 fn refusal(e: ChallengeRefusal) -> BotApiError {
     match e {
         ChallengeRefusal::Store(e) => BotApiError::Store(e),
+        // A wait, said as every wait is: 429 with Retry-After (a bot may sleep and send again).
+        ChallengeRefusal::Challenge(ChallengeError::RecentlyDeclined(wait)) => {
+            BotApiError::RateLimited(jungle_limits::RateLimited { retry_after: wait })
+        }
         other => BotApiError::Refused(other.to_string()),
     }
 }
