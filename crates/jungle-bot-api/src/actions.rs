@@ -176,8 +176,9 @@ async fn chat(
 ) -> Result<Json<Value>, BotApiError> {
     let body: ChatBody = super::form_or_json(headers, body)?;
     match body.room.as_deref() {
-        None | Some("player") => {}
-        Some("spectator") => {
+        // lichess's name, and the one our streams once wrote (`players`).
+        None | Some("player") | Some("players") => {}
+        Some("spectator") | Some("spectators") => {
             return Err(BotApiError::BadRequest(
                 "a player writes in the player room; the spectators' room is the spectators'"
                     .to_owned(),

@@ -134,7 +134,11 @@ impl GameView {
                 text,
             } if *game == self.game => vec![json!({
                 "type": "chatLine",
-                "room": channel,
+                // lichess's names for the rooms.
+                "room": match channel {
+                    jungle_protocol::ChatChannel::Players => "player",
+                    jungle_protocol::ChatChannel::Spectators => "spectator",
+                },
                 "username": from.name,
                 "text": text.clone().or_else(|| preset.clone()).unwrap_or_default(),
             })],

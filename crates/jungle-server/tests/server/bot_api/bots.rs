@@ -50,6 +50,21 @@ async fn a_bot_challenges_over_http_and_picks_its_games_up_again(db: Db) {
     let declined = events.next().await.unwrap();
     assert_eq!(declined["type"], "challengeDeclined", "{declined}");
     assert_eq!(declined["challenge"]["declineReason"], "tooSlow");
+    // Asking again at once: the wait after a decline, said as every wait is.
+    let again = reqwest::Client::new()
+        .post(server.url(&format!("/api/challenge/{username}")))
+        .bearer_auth(&token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 429);
+    let wait: u64 = again.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=120).contains(&wait), "{wait}");
     // A bad clock changes nothing.
     let (status, _) = call(
         &server,
