@@ -154,6 +154,27 @@ pub async fn decline(
     answer(state, client, headers, frame).await
 }
 
+/// `GET /api/challenge`: the challenges waiting, sent to the token's holder (`in`) and by it
+/// (`out`), as lichess lists them (berserk's `challenges.get_mine`).
+pub async fn mine(
+    State(state): State<BotApiState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<Value>, BotApiError> {
+    let holder = super::holder::any_holder(&state, &headers, client).await?;
+    state
+        .limits
+        .check_player(Limited::BotRequests, holder.player.id)?;
+    let me = holder.player.id;
+    let list = |challenges: Vec<jungle_protocol::ChallengeInfo>| {
+        challenges.iter().map(challenge_json).collect::<Vec<_>>()
+    };
+    Ok(Json(json!({
+        "in": list(state.challenges.incoming(me)),
+        "out": list(state.challenges.outgoing(me)),
+    })))
+}
+
 /// A decline reason as lichess reads one: any case, `variant` as "not this ruleset" (ours are
 /// rulesets), and anything else as `generic` (a bot written for lichess may send a reason we
 /// have not heard of; its decline still goes through).

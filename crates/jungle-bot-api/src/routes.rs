@@ -25,6 +25,7 @@ where
         .route("/api/user/{username}", get(account::user))
         .route("/api/token/test", post(account::test_tokens))
         .route("/api/stream/event", get(event_stream::stream))
+        .route("/api/challenge", get(challenges::mine))
         .route("/api/challenge/{who}", post(challenges::create))
         .route("/api/challenge/{who}/accept", post(challenges::accept))
         .route("/api/challenge/{who}/decline", post(challenges::decline))

@@ -203,11 +203,20 @@ impl Challenges {
     /// The challenges waiting for `player`'s answer, as they see them now (for a tab that
     /// opens after they were sent).
     pub fn incoming(&self, player: Uuid) -> Vec<ChallengeInfo> {
+        self.waiting(|info| info.to.id == player)
+    }
+
+    /// The challenges `player` sent that wait for an answer.
+    pub fn outgoing(&self, player: Uuid) -> Vec<ChallengeInfo> {
+        self.waiting(|info| info.from.id == player)
+    }
+
+    fn waiting(&self, which: impl Fn(&ChallengeInfo) -> bool) -> Vec<ChallengeInfo> {
         let now = Instant::now();
         let book = self.book.lock().expect("challenges lock");
         book.pending
             .values()
-            .filter(|p| p.info.to.id == player)
+            .filter(|p| which(&p.info))
             .map(|p| ChallengeInfo {
                 expires_in_ms: p.expires.saturating_duration_since(now).as_millis() as u64,
                 ..p.info.clone()

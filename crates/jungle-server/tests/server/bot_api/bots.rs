@@ -41,6 +41,18 @@ async fn a_bot_challenges_over_http_and_picks_its_games_up_again(db: Db) {
     assert_eq!(status, 200, "{sent}");
     let challenge = expect_frame!(person, ServerFrame::Challenged { challenge } => challenge);
     assert_eq!(sent["id"], challenge.id.to_string());
+    // Listed as lichess lists them (berserk's `challenges.get_mine`).
+    let (status, mine) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/challenge",
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(mine["out"][0]["id"], sent["id"], "{mine}");
+    assert_eq!(mine["in"], json!([]));
     person
         .send(ClientFrame::DeclineChallenge {
             id: challenge.id,
