@@ -141,3 +141,61 @@ async fn stream(
     });
     Ok(response)
 }
+
+/// The latest lines of a game's chat a reading may return.
+const CHAT_READ: usize = 100;
+
+/// `GET /api/bot/game/{id}/chat` and `/api/board/game/{id}/chat`: the players' chat of a game
+/// of the holder's, oldest first, as lichess answers it (`[{"text","user"}]`; berserk's
+/// `board.get_game_chat`), without the lines of players the holder blocks.
+pub async fn chat(
+    State(state): State<BotApiState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    Path(game): Path<Uuid>,
+    api: Api,
+) -> Result<axum::Json<serde_json::Value>, BotApiError> {
+    let holder = player_of(&state, &headers, api, client).await?;
+    state
+        .limits
+        .check_player(Limited::BotRequests, holder.player.id)?;
+    state
+        .store
+        .game_without_moves(game)
+        .await?
+        .filter(|g| g.red == holder.player.id || g.blue == holder.player.id)
+        .ok_or(BotApiError::NotFound("game"))?;
+    let blocked = state.store.blocked_ids(holder.player.id).await?;
+    let lines: Vec<serde_json::Value> = state
+        .store
+        .recent_chat(game, CHAT_READ)
+        .await?
+        .into_iter()
+        .filter(|(line, _)| line.channel == "players" && !blocked.contains(&line.player))
+        .map(|(line, name)| {
+            serde_json::json!({
+                "text": line.text.or(line.preset).unwrap_or_default(),
+                "user": name,
+            })
+        })
+        .collect();
+    Ok(axum::Json(serde_json::Value::Array(lines)))
+}
+
+pub async fn bot_chat(
+    state: State<BotApiState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    game: Path<Uuid>,
+) -> Result<axum::Json<serde_json::Value>, BotApiError> {
+    chat(state, client, headers, game, Api::Bot).await
+}
+
+pub async fn board_chat(
+    state: State<BotApiState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    game: Path<Uuid>,
+) -> Result<axum::Json<serde_json::Value>, BotApiError> {
+    chat(state, client, headers, game, Api::Board).await
+}

@@ -36,7 +36,10 @@ where
         .route("/api/bot/game/{id}/move/{mv}", post(actions::bot_move))
         .route("/api/bot/game/{id}/resign", post(actions::bot_resign))
         .route("/api/bot/game/{id}/abort", post(actions::bot_abort))
-        .route("/api/bot/game/{id}/chat", post(actions::bot_chat))
+        .route(
+            "/api/bot/game/{id}/chat",
+            post(actions::bot_chat).get(game_stream::bot_chat),
+        )
         .route("/api/bot/game/{id}/draw/yes", post(actions::bot_draw_yes))
         .route("/api/bot/game/{id}/draw/no", post(actions::bot_draw_no))
         .route(
@@ -51,7 +54,10 @@ where
         .route("/api/board/game/{id}/move/{mv}", post(actions::board_move))
         .route("/api/board/game/{id}/resign", post(actions::board_resign))
         .route("/api/board/game/{id}/abort", post(actions::board_abort))
-        .route("/api/board/game/{id}/chat", post(actions::board_chat))
+        .route(
+            "/api/board/game/{id}/chat",
+            post(actions::board_chat).get(game_stream::board_chat),
+        )
         .route(
             "/api/board/game/{id}/draw/yes",
             post(actions::board_draw_yes),

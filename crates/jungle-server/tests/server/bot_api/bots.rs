@@ -193,6 +193,18 @@ async fn a_bot_chats_aborts_and_is_paused_after_repeated_aborts(db: Db) {
             assert_eq!(chat.status().as_u16(), 200);
             let text = expect_frame!(person, ServerFrame::ChatLine { text, .. } => text);
             assert_eq!(text.as_deref(), Some("good luck"));
+            // Read back as lichess answers it (berserk's `board.get_game_chat`).
+            let (status, lines) = call(
+                &server,
+                reqwest::Method::GET,
+                &format!("/api/bot/game/{game}/chat"),
+                &token,
+                None,
+            )
+            .await;
+            assert_eq!(status, 200);
+            assert_eq!(lines[0]["text"], "good luck", "{lines}");
+            assert!(lines[0]["user"].as_str().is_some(), "{lines}");
             for (room, text) in [("spectator", "hello"), ("player", ""), ("lobby", "hi")] {
                 let refused = reqwest::Client::new()
                     .post(server.url(&format!("/api/bot/game/{game}/chat")))
