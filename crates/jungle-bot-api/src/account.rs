@@ -160,3 +160,34 @@ pub async fn test_tokens(
     }
     Ok(Json(Value::Object(answer)))
 }
+
+/// Bots `GET /api/bot/online` lists at most (`?nb=`, 50 unless asked).
+const MOST_BOTS_LISTED: usize = 100;
+
+#[derive(serde::Deserialize)]
+pub struct OnlineQuery {
+    nb: Option<usize>,
+}
+
+/// `GET /api/bot/online?nb=N`: the bots online (their event stream open on this node), one
+/// account a line as `GET /api/user/{name}` shows it (berserk's `bots.get_online_bots`),
+/// counted per address with the Bot and Board API's requests.
+pub async fn online_bots(
+    State(state): State<BotApiState>,
+    ClientAddr(client): ClientAddr,
+    axum::extract::Query(query): axum::extract::Query<OnlineQuery>,
+) -> Result<axum::response::Response, BotApiError> {
+    state.limits.check(Limited::BotRequests, None, client)?;
+    let most = query.nb.unwrap_or(50).clamp(1, MOST_BOTS_LISTED);
+    let mut lines = String::new();
+    for bot in state.event_streams.bots(most) {
+        if let Some(profile) = state.store.profile(bot).await? {
+            lines.push_str(&lichess_user(&profile, true).to_string());
+            lines.push('\n');
+        }
+    }
+    Ok(axum::response::IntoResponse::into_response((
+        [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
+        lines,
+    )))
+}

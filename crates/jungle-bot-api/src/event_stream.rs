@@ -46,6 +46,21 @@ struct OpenStream {
 }
 
 impl EventStreams {
+    /// The bots with an event stream open here (online, as lichess counts a bot), at most
+    /// `most`.
+    pub fn bots(&self, most: usize) -> Vec<Uuid> {
+        let by_token = self.by_token.lock().expect("event streams lock");
+        let mut bots: Vec<Uuid> = by_token
+            .values()
+            .filter(|open| open.conn.player.bot)
+            .map(|open| open.conn.player.id)
+            .collect();
+        bots.sort();
+        bots.dedup();
+        bots.truncate(most);
+        bots
+    }
+
     /// The connection of `token`'s open event stream.
     pub fn connection(&self, token: Uuid) -> Option<Connection> {
         let by_token = self.by_token.lock().expect("event streams lock");

@@ -23,6 +23,7 @@ where
         .route("/api/bot/account/upgrade", post(account::upgrade))
         .route("/api/account", get(account::me))
         .route("/api/user/{username}", get(account::user))
+        .route("/api/bot/online", get(account::online_bots))
         .route("/api/token/test", post(account::test_tokens))
         .route("/api/stream/event", get(event_stream::stream))
         .route("/api/challenge", get(challenges::mine))

@@ -290,6 +290,18 @@ async fn a_bot_learns_who_it_is_as_on_lichess(db: Db) {
     )
     .await;
     assert_eq!(status, 404);
+    // Online while its event stream is open (berserk's `bots.get_online_bots`).
+    let online = |server: &TestServer| {
+        let url = server.url("/api/bot/online?nb=10");
+        async move { reqwest::get(url).await.unwrap().text().await.unwrap() }
+    };
+    assert!(!online(&server).await.contains(&player.id.to_string()));
+    let events = Lines::open(&server, "/api/stream/event", &token).await;
+    let listed = online(&server).await;
+    let line: Value = serde_json::from_str(listed.lines().next().expect("a line")).unwrap();
+    assert_eq!(line["id"], player.id.to_string(), "{listed}");
+    assert_eq!(line["title"], "BOT");
+    drop(events);
     // Without a token, or with one that names nobody: 401.
     let (status, _) = call(&server, reqwest::Method::GET, "/api/account", "", None).await;
     assert_eq!(status, 401);
