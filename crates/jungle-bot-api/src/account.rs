@@ -56,6 +56,8 @@ fn lichess_user(profile: &jungle_protocol::http::PlayerProfile, online: bool) ->
         "id": profile.id,
         "username": profile.username.clone().unwrap_or_else(|| profile.name.clone()),
         "online": online,
+        // Unix milliseconds, as berserk reads them into dates.
+        "createdAt": profile.created_at,
         "perfs": perfs,
         "count": {
             "all": profile.stats.games,

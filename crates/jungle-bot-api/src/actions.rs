@@ -1,6 +1,7 @@
 //! A game's actions over the Bot and Board APIs: `POST /api/{bot,board}/game/{id}/move/{move}`
 //! (`?offeringDraw=true` offers a draw with it), `/resign`, `/draw/{yes|no}` and
-//! `/takeback/{yes|no}`, `/abort` and `/chat`. Each is the socket's action, taken through a short-lived connection of
+//! `/takeback/{yes|no}` (yes accepts, or offers when nothing stands), `/abort`,
+//! `/claim-victory`, `/claim-draw` and `/chat`. Each is the socket's action, taken through a short-lived connection of
 //! the player's to the game's room (on whichever node runs it), and answered when the room has
 //! answered: 200 once it happened, 400 with the reason when the room refused (nothing changed).
 //! A move's time is charged as any move's is, from when the room takes it.
@@ -95,15 +96,12 @@ async fn play(
     act(&state, client, &headers, game, vec![action], api).await
 }
 
-/// `resign`, `draw/yes`, `draw/no`, `takeback/yes`, `takeback/no`.
+/// The actions named by their path alone.
 fn action_named(name: &str) -> Option<Action> {
     Some(match name {
         "resign" => Action::Resign,
         "abort" => Action::Abort,
-        "draw/yes" => Action::AcceptDraw,
-        "draw/no" => Action::DeclineDraw,
-        "takeback/yes" => Action::AcceptTakeback,
-        "takeback/no" => Action::DeclineTakeback,
+        "claim-victory" => Action::ClaimVictory,
         _ => return None,
     })
 }
@@ -124,16 +122,96 @@ macro_rules! named_action {
 
 named_action!(bot_resign, "resign", Api::Bot);
 named_action!(bot_abort, "abort", Api::Bot);
-named_action!(bot_draw_yes, "draw/yes", Api::Bot);
-named_action!(bot_draw_no, "draw/no", Api::Bot);
-named_action!(bot_takeback_yes, "takeback/yes", Api::Bot);
-named_action!(bot_takeback_no, "takeback/no", Api::Bot);
+named_action!(bot_claim_victory, "claim-victory", Api::Bot);
 named_action!(board_resign, "resign", Api::Board);
 named_action!(board_abort, "abort", Api::Board);
-named_action!(board_draw_yes, "draw/yes", Api::Board);
-named_action!(board_draw_no, "draw/no", Api::Board);
-named_action!(board_takeback_yes, "takeback/yes", Api::Board);
-named_action!(board_takeback_no, "takeback/no", Api::Board);
+named_action!(board_claim_victory, "claim-victory", Api::Board);
+
+/// lichess's answer words in `draw/{answer}` and `takeback/{answer}`: `yes` or `no` (and the
+/// `true`/`false`, `1`/`0` its routes read as the same).
+fn answer_word(word: &str) -> Result<bool, BotApiError> {
+    match word.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" => Ok(true),
+        "no" | "false" | "0" => Ok(false),
+        _ => Err(BotApiError::BadRequest(
+            "the answer is yes or no".to_owned(),
+        )),
+    }
+}
+
+/// `draw/yes` accepts the opponent's offer or makes one (as lichess's); `draw/no` declines.
+fn draw_action(yes: bool) -> Action {
+    if yes {
+        Action::WantDraw
+    } else {
+        Action::DeclineDraw
+    }
+}
+
+/// `takeback/yes` accepts the opponent's request or asks one; `takeback/no` declines.
+fn takeback_action(yes: bool) -> Action {
+    if yes {
+        Action::WantTakeback
+    } else {
+        Action::DeclineTakeback
+    }
+}
+
+macro_rules! answer_action {
+    ($name:ident, $to_action:ident, $api:expr) => {
+        pub async fn $name(
+            State(state): State<BotApiState>,
+            ClientAddr(client): ClientAddr,
+            headers: HeaderMap,
+            Path((game, answer)): Path<(Uuid, String)>,
+        ) -> Result<Json<Value>, BotApiError> {
+            let action = $to_action(answer_word(&answer)?);
+            act(&state, client, &headers, game, vec![action], $api).await
+        }
+    };
+}
+
+answer_action!(bot_draw, draw_action, Api::Bot);
+answer_action!(bot_takeback, takeback_action, Api::Bot);
+answer_action!(board_draw, draw_action, Api::Board);
+answer_action!(board_takeback, takeback_action, Api::Board);
+
+/// `claim-draw`: lichess's draw for the one left behind. Here a player who leaves a game in
+/// play loses it by abandonment when their time to come back runs out, with no claim asked
+/// (docs/decisions.md); a draw is agreed with `draw/yes`.
+async fn claim_draw(
+    state: &BotApiState,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+    api: Api,
+) -> Result<Json<Value>, BotApiError> {
+    let holder = player_of(state, headers, api, client).await?;
+    state
+        .limits
+        .check_player(Limited::BotRequests, holder.player.id)?;
+    Err(BotApiError::Refused(
+        "there is no draw to claim: an opponent who stays away past their time to come back \
+         loses by abandonment, unasked (claim-victory says so at once); agree a draw with \
+         draw/yes"
+            .to_owned(),
+    ))
+}
+
+pub async fn bot_claim_draw(
+    State(state): State<BotApiState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<Value>, BotApiError> {
+    claim_draw(&state, client, &headers, Api::Bot).await
+}
+
+pub async fn board_claim_draw(
+    State(state): State<BotApiState>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<Value>, BotApiError> {
+    claim_draw(&state, client, &headers, Api::Board).await
+}
 
 /// The body of `/chat`, as a form (as lichess-bot sends it) or as JSON.
 #[derive(Deserialize)]
@@ -240,17 +318,22 @@ async fn take_turns(
             .limits
             .check(Limited::Chat, Some(holder.player.id), client)?;
     }
-    // One action at a time per token: a program that fires many at once waits its turn.
+    // One action at a time per token: a program that fires several at once is served in turn.
     let _turn = state
         .bot_actions
-        .0
-        .open(holder.token, 1)
-        .ok_or(BotApiError::OneAtATime)?;
-    let room = state
-        .reach
-        .room_in_progress(game)
+        .turn(holder.token)
         .await
-        .ok_or(BotApiError::NotFound("game in progress"))?;
+        .ok_or(BotApiError::OneAtATime)?;
+    // A claim of victory the server already granted (the game ended by the opponent's
+    // abandonment at the moment the claim was due) is answered as granted.
+    let claiming = matches!(actions.as_slice(), [Said::Act(Action::ClaimVictory)]);
+    let Some(room) = state.reach.room_in_progress(game).await else {
+        return if claiming {
+            claim_granted_before(state, game, holder.player.id).await
+        } else {
+            Err(BotApiError::NotFound("game in progress"))
+        };
+    };
     // Room for the game's state and the chat lines a latecomer is shown, before the answer.
     let (conn, mut frames, _) = connection(&holder, client, 160);
     let conn_id = conn.id;
@@ -262,12 +345,27 @@ async fn take_turns(
     let mut answer = Ok(());
     // The room answers the join with the game's state first; a player of another game, or
     // none, is refused there.
+    let mut granted = false;
     match wait(&mut frames, game, &Expect::State).await {
-        Ok(Seen::State { seated }) if seated.contains(&holder.player.id) => {}
+        Ok(Seen::State {
+            seated,
+            abandoned_by,
+        }) if seated.contains(&holder.player.id) => {
+            granted = claiming && abandoned_by.is_some_and(|left| left != holder.player.id);
+        }
         Ok(_) => answer = Err(BotApiError::NotFound("game in progress")),
         Err(e) => answer = Err(e),
     }
+    // A claim the room closed on since it was looked up: the stored end answers.
+    if claiming && matches!(answer, Err(BotApiError::NotFound(_))) {
+        answer = claim_granted_before(state, game, holder.player.id)
+            .await
+            .map(|_| ());
+    }
     for action in actions {
+        if granted {
+            break;
+        }
         if answer.is_err() {
             break;
         }
@@ -302,6 +400,31 @@ async fn take_turns(
     answer.map(|()| Json(json!({ "ok": true })))
 }
 
+/// A claim of victory in a game no longer in play: granted if it ended by the opponent's
+/// abandonment (the server ruled it at the moment the claim was due), else not found.
+async fn claim_granted_before(
+    state: &BotApiState,
+    game: Uuid,
+    me: Uuid,
+) -> Result<Json<Value>, BotApiError> {
+    let record = state
+        .store
+        .game(game)
+        .await?
+        .filter(|g| g.red == me || g.blue == me)
+        .ok_or(BotApiError::NotFound("game in progress"))?;
+    let winner = match record.winner {
+        Some(jungle_rules::Side::Red) => Some(record.red),
+        Some(jungle_rules::Side::Blue) => Some(record.blue),
+        None => None,
+    };
+    if record.reason == Some(jungle_protocol::Reason::Abandoned) && winner == Some(me) {
+        Ok(Json(json!({ "ok": true })))
+    } else {
+        Err(BotApiError::Refused("the game is over".to_owned()))
+    }
+}
+
 /// What a wait is for.
 enum Expect {
     /// The game's state, the room's answer to a join.
@@ -318,7 +441,11 @@ enum Expect {
 
 /// What the room said that ends a wait.
 enum Seen {
-    State { seated: Vec<Uuid> },
+    /// `abandoned_by`: the player who lost the game by leaving it, if it ended so.
+    State {
+        seated: Vec<Uuid>,
+        abandoned_by: Option<Uuid>,
+    },
     Event,
 }
 
@@ -352,7 +479,20 @@ async fn wait(
                     .flatten()
                     .map(|s| s.id)
                     .collect();
-                return Ok(Seen::State { seated });
+                let abandoned_by = state
+                    .result
+                    .as_ref()
+                    .filter(|r| r.reason == jungle_protocol::Reason::Abandoned)
+                    .and_then(|r| r.winner)
+                    .and_then(|winner| match winner {
+                        jungle_rules::Side::Red => state.blue.as_ref(),
+                        jungle_rules::Side::Blue => state.red.as_ref(),
+                    })
+                    .map(|loser| loser.id);
+                return Ok(Seen::State {
+                    seated,
+                    abandoned_by,
+                });
             }
             (
                 Expect::Event,
@@ -360,6 +500,7 @@ async fn wait(
                 | ServerFrame::GameOver { game: g, .. }
                 | ServerFrame::DrawOffered { game: g, .. }
                 | ServerFrame::DrawDeclined { game: g, .. }
+                | ServerFrame::TakebackOffered { game: g, .. }
                 | ServerFrame::TakebackDeclined { game: g, .. },
             ) if g == game => return Ok(Seen::Event),
             // A takeback taken: the whole state again.

@@ -155,6 +155,8 @@ fn event_lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Ve
                 "type": "gameStart",
                 "game": {
                     "id": state.game,
+                    // lichess names it twice; lichess-bot reads either.
+                    "gameId": state.game,
                     "rules": state.rules,
                     "color": color,
                     "rated": state.rated,
@@ -170,7 +172,7 @@ fn event_lines(frame: &ServerFrame, me: Uuid, started: &mut HashSet<Uuid>) -> Ve
             ..
         } if started.remove(game) => vec![json!({
             "type": "gameFinish",
-            "game": { "id": game, "status": reason.name(), "winner": winner },
+            "game": { "id": game, "gameId": game, "status": reason.name(), "winner": winner },
         })],
         _ => Vec::new(),
     }

@@ -57,7 +57,10 @@ pub enum BotApiError {
         streams::MAX_GAME_STREAMS
     )]
     TooManyStreams,
-    #[error("this token has a request under way: one at a time")]
+    #[error(
+        "this token has {} actions under way or waiting their turn; wait for their answers",
+        streams::MAX_ACTIONS_QUEUED
+    )]
     OneAtATime,
     #[error("{0}")]
     Refused(String),

@@ -41,15 +41,23 @@ where
             "/api/bot/game/{id}/chat",
             post(actions::bot_chat).get(game_stream::bot_chat),
         )
-        .route("/api/bot/game/{id}/draw/yes", post(actions::bot_draw_yes))
-        .route("/api/bot/game/{id}/draw/no", post(actions::bot_draw_no))
+        .route("/api/bot/game/{id}/draw/{answer}", post(actions::bot_draw))
         .route(
-            "/api/bot/game/{id}/takeback/yes",
-            post(actions::bot_takeback_yes),
+            "/api/bot/game/{id}/takeback/{answer}",
+            post(actions::bot_takeback),
         )
         .route(
-            "/api/bot/game/{id}/takeback/no",
-            post(actions::bot_takeback_no),
+            "/api/bot/game/{id}/claim-victory",
+            post(actions::bot_claim_victory),
+        )
+        // berserk's path ends with a slash.
+        .route(
+            "/api/bot/game/{id}/claim-victory/",
+            post(actions::bot_claim_victory),
+        )
+        .route(
+            "/api/bot/game/{id}/claim-draw",
+            post(actions::bot_claim_draw),
         )
         .route("/api/board/game/stream/{id}", get(game_stream::board))
         .route("/api/board/game/{id}/move/{mv}", post(actions::board_move))
@@ -60,17 +68,24 @@ where
             post(actions::board_chat).get(game_stream::board_chat),
         )
         .route(
-            "/api/board/game/{id}/draw/yes",
-            post(actions::board_draw_yes),
-        )
-        .route("/api/board/game/{id}/draw/no", post(actions::board_draw_no))
-        .route(
-            "/api/board/game/{id}/takeback/yes",
-            post(actions::board_takeback_yes),
+            "/api/board/game/{id}/draw/{answer}",
+            post(actions::board_draw),
         )
         .route(
-            "/api/board/game/{id}/takeback/no",
-            post(actions::board_takeback_no),
+            "/api/board/game/{id}/takeback/{answer}",
+            post(actions::board_takeback),
+        )
+        .route(
+            "/api/board/game/{id}/claim-victory",
+            post(actions::board_claim_victory),
+        )
+        .route(
+            "/api/board/game/{id}/claim-victory/",
+            post(actions::board_claim_victory),
+        )
+        .route(
+            "/api/board/game/{id}/claim-draw",
+            post(actions::board_claim_draw),
         )
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }

@@ -15,9 +15,79 @@ pub struct OpenStreams {
     by_token: Arc<Mutex<HashMap<Uuid, usize>>>,
 }
 
-/// Actions under way by token (one at a time): the same count, kept apart from the streams.
+/// Actions one token may have under way and waiting their turn at once.
+pub const MAX_ACTIONS_QUEUED: usize = 8;
+
+/// How long an action waits for its token's turn before it is refused.
+const TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Actions by token, taken one at a time in the order they came: a client that sends several
+/// at once (lichess's clients do not wait for each other, nor retry) is served in turn, up to
+/// [`MAX_ACTIONS_QUEUED`]. Cloning shares.
 #[derive(Clone, Default)]
-pub struct ActionsUnderWay(pub OpenStreams);
+pub struct ActionsUnderWay {
+    by_token: Arc<Mutex<HashMap<Uuid, TokenQueue>>>,
+}
+
+/// One token's turn and how many actions hold or wait for it.
+struct TokenQueue {
+    turn: Arc<tokio::sync::Mutex<()>>,
+    queued: usize,
+}
+
+/// The token's turn, held while its action is under way.
+pub struct ActionTurn {
+    _turn: tokio::sync::OwnedMutexGuard<()>,
+    _place: QueuePlace,
+}
+
+/// A place in a token's queue; given back when dropped.
+struct QueuePlace {
+    actions: ActionsUnderWay,
+    token: Uuid,
+}
+
+impl ActionsUnderWay {
+    /// Waits for `token`'s turn: `None` when too many of its actions are queued already, or
+    /// the turn did not come in time.
+    pub async fn turn(&self, token: Uuid) -> Option<ActionTurn> {
+        let (turn, place) = {
+            let mut by_token = self.by_token.lock().expect("actions lock");
+            let queue = by_token.entry(token).or_insert_with(|| TokenQueue {
+                turn: Arc::default(),
+                queued: 0,
+            });
+            if queue.queued >= MAX_ACTIONS_QUEUED {
+                return None;
+            }
+            queue.queued += 1;
+            let place = QueuePlace {
+                actions: self.clone(),
+                token,
+            };
+            (queue.turn.clone(), place)
+        };
+        let turn = tokio::time::timeout(TURN_WAIT, turn.lock_owned())
+            .await
+            .ok()?;
+        Some(ActionTurn {
+            _turn: turn,
+            _place: place,
+        })
+    }
+}
+
+impl Drop for QueuePlace {
+    fn drop(&mut self) {
+        let mut by_token = self.actions.by_token.lock().expect("actions lock");
+        if let Some(queue) = by_token.get_mut(&self.token) {
+            queue.queued -= 1;
+            if queue.queued == 0 {
+                by_token.remove(&self.token);
+            }
+        }
+    }
+}
 
 /// One open stream; the count goes down when it is dropped.
 pub struct StreamHold {
@@ -56,6 +126,46 @@ impl Drop for StreamHold {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_tokens_actions_take_turns_up_to_a_bound() {
+        let actions = ActionsUnderWay::default();
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let first = actions.turn(a).await.expect("the first goes at once");
+        assert!(actions.turn(b).await.is_some(), "another token is apart");
+        // The second waits for the first, and goes when it ends.
+        let waiting = tokio::spawn({
+            let actions = actions.clone();
+            async move { actions.turn(a).await.is_some() }
+        });
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        assert!(!waiting.is_finished(), "waits its turn");
+        drop(first);
+        assert!(waiting.await.unwrap(), "its turn came");
+        // Held too long: a waiter gives up; too many at once: refused at once.
+        let held = actions.turn(a).await.unwrap();
+        assert!(actions.turn(a).await.is_none(), "the turn never came");
+        let queued: Vec<_> = (1..MAX_ACTIONS_QUEUED)
+            .map(|_| {
+                let actions = actions.clone();
+                tokio::spawn(async move { actions.turn(a).await.map(|_| ()) })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        assert!(
+            actions.turn(a).await.is_none(),
+            "a ninth is refused without waiting"
+        );
+        drop(held);
+        for waiter in queued {
+            assert!(waiter.await.unwrap().is_some(), "served in turn");
+        }
+        assert!(
+            actions.by_token.lock().unwrap().is_empty(),
+            "nothing kept for idle tokens"
+        );
+    }
 
     #[test]
     fn a_token_holds_at_most_its_places_and_gets_them_back() {

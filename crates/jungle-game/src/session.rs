@@ -503,6 +503,22 @@ impl GameSession {
                 *draw_offer = None;
                 Ok(vec![Event::DrawDeclined { by: side }])
             }
+            Action::WantDraw => self.offer_draw(side, now).map(|events| {
+                if events.is_empty() {
+                    // One's own offer already stands: it is said again.
+                    vec![Event::DrawOffered { by: side }]
+                } else {
+                    events
+                }
+            }),
+            Action::WantTakeback => {
+                if self.takeback_offer() == Some(!side) {
+                    self.answer_takeback(side, true, now)
+                } else {
+                    self.offer_takeback(side)
+                }
+            }
+            Action::ClaimVictory => self.claim_victory(side, now),
             Action::GiveDay => self.give_day(side),
             Action::Rematch => self.rematch(side),
             Action::OfferTakeback => self.offer_takeback(side),
@@ -548,6 +564,22 @@ impl GameSession {
             return Vec::new();
         }
         self.end(Some(!side), Reason::Banned, now)
+    }
+
+    /// `side` claims the game its opponent left: won by abandonment once the opponent's time to
+    /// come back has run out (the timer does the same at that moment, unasked).
+    fn claim_victory(&mut self, side: Side, now: Instant) -> Result<Vec<Event>, Refusal> {
+        self.require_active()?;
+        if self.settings.clock.is_correspondence() {
+            return Err(Refusal::NoClaimByDays);
+        }
+        match self.abandon_in(!side, now) {
+            None => Err(Refusal::OpponentHere),
+            Some(left) if left.is_zero() => Ok(self.end(Some(side), Reason::Abandoned, now)),
+            Some(left) => Err(Refusal::OpponentMayReturn {
+                seconds: left.as_secs_f64().ceil() as u64,
+            }),
+        }
     }
 
     fn require_active(&self) -> Result<(), Refusal> {

@@ -740,6 +740,9 @@ pub enum ErrorCode {
     /// A day given in a game that is not by correspondence, on your own turn, before the first
     /// move, or twice in one turn.
     GiveDayUnavailable,
+    /// A claim of victory (Bot and Board APIs) while the opponent is here, still has time to
+    /// come back, or in a game over days.
+    ClaimUnavailable,
     /// The seek taken is no longer waiting (or is your own).
     SeekGone,
     /// A chat line that is empty, too long, holds control characters, names an unknown preset,

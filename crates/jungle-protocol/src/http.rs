@@ -194,6 +194,9 @@ pub struct PlayerProfile {
     /// `BOT` for a bot account (one that plays through the Bot API); absent for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// When the player first came, in Unix milliseconds.
+    #[serde(default)]
+    pub created_at: i64,
 }
 
 /// A line of `GET /api/players/{id}/games`, newest first.

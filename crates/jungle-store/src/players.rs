@@ -160,7 +160,7 @@ impl Store {
             abandons: row.try_get("abandons")?,
         };
         let counts = sqlx::query(
-            "SELECT disconnects, aborts, username, banned_at, title FROM players WHERE id = $1",
+            "SELECT disconnects, aborts, username, banned_at, title, created_at FROM players WHERE id = $1",
         )
         .bind(id.to_string())
         .fetch_one(&self.pool)
@@ -179,6 +179,7 @@ impl Store {
             banned: counts.try_get::<Option<i64>, _>("banned_at")?.is_some(),
             computer: jungle_game::computer::bot_level(id),
             title: counts.try_get("title")?,
+            created_at: counts.try_get("created_at")?,
         }))
     }
 

@@ -39,11 +39,20 @@ pub enum Action {
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
+    /// lichess's `draw/yes`: accept the opponent's standing offer, or make one (an offer of
+    /// one's own already standing is made again, changing nothing).
+    WantDraw,
     Rematch,
     /// Ask to take back one's last move (casual games only).
     OfferTakeback,
     AcceptTakeback,
     DeclineTakeback,
+    /// lichess's `takeback/yes`: accept the opponent's request, or ask to take one's own last
+    /// move back.
+    WantTakeback,
+    /// lichess's `claim-victory`: the opponent left and did not come back in time. The server
+    /// ends such a game by itself at that moment; a claim made as it does wins it the same.
+    ClaimVictory,
     /// Give the opponent one more day on their turn (correspondence), once a turn.
     GiveDay,
     /// The host of a waiting room gives the free seat to the computer (the room makes this
@@ -181,6 +190,12 @@ pub enum Refusal {
     GiveDayUnavailable,
     #[error("the computer plays in one sitting: no clock of days against it")]
     NoComputerByDays,
+    #[error("your opponent is here: there is no victory to claim")]
+    OpponentHere,
+    #[error("your opponent left; the game is yours if they are not back within {seconds} s")]
+    OpponentMayReturn { seconds: u64 },
+    #[error("nobody abandons a game over days: its clock decides")]
+    NoClaimByDays,
 }
 
 impl Refusal {
@@ -206,6 +221,9 @@ impl Refusal {
             Refusal::AbortTooLate => ErrorCode::AbortUnavailable,
             Refusal::GiveDayUnavailable => ErrorCode::GiveDayUnavailable,
             Refusal::NoComputerByDays => ErrorCode::BadRequest,
+            Refusal::OpponentHere | Refusal::OpponentMayReturn { .. } | Refusal::NoClaimByDays => {
+                ErrorCode::ClaimUnavailable
+            }
         }
     }
 }

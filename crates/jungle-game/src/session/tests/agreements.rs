@@ -479,3 +479,82 @@ fn a_move_offering_a_draw_is_both_at_once_or_the_move_alone() {
     assert!(s.act(Side::Blue, action("a1a9"), t0).is_err());
     assert_eq!(s.draw_offer(), None);
 }
+
+#[test]
+fn wanting_a_draw_accepts_a_standing_offer_or_makes_one() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, true, t0);
+    assert_eq!(
+        s.act(Side::Red, Action::WantDraw, t0),
+        Ok(vec![Event::DrawOffered { by: Side::Red }])
+    );
+    assert_eq!(
+        s.act(Side::Red, Action::WantDraw, t0),
+        Ok(vec![Event::DrawOffered { by: Side::Red }]),
+        "one's own offer, said again"
+    );
+    assert_eq!(s.draw_offer(), Some(Side::Red));
+    let events = s.act(Side::Blue, Action::WantDraw, t0).unwrap();
+    assert_eq!(ended(&events), Some((None, Reason::DrawAgreed)));
+}
+
+#[test]
+fn wanting_a_takeback_answers_a_request_or_asks_one() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, false, t0);
+    assert_eq!(
+        s.act(Side::Red, Action::WantTakeback, t0),
+        Err(Refusal::NothingToTakeBack)
+    );
+    play(&mut s, Side::Red, "g3g4", t0);
+    assert_eq!(
+        s.act(Side::Red, Action::WantTakeback, t0),
+        Ok(vec![Event::TakebackOffered { by: Side::Red }])
+    );
+    let events = s.act(Side::Blue, Action::WantTakeback, t0).unwrap();
+    assert!(
+        matches!(events.as_slice(), [Event::TakenBack { keep: 0, .. }]),
+        "{events:?}"
+    );
+    assert_eq!(s.takeback_offer(), None);
+    let mut rated = matched(RAPID, true, t0);
+    play(&mut rated, Side::Red, "g3g4", t0);
+    assert_eq!(
+        rated.act(Side::Red, Action::WantTakeback, t0),
+        Err(Refusal::TakebackRated)
+    );
+}
+
+#[test]
+fn victory_is_claimed_only_once_the_opponent_has_stayed_away_too_long() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, true, t0);
+    play(&mut s, Side::Red, "g3g4", t0);
+    play(&mut s, Side::Blue, "a7a6", t0);
+    assert_eq!(
+        s.act(Side::Red, Action::ClaimVictory, t0),
+        Err(Refusal::OpponentHere)
+    );
+    s.disconnect(Side::Blue, t0);
+    assert_eq!(
+        s.act(Side::Red, Action::ClaimVictory, t0 + secs(20)),
+        Err(Refusal::OpponentMayReturn { seconds: 10 })
+    );
+    assert_eq!(
+        s.act(Side::Blue, Action::ClaimVictory, t0 + secs(20)),
+        Err(Refusal::OpponentHere),
+        "the one who left claims nothing"
+    );
+    let events = s.act(Side::Red, Action::ClaimVictory, t0 + GRACE).unwrap();
+    assert_eq!(ended(&events), Some((Some(Side::Red), Reason::Abandoned)));
+    assert_eq!(
+        s.act(Side::Red, Action::ClaimVictory, t0 + GRACE),
+        Err(Refusal::Over)
+    );
+    let mut by_days = matched(ClockSpec::Days { days: 3 }, true, t0);
+    by_days.disconnect(Side::Blue, t0);
+    assert_eq!(
+        by_days.act(Side::Red, Action::ClaimVictory, t0 + secs(600)),
+        Err(Refusal::NoClaimByDays)
+    );
+}

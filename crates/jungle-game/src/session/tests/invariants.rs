@@ -18,7 +18,7 @@ enum Step {
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        6 => (0..2usize, 0..8u8, any::<u16>()).prop_map(|(seat, kind, pick)| Step::Act { seat, kind, pick }),
+        6 => (0..2usize, 0..11u8, any::<u16>()).prop_map(|(seat, kind, pick)| Step::Act { seat, kind, pick }),
         1 => (0..2usize).prop_map(Step::Connect),
         1 => (0..2usize).prop_map(Step::Disconnect),
         2 => (0..40_000u16).prop_map(Step::Wait),
@@ -44,6 +44,9 @@ fn action(s: &GameSession, kind: u8, pick: u16) -> Action {
         4 => Action::OfferDraw,
         5 => Action::AcceptDraw,
         6 => Action::DeclineDraw,
+        7 => Action::WantDraw,
+        8 => Action::WantTakeback,
+        9 => Action::ClaimVictory,
         _ => Action::Rematch,
     }
 }

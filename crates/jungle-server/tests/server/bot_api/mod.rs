@@ -5,6 +5,7 @@ use crate::common::*;
 use jungle_protocol::bot::ApiTokenInfo;
 use serde_json::{json, Value};
 
+mod berserk;
 mod board;
 mod bots;
 
