@@ -172,7 +172,112 @@ async fn bridged_bots_play_in_their_arena(db: Db) {
     server.shutdown().await;
 }
 
+/// Longer than the bridge waits in silence before it takes a stream for dead (30 s).
+const LONGER_THAN_SILENCE: Duration = Duration::from_secs(40);
+
+/// A bridged bot plays a person on a 10-minute clock who takes two seconds a move, for longer
+/// than the bridge's read timeout: its event stream and its game stream stay open throughout
+/// (issue 50: the event stream went silent while a game moved, and the bridge reconnected
+/// every 30 s).
+async fn a_bridged_game_of_ten_minutes_keeps_its_streams(db: Db) {
+    use jungle_protocol::{ClientFrame, ServerFrame};
+    let server = TestServer::start(db).await;
+    let (_, token) = bot(&server, "Patient").await;
+    let person = server.account("Walker").await;
+    let walker = username(&server, &person).await;
+    let mut client = server.client(&person).await;
+    let jungle = env!("CARGO_BIN_EXE_jungle");
+    let mut child = Command::new(jungle)
+        .args(["bot", "--url", &server.url(""), "--engine"])
+        .arg(format!("{jungle} uci --level 1"))
+        .env("JUNGLE_TOKEN", &token)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the bridge starts");
+    let said = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || std::io::read_to_string(said).unwrap_or_default());
+    let mut bridges = Bridges(vec![child]);
+    let started = std::time::Instant::now();
+    let mut games = 0;
+    // Games follow one another until the time is up: a game the bot wins early is no failure.
+    while started.elapsed() < LONGER_THAN_SILENCE {
+        let body =
+            json!({ "rated": false, "clock": { "limit": 600, "increment": 0 }, "color": "blue" });
+        let mut tries = 0;
+        while call(
+            &server,
+            reqwest::Method::POST,
+            &format!("/api/challenge/{walker}"),
+            &token,
+            Some(body.clone()),
+        )
+        .await
+        .0 != 200
+        {
+            tries += 1;
+            assert!(tries < 100, "the bridge never came online");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let id = expect_frame!(client, ServerFrame::Challenged { challenge } => challenge.id);
+        client.send(ClientFrame::AcceptChallenge { id }).await;
+        let state = client.expect_game().await;
+        let game = state.game;
+        games += 1;
+        let mut legal = state.legal;
+        loop {
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            if started.elapsed() >= LONGER_THAN_SILENCE {
+                client.send(ClientFrame::Resign { game }).await;
+                client.expect_over().await;
+                break;
+            }
+            client.mv(game, &legal[0]).await;
+            // Our move, then the bot's, with the moves we may play next.
+            let over = loop {
+                match client.next().await.expect("the game goes on") {
+                    ServerFrame::Moved {
+                        legal: next, turn, ..
+                    } if turn == jungle_rules::Side::Red => {
+                        legal = next;
+                        break false;
+                    }
+                    ServerFrame::GameOver { .. } => break true,
+                    _ => {}
+                }
+            };
+            if over {
+                break;
+            }
+        }
+    }
+    // Stopped, so that all it said can be read.
+    let mut child = bridges.0.pop().expect("the bridge");
+    let _ = child.kill();
+    let _ = child.wait();
+    let said = reader.join().unwrap();
+    assert_eq!(
+        said.matches("jungle bot: connected to").count(),
+        1,
+        "one event stream for {games} games over {:?}:\n{said}",
+        started.elapsed()
+    );
+    assert!(
+        !said.contains("connecting again") && !said.contains("opening it again"),
+        "no stream was opened again:\n{said}"
+    );
+    drop(bridges);
+    server.shutdown().await;
+}
+
 both_stores!(
     two_bridged_bots_play_a_whole_rated_game,
     bridged_bots_play_in_their_arena
 );
+
+mod a_bridged_game_of_ten_minutes {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        super::a_bridged_game_of_ten_minutes_keeps_its_streams(super::Db::Sqlite).await;
+    }
+}

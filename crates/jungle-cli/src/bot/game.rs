@@ -107,6 +107,10 @@ pub async fn play(api: Arc<Api>, engine_command: String, game: GameStart, overhe
             );
             break;
         }
+        println!(
+            "jungle bot: game {}: its stream ended; opening it again",
+            game.id
+        );
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     engine.quit().await;
