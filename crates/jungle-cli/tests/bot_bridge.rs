@@ -237,8 +237,10 @@ async fn a_bridged_game_of_ten_minutes_keeps_its_streams(db: Db) {
             let over = loop {
                 match client.next().await.expect("the game goes on") {
                     ServerFrame::Moved {
-                        legal: next, turn, ..
-                    } if turn == jungle_rules::Side::Red => {
+                        legal: next,
+                        turn: jungle_rules::Side::Red,
+                        ..
+                    } => {
                         legal = next;
                         break false;
                     }
