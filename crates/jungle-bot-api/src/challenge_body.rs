@@ -22,6 +22,42 @@ pub struct Asked {
 
 /// Reads a challenge body, JSON or a form by its content type.
 pub fn read(headers: &HeaderMap, body: &[u8]) -> Result<Asked, BotApiError> {
+    asked(&fields_of(headers, body)?)
+}
+
+/// What a seek asks for (lichess's `POST /api/board/seek`, as berserk's `board.seek` sends
+/// it: a form of `rated`, `time` in minutes, `increment` in seconds, `variant`, `color` and
+/// `ratingRange`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sought {
+    pub rated: bool,
+    pub clock: ClockSpec,
+    pub rules: Ruleset,
+}
+
+/// Reads a seek body, a form or JSON by its content type. `color` and `ratingRange` read but
+/// change nothing: the pool pairs by rating and gives each game's colours (docs/bot-api.md).
+pub fn read_seek(headers: &HeaderMap, body: &[u8]) -> Result<Sought, BotApiError> {
+    let fields = fields_of(headers, body)?;
+    if number(&fields, "days")?.is_some() {
+        return Err(bad(
+            "days: a seek over days is made in the lobby, on the web; over the Board API, challenge a player",
+        ));
+    }
+    let minutes = number(&fields, "time")?.ok_or_else(|| bad("time: the clock's minutes"))?;
+    let clock = ClockSpec::Fischer {
+        base_s: minutes.saturating_mul(60),
+        inc_s: number(&fields, "increment")?.unwrap_or(0),
+    };
+    Ok(Sought {
+        rated: boolean(&fields, "rated")?.unwrap_or(false),
+        clock,
+        rules: ruleset(&fields)?,
+    })
+}
+
+/// A body's fields, JSON or a form by its content type.
+fn fields_of(headers: &HeaderMap, body: &[u8]) -> Result<Map<String, Value>, BotApiError> {
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -40,7 +76,7 @@ pub fn read(headers: &HeaderMap, body: &[u8]) -> Result<Asked, BotApiError> {
             .map(|(key, value)| (key, Value::String(value)))
             .collect()
     };
-    asked(&fields)
+    Ok(fields)
 }
 
 fn bad(why: &str) -> BotApiError {
@@ -67,6 +103,23 @@ fn flat(fields: Map<String, Value>) -> Map<String, Value> {
         }
     }
     flat
+}
+
+/// lichess's `variant` (its `standard` is our default ruleset) or our `rules`.
+fn ruleset(fields: &Map<String, Value>) -> Result<Ruleset, BotApiError> {
+    let named = match text(fields, "variant")? {
+        Some(variant) => Some(variant),
+        None => text(fields, "rules")?,
+    };
+    match named {
+        None | Some("standard") => Ok(Ruleset::Classic),
+        Some(name) => Ruleset::ALL
+            .into_iter()
+            .find(|r| r.name() == name.to_ascii_lowercase())
+            .ok_or_else(|| {
+                bad("variant: standard (classic), classic, strict, daitou or international")
+            }),
+    }
 }
 
 /// A whole number, written as one (JSON) or as text (a form).
@@ -138,20 +191,7 @@ fn asked(fields: &Map<String, Value>) -> Result<Asked, BotApiError> {
             ))
         }
     };
-    // lichess's `variant` (its `standard` is our default ruleset) or our `rules`.
-    let named = match text(fields, "variant")? {
-        Some(variant) => Some(variant),
-        None => text(fields, "rules")?,
-    };
-    let rules = match named {
-        None | Some("standard") => Ruleset::Classic,
-        Some(name) => Ruleset::ALL
-            .into_iter()
-            .find(|r| r.name() == name.to_ascii_lowercase())
-            .ok_or_else(|| {
-                bad("variant: standard (classic), classic, strict, daitou or international")
-            })?,
-    };
+    let rules = ruleset(fields)?;
     // Red moves first, as White does.
     let color = match text(fields, "color")?
         .map(str::to_ascii_lowercase)
@@ -192,6 +232,37 @@ mod tests {
             "application/x-www-form-urlencoded".parse().unwrap(),
         );
         read(&headers, body.as_bytes())
+    }
+
+    #[test]
+    fn berserk_s_seek_reads() {
+        // As berserk 0.14.0's `board.seek(5, 3, rated=True, variant="daitou")` sends it.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded".parse().unwrap(),
+        );
+        let body = b"rated=true&time=5&increment=3&variant=daitou&color=random&ratingRange=";
+        assert_eq!(
+            read_seek(&headers, body).unwrap(),
+            Sought {
+                rated: true,
+                clock: ClockSpec::Fischer {
+                    base_s: 300,
+                    inc_s: 3
+                },
+                rules: Ruleset::Daitou,
+            }
+        );
+        assert!(
+            read_seek(&headers, b"rated=false&increment=3").is_err(),
+            "no time"
+        );
+        assert!(read_seek(&headers, b"time=5&variant=chess960").is_err());
+        assert!(
+            read_seek(&headers, b"days=3").is_err(),
+            "over days: the lobby"
+        );
     }
 
     #[test]

@@ -39,10 +39,12 @@ pub struct EventStreams {
     by_token: Arc<Mutex<HashMap<Uuid, OpenStream>>>,
 }
 
-/// One open event stream: the connection it acts through, and how to end it.
+/// One open event stream: the connection it acts through, how to end it, and who waits for
+/// the end of a seek made through it (a game started, or the seek gone).
 struct OpenStream {
     conn: Connection,
     end: Arc<Notify>,
+    seek_news: Arc<Notify>,
 }
 
 impl EventStreams {
@@ -78,13 +80,27 @@ impl EventStreams {
             .map(|open| open.conn.clone())
     }
 
+    /// The connection of `token`'s event stream (or the player's other one), as
+    /// [`connection_for`](Self::connection_for), with what wakes when a seek made through it
+    /// ends.
+    pub fn seeker(&self, token: Uuid, player: Uuid) -> Option<(Connection, Arc<Notify>)> {
+        let by_token = self.by_token.lock().expect("event streams lock");
+        by_token
+            .get(&token)
+            .or_else(|| by_token.values().find(|open| open.conn.player.id == player))
+            .map(|open| (open.conn.clone(), open.seek_news.clone()))
+    }
+
     /// Registers `conn` as `token`'s stream, ending the one before.
-    fn open(&self, token: Uuid, conn: Connection, end: Arc<Notify>) {
-        let old = self
-            .by_token
-            .lock()
-            .expect("event streams lock")
-            .insert(token, OpenStream { conn, end });
+    fn open(&self, token: Uuid, conn: Connection, end: Arc<Notify>, seek_news: Arc<Notify>) {
+        let old = self.by_token.lock().expect("event streams lock").insert(
+            token,
+            OpenStream {
+                conn,
+                end,
+                seek_news,
+            },
+        );
         if let Some(old) = old {
             old.end.notify_one();
         }
@@ -192,10 +208,11 @@ pub async fn stream(
     let games = state.store.active_game_ids(me).await?;
     let (conn, mut frames, too_slow) = connection(&holder, client, FRAMES);
     let end = Arc::new(Notify::new());
+    let seek_news = Arc::new(Notify::new());
     let online = state.online.register(&conn, end.clone());
     state
         .event_streams
-        .open(holder.token, conn.clone(), end.clone());
+        .open(holder.token, conn.clone(), end.clone(), seek_news.clone());
     state.reach.tab_opened(&conn).await;
     for challenge in state.challenges.incoming(me) {
         let _ = conn.tx.try_send(Outbound::text(jungle_rooms::frame_text(
@@ -218,7 +235,14 @@ pub async fn stream(
             let written = tokio::select! {
                 frame = frames.recv() => match frame {
                     Some(Outbound::Text(text)) => match serde_json::from_str::<ServerFrame>(&text) {
-                        Ok(frame) => lines.write(event_lines(&frame, me, &mut started)).await,
+                        Ok(frame) => {
+                            let games = started.len();
+                            let said = event_lines(&frame, me, &mut started);
+                            if started.len() > games || ends_a_seek(&frame) {
+                                seek_news.notify_waiters();
+                            }
+                            lines.write(said).await
+                        }
                         Err(_) => true,
                     },
                     Some(Outbound::Do(instruction)) => match *instruction {
@@ -253,6 +277,18 @@ pub async fn stream(
         state.reach.connection_gone(conn.id).await;
     });
     Ok(response)
+}
+
+/// A frame that ends a seek made through the stream, other than its game's start.
+fn ends_a_seek(frame: &ServerFrame) -> bool {
+    matches!(
+        frame,
+        ServerFrame::SeekCancelled
+            | ServerFrame::Error {
+                code: jungle_protocol::ErrorCode::AlreadySeeking,
+                ..
+            }
+    )
 }
 
 /// Follows a game's room: its start and end are heard here.

@@ -15,6 +15,7 @@ pub mod game_view;
 pub mod holder;
 pub mod ndjson;
 pub mod routes;
+mod seek;
 pub mod streams;
 pub mod tokens;
 pub mod tournaments;

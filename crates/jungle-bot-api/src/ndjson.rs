@@ -46,6 +46,11 @@ impl Lines {
         self.send("\n".to_owned()).await
     }
 
+    /// Resolves when the reader has gone (the client closed the answer).
+    pub async fn closed(&self) {
+        self.tx.closed().await
+    }
+
     /// Writes `values` if there is room now (an answer written all at once, then ended).
     pub fn write_now(&self, values: Vec<Value>) {
         let _ = self.tx.try_send(Ok(Bytes::from(text(&values))));

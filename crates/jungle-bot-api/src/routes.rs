@@ -5,7 +5,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post};
 use axum::Router;
 
-use super::{account, actions, challenges, event_stream, game_stream, tokens, tournaments};
+use super::{account, actions, challenges, event_stream, game_stream, seek, tokens, tournaments};
 use crate::BotApiState;
 
 /// The largest body any request here may carry.
@@ -59,6 +59,7 @@ where
             "/api/bot/game/{id}/claim-draw",
             post(actions::bot_claim_draw),
         )
+        .route("/api/board/seek", post(seek::seek))
         .route("/api/board/game/stream/{id}", get(game_stream::board))
         .route("/api/board/game/{id}/move/{mv}", post(actions::board_move))
         .route("/api/board/game/{id}/resign", post(actions::board_resign))

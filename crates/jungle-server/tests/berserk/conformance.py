@@ -320,6 +320,29 @@ def by_days_with_chat(config, bot, ada, bea):
     check(over["status"] == "resign" and over["winner"] == "blue", "resigned over days")
 
 
+def seeks_meet(config, bot, ada, bea):
+    """Two people seek the same game with board.seek; the pool pairs them."""
+    done = {}
+
+    def seek(who):
+        done[who.name] = who.api.board.seek(5, 3, rated=False, variant="strict")
+
+    threads = [threading.Thread(target=seek, args=(who,), daemon=True) for who in (ada, bea)]
+    for thread in threads:
+        thread.start()
+    first = ada.events.until(of_type("gameStart"), "gameStart from the seek", wait=30)
+    game = first["game"]["id"]
+    bea.events.until(of_type("gameStart", game__id=game), "the same game for the other")
+    check(first["game"]["rules"] == "strict", "board.seek paired two people in the pool")
+    for thread in threads:
+        thread.join(timeout=WAIT)
+    check(len(done) == 2, f"and each seek's answer ended with the match: {done}")
+    stream = ada.game_stream(game)
+    stream.until(of_type("gameFull"), "gameFull")
+    ada.api.board.resign_game(game)
+    stream.until(ended, "the end")
+
+
 def claim_victory(config, ada, script):
     """A bot of its own process (its event and game streams are its presence) plays its first
     move and dies; the person claims the game."""
@@ -413,6 +436,7 @@ def main():
     draw_and_takeback(config, bot, ada, bea)
     resign_and_abort(config, bot, ada, bea)
     by_days_with_chat(config, bot, ada, bea)
+    seeks_meet(config, bot, ada, bea)
     claim_victory(config, ada, __file__)
     print("berserk conformance: every scenario passed", flush=True)
 

@@ -330,4 +330,54 @@ async fn a_rated_game_between_a_person_and_a_bot(db: Db) {
 both_stores!(
     a_game_played_over_the_board_api_against_the_socket,
     a_rated_game_between_a_person_and_a_bot,
+    a_board_seek_lasts_as_long_as_its_answer,
 );
+
+/// `POST /api/board/seek` (berserk's `board.seek`): the seek waits in the pool, listed, while
+/// its answer is open; a client that closes the answer takes the seek back. Without an event
+/// stream (where the game would start) it is refused, and a bot does not seek.
+async fn a_board_seek_lasts_as_long_as_its_answer(db: Db) {
+    let server = TestServer::start(db).await;
+    let (_, _, session) = signed_in(&server, "Seeker").await;
+    let token = new_token(&server, &session, &["board:play"]).await.token;
+    let seek = || {
+        reqwest::Client::new()
+            .post(server.url("/api/board/seek"))
+            .bearer_auth(&token)
+            .form(&[("rated", "false"), ("time", "5"), ("increment", "3")])
+            .send()
+    };
+    let refused = seek().await.unwrap();
+    assert_eq!(refused.status().as_u16(), 400);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["code"], "no_event_stream", "{body}");
+    let _events = Lines::open(&server, "/api/stream/event", &token).await;
+    let answer = seek().await.unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let listed: Vec<jungle_protocol::http::OpenSeek> = server.get("/api/seeks").await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    drop(answer);
+    let gone = tokio::time::Instant::now();
+    loop {
+        let listed: Vec<jungle_protocol::http::OpenSeek> = server.get("/api/seeks").await;
+        if listed.is_empty() {
+            break;
+        }
+        assert!(
+            gone.elapsed() < std::time::Duration::from_secs(10),
+            "the seek outlived its answer"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (_, bot_token) = bot(&server, "Engine").await;
+    let (status, body) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/board/seek",
+        &bot_token,
+        Some(json!({ "time": 5, "increment": 3 })),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+    server.shutdown().await;
+}
