@@ -56,6 +56,18 @@ pub fn read_seek(headers: &HeaderMap, body: &[u8]) -> Result<Sought, BotApiError
     })
 }
 
+/// What `POST /api/challenge/ai` asks for (berserk's `challenges.create_ai`): a challenge's
+/// clock, ruleset and colour, and the computer's `level` (1 to 8, as lichess's).
+pub fn read_ai(headers: &HeaderMap, body: &[u8]) -> Result<(Asked, u8), BotApiError> {
+    let fields = fields_of(headers, body)?;
+    let level = number(&fields, "level")?.unwrap_or(1);
+    let level = u8::try_from(level)
+        .ok()
+        .filter(|l| (1..=8).contains(l))
+        .ok_or_else(|| bad("level: 1 to 8"))?;
+    Ok((asked(&fields)?, level))
+}
+
 /// A body's fields, JSON or a form by its content type.
 fn fields_of(headers: &HeaderMap, body: &[u8]) -> Result<Map<String, Value>, BotApiError> {
     let is_json = headers

@@ -9,6 +9,7 @@ pub mod account;
 pub mod actions;
 mod challenge_body;
 mod challenges;
+mod computer;
 pub mod event_stream;
 pub mod game_stream;
 pub mod game_view;

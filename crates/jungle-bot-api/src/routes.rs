@@ -5,7 +5,9 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post};
 use axum::Router;
 
-use super::{account, actions, challenges, event_stream, game_stream, seek, tokens, tournaments};
+use super::{
+    account, actions, challenges, computer, event_stream, game_stream, seek, tokens, tournaments,
+};
 use crate::BotApiState;
 
 /// The largest body any request here may carry.
@@ -27,6 +29,7 @@ where
         .route("/api/token/test", post(account::test_tokens))
         .route("/api/stream/event", get(event_stream::stream))
         .route("/api/challenge", get(challenges::mine))
+        .route("/api/challenge/ai", post(computer::create))
         .route("/api/challenge/{who}", post(challenges::create))
         .route("/api/challenge/{who}/accept", post(challenges::accept))
         .route("/api/challenge/{who}/decline", post(challenges::decline))

@@ -343,6 +343,28 @@ def seeks_meet(config, bot, ada, bea):
     stream.until(ended, "the end")
 
 
+def against_the_computer(config, bot, ada, bea):
+    moves = config["lines"]["international"]["moves"]
+    made = ada.api.challenges.create_ai(
+        level=2, clock_limit=300, clock_increment=2, variant="international", color="white"
+    )
+    game = made["id"]
+    ada.events.until(of_type("gameStart", game__id=game), "gameStart against the computer")
+    stream = ada.game_stream(game)
+    full = stream.until(of_type("gameFull"), "gameFull")
+    check(full["rules"] == "international", "challenges.create_ai started a game")
+    ada.move(game, moves[0])
+    stream.until(state_at(2), "the computer's answer")
+    check(True, "the computer answered")
+    refused(
+        lambda: ada.api.challenges.create_ai(level=9, clock_limit=300, clock_increment=2),
+        400,
+        "levels are 1 to 8",
+    )
+    ada.api.board.resign_game(game)
+    stream.until(ended, "the end")
+
+
 def claim_victory(config, ada, script):
     """A bot of its own process (its event and game streams are its presence) plays its first
     move and dies; the person claims the game."""
@@ -437,6 +459,7 @@ def main():
     resign_and_abort(config, bot, ada, bea)
     by_days_with_chat(config, bot, ada, bea)
     seeks_meet(config, bot, ada, bea)
+    against_the_computer(config, bot, ada, bea)
     claim_victory(config, ada, __file__)
     print("berserk conformance: every scenario passed", flush=True)
 
