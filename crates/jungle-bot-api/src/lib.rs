@@ -170,6 +170,10 @@ impl IntoResponse for BotApiError {
             BotApiError::OneAtATime => {
                 (status, [(header::RETRY_AFTER, "1".to_owned())], body).into_response()
             }
+            // A place frees when one of the token's streams ends: every 429 says when to look.
+            BotApiError::TooManyStreams => {
+                (status, [(header::RETRY_AFTER, "10".to_owned())], body).into_response()
+            }
             BotApiError::Unauthorized => (
                 status,
                 [(header::WWW_AUTHENTICATE, "Bearer".to_owned())],
