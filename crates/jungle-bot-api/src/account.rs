@@ -166,6 +166,10 @@ pub async fn test_tokens(
 /// Bots `GET /api/bot/online` lists at most (`?nb=`, 50 unless asked).
 const MOST_BOTS_LISTED: usize = 100;
 
+/// Bot accounts looked through for those online on other nodes, at most (a read bounded
+/// however many bots a server has had).
+const MOST_BOTS_SCANNED: i64 = 5_000;
+
 #[derive(serde::Deserialize)]
 pub struct OnlineQuery {
     nb: Option<usize>,
@@ -181,8 +185,21 @@ pub async fn online_bots(
 ) -> Result<axum::response::Response, BotApiError> {
     state.limits.check(Limited::BotRequests, None, client)?;
     let most = query.nb.unwrap_or(50).clamp(1, MOST_BOTS_LISTED);
+    // This node's streams first, then bots online on any node (a bot is online while its
+    // event stream is open, wherever).
+    let mut bots = state.event_streams.bots(most);
+    if bots.len() < most {
+        for bot in state.store.bot_ids(MOST_BOTS_SCANNED).await? {
+            if bots.len() >= most {
+                break;
+            }
+            if !bots.contains(&bot) && state.challenges.is_online(bot) {
+                bots.push(bot);
+            }
+        }
+    }
     let mut lines = String::new();
-    for bot in state.event_streams.bots(most) {
+    for bot in bots {
         if let Some(profile) = state.store.profile(bot).await? {
             lines.push_str(&lichess_user(&profile, true).to_string());
             lines.push('\n');

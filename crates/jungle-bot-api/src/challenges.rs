@@ -61,7 +61,11 @@ async fn send(
     )
     .await
     .map_err(refusal)?;
-    Ok(answer.and_then(|text| serde_json::from_str(&text).ok()))
+    let answer: Option<ServerFrame> = answer.and_then(|text| serde_json::from_str(&text).ok());
+    if let Some(frame) = &answer {
+        state.event_streams.hear_answer(conn.id, frame);
+    }
+    Ok(answer)
 }
 
 /// A refused challenge frame, as the API says it.
@@ -155,7 +159,7 @@ pub async fn decline(
 }
 
 /// `GET /api/challenge`: the challenges waiting, sent to the token's holder (`in`) and by it
-/// (`out`), as lichess lists them (berserk's `challenges.get_mine`).
+/// (`out`), as lichess lists them (berserk's `challenges.get_mine`), on any node.
 pub async fn mine(
     State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
@@ -169,10 +173,13 @@ pub async fn mine(
     let list = |challenges: Vec<jungle_protocol::ChallengeInfo>| {
         challenges.iter().map(challenge_json).collect::<Vec<_>>()
     };
-    Ok(Json(json!({
-        "in": list(state.challenges.incoming(me)),
-        "out": list(state.challenges.outgoing(me)),
-    })))
+    // What the player's event stream heard, wherever the challenges are held; without one
+    // open, this node's own book.
+    let (incoming, outgoing) = state
+        .event_streams
+        .challenges_heard(holder.token, me)
+        .unwrap_or_else(|| (state.challenges.incoming(me), state.challenges.outgoing(me)));
+    Ok(Json(json!({ "in": list(incoming), "out": list(outgoing) })))
 }
 
 /// A decline reason as lichess reads one: any case, `variant` as "not this ruleset" (ours are

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use jungle_protocol::{ChallengeEnd, DeclineReason, ServerFrame};
+use jungle_protocol::{ChallengeEnd, ChallengeInfo, DeclineReason, ServerFrame};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 use uuid::Uuid;
@@ -28,6 +28,8 @@ use crate::BotApiState;
 use jungle_limits::Limited;
 use jungle_rooms::{Connection, Instruction, JoinIntent, Outbound, RoomCommand, RoomHandle};
 use jungle_web::client_addr::ClientAddr;
+
+use super::heard_challenges::HeardChallenges;
 
 const FRAMES: usize = 256;
 /// Games one event stream follows at once (beyond, the oldest is let go).
@@ -45,6 +47,7 @@ struct OpenStream {
     conn: Connection,
     end: Arc<Notify>,
     seek_news: Arc<Notify>,
+    challenges: Arc<Mutex<HeardChallenges>>,
 }
 
 impl EventStreams {
@@ -91,16 +94,38 @@ impl EventStreams {
             .map(|open| (open.conn.clone(), open.seek_news.clone()))
     }
 
+    /// The challenges waiting that `token`'s event stream (or the player's other one) has
+    /// heard of: (sent to the player, sent by them). `None` without a stream open.
+    pub fn challenges_heard(
+        &self,
+        token: Uuid,
+        player: Uuid,
+    ) -> Option<(Vec<ChallengeInfo>, Vec<ChallengeInfo>)> {
+        let by_token = self.by_token.lock().expect("event streams lock");
+        let open = by_token
+            .get(&token)
+            .or_else(|| by_token.values().find(|open| open.conn.player.id == player))?;
+        let heard = open.challenges.lock().expect("challenges heard lock");
+        Some(heard.waiting(tokio::time::Instant::now()))
+    }
+
+    /// A challenge answer given to a request made through the stream of connection `conn_id`
+    /// rather than sent to it (the challenges are held on this node): heard as if sent.
+    pub fn hear_answer(&self, conn_id: u64, frame: &ServerFrame) {
+        let by_token = self.by_token.lock().expect("event streams lock");
+        if let Some(open) = by_token.values().find(|open| open.conn.id == conn_id) {
+            let mut heard = open.challenges.lock().expect("challenges heard lock");
+            heard.hear(frame, tokio::time::Instant::now());
+        }
+    }
+
     /// Registers `conn` as `token`'s stream, ending the one before.
-    fn open(&self, token: Uuid, conn: Connection, end: Arc<Notify>, seek_news: Arc<Notify>) {
-        let old = self.by_token.lock().expect("event streams lock").insert(
-            token,
-            OpenStream {
-                conn,
-                end,
-                seek_news,
-            },
-        );
+    fn open(&self, token: Uuid, stream: OpenStream) {
+        let old = self
+            .by_token
+            .lock()
+            .expect("event streams lock")
+            .insert(token, stream);
         if let Some(old) = old {
             old.end.notify_one();
         }
@@ -209,10 +234,17 @@ pub async fn stream(
     let (conn, mut frames, too_slow) = connection(&holder, client, FRAMES);
     let end = Arc::new(Notify::new());
     let seek_news = Arc::new(Notify::new());
+    let challenges: Arc<Mutex<HeardChallenges>> = Arc::default();
     let online = state.online.register(&conn, end.clone());
-    state
-        .event_streams
-        .open(holder.token, conn.clone(), end.clone(), seek_news.clone());
+    state.event_streams.open(
+        holder.token,
+        OpenStream {
+            conn: conn.clone(),
+            end: end.clone(),
+            seek_news: seek_news.clone(),
+            challenges: challenges.clone(),
+        },
+    );
     state.reach.tab_opened(&conn).await;
     for challenge in state.challenges.incoming(me) {
         let _ = conn.tx.try_send(Outbound::text(jungle_rooms::frame_text(
@@ -236,6 +268,10 @@ pub async fn stream(
                 frame = frames.recv() => match frame {
                     Some(Outbound::Text(text)) => match serde_json::from_str::<ServerFrame>(&text) {
                         Ok(frame) => {
+                            challenges
+                                .lock()
+                                .expect("challenges heard lock")
+                                .hear(&frame, tokio::time::Instant::now());
                             let games = started.len();
                             let said = event_lines(&frame, me, &mut started);
                             if started.len() > games || ends_a_seek(&frame) {

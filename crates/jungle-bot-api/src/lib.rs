@@ -13,6 +13,7 @@ mod computer;
 pub mod event_stream;
 pub mod game_stream;
 pub mod game_view;
+mod heard_challenges;
 pub mod holder;
 pub mod ndjson;
 pub mod routes;

@@ -250,6 +250,19 @@ impl Store {
         Ok(points)
     }
 
+    /// Bot accounts in play (not banned, not deleted), at most `most`, by id.
+    pub async fn bot_ids(&self, most: i64) -> Result<Vec<Uuid>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM players
+             WHERE title = 'BOT' AND banned_at IS NULL AND deleted_at IS NULL
+             ORDER BY id LIMIT $1",
+        )
+        .bind(most)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| crate::get_uuid(row, "id")).collect()
+    }
+
     /// The id of the account named `username` (matched ignoring case).
     pub async fn player_by_username(&self, username: &str) -> Result<Option<Uuid>, StoreError> {
         let keys = jungle_game::names::name_keys(username);

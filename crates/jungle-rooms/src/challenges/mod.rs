@@ -115,7 +115,8 @@ impl Challenges {
         }
     }
 
-    fn is_online(&self, player: Uuid) -> bool {
+    /// Whether `player` has a connection open on any node (other nodes as of the last beat).
+    pub fn is_online(&self, player: Uuid) -> bool {
         self.players.is_online(player)
     }
 

@@ -454,6 +454,18 @@ async fn a_bots_streams_on_one_node_follow_its_game_run_by_another() {
     let incoming = events.next().await.unwrap();
     assert_eq!(incoming["type"], "challenge", "{incoming}");
     let id = incoming["challenge"]["id"].as_str().unwrap().to_owned();
+    // Online as B sees it too (berserk's `bots.get_online_bots`).
+    let online: String = reqwest::get(format!("http://{}/api/bot/online", b.addr))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(online.contains(&bot_player.id.to_string()), "{online}");
+    // Listed on A, though B holds the challenges (berserk's `challenges.get_mine`).
+    let (status, mine) = call(&a, reqwest::Method::GET, "/api/challenge", &token, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(mine["in"][0]["id"], id.as_str(), "{mine}");
     let accept = format!("/api/challenge/{id}/accept");
     let (status, body) = call(&a, reqwest::Method::POST, &accept, &token, None).await;
     assert_eq!(status, 200, "{body}");
