@@ -141,6 +141,12 @@ class Player:
         self.id = self.account["id"]
         self.name = self.account["username"]
         self.events = Lines(self.api.board.stream_incoming_events(), f"{self.name}'s events")
+        # The stream is opened on its own thread: online once the server has it.
+        deadline = time.monotonic() + WAIT
+        while not self.api.account.get()["online"]:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name}'s event stream never opened")
+            time.sleep(0.05)
 
     def game_stream(self, game):
         if self.account.get("title") == "BOT":
