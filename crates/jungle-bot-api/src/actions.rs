@@ -32,8 +32,9 @@ const MAX_MOVE: usize = 8;
 
 #[derive(Deserialize)]
 pub struct MoveQuery {
+    /// Read as [`answer_word`] reads yes and no, so Python's `True` is true.
     #[serde(default, rename = "offeringDraw")]
-    offering_draw: bool,
+    offering_draw: Option<String>,
 }
 
 pub async fn bot_move(
@@ -80,8 +81,13 @@ async fn play(
     if let Err(e) = mv.parse::<jungle_rules::Move>() {
         return Err(BotApiError::BadRequest(e.to_string()));
     }
+    let offering_draw = match query.offering_draw.as_deref() {
+        None | Some("") => false,
+        Some(word) => answer_word(word)
+            .map_err(|_| BotApiError::BadRequest("offeringDraw is true or false".to_owned()))?,
+    };
     // A draw offered with the move is one action: the opponent sees both at once.
-    let action = if query.offering_draw {
+    let action = if offering_draw {
         Action::MoveOfferingDraw {
             text: mv,
             lag: Duration::ZERO,
@@ -183,12 +189,23 @@ async fn claim_draw(
     state: &BotApiState,
     client: std::net::IpAddr,
     headers: &HeaderMap,
+    game: Uuid,
     api: Api,
 ) -> Result<Json<Value>, BotApiError> {
     let holder = player_of(state, headers, api, client).await?;
     state
         .limits
         .check_player(Limited::BotRequests, holder.player.id)?;
+    // Said only to a player of the game, as every action is.
+    let me = holder.player.id;
+    let Some(_) = state
+        .store
+        .game(game)
+        .await?
+        .filter(|g| g.red == me || g.blue == me)
+    else {
+        return Err(BotApiError::NotFound("game in progress"));
+    };
     Err(BotApiError::Refused(
         "there is no draw to claim: an opponent who stays away past their time to come back \
          loses by abandonment, unasked (claim-victory says so at once); agree a draw with \
@@ -201,16 +218,18 @@ pub async fn bot_claim_draw(
     State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
+    Path(game): Path<Uuid>,
 ) -> Result<Json<Value>, BotApiError> {
-    claim_draw(&state, client, &headers, Api::Bot).await
+    claim_draw(&state, client, &headers, game, Api::Bot).await
 }
 
 pub async fn board_claim_draw(
     State(state): State<BotApiState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
+    Path(game): Path<Uuid>,
 ) -> Result<Json<Value>, BotApiError> {
-    claim_draw(&state, client, &headers, Api::Board).await
+    claim_draw(&state, client, &headers, game, Api::Board).await
 }
 
 /// The body of `/chat`, as a form (as lichess-bot sends it) or as JSON.

@@ -47,7 +47,18 @@ struct OpenStream {
     conn: Connection,
     end: Arc<Notify>,
     seek_news: Arc<Notify>,
+    /// Whether a Board API seek made through the stream is waiting (one at a time).
+    seeking: Arc<std::sync::atomic::AtomicBool>,
     challenges: Arc<Mutex<HeardChallenges>>,
+}
+
+/// What a Board API seek made through an event stream needs of it.
+pub struct Seeker {
+    pub conn: Connection,
+    /// Wakes when a game starts on the stream or its seek is gone.
+    pub news: Arc<Notify>,
+    /// Set while a seek made through the stream waits.
+    pub seeking: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl EventStreams {
@@ -86,12 +97,16 @@ impl EventStreams {
     /// The connection of `token`'s event stream (or the player's other one), as
     /// [`connection_for`](Self::connection_for), with what wakes when a seek made through it
     /// ends.
-    pub fn seeker(&self, token: Uuid, player: Uuid) -> Option<(Connection, Arc<Notify>)> {
+    pub fn seeker(&self, token: Uuid, player: Uuid) -> Option<Seeker> {
         let by_token = self.by_token.lock().expect("event streams lock");
         by_token
             .get(&token)
             .or_else(|| by_token.values().find(|open| open.conn.player.id == player))
-            .map(|open| (open.conn.clone(), open.seek_news.clone()))
+            .map(|open| Seeker {
+                conn: open.conn.clone(),
+                news: open.seek_news.clone(),
+                seeking: open.seeking.clone(),
+            })
     }
 
     /// The challenges waiting that `token`'s event stream (or the player's other one) has
@@ -116,6 +131,18 @@ impl EventStreams {
         if let Some(open) = by_token.values().find(|open| open.conn.id == conn_id) {
             let mut heard = open.challenges.lock().expect("challenges heard lock");
             heard.hear(frame, tokio::time::Instant::now());
+        }
+    }
+
+    /// `token` was deleted: its event stream ends.
+    pub fn revoke(&self, token: Uuid) {
+        if let Some(open) = self
+            .by_token
+            .lock()
+            .expect("event streams lock")
+            .get(&token)
+        {
+            open.end.notify_one();
         }
     }
 
@@ -242,6 +269,7 @@ pub async fn stream(
             conn: conn.clone(),
             end: end.clone(),
             seek_news: seek_news.clone(),
+            seeking: Arc::default(),
             challenges: challenges.clone(),
         },
     );

@@ -117,7 +117,7 @@ async fn stream(
     .await;
     let mut shutdown = state.shutdown.clone();
     tokio::spawn(async move {
-        let _hold = hold;
+        let mut hold = hold;
         loop {
             let written = tokio::select! {
                 frame = frames.recv() => match frame {
@@ -131,6 +131,8 @@ async fn stream(
                 _ = tokio::time::sleep_until(lines.keep_alive_due()) => lines.keep_alive().await,
                 _ = too_slow.notified() => false,
                 _ = shutdown.changed() => false,
+                // The token was deleted.
+                _ = hold.revoked.changed() => false,
             };
             // Gone, not reading, or the game is over.
             if !written || view.over() {

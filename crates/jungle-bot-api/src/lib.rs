@@ -65,6 +65,8 @@ pub enum BotApiError {
         streams::MAX_ACTIONS_QUEUED
     )]
     OneAtATime,
+    #[error("a seek of yours is already waiting: close its answer to take it back first")]
+    AlreadySeeking,
     #[error("{0}")]
     Refused(String),
     #[error("the game did not answer in time; try again")]
@@ -95,6 +97,7 @@ impl BotApiError {
             BotApiError::BotOnBoard => (StatusCode::FORBIDDEN, "bot_on_board_api"),
             BotApiError::TooManyStreams => (StatusCode::TOO_MANY_REQUESTS, "too_many_streams"),
             BotApiError::Refused(_) => (StatusCode::BAD_REQUEST, "refused"),
+            BotApiError::AlreadySeeking => (StatusCode::BAD_REQUEST, "already_seeking"),
             BotApiError::OneAtATime => (StatusCode::TOO_MANY_REQUESTS, "one_at_a_time"),
             BotApiError::NoAnswer => (StatusCode::SERVICE_UNAVAILABLE, "no_answer"),
             BotApiError::NoEventStream => (StatusCode::BAD_REQUEST, "no_event_stream"),

@@ -5,6 +5,9 @@
 //! that closes it cancels the seek, as lichess's does. Real-time clocks only: a seek over days
 //! is made in the lobby.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -39,14 +42,20 @@ pub async fn seek(
             "rated games are for accounts".to_owned(),
         ));
     }
-    let (conn, seek_news) = state
+    let seeker = state
         .event_streams
         .seeker(holder.token, me)
         .ok_or(BotApiError::NoEventStream)?;
+    // One seek waiting per stream: a second would share the first's news and its end.
+    if seeker.seeking.swap(true, Ordering::SeqCst) {
+        return Err(BotApiError::AlreadySeeking);
+    }
+    let waiting = Waiting(seeker.seeking.clone());
+    let conn = seeker.conn;
     let pool = jungle_game::rating::RatingPool::of(sought.rules, sought.clock);
     let rating = state.store.rating(me, pool).await?;
     // Listening before the seek is made: a match made at once is not missed.
-    let news = seek_news.notified_owned();
+    let news = seeker.news.notified_owned();
     let settings = RoomSettings {
         rules: sought.rules,
         clock: sought.clock,
@@ -60,22 +69,32 @@ pub async fn seek(
     let (mut lines, response) = ndjson::answer();
     let mut shutdown = state.shutdown.clone();
     tokio::spawn(async move {
+        let _waiting = waiting;
         tokio::pin!(news);
-        let cancel = loop {
+        loop {
             tokio::select! {
-                _ = &mut news => break false,
-                _ = lines.closed() => break true,
+                _ = &mut news => break,
+                _ = lines.closed() => break,
                 _ = tokio::time::sleep_until(lines.keep_alive_due()) => {
                     if !lines.keep_alive().await {
-                        break true;
+                        break;
                     }
                 }
-                _ = shutdown.changed() => break false,
+                _ = shutdown.changed() => return,
             }
-        };
-        if cancel {
-            state.reach.cancel_seek(conn.id, false).await;
         }
+        // Whatever ended the answer, the seek ends with it: paired, it is gone already (and
+        // this changes nothing); else it would wait on with nobody told when it is taken.
+        state.reach.cancel_seek(conn.id, false).await;
     });
     Ok(response)
+}
+
+/// Marks a stream's seek as waiting until dropped.
+struct Waiting(Arc<AtomicBool>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
 }

@@ -9,10 +9,11 @@ use uuid::Uuid;
 /// Game streams one token may hold open at once (a bot playing many games).
 pub const MAX_GAME_STREAMS: usize = 16;
 
-/// Open streams by token. Cloning shares.
+/// Open streams by token, and how to end them when their token is deleted. Cloning shares.
 #[derive(Clone, Default)]
 pub struct OpenStreams {
     by_token: Arc<Mutex<HashMap<Uuid, usize>>>,
+    revoked: Arc<Mutex<HashMap<Uuid, tokio::sync::watch::Sender<bool>>>>,
 }
 
 /// Actions one token may have under way and waiting their turn at once.
@@ -93,6 +94,8 @@ impl Drop for QueuePlace {
 pub struct StreamHold {
     streams: OpenStreams,
     token: Uuid,
+    /// Turns true when the token is deleted.
+    pub revoked: tokio::sync::watch::Receiver<bool>,
 }
 
 impl OpenStreams {
@@ -104,10 +107,25 @@ impl OpenStreams {
             return None;
         }
         *open += 1;
+        let revoked = self
+            .revoked
+            .lock()
+            .expect("revocations lock")
+            .entry(token)
+            .or_insert_with(|| tokio::sync::watch::channel(false).0)
+            .subscribe();
         Some(StreamHold {
             streams: self.clone(),
             token,
+            revoked,
         })
+    }
+
+    /// `token` was deleted: its open streams end.
+    pub fn revoke(&self, token: Uuid) {
+        if let Some(revoked) = self.revoked.lock().expect("revocations lock").get(&token) {
+            revoked.send_replace(true);
+        }
     }
 }
 
@@ -118,6 +136,8 @@ impl Drop for StreamHold {
             *open -= 1;
             if *open == 0 {
                 by_token.remove(&self.token);
+                let mut revoked = self.streams.revoked.lock().expect("revocations lock");
+                revoked.remove(&self.token);
             }
         }
     }
@@ -187,5 +207,20 @@ mod tests {
             streams.by_token.lock().unwrap().is_empty(),
             "nothing kept for idle tokens"
         );
+        assert!(streams.revoked.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_deleted_tokens_streams_hear_it() {
+        let streams = OpenStreams::default();
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let (first, second, other) = (
+            streams.open(a, 3).unwrap(),
+            streams.open(a, 3).unwrap(),
+            streams.open(b, 3).unwrap(),
+        );
+        streams.revoke(a);
+        assert!(*first.revoked.borrow() && *second.revoked.borrow());
+        assert!(!*other.revoked.borrow(), "another token's streams go on");
     }
 }

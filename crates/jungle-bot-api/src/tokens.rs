@@ -119,7 +119,12 @@ pub async fn delete(
         .limits
         .check(Limited::ApiTokens, Some(player.id), client)?;
     match state.store.delete_api_token(player.id, id).await? {
-        true => Ok(StatusCode::NO_CONTENT),
+        true => {
+            // What it holds open on this node ends now; its actions are refused already.
+            state.event_streams.revoke(id);
+            state.bot_streams.revoke(id);
+            Ok(StatusCode::NO_CONTENT)
+        }
         false => Err(BotApiError::NotFound("token")),
     }
 }

@@ -109,6 +109,9 @@ pub struct GameSession {
     stopped_clocks: Option<jungle_protocol::Clocks>,
     /// The ply at which the side to move was last given a day (once a turn).
     day_given_at: Option<usize>,
+    /// Whether each side (by index) asked for a takeback since the last move: once a move,
+    /// so that asking and being declined cannot be looped to flood the opponent.
+    takeback_asked: [bool; 2],
 }
 
 impl GameSession {
@@ -125,6 +128,7 @@ impl GameSession {
             private: false,
             stopped_clocks: None,
             day_given_at: None,
+            takeback_asked: [false, false],
         }
     }
 
@@ -511,13 +515,12 @@ impl GameSession {
                     events
                 }
             }),
-            Action::WantTakeback => {
-                if self.takeback_offer() == Some(!side) {
-                    self.answer_takeback(side, true, now)
-                } else {
-                    self.offer_takeback(side)
-                }
-            }
+            Action::WantTakeback => match self.takeback_offer() {
+                Some(asker) if asker == !side => self.answer_takeback(side, true, now),
+                // One's own request already stands: it is said again.
+                Some(_) => Ok(vec![Event::TakebackOffered { by: side }]),
+                None => self.offer_takeback(side),
+            },
             Action::ClaimVictory => self.claim_victory(side, now),
             Action::GiveDay => self.give_day(side),
             Action::Rematch => self.rematch(side),
@@ -639,6 +642,7 @@ impl GameSession {
             // A takeback request is about the position it was made in: any move ends it.
             *takeback_offer = None;
         }
+        self.takeback_asked = [false, false];
         let mut events = vec![Event::Moved {
             turn,
             ply,

@@ -177,6 +177,8 @@ pub enum Refusal {
     TakebackPending,
     #[error("there is no takeback request to answer")]
     NoTakebackOffer,
+    #[error("one takeback request a move: ask again after the next move")]
+    TakebackAskedThisTurn,
     #[error("moves are never taken back in tournament games")]
     TakebackTournament,
     #[error("tournament games have no rematch: the tournament pairs your next game")]
@@ -218,6 +220,7 @@ impl Refusal {
             | Refusal::NothingToTakeBack
             | Refusal::NoTakebackOffer => ErrorCode::TakebackUnavailable,
             Refusal::TakebackPending => ErrorCode::TakebackPending,
+            Refusal::TakebackAskedThisTurn => ErrorCode::TakebackUnavailable,
             Refusal::AbortTooLate => ErrorCode::AbortUnavailable,
             Refusal::GiveDayUnavailable => ErrorCode::GiveDayUnavailable,
             Refusal::NoComputerByDays => ErrorCode::BadRequest,

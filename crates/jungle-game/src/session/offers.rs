@@ -90,6 +90,10 @@ impl GameSession {
         if takeback_offer.is_some() {
             return Err(Refusal::TakebackPending);
         }
+        if self.takeback_asked[side.index()] {
+            return Err(Refusal::TakebackAskedThisTurn);
+        }
+        self.takeback_asked[side.index()] = true;
         *takeback_offer = Some(side);
         Ok(vec![Event::TakebackOffered { by: side }])
     }
@@ -129,6 +133,7 @@ impl GameSession {
         self.game = Game::replay(self.settings.rules.rules(), *self.game.start(), turns)
             .expect("a prefix of played turns plays again");
         self.clock.restart_turn(now);
+        self.takeback_asked = [false, false];
         Ok(vec![Event::TakenBack { keep, undone }])
     }
 

@@ -558,3 +558,27 @@ fn victory_is_claimed_only_once_the_opponent_has_stayed_away_too_long() {
         Err(Refusal::NoClaimByDays)
     );
 }
+
+#[test]
+fn a_takeback_is_asked_once_a_move() {
+    let t0 = Instant::now();
+    let mut s = matched(RAPID, false, t0);
+    play(&mut s, Side::Red, "g3g4", t0);
+    s.act(Side::Red, Action::OfferTakeback, t0).unwrap();
+    assert_eq!(
+        s.act(Side::Red, Action::WantTakeback, t0),
+        Ok(vec![Event::TakebackOffered { by: Side::Red }]),
+        "one's own request, said again"
+    );
+    s.act(Side::Blue, Action::DeclineTakeback, t0).unwrap();
+    assert_eq!(
+        s.act(Side::Red, Action::OfferTakeback, t0),
+        Err(Refusal::TakebackAskedThisTurn),
+        "declined: not again before the next move"
+    );
+    play(&mut s, Side::Blue, "a7a6", t0);
+    assert_eq!(
+        s.act(Side::Red, Action::OfferTakeback, t0),
+        Ok(vec![Event::TakebackOffered { by: Side::Red }])
+    );
+}

@@ -356,6 +356,13 @@ async fn a_board_seek_lasts_as_long_as_its_answer(db: Db) {
     assert_eq!(answer.status().as_u16(), 200);
     let listed: Vec<jungle_protocol::http::OpenSeek> = server.get("/api/seeks").await;
     assert_eq!(listed.len(), 1, "{listed:?}");
+    // A second at once is refused, and leaves the first waiting.
+    let second = seek().await.unwrap();
+    assert_eq!(second.status().as_u16(), 400);
+    let body: Value = second.json().await.unwrap();
+    assert_eq!(body["code"], "already_seeking", "{body}");
+    let listed: Vec<jungle_protocol::http::OpenSeek> = server.get("/api/seeks").await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
     drop(answer);
     let gone = tokio::time::Instant::now();
     loop {

@@ -89,6 +89,18 @@ async fn tokens_are_made_listed_and_deleted_and_never_a_session(db: Db) {
     let (_, listed) = call(&server, reqwest::Method::GET, "/api/tokens", &session, None).await;
     assert_eq!(listed.as_array().unwrap().len(), 1);
 
+    // Deleting a token ends the streams it holds open, at once.
+    let board = new_token(&server, &session, &["board:play"]).await;
+    let mut events = Lines::open(&server, "/api/stream/event", &board.token).await;
+    let path = format!("/api/tokens/{}", board.id);
+    let (status, _) = call(&server, reqwest::Method::DELETE, &path, &session, None).await;
+    assert_eq!(status, 204);
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(3), events.next()).await;
+    assert!(
+        matches!(ended, Ok(None)),
+        "the event stream ended before its next keep-alive: {ended:?}"
+    );
+
     // Nobody deletes another's token; its owner does, and it stops working at once.
     let (_, _, other) = signed_in(&server, "Other").await;
     let path = format!("/api/tokens/{}", made.id);
