@@ -109,9 +109,10 @@ pub struct GameSession {
     stopped_clocks: Option<jungle_protocol::Clocks>,
     /// The ply at which the side to move was last given a day (once a turn).
     day_given_at: Option<usize>,
-    /// Whether each side (by index) asked for a takeback since the last move: once a move,
-    /// so that asking and being declined cannot be looped to flood the opponent.
-    takeback_asked: [bool; 2],
+    /// How many takebacks each side (by index) asked for since the last move: at most
+    /// [`TAKEBACK_ASKS_A_MOVE`], so that asking and being declined cannot be looped to flood
+    /// the opponent.
+    takeback_asked: [u8; 2],
 }
 
 impl GameSession {
@@ -128,7 +129,7 @@ impl GameSession {
             private: false,
             stopped_clocks: None,
             day_given_at: None,
-            takeback_asked: [false, false],
+            takeback_asked: [0, 0],
         }
     }
 
@@ -642,7 +643,7 @@ impl GameSession {
             // A takeback request is about the position it was made in: any move ends it.
             *takeback_offer = None;
         }
-        self.takeback_asked = [false, false];
+        self.takeback_asked = [0, 0];
         let mut events = vec![Event::Moved {
             turn,
             ply,

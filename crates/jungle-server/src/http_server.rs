@@ -244,11 +244,25 @@ async fn refuse(stream: TcpStream, status: StatusCode, app: Router) {
                 );
                 return Ok::<_, Infallible>(response);
             }
+            // A program asking the API reads JSON, as every refusal there.
+            let (content_type, body) = if request.uri().path().starts_with("/api/") {
+                let code = if status == StatusCode::TOO_MANY_REQUESTS {
+                    "rate_limited"
+                } else {
+                    "server_full"
+                };
+                let error = jungle_protocol::http::ApiError::new(code, message);
+                let json = serde_json::to_string(&error).expect("errors serialize");
+                ("application/json", json)
+            } else {
+                ("text/plain; charset=utf-8", message.to_owned())
+            };
             let response = Response::builder()
                 .status(status)
                 .header(header::CONNECTION, "close")
                 .header(header::RETRY_AFTER, RETRY_WHEN_FULL)
-                .body(Body::from(message))
+                .header(header::CONTENT_TYPE, content_type)
+                .body(Body::from(body))
                 .expect("a valid response");
             Ok(response)
         }

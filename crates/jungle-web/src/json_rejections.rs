@@ -1,7 +1,7 @@
 //! Every `/api/` answer is JSON, refusals included. axum's own refusals of a request it could
 //! not read (a path segment that is no id, a query that does not parse, a missing body, a
 //! method no route takes) are plain text or empty; here they become the API's
-//! `{"code", "message"}`. A path under `/api` that names nothing is a JSON 404 ([`unknown`]),
+//! `{"error", "code", "message"}`, as every refusal of ours. A path under `/api` that names nothing is a JSON 404 ([`unknown`]),
 //! not the client's page. A page we answer on purpose (a mail's link, followed in a browser,
 //! that is used or unknown) stays a page.
 
@@ -39,15 +39,15 @@ pub async fn middleware(request: Request, next: Next) -> Response {
         StatusCode::TOO_MANY_REQUESTS => "rate_limited",
         _ => "bad_request",
     };
-    let message = match text.trim() {
-        "" => parts
-            .status
-            .canonical_reason()
-            .unwrap_or("refused")
-            .to_owned(),
-        text => text.to_owned(),
+    // Said in our words where axum's are about itself; else its line (which names the
+    // field or path segment that did not read).
+    let message = match (parts.status, text.trim()) {
+        (StatusCode::PAYLOAD_TOO_LARGE, _) => "the body is too large".to_owned(),
+        (StatusCode::METHOD_NOT_ALLOWED, _) => "this path does not take that method".to_owned(),
+        (status, "") => status.canonical_reason().unwrap_or("refused").to_owned(),
+        (_, text) => text.to_owned(),
     };
-    let body = serde_json::to_vec(&jungle_protocol::http::AccountError::new(code, message))
+    let body = serde_json::to_vec(&jungle_protocol::http::ApiError::new(code, message))
         .expect("errors serialize");
     parts.headers.insert(
         header::CONTENT_TYPE,

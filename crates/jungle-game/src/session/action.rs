@@ -177,7 +177,7 @@ pub enum Refusal {
     TakebackPending,
     #[error("there is no takeback request to answer")]
     NoTakebackOffer,
-    #[error("one takeback request a move: ask again after the next move")]
+    #[error("two takeback requests a move: ask again after the next move")]
     TakebackAskedThisTurn,
     #[error("moves are never taken back in tournament games")]
     TakebackTournament,

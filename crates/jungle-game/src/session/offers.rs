@@ -9,6 +9,10 @@ use jungle_rules::{Game, Side, Turn};
 use super::{Event, GameSession, Phase, Refusal, DRAW_OFFER_EVERY};
 use crate::clock;
 
+/// Takebacks one side may ask for between two moves: the request, and one more after a
+/// decline.
+pub const TAKEBACK_ASKS_A_MOVE: u8 = 2;
+
 impl GameSession {
     /// One more day for the opponent's running turn: a courtesy between correspondence
     /// players, once a turn, stored with the last turn so that a restart keeps it.
@@ -90,10 +94,10 @@ impl GameSession {
         if takeback_offer.is_some() {
             return Err(Refusal::TakebackPending);
         }
-        if self.takeback_asked[side.index()] {
+        if self.takeback_asked[side.index()] >= TAKEBACK_ASKS_A_MOVE {
             return Err(Refusal::TakebackAskedThisTurn);
         }
-        self.takeback_asked[side.index()] = true;
+        self.takeback_asked[side.index()] += 1;
         *takeback_offer = Some(side);
         Ok(vec![Event::TakebackOffered { by: side }])
     }
@@ -133,7 +137,7 @@ impl GameSession {
         self.game = Game::replay(self.settings.rules.rules(), *self.game.start(), turns)
             .expect("a prefix of played turns plays again");
         self.clock.restart_turn(now);
-        self.takeback_asked = [false, false];
+        self.takeback_asked = [0, 0];
         Ok(vec![Event::TakenBack { keep, undone }])
     }
 

@@ -560,7 +560,7 @@ fn victory_is_claimed_only_once_the_opponent_has_stayed_away_too_long() {
 }
 
 #[test]
-fn a_takeback_is_asked_once_a_move() {
+fn a_takeback_is_asked_twice_a_move_at_most() {
     let t0 = Instant::now();
     let mut s = matched(RAPID, false, t0);
     play(&mut s, Side::Red, "g3g4", t0);
@@ -571,10 +571,12 @@ fn a_takeback_is_asked_once_a_move() {
         "one's own request, said again"
     );
     s.act(Side::Blue, Action::DeclineTakeback, t0).unwrap();
+    s.act(Side::Red, Action::OfferTakeback, t0).unwrap();
+    s.act(Side::Blue, Action::DeclineTakeback, t0).unwrap();
     assert_eq!(
         s.act(Side::Red, Action::OfferTakeback, t0),
         Err(Refusal::TakebackAskedThisTurn),
-        "declined: not again before the next move"
+        "declined twice: not again before the next move"
     );
     play(&mut s, Side::Blue, "a7a6", t0);
     assert_eq!(
