@@ -327,6 +327,8 @@ pub async fn stream(
                 },
                 _ = tokio::time::sleep_until(lines.keep_alive_due()) => lines.keep_alive().await,
                 _ = too_slow.notified() => false,
+                // The client hung up (heard as soon as the server does, not at the next line).
+                _ = lines.closed() => false,
                 _ = end.notified() => false,
                 _ = shutdown.changed() => false,
             };

@@ -130,6 +130,8 @@ async fn stream(
                 },
                 _ = tokio::time::sleep_until(lines.keep_alive_due()) => lines.keep_alive().await,
                 _ = too_slow.notified() => false,
+                // The client hung up (heard as soon as the server does, not at the next line).
+                _ = lines.closed() => false,
                 _ = shutdown.changed() => false,
                 // The token was deleted.
                 _ = hold.revoked.changed() => false,
