@@ -198,6 +198,7 @@ export const ZH_HANT = {
     yourFirstMoveBy: '請在 {when} 前走第一步，否則對局取消。', firstMoveBy: '{side}須在 {when} 前走第一步。',
     giveDay: '+1 天', giveDayTitle: '給對方這一步多加一天', dayGiven: '已加一天',
     'error.give_day_unavailable': '只有在通訊賽中、第一步之後、輪到對方走棋時，才能給對方加一天，每步一次。',
+    'error.claim_unavailable': '現在不能判勝：對手還在，或者還有時間回來。',
     vacation: '休假', vacationHint: '休假期間，你在通訊賽中的步時暫停；對手的計時照常。每年最多 14 天，還剩 {n} 天。',
     vacationTake: '休假 {days}', vacationStart: '開始休假', onVacationUntil: '休假至 {when}', comeBackNow: '提前結束休假',
     vacationLobby: '休假至 {when}：你的步時暫停。',
