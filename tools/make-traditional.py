@@ -4,7 +4,7 @@ with OpenCC's s2twp conversion: `pip install opencc`, then `python3 tools/make-t
 
 Writes static/js/strings_zh_hant.js (the zh table of static/js/i18n.js, converted),
 static/js/rules_zh_hant.js (each Chinese line of static/js/views/rules.js, converted), and the
-"zh-Hant" of every text of the lessons (crates/jungle-server/src/learn/chapters/*.json). Run it
+"zh-Hant" of every text of the lessons (crates/jungle-learn/src/chapters/*.json). Run it
 again after changing the Chinese texts; a browser test checks that every table has every key.
 The result is committed: the client has no build step and converts nothing at run time.
 """
@@ -18,8 +18,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 JS = ROOT / "static" / "js"
 _s2twp = opencc.OpenCC("s2twp").convert
 # Where Taiwan's computing words are wrong for a board game: 循环 is a repetition of moves,
-# not a program's loop (迴圈).
-PHRASES = {"迴圈": "循環"}
+# not a program's loop (迴圈). And where OpenCC keeps a Mainland form Taiwan does not write:
+# an account is 帳號 there (賬 is the Mainland's).
+PHRASES = {"迴圈": "循環", "賬": "帳"}
 
 
 def convert(text):
@@ -65,7 +66,7 @@ def lessons():
             for value in node:
                 fill(value)
 
-    for path in sorted((ROOT / "crates" / "jungle-server" / "src" / "learn" / "chapters").glob("*.json")):
+    for path in sorted((ROOT / "crates" / "jungle-learn" / "src" / "chapters").glob("*.json")):
         chapter = json.loads(path.read_text())
         fill(chapter)
         path.write_text(json.dumps(chapter, ensure_ascii=False, indent=2) + "\n")

@@ -73,5 +73,19 @@ test('every string exists in both languages, every error code has words, errors 
   await page.goto(`${env.server.url}/r/ZZZZZZZZ`);
   await page.waitForSelector('[role="alert"]');
   assert.equal(await page.locator('[role="alert"] p').first().innerText(), '没有这个房间码。');
+  // The tab is named in the page's language and script.
+  assert.equal(await page.title(), '斗兽棋 · Jungle Arena');
+  await useLanguage(page, 'zh-Hant');
+  await page.goto(`${env.server.url}/`);
+  assert.equal(await page.title(), '鬥獸棋 · Jungle Arena');
+  // Taiwan's words: an account is 帳號, never the Mainland's 賬號.
+  const mainland = await page.evaluate(async () => {
+    const { STRINGS } = await import('/js/i18n.js');
+    return Object.values(STRINGS['zh-Hant']).filter((text) => String(text).includes('賬'));
+  });
+  assert.deepEqual(mainland, []);
+  await useLanguage(page, 'en');
+  await page.goto(`${env.server.url}/`);
+  assert.equal(await page.title(), 'Jungle Arena');
   await page.context().close();
 });
