@@ -57,6 +57,9 @@ export function createRouter(onRoute) {
       if (replace) history.replaceState({}, '', path);
       else history.pushState({}, '', path);
       reroute();
+      // A new page starts at its top, not at the scroll of the one left (Back keeps the
+      // browser's own restoring).
+      window.scrollTo(0, 0);
     },
     reroute,
   };
