@@ -88,10 +88,7 @@ impl EventStreams {
     /// stream).
     pub fn connection_for(&self, token: Uuid, player: Uuid) -> Option<Connection> {
         let by_token = self.by_token.lock().expect("event streams lock");
-        by_token
-            .get(&token)
-            .or_else(|| by_token.values().find(|open| open.conn.player.id == player))
-            .map(|open| open.conn.clone())
+        stream_of(&by_token, token, player).map(|open| open.conn.clone())
     }
 
     /// The connection of `token`'s event stream (or the player's other one), as
@@ -99,14 +96,11 @@ impl EventStreams {
     /// ends.
     pub fn seeker(&self, token: Uuid, player: Uuid) -> Option<Seeker> {
         let by_token = self.by_token.lock().expect("event streams lock");
-        by_token
-            .get(&token)
-            .or_else(|| by_token.values().find(|open| open.conn.player.id == player))
-            .map(|open| Seeker {
-                conn: open.conn.clone(),
-                news: open.seek_news.clone(),
-                seeking: open.seeking.clone(),
-            })
+        stream_of(&by_token, token, player).map(|open| Seeker {
+            conn: open.conn.clone(),
+            news: open.seek_news.clone(),
+            seeking: open.seeking.clone(),
+        })
     }
 
     /// The challenges waiting that `token`'s event stream (or the player's other one) has
@@ -117,9 +111,7 @@ impl EventStreams {
         player: Uuid,
     ) -> Option<(Vec<ChallengeInfo>, Vec<ChallengeInfo>)> {
         let by_token = self.by_token.lock().expect("event streams lock");
-        let open = by_token
-            .get(&token)
-            .or_else(|| by_token.values().find(|open| open.conn.player.id == player))?;
+        let open = stream_of(&by_token, token, player)?;
         let heard = open.challenges.lock().expect("challenges heard lock");
         Some(heard.waiting(tokio::time::Instant::now()))
     }
@@ -167,6 +159,17 @@ impl EventStreams {
             by_token.remove(&token);
         }
     }
+}
+
+/// `token`'s event stream or, without one, another of the same player's.
+fn stream_of(
+    by_token: &HashMap<Uuid, OpenStream>,
+    token: Uuid,
+    player: Uuid,
+) -> Option<&OpenStream> {
+    by_token
+        .get(&token)
+        .or_else(|| by_token.values().find(|open| open.conn.player.id == player))
 }
 
 /// A challenge as the streams write it.
@@ -296,10 +299,12 @@ pub async fn stream(
                 frame = frames.recv() => match frame {
                     Some(Outbound::Text(text)) => match serde_json::from_str::<ServerFrame>(&text) {
                         Ok(frame) => {
-                            challenges
-                                .lock()
-                                .expect("challenges heard lock")
-                                .hear(&frame, tokio::time::Instant::now());
+                            if HeardChallenges::concerns(&frame) {
+                                challenges
+                                    .lock()
+                                    .expect("challenges heard lock")
+                                    .hear(&frame, tokio::time::Instant::now());
+                            }
                             let games = started.len();
                             let said = event_lines(&frame, me, &mut started);
                             if started.len() > games || ends_a_seek(&frame) {

@@ -27,6 +27,16 @@ struct Heard {
 }
 
 impl HeardChallenges {
+    /// Whether `frame` is one [`hear`](Self::hear) takes note of (a game's moves are not).
+    pub fn concerns(frame: &ServerFrame) -> bool {
+        matches!(
+            frame,
+            ServerFrame::ChallengeSent { .. }
+                | ServerFrame::Challenged { .. }
+                | ServerFrame::ChallengeEnded { .. }
+        )
+    }
+
     /// Takes note of a frame the stream heard.
     pub fn hear(&mut self, frame: &ServerFrame, now: Instant) {
         let (info, outgoing) = match frame {
