@@ -1,8 +1,10 @@
 // The board: 63 buttons drawn from explicit state. It knows terrain and how to show animals,
 // and nothing of the rules: the server's `legal` list decides what may move where.
 
-import { ANIMALS, DENS, TRAPS, WATER, squareName, glyphOf } from './fen.js';
+import { DEN_PICTURE, TRAP_PICTURE, svg } from './animals.js';
+import { ANIMALS, DENS, TRAPS, WATER, squareName } from './fen.js';
 import { t } from './i18n.js';
+import { pieceFace, pieceStyle } from './pieces.js';
 
 /**
  * @typedef {{ side: 'red' | 'blue', letter: string }} Piece
@@ -127,8 +129,14 @@ function build(board, orientation) {
       first = false;
       if ((file + rank) % 2) button.classList.add('alt');
       if (WATER.has(name)) button.classList.add('water');
-      if (TRAPS.has(name)) button.classList.add('trap');
-      if (DENS.has(name)) button.classList.add('den', `${DENS.get(name)}-den`);
+      if (TRAPS.has(name)) {
+        button.classList.add('trap', `${TRAPS.get(name)}-trap`);
+        button.insertAdjacentHTML('beforeend', svg(TRAP_PICTURE, 'terrain'));
+      }
+      if (DENS.has(name)) {
+        button.classList.add('den', `${DENS.get(name)}-den`);
+        button.insertAdjacentHTML('beforeend', svg(DEN_PICTURE, 'terrain'));
+      }
       if (rank === ranks[ranks.length - 1]) button.insertAdjacentHTML('beforeend', `<span class="coord file">${name[0]}</span>`);
       if (file === files[0]) button.insertAdjacentHTML('beforeend', `<span class="coord rank">${rank + 1}</span>`);
       board.root.append(button);
@@ -137,21 +145,31 @@ function build(board, orientation) {
   }
 }
 
+/** What stands on `name` besides an animal, in words: water, or whose trap or den. */
+function terrainOf(name) {
+  if (WATER.has(name)) return t('terrain.water');
+  if (TRAPS.has(name)) return t('terrain.trap', { side: t(TRAPS.get(name) ?? '') });
+  if (DENS.has(name)) return t('terrain.den', { side: t(DENS.get(name) ?? '') });
+  return '';
+}
+
 function drawPiece(button, piece, name) {
-  const key = piece ? `${piece.side}${piece.letter}` : '';
+  const style = pieceStyle();
+  const key = piece ? `${piece.side}${piece.letter}${style}` : '';
+  const terrain = terrainOf(name);
+  const where = terrain ? t('squareWithTerrain', { square: name, terrain }) : name;
   const label = piece
-    ? t('pieceLabel', { side: t(piece.side), animal: t(`animal.${ANIMALS[piece.letter].name}`), rank: ANIMALS[piece.letter].rank, square: name })
-    : t('emptyLabel', { square: name });
+    ? t('pieceLabel', { side: t(piece.side), animal: t(`animal.${ANIMALS[piece.letter].name}`), rank: ANIMALS[piece.letter].rank, square: where })
+    : t('emptyLabel', { square: where });
   button.setAttribute('aria-label', label);
   if (button.dataset.piece === key) return;
   button.dataset.piece = key;
   button.querySelector('.piece')?.remove();
   if (!piece) return;
-  const animal = ANIMALS[piece.letter];
   const el = document.createElement('span');
-  el.className = `piece ${piece.side}`;
-  el.title = t(`animal.${animal.name}`);
-  el.innerHTML = `<span aria-hidden="true">${glyphOf(animal)}</span><span class="rank" aria-hidden="true">${animal.rank}</span>`;
+  el.className = `piece ${piece.side} style-${style}`;
+  el.title = t(`animal.${ANIMALS[piece.letter].name}`);
+  el.innerHTML = pieceFace(piece.letter, { style });
   button.append(el);
 }
 

@@ -1,15 +1,16 @@
-// Display settings: language, sound and square names. Kept in this browser, and with the
+// Display settings: language, sound, square names, the board's colours and how animals are drawn. Kept in this browser, and with the
 // account when signed in to one, so that every device shows the same.
 
 import * as api from './api.js';
 import { language, setLanguage } from './i18n.js';
+import { chosenStyle, choose, pieceStyle } from './pieces.js';
 import * as sound from './sound.js';
 
 const COORDS_KEY = 'jungle.coordinates';
 const THEME_KEY = 'jungle.theme';
 const BOARD_KEY = 'jungle.board';
 
-/** @typedef {{ language?: string, muted: boolean, coordinates: boolean, theme?: string, board?: string }} Settings */
+/** @typedef {{ language?: string, muted: boolean, coordinates: boolean, theme?: string, board?: string, pieces?: string }} Settings */
 
 /** @returns {Settings} the settings this browser shows now */
 export function current() {
@@ -19,6 +20,7 @@ export function current() {
     coordinates: localStorage.getItem(COORDS_KEY) !== '0',
     theme: localStorage.getItem(THEME_KEY) || undefined,
     board: localStorage.getItem(BOARD_KEY) === 'meadow' ? 'meadow' : undefined,
+    pieces: chosenStyle(),
   };
 }
 
@@ -43,6 +45,9 @@ export function apply(settings) {
     else localStorage.removeItem(BOARD_KEY);
   }
   document.documentElement.dataset.board = current().board ?? 'wood';
+  // Absent: the language's default, which a change of language changes too.
+  if ('pieces' in settings) choose(settings.pieces);
+  document.documentElement.dataset.pieces = pieceStyle();
   const theme = current().theme;
   if (theme) document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;

@@ -279,6 +279,14 @@ pub async fn save_settings(
             ));
         }
     }
+    if let Some(pieces) = &settings.pieces {
+        if !["pictures", "glyphs", "both"].contains(&pieces.as_str()) {
+            return Err(AccountApiError::BadBody(
+                "pieces must be \"pictures\", \"glyphs\" or \"both\" (or absent: the language's)"
+                    .into(),
+            ));
+        }
+    }
     let (_, player) = signed_in(&state, &headers).await?;
     state
         .limits

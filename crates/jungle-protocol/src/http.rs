@@ -414,6 +414,10 @@ pub struct DisplaySettings {
     /// The board's colours: `wood` (absent) or `meadow`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
+    /// How animals are drawn: `pictures`, `glyphs` (the Chinese characters) or `both`;
+    /// absent: as the language prefers (pictures in English, characters in Chinese).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<String>,
     /// Who may challenge this account: `everyone` (absent), `accounts` (no guests) or
     /// `nobody`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -439,6 +443,7 @@ impl Default for DisplaySettings {
             coordinates: true,
             theme: None,
             board: None,
+            pieces: None,
             challenges: None,
         }
     }

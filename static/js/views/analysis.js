@@ -6,7 +6,8 @@
 import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
 import { $, checkedOf, valueOf } from '../dom.js';
-import { ANIMAL_BY_NAME, parseBoard, glyphOf } from '../fen.js';
+import { parseBoard } from '../fen.js';
+import { capturedHtml } from '../pieces.js';
 import { errorText, t } from '../i18n.js';
 import { keepInSight, lastMove, replayBar } from '../components/replay.js';
 
@@ -112,7 +113,7 @@ export function renderAnalysis(root, app) {
       if (line.captures[i]) lost[mover === 'red' ? 'blue' : 'red'].push(line.captures[i]);
       mover = mover === 'red' ? 'blue' : 'red';
     }
-    $(root, '#captured').innerHTML = ['red', 'blue'].map((side) => `<div class="${side}">${lost[side].map((a) => (ANIMAL_BY_NAME[a] ? glyphOf(ANIMAL_BY_NAME[a]) : '?')).join(' ')}</div>`).join('');
+    $(root, '#captured').innerHTML = capturedHtml(lost);
     $(root, '#outcome').textContent = atEnd && line.outcome ? t(`reason.${line.outcome.reason}`, { side: t(line.outcome.winner ?? 'red'), loser: t(line.outcome.winner === 'red' ? 'blue' : 'red') }) : '';
     $(root, '#variation').hidden = !mainline;
     drawAnalysis();

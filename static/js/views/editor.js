@@ -5,7 +5,8 @@
 import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
 import { $, valueOf } from '../dom.js';
-import { ANIMALS, formatBoard, parseBoard, readBoard, glyphOf } from '../fen.js';
+import { ANIMALS, formatBoard, parseBoard, readBoard } from '../fen.js';
+import { pieceFace, pieceStyle } from '../pieces.js';
 import { t } from '../i18n.js';
 import { PRESETS, presetClock } from '../format.js';
 
@@ -19,7 +20,7 @@ const RULESETS = ['classic', 'strict', 'daitou', 'international'];
  */
 export function renderEditor(root, app) {
   const row = (side) => Object.entries(ANIMALS).map(([letter, a]) =>
-    `<button type="button" class="palette-piece ${side}" data-side="${side}" data-letter="${letter}" aria-pressed="false" aria-label="${t(side)} ${t(`animal.${a.name}`)}">${glyphOf(a)}</button>`).join('');
+    `<button type="button" class="palette-piece ${side}" data-side="${side}" data-letter="${letter}" aria-pressed="false" aria-label="${t(side)} ${t(`animal.${a.name}`)}"><span class="piece token ${side} style-${pieceStyle()}" aria-hidden="true">${pieceFace(letter, { rank: false })}</span></button>`).join('');
   // Red's eight and the eraser, then Blue's eight: two rows of nine.
   const palette = `${row('red')}<button type="button" class="palette-piece erase" data-erase="1" aria-pressed="false" aria-label="${t('editorErase')}">✕</button>${row('blue')}`;
   root.innerHTML = `<div class="analysis">

@@ -10,7 +10,10 @@ import { t } from '../i18n.js';
 import { doneIds, say, syncProgress } from '../learn_progress.js';
 import { startPractice } from '../practice_games.js';
 import { createExercise } from '../components/exercise.js';
+import { legendHtml } from '../components/legend.js';
 
+/** The lesson that introduces the animals shows them all, drawn as the board draws them. */
+const ANIMALS_LESSON = 'board-animals';
 /** The stage after a chapter's exercises: its practice games and the way on. */
 const END = 'practice';
 
@@ -115,7 +118,7 @@ function drawChapter(root, app, catalogue, chapter) {
     <p class="crumbs"><a href="/learn" data-link>${t('learnTitle')}</a> › ${t('learnChapterN', { n: number })}</p>
     <h1>${escape(say(chapter.title))}</h1>
     <ol class="tick-row" id="tick-row" aria-label="${t('learnProgressRow')}"></ol>
-    <div id="learn-stage"></div></div>`;
+    <div id="learn-stage"></div>${legendHtml({ open: false })}</div>`;
   const stageEl = $(root, '#learn-stage');
   /** @type {import('../types.js').View | null} */
   let exerciseView = null;
@@ -161,7 +164,7 @@ function drawChapter(root, app, catalogue, chapter) {
     const { exercise, lesson, index } = exercises[at];
     const after = exercises[at + 1];
     stageEl.innerHTML = `<h2 class="lesson-title" tabindex="-1">${escape(say(lesson.title))}
-      <span class="muted">· ${t('learnExerciseOf', { n: index + 1, total: lesson.exercises.length })}</span></h2><div id="exercise"></div>`;
+      <span class="muted">· ${t('learnExerciseOf', { n: index + 1, total: lesson.exercises.length })}</span></h2>${lesson.id === ANIMALS_LESSON ? legendHtml({ level: 3 }) : ''}<div id="exercise"></div>`;
     const nextLabel = after ? t('learnNext') : practice.length ? t('learnToPractice') : t('learnFinishChapter');
     exerciseView = createExercise($(stageEl, '#exercise'), exercise, {
       nextLabel,

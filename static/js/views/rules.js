@@ -2,6 +2,7 @@
 
 import * as api from '../api.js';
 import { createBoard, renderBoard } from '../board.js';
+import { legendHtml } from '../components/legend.js';
 import { parseBoard } from '../fen.js';
 import { language, t } from '../i18n.js';
 import { RULES_ZH_HANT } from '../rules_zh_hant.js';
@@ -95,6 +96,7 @@ export function renderRules(root, rules) {
   root.innerHTML = `<section class="card rules-text">
     <h1>${t('rulesTitle', { name: t(`ruleset.${name}`) })}</h1>
     <p class="row">${Object.keys(SPECIFIC).map((r) => `<a href="/rules/${r}" data-link ${r === name ? 'aria-current="page"' : ''}>${t(`ruleset.${r}`)}</a>`).join(' · ')}</p>
+    ${legendHtml({ level: 2 })}
     <ul>${COMMON[lang].map((line, i) => `<li>${read(line)}${tryIt(COMMON_LESSONS[i])}</li>`).join('')}</ul>
     <h2>${t(`ruleset.${name}`)}</h2>
     <ul>${SPECIFIC[name][lang].map((line, i) => `<li>${read(line)}${tryIt(SPECIFIC_LESSONS[name][i])}</li>`).join('')}</ul>

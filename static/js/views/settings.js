@@ -7,6 +7,7 @@ import * as api from '../api.js';
 import { $, checkedOf, valueOf } from '../dom.js';
 import { language, locale, t } from '../i18n.js';
 import * as preferences from '../preferences.js';
+import { PIECE_STYLES, defaultStyle, token } from '../pieces.js';
 import { escape } from '../format.js';
 
 /** What a token may do, as the server names it. */
@@ -56,6 +57,9 @@ export function renderSettings(root, app) {
         <label class="row"><input type="checkbox" id="set-muted" ${shown.muted ? 'checked' : ''}> ${t('muteSounds')}</label>
         <label class="row"><input type="checkbox" id="set-coordinates" ${shown.coordinates ? 'checked' : ''}> ${t('showCoordinates')}</label>
         <label>${t('boardTheme')} <select id="set-board"><option value="wood">${t('board.wood')}</option><option value="meadow">${t('board.meadow')}</option></select></label>
+        <label>${t('pieceStyle')} <select id="set-pieces"><option value="">${t('pieceStyle.auto', { style: t(`pieceStyle.${defaultStyle()}`) })}</option>
+          ${PIECE_STYLES.map((style) => `<option value="${style}">${t(`pieceStyle.${style}`)}</option>`).join('')}</select></label>
+        <div class="piece-preview" id="piece-preview" aria-hidden="true"></div>
         <p id="display-note" role="status"></p>
         <button type="submit" class="primary">${t('save')}</button></form></section>
     <section class="card"><h2>${t('sayNo')}</h2>
@@ -95,6 +99,15 @@ export function renderSettings(root, app) {
         <button type="submit" class="danger">${t('deleteAccount')}</button></form></section></div>`;
   /** @type {HTMLSelectElement} */ ($(root, '#set-language')).value = shown.language ?? 'en';
   /** @type {HTMLSelectElement} */ ($(root, '#set-board')).value = shown.board ?? 'wood';
+  const piecesSelect = /** @type {HTMLSelectElement} */ ($(root, '#set-pieces'));
+  piecesSelect.value = shown.pieces ?? '';
+  // The eight animals in the style picked, before it is saved.
+  const preview = () => {
+    const style = PIECE_STYLES.find((s) => s === piecesSelect.value) ?? defaultStyle();
+    $(root, '#piece-preview').innerHTML = 'eltpwdcr'.split('').map((letter, i) => token(letter, i % 2 ? 'blue' : 'red', { style })).join('');
+  };
+  piecesSelect.onchange = preview;
+  preview();
   if (!account) for (const card of [...root.querySelectorAll('.settings > .card')].slice(1)) card.remove();
   let alive = true;
 
@@ -104,6 +117,7 @@ export function renderSettings(root, app) {
       muted: checkedOf(root, '#set-muted'),
       coordinates: checkedOf(root, '#set-coordinates'),
       board: valueOf(root, '#set-board') === 'meadow' ? 'meadow' : undefined,
+      pieces: valueOf(root, '#set-pieces') || undefined,
     };
     const relabel = change.language !== language();
     await preferences.update(change, account);

@@ -353,7 +353,7 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
     .await;
     assert_eq!(status, 200);
     assert_eq!(settings, json!({ "muted": false, "coordinates": true }));
-    let chosen = json!({ "language": "zh", "muted": true, "coordinates": false });
+    let chosen = json!({ "language": "zh", "muted": true, "coordinates": false, "pieces": "both" });
     let (status, _) = call(
         &server,
         put.clone(),
@@ -372,6 +372,7 @@ async fn settings_follow_the_account_and_game_lists_page(db: Db) {
         json!({ "language": "fr" }),
         json!({ "theme": "purple" }),
         json!({ "board": "marble" }),
+        json!({ "pieces": "emoji" }),
         json!({ "sparkles": true }),
         json!("loud"),
     ] {

@@ -2,7 +2,7 @@
 // turn looked back at, and the moves a premove may be.
 
 import { initialMs } from '../../clock.js';
-import { ANIMAL_BY_NAME, glyphOf } from '../../fen.js';
+import { capturedHtml } from '../../pieces.js';
 import { t } from '../../i18n.js';
 import { keepInSight, lastMove } from '../../components/replay.js';
 
@@ -69,7 +69,5 @@ export function drawMoves(el, game, shown, marks) {
  */
 export function drawCaptured(el, captured) {
   const lost = captured ?? { red: [], blue: [] };
-  el.innerHTML = ['red', 'blue']
-    .map((side) => `<div class="${side}" aria-label="${t(side)}">${lost[side].map((name) => `<span title="${t(`animal.${name}`)}">${ANIMAL_BY_NAME[name] ? glyphOf(ANIMAL_BY_NAME[name]) : '?'}</span>`).join(' ')}</div>`)
-    .join('');
+  el.innerHTML = capturedHtml(lost);
 }
