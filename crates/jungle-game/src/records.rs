@@ -148,6 +148,17 @@ impl GameRecord {
                 jungle_protocol::GameStatus::Active | jungle_protocol::GameStatus::Waiting
             )
     }
+
+    /// The colour `player` plays in this game, if they play in it.
+    pub fn side_of(&self, player: Uuid) -> Option<Side> {
+        if player == self.red {
+            Some(Side::Red)
+        } else if player == self.blue {
+            Some(Side::Blue)
+        } else {
+            None
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -45,11 +45,13 @@ const START_RATING = 1500;
 /**
  * One line of a player's games, from their side: the opponent (linked) and their rating then,
  * the ruleset and clock, the result, its length, the date, and what it did to the player's
- * rating; "Replay" for a finished game, "Watch" for one in progress.
+ * rating; "Replay" for a finished game, "Watch" for one in progress, "Play" for the
+ * viewer's own game in progress.
  * @param {any} g a `GameSummary`
  * @param {string} playerId whose page this is
+ * @param {string | undefined} viewerId who reads it
  */
-export function gameRow(g, playerId) {
+export function gameRow(g, playerId, viewerId) {
   const side = g.red === playerId ? 'red' : 'blue';
   const other = side === 'red' ? 'blue' : 'red';
   const outcome = g.status !== 'finished'
@@ -64,7 +66,8 @@ export function gameRow(g, playerId) {
   const badge = title ? `<span class="title-badge" title="${t('botTitle')}">${escape(title)}</span> ` : '';
   const opponent = `${badge}<a href="/p/${g[other]}" data-link>${escape(g[`${other}_name`])}</a> (${g[`${other}_rating`]}${g[`${other}_provisional`] ? '?' : ''})`;
   const settings = `${t(`ruleset.${g.rules}`)} · ${describeClock(g.clock, t)} · ${g.rated ? t('rated') : t('casual')}`;
-  const link = g.status === 'active' ? t('watch') : t('replayGame');
+  const mine = viewerId != null && (g.red === viewerId || g.blue === viewerId);
+  const link = g.status !== 'active' ? t('replayGame') : mine ? t('play') : t('watch');
   return `<li class="game-row"><span><span class="piece-chip ${side}">${t(side)}</span> ${t('versus')} ${opponent}<br>
     <span class="muted">${settings} · <strong>${outcome}</strong> · ${t('movesN', { n: g.plies })} · <span class="nowrap">${date}</span></span>${changed}</span>
     <a href="/g/${g.id}" data-link>${link}</a></li>`;
@@ -169,7 +172,7 @@ export function renderProfile(root, app, who) {
       const list = await api.playerGames(profile.id, gamesRules.value, page).catch(() => []);
       if (!alive) return;
       games.innerHTML = list.length
-        ? list.map((g) => gameRow(g, profile.id)).join('')
+        ? list.map((g) => gameRow(g, profile.id, app.session.player?.id)).join('')
         : `<li class="muted">${t('noGames')}</li>`;
       newer.disabled = page === 1;
       // A full page may have more behind it.

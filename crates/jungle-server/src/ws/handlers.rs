@@ -400,7 +400,10 @@ impl Session {
                 return Ok(None);
             }
         }
-        let state = jungle_rooms::view::archived_state(&record);
+        let mut state = jungle_rooms::view::archived_state(&record);
+        // One's own game stays one's own after its room has closed: oriented to one's colour,
+        // no report of oneself.
+        state.you = record.side_of(me);
         Ok(Some(frame_text(&ServerFrame::Game(Box::new(state)))))
     }
 

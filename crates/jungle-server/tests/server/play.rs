@@ -235,6 +235,33 @@ async fn rematch_swaps_colours(db: Db) {
     server.shutdown().await;
 }
 
+/// Issue 51: once a finished game's room has closed (here by a restart), its players still
+/// open it as theirs (their colour, for the client's orientation and no report of oneself);
+/// anyone else as a spectator.
+async fn ones_own_finished_game_stays_ones_own(db: Db) {
+    let mut server = TestServer::start(db).await;
+    let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
+    let red_player = red.player.clone().expect("signed in");
+    let blue_player = blue.player.clone().expect("signed in");
+    blue.send(ClientFrame::Resign { game }).await;
+    red.expect_over().await;
+    blue.expect_over().await;
+    drop((red, blue));
+    server.restart().await;
+    for (player, side) in [(&red_player, Some(Side::Red)), (&blue_player, Some(Side::Blue))] {
+        let mut again = server.client(player).await;
+        again.send(ClientFrame::Watch { game }).await;
+        let state = again.expect_game().await;
+        assert_eq!((state.you, state.seq), (side, 0), "the archive, as its player's");
+        assert_eq!(state.status, GameStatus::Finished);
+        assert!(state.legal.is_empty());
+    }
+    let mut fan = server.client(&server.player("Fan").await).await;
+    fan.send(ClientFrame::Watch { game }).await;
+    assert_eq!(fan.expect_game().await.you, None);
+    server.shutdown().await;
+}
+
 async fn spectators_list_and_watch_live_games(db: Db) {
     let server = TestServer::start(db).await;
     let (mut red, mut blue, game) = matched_pair(&server, classic_seek()).await;
@@ -411,6 +438,7 @@ both_stores!(
     resign_ends_the_game,
     two_tabs_of_one_player,
     rematch_swaps_colours,
+    ones_own_finished_game_stays_ones_own,
     spectators_list_and_watch_live_games,
     events_are_numbered_without_gaps,
     moved_frames_carry_turn_status_and_capture,

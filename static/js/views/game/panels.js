@@ -85,9 +85,12 @@ export function drawEnd(el, app) {
     rating = t('casualGame');
   }
   const player = game.you != null;
+  // A game whose room has closed (seq 0: it sends no more events) takes no rematch; one's own
+  // is still shown as one's own.
+  const archived = game.seq === 0;
   el.innerHTML = `<section class="card end" id="end" aria-live="polite" tabindex="-1"><h2>${text.headline}</h2><p>${text.why}</p><p>${rating}</p>
     <div class="actions">
-      ${player && !game.tournament ? rematchButton('rematch', rematchAsked) : ''}
+      ${player && !archived && !game.tournament ? rematchButton('rematch', rematchAsked) : ''}
       ${game.tournament ? `<a href="/t/${game.tournament}" data-link class="button primary link-button">${t('backToTournament')}</a>` : ''}
       <a href="/" data-link class="button secondary link-button">${t('backToLobby')}</a>
     </div>

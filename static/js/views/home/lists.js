@@ -17,11 +17,13 @@ import { RULESETS, nameLink } from './common.js';
  */
 export function fillLists(root, app, account) {
   const live = $(root, '#live');
+  // One's own game in the list is to play, not to watch.
+  const me = app.session.player?.id;
   const loadLive = async () => {
     const games = await api.liveGames().catch(() => []);
     live.innerHTML = games.length
       ? games.map((g) => `<li><span>${nameLink(g.red, g.red_id, g.red_title)} (${g.red_rating}) – ${nameLink(g.blue, g.blue_id, g.blue_title)} (${g.blue_rating}) · ${t(`ruleset.${g.rules}`)} ${describeClock(g.clock, t)}</span>
-          <a href="/g/${g.id}" data-link>${t('watch')}</a></li>`).join('')
+          <a href="/g/${g.id}" data-link>${g.red_id === me || g.blue_id === me ? t('play') : t('watch')}</a></li>`).join('')
       : `<li class="muted">${t('noLiveGames')}</li>`;
   };
   loadLive();
