@@ -160,8 +160,10 @@ for (const viewport of SIZES) {
     await check(t, guest, 'password reset link', { open: go(`/reset/${'ab'.repeat(32)}`), ready: shown('#reset-form') });
 
     // A live game between the two, a few moves in (casual: a guest cannot play rated).
-    await member.goto(server.url);
-    await member.waitForSelector('#play');
+    for (const page of [guest, member]) {
+      await page.goto(server.url);
+      await page.waitForSelector('#play');
+    }
     await member.uncheck('#qm-rated');
     const { red, blue } = await matchPages(guest, member);
     const opening = DEN_WIN_AT_PLY_13.slice(0, 4);

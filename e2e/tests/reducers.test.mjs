@@ -44,6 +44,15 @@ test('a game of ours opens its page and starts afresh', () => {
   assert.ok(outcome.topics.includes('seek'));
 });
 
+test('a game of ours already held does not pull a player back from another page', () => {
+  const state = playing();
+  const again = reduce(state, gameFrame({ seq: 5 }), at(60, { name: 'learn' }));
+  assert.equal(again.state.game.seq, 5, 'the state is kept up to date');
+  assert.deepEqual(again.effects, [], 'and the page shown stays');
+  const onItsPage = reduce(state, gameFrame({ seq: 5 }), at(60, { name: 'game', id: GAME }));
+  assert.deepEqual(onItsPage.effects, [{ openGame: GAME, arriving: false }]);
+});
+
 test('a game we only watch is taken on its own page only', () => {
   const frame = gameFrame({ you: null });
   assert.equal(reduce(initialState(), frame, at(0, { name: 'home' })), null);

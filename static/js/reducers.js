@@ -209,7 +209,7 @@ const OTHER_FRAMES = {
     const held = state.game;
     const arriving = held?.game !== frame.game;
     const route = at.route;
-    // A game we play always takes the screen; one we merely watch only on its own page.
+    // A game we play takes the screen as it arrives; one we merely watch only on its own page.
     const ours = frame.you != null && frame.status !== 'finished' && frame.status !== 'aborted';
     const wanted = route?.name === 'game' && route.id === frame.game;
     // A correspondence game takes the screen only as it begins: later states (a day given, a
@@ -242,7 +242,9 @@ const OTHER_FRAMES = {
     /** @type {Effect[]} */
     const effects = [];
     if (arriving && frame.status === 'active' && frame.moves.length === 0) effects.push({ sound: 'start' });
-    effects.push({ openGame: frame.game, arriving });
+    // A game of ours already held takes the screen back only on its own page: a player who
+    // went to read a lesson or the rules mid-game stays there (the header says whose move).
+    if (arriving || wanted || rematch || route?.name === 'room') effects.push({ openGame: frame.game, arriving });
     return { state: next, effects, topics: ours && arriving ? ['seek', 'game'] : ['game'] };
   },
 };

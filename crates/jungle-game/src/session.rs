@@ -26,6 +26,9 @@ pub use settings::{HostColour, RoomSettings, SeatPlayer, Timing};
 pub const NO_SCORE_PLIES: usize = 20;
 /// At most one draw offer per player per this many plies.
 pub const DRAW_OFFER_EVERY: usize = 20;
+/// Against the computer nobody waits: a person has this long for a first move (a child still
+/// reading a lesson's goal) before the game is called off, instead of the usual abort time.
+pub const FIRST_MOVE_AGAINST_THE_COMPUTER: Duration = Duration::from_secs(600);
 
 /// A seat and its player's presence.
 #[derive(Clone, Debug)]
@@ -359,7 +362,7 @@ impl GameSession {
         let at = if self.settings.clock.is_correspondence() {
             self.clock.expiry(self.game.position().side_to_move()).0
         } else {
-            self.clock.turn_started() + self.timing.abort_after
+            self.clock.turn_started() + self.first_move_time()
         };
         Some(at.saturating_duration_since(now))
     }
@@ -367,6 +370,15 @@ impl GameSession {
     /// The engine level of a computer seat, if either seat is the computer.
     pub fn computer_level(&self) -> Option<u8> {
         self.seats.iter().flatten().find_map(|s| s.who.computer)
+    }
+
+    /// How long the side to move has for its first move before the game is aborted.
+    fn first_move_time(&self) -> Duration {
+        if self.computer_level().is_some() {
+            self.timing.abort_after.max(FIRST_MOVE_AGAINST_THE_COMPUTER)
+        } else {
+            self.timing.abort_after
+        }
     }
 
     // ---- presence ------------------------------------------------------------------------
@@ -710,7 +722,7 @@ impl GameSession {
                     (self.clock.expiry(to_move).0, Timer::Abort)
                 } else {
                     (
-                        self.clock.turn_started() + self.timing.abort_after,
+                        self.clock.turn_started() + self.first_move_time(),
                         Timer::Abort,
                     )
                 };
@@ -769,6 +781,8 @@ impl GameSession {
                     self.apply_turn(Turn::Pass, false, at)
                 }
             }
+            // Nobody loses a game that never began: leaving before the first moves aborts it.
+            Timer::Abandon(_) if !self.is_timed() => self.end(None, Reason::Aborted, at),
             Timer::Abandon(side) => self.end(Some(!side), Reason::Abandoned, at),
             Timer::Close => self.close(),
         }

@@ -248,11 +248,18 @@ async fn ones_own_finished_game_stays_ones_own(db: Db) {
     blue.expect_over().await;
     drop((red, blue));
     server.restart().await;
-    for (player, side) in [(&red_player, Some(Side::Red)), (&blue_player, Some(Side::Blue))] {
+    for (player, side) in [
+        (&red_player, Some(Side::Red)),
+        (&blue_player, Some(Side::Blue)),
+    ] {
         let mut again = server.client(player).await;
         again.send(ClientFrame::Watch { game }).await;
         let state = again.expect_game().await;
-        assert_eq!((state.you, state.seq), (side, 0), "the archive, as its player's");
+        assert_eq!(
+            (state.you, state.seq),
+            (side, 0),
+            "the archive, as its player's"
+        );
         assert_eq!(state.status, GameStatus::Finished);
         assert!(state.legal.is_empty());
     }

@@ -19,12 +19,14 @@ export function drawRoomPanel(el, app) {
   const url = `${location.origin}/r/${game.code}`;
   // The computer plays in one sitting: never in a room over days.
   const computer = game.clock.kind !== 'days';
-  el.innerHTML = `<div class="card"><p>${t('waitingForOpponent')}</p>
-    ${computer ? `<p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
-    <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>` : ''}
-    <p>${t('roomReady')}</p><p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" class="grow">
+  // The link to share comes first: on a phone it is what the host came for, on screen.
+  el.innerHTML = `<div class="card"><p>${t('roomReady')}</p>
+    <p class="row"><input type="text" readonly value="${url}" aria-label="${t('roomLink')}" id="room-link" class="grow">
     <button type="button" class="secondary" id="copy-link">${t('copy')}</button></p>
     <p>${t('codeAloud')} <span class="code" id="room-code">${game.code}</span></p>
+    <p class="muted">${t('waitingForOpponent')}</p>
+    ${computer ? `<p class="row"><select id="add-level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}" ${n === 3 ? 'selected' : ''}>${t('levelN', { n })}</option>`).join('')}</select>
+    <button type="button" class="secondary" id="add-computer">${t('addComputer')}</button></p>` : ''}
     ${game.you != null ? `<p><button type="button" class="secondary" id="close-room">${t('closeRoom')}</button></p>` : ''}</div>`;
   // Nobody came (or the link went to the wrong person): the host closes the room; its link
   // then names no room.

@@ -193,6 +193,43 @@ fn a_rematch_needs_both_players_once_and_swaps_colours() {
 }
 
 #[test]
+fn a_slow_first_move_against_the_computer_is_not_called_off() {
+    let t0 = Instant::now();
+    let computer = SeatPlayer::computer(1, RatingRecord::from_glicko(Glicko::default(), 0));
+    let (mut s, _) = GameSession::matched(
+        settings(RAPID, false),
+        None,
+        human("Child"),
+        computer.clone(),
+        timing(),
+        t0,
+    );
+    s.connect(Side::Red, t0);
+    // Still reading the lesson's goal at twice the usual abort time.
+    assert!(s.on_timer(t0 + timing().abort_after * 2).is_empty());
+    assert_eq!(s.status(), GameStatus::Active);
+    assert_eq!(
+        s.abort_in(t0 + secs(60)),
+        Some(FIRST_MOVE_AGAINST_THE_COMPUTER - secs(60))
+    );
+    let events = s.on_timer(t0 + FIRST_MOVE_AGAINST_THE_COMPUTER);
+    assert_eq!(ended(&events), Some((None, Reason::Aborted)));
+    // Leaving the page before the first move aborts it too, after the grace: no loss.
+    let (mut s, _) = GameSession::matched(
+        settings(RAPID, false),
+        None,
+        human("Child"),
+        computer,
+        timing(),
+        t0,
+    );
+    s.connect(Side::Red, t0);
+    s.disconnect(Side::Red, t0 + secs(5));
+    let events = s.on_timer(t0 + secs(5) + GRACE);
+    assert_eq!(ended(&events), Some((None, Reason::Aborted)));
+}
+
+#[test]
 fn the_computer_always_wants_a_rematch() {
     let t0 = Instant::now();
     let computer = SeatPlayer::computer(3, RatingRecord::from_glicko(Glicko::default(), 0));
