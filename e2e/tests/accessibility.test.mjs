@@ -95,18 +95,18 @@ function describe(where, violations) {
 }
 
 /**
- * Checks one page in each of `languages`, each a subtest of `t`: the language is chosen as the
+ * Checks one page in each language, each a subtest of `t`: the language is chosen as the
  * header's button would leave it, the page is loaded afresh (`open`, by default reloading it)
  * and, once `ready`, audited.
  * @param {import('node:test').TestContext} t
  * @param {import('playwright-core').Page} page
  * @param {string} name
  * @param {{ open?: (page: import('playwright-core').Page) => Promise<unknown>,
- *   ready: (page: import('playwright-core').Page) => Promise<unknown>, languages?: string[] }} how
+ *   ready: (page: import('playwright-core').Page) => Promise<unknown> }} how
  */
-async function check(t, page, name, { open = (p) => p.reload(), ready, languages = LANGUAGES }) {
+async function check(t, page, name, { open = (p) => p.reload(), ready }) {
   const { width, height } = page.viewportSize();
-  for (const lang of languages) {
+  for (const lang of LANGUAGES) {
     await t.test(`${name} (${lang})`, async () => {
       await useLanguage(page, lang);
       await open(page);

@@ -19,6 +19,36 @@ async function shownPuzzle(page) {
 /** Waits for the page to wait for the solver's move. */
 const solversTurn = (page) => page.waitForSelector('#puzzle-hint:not([hidden])');
 
+/** A legal move of the solver's that is not the solution's first (and does not win at once). */
+function wrongMove(page, puzzle) {
+  return page.evaluate(async ({ url, puzzle }) => {
+    const line = await (await fetch(`${url}/api/lines`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: puzzle.rules, start: puzzle.position, moves: [puzzle.blunder] }),
+    })).json();
+    for (const mv of line.legal) {
+      if (mv === puzzle.solution[0]) continue;
+      const after = await (await fetch(`${url}/api/lines`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: puzzle.rules, start: puzzle.position, moves: [puzzle.blunder, mv] }),
+      })).json();
+      if (after.outcome?.winner !== puzzle.solver) return mv;
+    }
+    return null;
+  }, { url: env.server.url, puzzle });
+}
+
+/** Plays the puzzle's solution from the solver's first move. */
+async function solve(page, puzzle) {
+  for (let i = 0; i < puzzle.solution.length; i += 2) {
+    await solversTurn(page);
+    await clickMove(page, puzzle.solution[i]);
+    if (i + 1 < puzzle.solution.length) await page.waitForSelector('.puzzle-status.right');
+  }
+}
+
 const cases = [
   ['en', { width: 390, height: 844 }, /Solved/], ['en', { width: 1366, height: 900 }, /Solved/],
   ['zh', { width: 390, height: 844 }, /解开了/], ['zh', { width: 1366, height: 900 }, /解开了/],
@@ -55,23 +85,7 @@ for (const [lang, viewport, solvedText] of cases) {
     assert.equal(legal, 63);
     // Any move but the solution's (and not a den entry): the first other legal move shown.
     const expected = second.solution[0];
-    const wrong = await page.evaluate(async ({ url, puzzle }) => {
-      const line = await (await fetch(`${url}/api/lines`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ rules: puzzle.rules, start: puzzle.position, moves: [puzzle.blunder] }),
-      })).json();
-      for (const mv of line.legal) {
-        if (mv === puzzle.solution[0]) continue;
-        const after = await (await fetch(`${url}/api/lines`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ rules: puzzle.rules, start: puzzle.position, moves: [puzzle.blunder, mv] }),
-        })).json();
-        if (after.outcome?.winner !== puzzle.solver) return mv;
-      }
-      return null;
-    }, { url: env.server.url, puzzle: second });
+    const wrong = await wrongMove(page, second);
     assert.ok(wrong && wrong !== expected);
     await clickMove(page, wrong);
     await page.waitForSelector('.puzzle-status.wrong');
@@ -104,5 +118,39 @@ test('an account\'s solved puzzle moves its puzzle rating, shown on its profile 
   await page.goto(`${env.server.url}/p/${id}`);
   await page.waitForSelector('#profile-puzzles:not([hidden]) #puzzle-ratings li');
   assert.match(await page.locator('#puzzle-ratings').innerText(), /1 of 1 solved/);
+  await page.context().close();
+});
+
+test('a failed puzzle can be tried again, and a solve after a mistake or a hint counts as failed (390px)', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Retry_Puzzler', { width: 390, height: 844 });
+  await page.fill('#claim-user', 'RetryPuzzler');
+  await page.fill('#claim-pass', 'correct horse battery');
+  await page.click('#claim-form button[type=submit]');
+  await page.waitForFunction(() => window.jungleApp.session.player?.username);
+  await page.goto(`${env.server.url}/puzzles`);
+  const puzzle = await shownPuzzle(page);
+  await solversTurn(page);
+  await clickMove(page, await wrongMove(page, puzzle));
+  await page.waitForSelector('.puzzle-status.wrong');
+  // Counted at once as a failure: the rating went down.
+  await page.waitForFunction(() => /\(−\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
+  await page.click('#puzzle-retry');
+  await page.waitForFunction(() => /Try again/.test(document.querySelector('#puzzle-status')?.textContent ?? ''));
+  await page.screenshot({ path: join(artifacts, 'puzzle-retry-390.png') });
+  await solve(page, puzzle);
+  await page.waitForFunction(() => /Solved, with help/.test(document.querySelector('#puzzle-status')?.textContent ?? ''));
+  const history = await page.evaluate(() => import('/js/api.js').then((api) => api.puzzleHistory(window.jungleApp.session.player.id)));
+  assert.equal(history.attempts.length, 1, 'one attempt, the first');
+  assert.equal(history.ratings[0].wins, 0, 'not counted as solved');
+
+  // With the hint, a solve is not a clean one either: nothing gained.
+  await page.click('#puzzle-next');
+  await page.waitForURL((url) => !url.pathname.endsWith(puzzle.id));
+  const second = await shownPuzzle(page);
+  await solversTurn(page);
+  await page.click('#puzzle-hint');
+  await solve(page, second);
+  await page.waitForFunction(() => /Solved, with help/.test(document.querySelector('#puzzle-status')?.textContent ?? ''));
+  await page.waitForFunction(() => /\(−\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
   await page.context().close();
 });

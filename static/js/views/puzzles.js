@@ -37,6 +37,7 @@ export function renderPuzzles(root, app, id) {
     <section aria-label="${t('puzzles')}"><div id="board"></div>
       <p class="puzzle-status" id="puzzle-status" role="status" aria-live="polite"></p>
       <p class="row" id="puzzle-actions">
+        <button type="button" class="primary" id="puzzle-retry" hidden>${t('puzzleRetry')}</button>
         <button type="button" class="secondary" id="puzzle-hint">${t('hint')}</button>
         <button type="button" class="secondary" id="puzzle-solution">${t('viewSolution')}</button>
         <button type="button" class="primary" id="puzzle-next" hidden>${t('nextPuzzle')}</button></p></section>
@@ -64,6 +65,9 @@ export function renderPuzzles(root, app, id) {
   /** 'wait' (the opponent's move comes), 'play', 'solved', 'failed' */
   let phase = 'wait';
   let hinted = false;
+  /** A hint was shown at some move of this puzzle, or a move was wrong: it is not solved
+   * cleanly, and counts as failed (as lichess counts a puzzle done after a mistake). */
+  let helped = false;
   let recorded = false;
   /** The solution was played out. */
   let shown = false;
@@ -109,6 +113,8 @@ export function renderPuzzles(root, app, id) {
       animate: true,
     });
     $(root, '#puzzle-next').hidden = phase !== 'solved' && phase !== 'failed';
+    // A wrong move can be taken back and the puzzle tried again (it stays counted as failed).
+    $(root, '#puzzle-retry').hidden = phase !== 'failed' || shown;
     $(root, '#puzzle-hint').hidden = phase !== 'play';
     // After a wrong move the solution may still be asked for; once shown or solved, not.
     $(root, '#puzzle-solution').hidden = phase === 'solved' || phase === 'wait' || shown;
@@ -138,6 +144,7 @@ export function renderPuzzles(root, app, id) {
     const winsAtOnce = line?.outcome?.winner === puzzle.solver;
     if (mv !== expected && !winsAtOnce) {
       phase = 'failed';
+      helped = true;
       status(t('puzzleWrong'), 'wrong');
       draw();
       record(false);
@@ -146,9 +153,9 @@ export function renderPuzzles(root, app, id) {
     const reply = puzzle.solution[at + 1];
     if (winsAtOnce || reply === undefined) {
       phase = 'solved';
-      status(t('puzzleSolved'), 'right');
+      status(helped ? t('puzzleSolvedHelped') : t('puzzleSolved'), 'right');
       draw();
-      record(true);
+      record(!helped);
       return;
     }
     status(t('puzzleRight'), 'right');
@@ -192,6 +199,23 @@ export function renderPuzzles(root, app, id) {
     loadMine();
   }
 
+  /** Takes back the wrong move: the same position, to find the right one. */
+  async function retry() {
+    if (!puzzle || phase !== 'failed' || shown) return;
+    phase = 'wait';
+    try {
+      await advance(played.slice(0, -1));
+    } catch (err) {
+      phase = 'failed';
+      fail(err.message);
+      return;
+    }
+    if (!alive) return;
+    phase = 'play';
+    status(t('puzzleTryAgain', { side: t(puzzle.solver) }));
+    draw();
+  }
+
   /** Plays the rest of the line, one move at a time; counts as failed. */
   async function showSolution() {
     if (!puzzle || (phase !== 'play' && phase !== 'failed') || shown) return;
@@ -222,6 +246,7 @@ export function renderPuzzles(root, app, id) {
     line = { positions: [], legal: [], outcome: null };
     phase = 'wait';
     hinted = false;
+    helped = false;
     recorded = false;
     shown = false;
     $(root, '#puzzle-about').hidden = true;
@@ -277,8 +302,10 @@ export function renderPuzzles(root, app, id) {
 
   $(root, '#puzzle-hint').onclick = () => {
     hinted = true;
+    helped = true;
     draw();
   };
+  $(root, '#puzzle-retry').onclick = () => retry();
   $(root, '#puzzle-solution').onclick = () => showSolution();
   $(root, '#puzzle-next').onclick = () => next();
   rulesSelect.onchange = () => {
