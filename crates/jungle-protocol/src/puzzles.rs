@@ -72,3 +72,28 @@ pub struct PuzzleHistory {
     pub ratings: Vec<PuzzleRatingView>,
     pub attempts: Vec<PuzzleAttemptView>,
 }
+
+/// Puzzle Streak (`/api/puzzles/streak`): the running streak as its player sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreakView {
+    pub rules: Ruleset,
+    /// Puzzles solved in this streak (the final score once it is `over`).
+    pub score: i64,
+    /// The player's best streak in `rules`, this one counted.
+    pub best: i64,
+    /// The puzzle to solve now; `None` once the streak is over, or before one is started.
+    pub puzzle: Option<PuzzleView>,
+    /// The streak ended: a wrong move, or every puzzle harder than the last was solved
+    /// (`complete`).
+    pub over: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub complete: bool,
+}
+
+/// `POST /api/puzzles/streak/answer`: the solver's moves on the streak's puzzle, in order
+/// (theirs only): all of the solution's for a solve, or up to the first wrong one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreakAnswer {
+    pub puzzle: String,
+    pub moves: Vec<String>,
+}

@@ -87,7 +87,7 @@ impl IntoResponse for PuzzleApiError {
 }
 
 /// The player the request names, if any, once the limits allow it.
-async fn asker(
+pub(crate) async fn asker(
     state: &PuzzlesState,
     headers: &HeaderMap,
     client: std::net::IpAddr,
@@ -103,7 +103,10 @@ async fn asker(
 /// Refuses a puzzle any of whose positions stands in a game in progress now (any game: one
 /// against our computer started from a puzzle's board would otherwise read the engine's
 /// answer, or its best defence, here), on any node. Unsure counts as no.
-async fn fair_to_show(state: &PuzzlesState, stored: &StoredPuzzle) -> Result<(), PuzzleApiError> {
+pub(crate) async fn fair_to_show(
+    state: &PuzzlesState,
+    stored: &StoredPuzzle,
+) -> Result<(), PuzzleApiError> {
     let positions = stored.puzzle.line_positions().map_err(|e| {
         PuzzleApiError::Store(StoreError::Corrupt(format!("puzzle {}: {e}", stored.id)))
     })?;
@@ -119,7 +122,7 @@ async fn fair_to_show(state: &PuzzlesState, stored: &StoredPuzzle) -> Result<(),
 }
 
 /// [`view`], once [`fair_to_show`].
-async fn fair_view(
+pub(crate) async fn fair_view(
     state: &PuzzlesState,
     stored: &StoredPuzzle,
 ) -> Result<PuzzleView, PuzzleApiError> {
@@ -159,12 +162,7 @@ pub async fn next(
     Query(query): Query<NextQuery>,
 ) -> Result<Json<PuzzleView>, PuzzleApiError> {
     let player = asker(&state, &headers, client, Limited::Puzzles).await?;
-    let rules: Ruleset = match query.rules.as_deref() {
-        None | Some("") => Ruleset::Classic,
-        Some(name) => name
-            .parse()
-            .map_err(|e| PuzzleApiError::BadRequest(format!("rules: {e}")))?,
-    };
+    let rules = rules_of(query.rules.as_deref())?;
     let theme = match query.theme.as_deref() {
         None | Some("") => None,
         Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
@@ -264,16 +262,7 @@ pub async fn attempt(
     })?;
     // Text that is no move is a mistake of the client's, not a wrong answer: it must not
     // spend the player's one rated try.
-    if body.moves.len() > MAX_MOVES
-        || body
-            .moves
-            .iter()
-            .any(|m| m.len() > MAX_MOVE_TEXT || m.parse::<jungle_rules::Move>().is_err())
-    {
-        return Err(PuzzleApiError::BadRequest(format!(
-            "at most {MAX_MOVES} moves, each like a3a4"
-        )));
-    }
+    check_moves(&body.moves)?;
     let found = state
         .store
         .puzzle(checked_id(&id)?)
@@ -312,6 +301,30 @@ pub async fn attempt(
         change,
         puzzle_rating: outcome.puzzle.shown(),
     }))
+}
+
+/// Moves as a client sends them: a few, each like `a3a4`.
+pub(crate) fn check_moves(moves: &[String]) -> Result<(), PuzzleApiError> {
+    if moves.len() > MAX_MOVES
+        || moves
+            .iter()
+            .any(|m| m.len() > MAX_MOVE_TEXT || m.parse::<jungle_rules::Move>().is_err())
+    {
+        return Err(PuzzleApiError::BadRequest(format!(
+            "at most {MAX_MOVES} moves, each like a3a4"
+        )));
+    }
+    Ok(())
+}
+
+/// A ruleset named in a query; Classic when none is.
+pub(crate) fn rules_of(name: Option<&str>) -> Result<Ruleset, PuzzleApiError> {
+    match name {
+        None | Some("") => Ok(Ruleset::Classic),
+        Some(name) => name
+            .parse()
+            .map_err(|e| PuzzleApiError::BadRequest(format!("rules: {e}"))),
+    }
 }
 
 /// `GET /api/players/{id}/puzzles`: ratings per ruleset and the latest attempts.

@@ -2,7 +2,7 @@
 //! itself) where one move wins and the player must find it. The pure core is `jungle-game`'s
 //! (the puzzle and its judging, themes); here are winning chances ([`chances`]), the miner
 //! ([`miner`]: in the background of a running server, [`background`], and as the operator's
-//! command, [`mine`]), the shipped set ([`starter`]) and the HTTP API ([`api`]).
+//! command, [`mine`]), the shipped set ([`starter`]), the HTTP API ([`api`]) and Puzzle Streak ([`streak`]).
 //!
 //! The feature wires itself: [`routes`] for the router, [`start`] at the server's start, and
 //! [`PuzzlesState`] for what its handlers take (the server gives it by `FromRef`).
@@ -14,6 +14,7 @@ pub mod mine;
 pub mod miner;
 pub mod selfplay;
 pub mod starter;
+pub mod streak;
 
 use std::sync::Arc;
 
@@ -52,6 +53,14 @@ where
     Router::new()
         .route("/api/puzzles/next", get(api::next))
         .route("/api/puzzles/daily", get(api::daily))
+        .route(
+            "/api/puzzles/streak",
+            get(streak::current).post(streak::start),
+        )
+        .route(
+            "/api/puzzles/streak/answer",
+            post(streak::answer).layer(axum::extract::DefaultBodyLimit::max(api::MAX_BODY)),
+        )
         .route("/api/puzzles/{id}", get(api::one))
         .route(
             "/api/puzzles/{id}/attempt",

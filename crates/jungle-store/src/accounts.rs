@@ -306,7 +306,12 @@ impl Store {
             .await?;
         self.delete_mail_address(player).await?;
         self.forget_learn_progress(player).await?;
-        for table in ["vacations", "analysed_boards", "correspondence_claims"] {
+        for table in [
+            "vacations",
+            "analysed_boards",
+            "correspondence_claims",
+            "puzzle_streak_runs",
+        ] {
             sqlx::query(&format!("DELETE FROM {table} WHERE player_id = $1"))
                 .bind(player.to_string())
                 .execute(&self.pool)

@@ -17,6 +17,7 @@ mod move_log;
 pub mod persist;
 mod players;
 mod puzzle_mining;
+mod puzzle_streaks;
 mod puzzles;
 mod rooms;
 mod serialized;
@@ -45,6 +46,7 @@ pub use jungle_game::records::{
 };
 pub use mail::MailAddress;
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
+pub use puzzle_streaks::StreakRun;
 pub use puzzles::{puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle};
 pub use rooms::WaitingRoom;
 pub use tournaments::{PairingRecord, RosterLine, TournamentRecord};

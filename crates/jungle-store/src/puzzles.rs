@@ -82,7 +82,7 @@ fn themes_text(themes: &[Theme]) -> String {
     format!(" {} ", names.join(" "))
 }
 
-fn stored(r: &sqlx::any::AnyRow) -> Result<StoredPuzzle, StoreError> {
+pub(crate) fn stored(r: &sqlx::any::AnyRow) -> Result<StoredPuzzle, StoreError> {
     let ruleset: String = r.try_get("ruleset")?;
     let solution: String = r.try_get("solution")?;
     let themes: String = r.try_get("themes")?;
@@ -112,7 +112,8 @@ fn stored(r: &sqlx::any::AnyRow) -> Result<StoredPuzzle, StoreError> {
     })
 }
 
-const COLUMNS: &str = "id, ruleset, position, blunder, solution, themes, source_game, rating, \
+pub(crate) const COLUMNS: &str =
+    "id, ruleset, position, blunder, solution, themes, source_game, rating, \
                        deviation, volatility, plays, wins";
 
 impl Store {

@@ -27,6 +27,7 @@ mod moderation;
 mod play;
 mod private;
 mod protocol_errors;
+mod puzzle_streak;
 mod puzzles;
 mod review;
 mod self_hosting;
