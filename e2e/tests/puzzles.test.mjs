@@ -17,7 +17,7 @@ async function shownPuzzle(page) {
 }
 
 /** Waits for the page to wait for the solver's move. */
-const solversTurn = (page) => page.waitForSelector('#puzzle-hint:not([hidden])');
+const solversTurn = (page) => page.waitForSelector('.puzzles[data-phase="play"]');
 
 /** A legal move of the solver's that is not the solution's first (and does not win at once). */
 function wrongMove(page, puzzle) {
@@ -154,3 +154,49 @@ test('a failed puzzle can be tried again, and a solve after a mistake or a hint 
   await page.waitForFunction(() => /\(−\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
   await page.context().close();
 });
+
+/** The streak's next puzzle once the page shows it (another than `before`), as the API gives it. */
+async function streakPuzzle(page, before) {
+  const handle = await page.waitForFunction((id) => {
+    const shown = document.querySelector('.puzzles')?.getAttribute('data-puzzle');
+    return shown && shown !== id ? shown : null;
+  }, before?.id ?? null);
+  return (await fetch(`${env.server.url}/api/puzzles/${await handle.jsonValue()}`)).json();
+}
+
+for (const [lang, viewport, overText] of [
+  ['en', { width: 390, height: 844 }, /Streak over: 2 solved \(your best: 2\)/],
+  ['zh', { width: 1366, height: 900 }, /连胜结束：解开 2 题（你的最佳：2）/],
+  ['zh-Hant', { width: 390, height: 844 }, /連勝結束：解開 2 題（你的最佳：2）/],
+]) {
+  test(`Puzzle Streak: harder puzzles until the first mistake, the best kept (${lang}, ${viewport.width}px)`, async () => {
+    const page = await newPlayer(env.browser, env.server.url, 'Streak_Player_Longest_Nm', viewport);
+    await useLanguage(page, lang);
+    await page.goto(`${env.server.url}/puzzles`);
+    await page.click('#streak-link');
+    await page.waitForURL(/\/puzzles\/streak$/);
+    await page.click('#streak-start');
+    let last = null;
+    for (let solved = 1; solved <= 2; solved++) {
+      const puzzle = await streakPuzzle(page, last);
+      if (last) assert.ok(puzzle.rating >= last.rating, `rising: ${puzzle.rating} after ${last.rating}`);
+      await solve(page, puzzle);
+      await page.waitForFunction((n) => document.querySelector('#streak-score strong')?.textContent === String(n), solved);
+      last = puzzle;
+    }
+    const third = await streakPuzzle(page, last);
+    await solversTurn(page);
+    // No hint in a streak.
+    assert.equal(await page.locator('#puzzle-hint').isVisible(), false);
+    await clickMove(page, await wrongMove(page, third));
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#puzzle-status')?.textContent ?? ''), overText.source);
+    await page.waitForSelector('#streak-start:not([hidden])');
+    await page.screenshot({ path: join(artifacts, `streak-over-${lang}-${viewport.width}.png`), fullPage: viewport.width > 400 });
+    // A reload keeps the best.
+    await page.reload();
+    await page.waitForFunction(() => /2/.test(document.querySelector('#streak-score')?.textContent ?? ''));
+    await page.waitForSelector('#streak-start:not([hidden])');
+    await page.context().close();
+  });
+}
+

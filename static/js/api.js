@@ -149,6 +149,9 @@ export const puzzle = (id) => mine('GET', `/api/puzzles/${encodeURIComponent(id)
 export const dailyPuzzle = () => mine('GET', '/api/puzzles/daily');
 /** @param {string} id @param {string[]} moves @param {boolean} win */
 export const puzzleAttempt = (id, moves, win) => mine('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves, win });
+export const streak = (rules) => mine('GET', `/api/puzzles/streak?rules=${encodeURIComponent(rules)}`);
+export const startStreak = (rules) => mine('POST', `/api/puzzles/streak?rules=${encodeURIComponent(rules)}`);
+export const streakAnswer = (puzzle, moves) => mine('POST', '/api/puzzles/streak/answer', { puzzle, moves });
 export const puzzleHistory = (id) => mine('GET', `/api/players/${id}/puzzles`);
 export const signOutSession = (id) => mine('DELETE', `/api/sessions/${id}`);
 export const signOutOthers = () => mine('DELETE', '/api/sessions');

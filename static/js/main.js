@@ -199,7 +199,7 @@ function route(left, at) {
       show(renderAnalysis(root, app));
       break;
     case 'puzzles':
-      show(renderPuzzles(root, app, at.id ?? null));
+      show(renderPuzzles(root, app, at.id ?? null, at.streak ?? false));
       break;
     case 'editor':
       show(renderEditor(root, app));

@@ -3,7 +3,7 @@
 
 /**
  * @typedef {{ name: string, id?: string, code?: string, rules?: string, username?: string,
- *   bots?: boolean, chapter?: string }} Route
+ *   bots?: boolean, chapter?: string, streak?: boolean }} Route
  * @typedef {{ readonly route: Route | null, navigate: (path: string, replace?: boolean) => void }} Router
  */
 
@@ -22,6 +22,7 @@ export function parseRoute() {
   if (path === '/settings') return { name: 'settings' };
   if (path === '/analysis') return { name: 'analysis' };
   if (path === '/puzzles') return { name: 'puzzles' };
+  if (path === '/puzzles/streak') return { name: 'puzzles', streak: true };
   if ((m = path.match(/^\/puzzles\/([a-z0-9]{8})$/))) return { name: 'puzzles', id: m[1] };
   if (path === '/editor') return { name: 'editor' };
   if (path === '/learn') return { name: 'learn' };

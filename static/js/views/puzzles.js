@@ -1,6 +1,8 @@
 // The puzzles (/puzzles, /puzzles/<id>): the board turned to the solver, the opponent's
 // mistake played first, then "your turn: find the best move"; right and wrong marked at once,
-// a hint, the solution on request, and the next puzzle. The server does the rules (each step's
+// a hint, another try, the solution on request, and the next puzzle. Puzzle Streak
+// (/puzzles/streak) plays the same board through puzzles of rising difficulty until the first
+// mistake, without hints; the server keeps the score and the best. The server does the rules (each step's
 // position and legal moves come from POST /api/lines) and judges the attempt; this page only
 // compares the player's move with the line it was given.
 
@@ -29,9 +31,10 @@ const timesTried = (n) => (n === 0 ? '' : ` · ${n === 1 ? t('playedOnce') : t('
  * @param {HTMLElement} root
  * @param {import('../types.js').App} app
  * @param {string | null} id a puzzle's id, or none for the next one
+ * @param {boolean} streak Puzzle Streak
  * @returns {import('../types.js').View}
  */
-export function renderPuzzles(root, app, id) {
+export function renderPuzzles(root, app, id, streak = false) {
   const params = new URLSearchParams(location.search);
   root.innerHTML = `<div class="puzzles">
     <section aria-label="${t('puzzles')}"><div id="board"></div>
@@ -40,20 +43,23 @@ export function renderPuzzles(root, app, id) {
         <button type="button" class="primary" id="puzzle-retry" hidden>${t('puzzleRetry')}</button>
         <button type="button" class="secondary" id="puzzle-hint">${t('hint')}</button>
         <button type="button" class="secondary" id="puzzle-solution">${t('viewSolution')}</button>
-        <button type="button" class="primary" id="puzzle-next" hidden>${t('nextPuzzle')}</button></p></section>
+        <button type="button" class="primary" id="puzzle-next" hidden>${t('nextPuzzle')}</button>
+        <button type="button" class="primary" id="streak-start" hidden>${t('streakStart')}</button></p></section>
     <aside class="side">
-      <div class="card"><h1>${t('puzzles')}</h1>
-        <p id="puzzle-mine" class="muted"></p>
+      <div class="card"><h1>${streak ? t('streakTitle') : t('puzzles')}</h1>
+        ${streak ? `<p class="muted">${t('streakAbout')}</p>
+        <p class="streak-score" id="streak-score" aria-live="polite"></p>` : `<p id="puzzle-mine" class="muted"></p>`}
         <label>${t('ruleset')} <select id="puzzle-rules">${RULESETS.map((r) => `<option value="${r}">${t(`ruleset.${r}`)}</option>`).join('')}</select></label>
-        <label>${t('puzzleTheme')} <select id="puzzle-theme"><option value="">${t('allThemes')}</option>${THEMES.map((th) => `<option value="${th}">${t(`theme.${th}`)}</option>`).join('')}</select></label>
-        <p class="error" id="puzzle-error" role="alert"></p></div>
+        ${streak ? '' : `<label>${t('puzzleTheme')} <select id="puzzle-theme"><option value="">${t('allThemes')}</option>${THEMES.map((th) => `<option value="${th}">${t(`theme.${th}`)}</option>`).join('')}</select></label>`}
+        <p class="error" id="puzzle-error" role="alert"></p>
+        <p>${streak ? `<a href="/puzzles" data-link>${t('puzzles')} →</a>` : `<a href="/puzzles/streak" data-link id="streak-link">${t('streakTitle')} →</a>`}</p></div>
       <div class="card" id="puzzle-about" hidden></div>
-      <div class="card" id="puzzle-daily"></div>
+      <div class="card" id="puzzle-daily" ${streak ? 'hidden' : ''}></div>
     </aside></div>`;
   const rulesSelect = /** @type {HTMLSelectElement} */ ($(root, '#puzzle-rules'));
-  const themeSelect = /** @type {HTMLSelectElement} */ ($(root, '#puzzle-theme'));
+  const themeSelect = /** @type {HTMLSelectElement | null} */ (root.querySelector('#puzzle-theme'));
   rulesSelect.value = RULESETS.includes(params.get('rules') ?? '') ? /** @type {string} */ (params.get('rules')) : 'classic';
-  themeSelect.value = THEMES.includes(params.get('theme') ?? '') ? /** @type {string} */ (params.get('theme')) : '';
+  if (themeSelect) themeSelect.value = THEMES.includes(params.get('theme') ?? '') ? /** @type {string} */ (params.get('theme')) : '';
   const board = createBoard($(root, '#board'), (mv) => tried(mv));
   let alive = true;
   /** @type {PuzzleView | null} */
@@ -112,12 +118,18 @@ export function renderPuzzles(root, app, id) {
       hint: phase === 'play' && hinted && expected ? { from: expected.slice(0, 2), to: expected.slice(0, 2) } : null,
       animate: true,
     });
-    $(root, '#puzzle-next').hidden = phase !== 'solved' && phase !== 'failed';
-    // A wrong move can be taken back and the puzzle tried again (it stays counted as failed).
-    $(root, '#puzzle-retry').hidden = phase !== 'failed' || shown;
-    $(root, '#puzzle-hint').hidden = phase !== 'play';
+    // Whose move it is, for tests and styles: 'play' while the board takes the solver's move.
+    const page = /** @type {HTMLElement} */ ($(root, '.puzzles'));
+    page.dataset.phase = phase;
+    page.dataset.puzzle = puzzle.id;
+    $(root, '#puzzle-next').hidden = streak || (phase !== 'solved' && phase !== 'failed');
+    // A wrong move can be taken back and the puzzle tried again (it stays counted as failed);
+    // a streak ends at it instead.
+    $(root, '#puzzle-retry').hidden = streak || phase !== 'failed' || shown;
+    $(root, '#puzzle-hint').hidden = streak || phase !== 'play';
     // After a wrong move the solution may still be asked for; once shown or solved, not.
-    $(root, '#puzzle-solution').hidden = phase === 'solved' || phase === 'wait' || shown;
+    $(root, '#puzzle-solution').hidden = phase === 'solved' || phase === 'wait' || shown || (streak && phase !== 'failed');
+    $(root, '#streak-start').hidden = !streak || phase !== 'failed';
   }
 
   /** Asks the server for the position after `moves` from the puzzle's. */
@@ -170,11 +182,16 @@ export function renderPuzzles(root, app, id) {
     }, REPLY_MS));
   }
 
-  /** The server judges the solver's moves and says what the ratings did. */
+  /** The server judges the solver's moves and says what the ratings did (in a streak: the
+   * score, and the next puzzle). */
   async function record(win) {
     if (!puzzle || recorded) return;
     recorded = true;
     const mine = played.slice(1).filter((_, i) => i % 2 === 0);
+    if (streak) {
+      streakAnswered(puzzle, mine);
+      return;
+    }
     const shown = puzzle;
     try {
       const result = await api.puzzleAttempt(shown.id, mine, win);
@@ -182,6 +199,72 @@ export function renderPuzzles(root, app, id) {
     } catch (err) {
       fail(err.message);
     }
+  }
+
+  /**
+   * A streak's answer came back: the score, then the next puzzle after a moment, or the end.
+   * @param {PuzzleView} answered
+   * @param {string[]} moves
+   */
+  async function streakAnswered(answered, moves) {
+    let view;
+    try {
+      view = await api.streakAnswer(answered.id, moves);
+    } catch (err) {
+      fail(err.message);
+      return;
+    }
+    if (!alive || puzzle !== answered) return;
+    showScore(view);
+    if (view.over) {
+      phase = 'failed';
+      status(view.complete ? t('streakComplete', { n: view.score }) : t('streakOver', { n: view.score, best: view.best }), view.complete ? 'right' : 'wrong');
+      draw();
+      return;
+    }
+    const following = view.puzzle;
+    if (!following) return;
+    timers.push(window.setTimeout(() => alive && puzzle === answered && open(following), REPLY_MS * 2));
+  }
+
+  /** The streak's score and best, beside the board. */
+  function showScore(view) {
+    const el = root.querySelector('#streak-score');
+    if (el) el.innerHTML = `${t('streakScore', { n: `<strong>${view.score}</strong>` })} · ${t('streakBest', { n: view.best })}`;
+  }
+
+  /** A new streak from its easiest puzzle. */
+  async function startStreak() {
+    timers.splice(0).forEach((timer) => clearTimeout(timer));
+    $(root, '#streak-start').hidden = true;
+    try {
+      const view = await api.startStreak(rulesSelect.value);
+      if (!alive) return;
+      showScore(view);
+      if (view.puzzle) open(view.puzzle);
+    } catch (err) {
+      cannotOpen(err.message, false);
+    }
+  }
+
+  /** The streak running here (after a reload), or the way to start one. */
+  async function resumeStreak() {
+    try {
+      const view = await api.streak(rulesSelect.value);
+      if (!alive) return;
+      showScore(view);
+      if (view.puzzle) {
+        open(view.puzzle);
+        return;
+      }
+    } catch (err) {
+      fail(err.message);
+    }
+    phase = 'failed';
+    status(t('streakReady'));
+    $(root, '#streak-start').hidden = false;
+    $(root, '#puzzle-hint').hidden = true;
+    $(root, '#puzzle-solution').hidden = true;
   }
 
   /** After the end: the themes, the ratings, the game it came from. */
@@ -252,7 +335,7 @@ export function renderPuzzles(root, app, id) {
     $(root, '#puzzle-about').hidden = true;
     $(root, '#puzzle-error').textContent = '';
     rulesSelect.value = found.rules;
-    if (location.pathname !== `/puzzles/${found.id}`) history.replaceState(history.state, '', `/puzzles/${found.id}`);
+    if (!streak && location.pathname !== `/puzzles/${found.id}`) history.replaceState(history.state, '', `/puzzles/${found.id}`);
     status(t('puzzleOpponentMoves'));
     draw();
     // The opponent's mistake, played after a moment so that it is seen.
@@ -273,7 +356,7 @@ export function renderPuzzles(root, app, id) {
   async function next() {
     timers.splice(0).forEach((timer) => clearTimeout(timer));
     try {
-      const found = await api.nextPuzzle(rulesSelect.value, themeSelect.value);
+      const found = await api.nextPuzzle(rulesSelect.value, themeSelect?.value ?? '');
       if (alive) open(found);
     } catch (err) {
       // Nothing left here (another ruleset or theme may have some): the board shown is not
@@ -308,19 +391,28 @@ export function renderPuzzles(root, app, id) {
   $(root, '#puzzle-retry').onclick = () => retry();
   $(root, '#puzzle-solution').onclick = () => showSolution();
   $(root, '#puzzle-next').onclick = () => next();
+  $(root, '#streak-start').onclick = () => startStreak();
   rulesSelect.onchange = () => {
+    if (streak) {
+      resumeStreak();
+      return;
+    }
     loadMine();
     next();
   };
-  themeSelect.onchange = () => next();
+  if (themeSelect) themeSelect.onchange = () => next();
 
-  if (id) {
+  if (streak) {
+    resumeStreak();
+  } else if (id) {
     api.puzzle(id).then((found) => alive && open(found)).catch((err) => cannotOpen(err.message, true));
   } else {
     next();
   }
-  loadMine();
-  loadDaily();
+  if (!streak) {
+    loadMine();
+    loadDaily();
+  }
   return {
     destroy() {
       alive = false;
