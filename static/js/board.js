@@ -137,8 +137,10 @@ function build(board, orientation) {
         button.classList.add('den', `${DENS.get(name)}-den`);
         button.insertAdjacentHTML('beforeend', svg(DEN_PICTURE, 'terrain'));
       }
-      if (rank === ranks[ranks.length - 1]) button.insertAdjacentHTML('beforeend', `<span class="coord file">${name[0]}</span>`);
-      if (file === files[0]) button.insertAdjacentHTML('beforeend', `<span class="coord rank">${rank + 1}</span>`);
+      // Square names along the edges, drawn by CSS: not text of the square, whose name says
+      // its square already (a visible "5" apart from the name "a5" confuses speech input).
+      if (rank === ranks[ranks.length - 1]) button.insertAdjacentHTML('beforeend', `<span class="coord file" data-coord="${name[0]}"></span>`);
+      if (file === files[0]) button.insertAdjacentHTML('beforeend', `<span class="coord rank" data-coord="${rank + 1}"></span>`);
       board.root.append(button);
       board.buttons.set(name, button);
     }
