@@ -280,6 +280,9 @@ function keyDown(board, e) {
     }
     return;
   }
+  // A board moved about with the keyboard keeps the arrows; one just clicked with the mouse
+  // leaves them to the page (the game's replay).
+  if (!/** @type {HTMLElement} */ (e.target).matches(':focus-visible')) return;
   e.preventDefault();
   const buttons = [...board.buttons.values()];
   const index = buttons.indexOf(board.buttons.get(square));

@@ -119,6 +119,7 @@ export const ZH_HANT = {
     'animal.elephant': '象', 'animal.lion': '獅', 'animal.tiger': '虎', 'animal.leopard': '豹',
     'animal.wolf': '狼', 'animal.dog': '狗', 'animal.cat': '貓', 'animal.rat': '鼠',
     square: '{square}', pieceLabel: '{side}{animal}，戰鬥力 {rank}，在 {square}', emptyLabel: '{square}',
+    sideAnimal: '{side}{animal}', moveSaid: '{animal}從 {from} 走到 {to}', takesSaid: '，吃掉{animal}', passSaid: '{side}超時，這一步跳過',
     squareWithTerrain: '{square}，{terrain}', 'terrain.water': '水', 'terrain.trap': '{side}陷阱', 'terrain.den': '{side}獸穴',
     pieceStyle: '棋子', 'pieceStyle.pictures': '圖畫', 'pieceStyle.glyphs': '漢字', 'pieceStyle.both': '圖畫和漢字', 'pieceStyle.auto': '隨語言：{style}',
     legendTitle: '八種動物', legendRank: '戰鬥力 {rank}', legendDen: '獸穴', legendTrap: '陷阱', legendWater: '河',

@@ -15,6 +15,7 @@ import { drawAway, tickClocks } from './game/clocks.js';
 import { askRematch, drawActions, drawEnd, drawRoomPanel, drawTurn } from './game/panels.js';
 import { drawCaptured, drawMoves, premoveCandidates, stateAtPly } from './game/record.js';
 import { drawBar, orientation } from './game/seats.js';
+import { sayMove } from './game/announce.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').View & { update: () => void }} GameView */
@@ -35,6 +36,7 @@ export function renderGame(root, app) {
       <div id="board"></div>
       <div class="player-bar" id="bottom-bar"></div>
       <div id="away" class="away" role="alert" hidden></div>
+      <div id="move-said" class="sr-only" aria-live="polite"></div>
       <div class="actions prompt-bar" id="actions"></div>
       ${replayBar()}
       <div id="eval-graph" class="eval-graph-box"></div>
@@ -76,7 +78,7 @@ export function renderGame(root, app) {
   }, { capture: true });
   /** What this page remembers: the clocks of the turn looked back at, the turn last warned of,
    * deadlines written out. */
-  const local = { pastClocks: null, lowWarned: -1, deadlines: /** @type {Map<number, string>} */ (new Map()) };
+  const local = { pastClocks: null, lowWarned: -1, deadlines: /** @type {Map<number, string>} */ (new Map()), said: /** @type {import('./game/announce.js').Said} */ (null) };
   const tick = () => tickClocks(root, app, local);
   const stopTicking = app.ticker.add(tick);
   const replay = { ply: /** @type {number | null} */ (null), record: /** @type {any} */ (null), loading: false, analysis: /** @type {any} */ (null), analysing: false };
@@ -115,10 +117,9 @@ export function renderGame(root, app) {
   /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
-    // The board takes arrows for its own cursor; fields take them for editing.
-    // A board moved about with the keyboard keeps them; one just clicked does not.
-    const keyboardBoard = target.closest?.('.board') && target.matches?.(':focus-visible');
-    if (e.altKey || e.ctrlKey || e.metaKey || keyboardBoard || target.closest?.('input, select, textarea')) return;
+    // The board takes arrows for its own cursor (it says so by preventing their default; a
+    // board just clicked leaves them to the replay); fields take them for editing.
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || target.closest?.('input, select, textarea')) return;
     const keys = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
     if (keys[e.key]) {
       e.preventDefault();
@@ -230,4 +231,5 @@ function updateGame(root, app, board, replay, local) {
       ? `<button type="button" class="secondary" id="analyse-whole" ${replay.analysing ? 'disabled' : ''}>${replay.analysing ? t('analysingGame') : t('analyseWholeGame')}</button>`
       : '';
   drawCaptured($(root, '#captured'), past ? past.captured : game.captured);
+  local.said = sayMove($(root, '#move-said'), local.said, game);
 }
