@@ -43,6 +43,16 @@ function wire(root, prefix, action) {
 }
 
 /**
+ * A username made from a display name, as the server accepts them: 2–20 letters, digits, _ or
+ * -, starting with a letter (spaces become _, the rest is dropped); empty when nothing is left.
+ * @param {string} name
+ */
+export function usernameFrom(name) {
+  const kept = name.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_-]/g, '').replace(/^[^A-Za-z]+/, '').slice(0, 20);
+  return kept.length >= 2 ? kept : '';
+}
+
+/**
  * The account box of the lobby.
  * @param {HTMLElement} root where to draw it
  * @param {import('../types.js').App} app
@@ -60,6 +70,20 @@ export function renderAccountBox(root, app, changed) {
   } else {
     root.innerHTML = `<p class="muted">${t('keepPlayerHint')}</p>${credentialsForm('claim', t('keepPlayer'), true)}
       <p><a href="/settings" data-link id="my-settings">${t('settings')}</a></p>`;
+    // An account is known by its username, in games too: said before, not found out after;
+    // a username made from the chosen name is offered.
+    const user = /** @type {HTMLInputElement} */ ($(root, '#claim-user'));
+    user.value = usernameFrom(player?.name ?? '');
+    user.setAttribute('aria-describedby', 'claim-rename');
+    user.insertAdjacentHTML('afterend', '<p class="muted" id="claim-rename"></p>');
+    const rename = () => {
+      const next = user.value.trim();
+      $(root, '#claim-rename').textContent = next && next !== player?.name
+        ? t('claimRenames', { name: player?.name ?? '', username: next })
+        : '';
+    };
+    user.oninput = rename;
+    rename();
     wire(root, 'claim', async (username, password) => {
       await api.claimAccount(username, password);
       changed();

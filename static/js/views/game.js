@@ -38,6 +38,7 @@ export function renderGame(root, app) {
       <div id="away" class="away" role="alert" hidden></div>
       <div id="move-said" class="sr-only" aria-live="polite"></div>
       <div class="actions prompt-bar" id="actions"></div>
+      <button type="button" class="secondary chat-badge" id="chat-badge" hidden></button>
       ${replayBar()}
       <div id="eval-graph" class="eval-graph-box"></div>
     </section>
@@ -142,6 +143,29 @@ export function renderGame(root, app) {
     }
   };
   redrawChat();
+  // On a phone the chat is far below the board: a line arriving out of sight is announced
+  // by a badge under the board, which leads to it.
+  let lastSeen = app.store.state.chat[app.store.state.chat.length - 1] ?? null;
+  const badge = /** @type {HTMLButtonElement} */ ($(root, '#chat-badge'));
+  const chatInView = () => {
+    const box = chatEl.getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0;
+  };
+  const drawBadge = () => {
+    const lines = app.store.state.chat;
+    if (chatInView()) lastSeen = lines[lines.length - 1] ?? null;
+    const me = app.session.player?.id;
+    const unread = lines.slice(lines.indexOf(lastSeen) + 1).filter((line) => line.from.id !== me).length;
+    badge.hidden = unread === 0;
+    badge.textContent = t('chatUnread', { n: unread });
+  };
+  badge.onclick = () => {
+    chatEl.scrollIntoView({ block: 'center' });
+    /** @type {HTMLElement | null} */ (chatEl.querySelector('#chat-text'))?.focus({ preventScroll: true });
+    drawBadge();
+  };
+  const onScroll = () => { if (!badge.hidden) drawBadge(); };
+  window.addEventListener('scroll', onScroll, { passive: true });
   const onGameAnalysis = (frame) => {
     if (frame.game !== app.store.state.game?.game) return;
     if (frame.t === 'error') {
@@ -166,7 +190,10 @@ export function renderGame(root, app) {
   });
   const unsubscribe = [
     app.store.subscribe('game', update),
-    app.store.subscribe('chat', redrawChat),
+    app.store.subscribe('chat', () => {
+      redrawChat();
+      drawBadge();
+    }),
     app.store.subscribe('game_analysis', onGameAnalysis),
   ];
   const view = {
@@ -176,6 +203,7 @@ export function renderGame(root, app) {
       practice.destroy();
       unsubscribe.forEach((stop) => stop());
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('scroll', onScroll);
       stopTicking();
     },
   };
