@@ -66,3 +66,36 @@ test('on a phone a chat line arriving out of sight shows a badge under the board
   await red.context().close();
   await blue.context().close();
 });
+
+test('smaller things: a room keeps its own clock, devices by name, one\'s own profile online, the editor counts a rank, the chart has dates', async () => {
+  const page = await newPlayer(env.browser, env.server.url, 'Small_Things_Longest_Nam', phone);
+  // A seek over days last: a room for a friend still offers the clock in one sitting.
+  await page.evaluate(() => localStorage.setItem('jungle.lastSeek', JSON.stringify({ rules: 'classic', preset: '1d', rated: true })));
+  await page.reload();
+  await page.waitForSelector('#pr-clock');
+  assert.equal(await page.inputValue('#pr-clock'), '5+3');
+  const names = await page.evaluate(() => import('/js/format.js').then((f) => [
+    f.deviceName('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'),
+    f.deviceName('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'),
+    f.deviceName('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0'),
+  ]));
+  assert.deepEqual(names, ['Chrome · Android', 'Safari · iOS', 'Firefox · Windows']);
+  // One's own page says one is online, even just after a reload.
+  const id = await page.evaluate(() => window.jungleApp.session.player.id);
+  await page.goto(`${env.server.url}/p/${id}`);
+  await page.waitForFunction(() => document.querySelector('#profile-presence')?.textContent === 'online');
+  // The editor: a rank of 8 squares is said to be one, not "no animal".
+  await page.evaluate(() => window.jungleApp.router.navigate('/editor'));
+  await page.waitForSelector('#board .piece');
+  const fenField = page.locator('#ed-text');
+  await fenField.fill('8/7/7/7/7/7/7/7/7 r');
+  await fenField.press('Enter');
+  await page.waitForFunction(() => /8 squares/.test(document.body.innerText));
+  // The rating chart says when.
+  const chart = await page.evaluate(() => import('/js/views/profile.js').then((p) => p.ratingChart([
+    { at: Date.UTC(2026, 0, 5), rating: 1500 }, { at: Date.UTC(2026, 2, 9), rating: 1560 },
+  ])));
+  assert.match(chart, /Jan 5, 2026/);
+  assert.match(chart, /Mar 9, 2026/);
+  await page.context().close();
+});

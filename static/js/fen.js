@@ -72,7 +72,8 @@ export function readBoard(text) {
     const rank = 8 - i;
     let file = 0;
     for (const ch of rows[i]) {
-      if (ch >= '1' && ch <= '7') {
+      // 8 and 9 are counted too, so that "8" is said to be a rank too wide, not no animal.
+      if (ch >= '1' && ch <= '9') {
         file += Number(ch);
         continue;
       }

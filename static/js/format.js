@@ -69,3 +69,22 @@ export function escape(text) {
 export function when(iso) {
   return new Date(iso).toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/**
+ * A device as people name it, from its browser's User-Agent ("Chrome on Android"); a string
+ * not recognised is kept, cut to 60 characters.
+ * @param {string} agent
+ */
+export function deviceName(agent) {
+  /** @type {[RegExp, string][]} */
+  const browsers = [[/Edg\//, 'Edge'], [/OPR\/|Opera/, 'Opera'], [/Firefox\//, 'Firefox'], [/SamsungBrowser\//, 'Samsung Internet'],
+    [/Chrom(e|ium)\//, 'Chrome'], [/Version\/.*Safari\//, 'Safari'], [/curl\//, 'curl'], [/python/i, 'Python']];
+  /** @type {[RegExp, string][]} */
+  const systems = [[/Android/, 'Android'], [/iPhone|iPad|iPod/, 'iOS'], [/Windows/, 'Windows'], [/Mac OS X|Macintosh/, 'macOS'],
+    [/CrOS/, 'ChromeOS'], [/Linux/, 'Linux']];
+  const browser = browsers.find(([re]) => re.test(agent))?.[1];
+  const system = systems.find(([re]) => re.test(agent))?.[1];
+  if (browser && system) return `${browser} · ${system}`;
+  if (browser || system) return /** @type {string} */ (browser ?? system);
+  return agent.length > 60 ? `${agent.slice(0, 59)}…` : agent;
+}

@@ -8,7 +8,7 @@ import { DAY_PRESETS, PRESETS, clockOptions, escape, isDaysPreset, presetLabel }
 import { renderAccountBox } from '../components/account.js';
 import { renderTournamentList } from '../components/tournament_list.js';
 import { hasProgress } from '../learn_progress.js';
-import { RULESETS, options, remembered } from './home/common.js';
+import { RULESETS, options, remembered, rememberedRoomClock } from './home/common.js';
 import { wirePlayCards } from './home/play.js';
 import { fillLists } from './home/lists.js';
 import { drawYourTurnList } from './home/your_turn.js';
@@ -67,7 +67,7 @@ export function renderHome(root, app) {
     <section class="card" aria-labelledby="pr">
       <h2 id="pr">${t('privateRoom')}</h2>
       <label>${t('ruleset')} <select id="pr-rules">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select></label>
-      <label>${t('clock')} <select id="pr-clock">${clockOptions(last.preset, account)}</select></label>
+      <label>${t('clock')} <select id="pr-clock">${clockOptions(rememberedRoomClock(), account)}</select></label>
       <label>${t('colour')} <select id="pr-colour">${options(['random', 'red', 'blue'], 'random', (c) => t(c))}</select></label>
       ${ratedBox('pr-rated', false)}
       <button type="button" class="secondary" id="create-room">${t('createRoom')}</button>
@@ -82,7 +82,7 @@ export function renderHome(root, app) {
       <select id="lb-rules" aria-label="${t('ruleset')}">${options(RULESETS, last.rules, (r) => t(`ruleset.${r}`))}</select>
       <ol class="list" id="board-list"></ol>
       <p><a href="/leaderboard/${escape(last.rules)}" data-link id="full-leaderboard">${t('fullLeaderboard')}</a></p></section>
-    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · <a href="/p/${app.session.player.id}" data-link id="my-name">${escape(app.session.player.name)}</a></h2><ul class="list" id="mine"></ul>
+    <section class="card" aria-labelledby="yr"><h2 id="yr">${t('yourRatings')} · <a href="/p/${app.session.player.id}" data-link id="my-name" class="whole-name">${escape(app.session.player.name)}</a></h2><ul class="list" id="mine"></ul>
       <h3>${t('account')}</h3><div id="account-box"></div></section>
   </div>`;
 

@@ -22,18 +22,24 @@ const RULESETS = ['classic', 'strict', 'daitou', 'international'];
  */
 export function ratingChart(points, empty = t('noRatedGames')) {
   if (!points.length) return `<p class="muted">${empty}</p>`;
-  const [width, height, pad] = [600, 200, 24];
+  // The dates of the first and last points along the bottom, under the line's area.
+  const [width, height, pad, dates] = [600, 216, 24, 16];
   const ratings = points.map((p) => p.rating);
   const low = Math.min(...ratings) - 20;
   const high = Math.max(...ratings) + 20;
   const x = (i) => (points.length === 1 ? width / 2 : pad + (i * (width - 2 * pad)) / (points.length - 1));
-  const y = (r) => height - pad - ((r - low) * (height - 2 * pad)) / (high - low);
+  const y = (r) => height - dates - pad - ((r - low) * (height - dates - 2 * pad)) / (high - low);
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
+  const first = points[0];
   const last = points[points.length - 1];
+  const day = (at) => new Date(at).toLocaleDateString(locale(), { year: 'numeric', month: 'short', day: 'numeric' });
+  const span = points.length === 1 ? day(last.at) : `${day(first.at)} – ${day(last.at)}`;
   return `<svg class="rating-chart" viewBox="0 0 ${width} ${height}" role="img"
-      aria-label="${t('ratingHistory')}: ${Math.round(points[0].rating)} → ${Math.round(last.rating)}">
+      aria-label="${t('ratingHistory')}: ${Math.round(first.rating)} → ${Math.round(last.rating)}, ${span}">
     <text x="4" y="${pad - 2}" class="axis">${Math.round(high - 20)}</text>
-    <text x="4" y="${height - 6}" class="axis">${Math.round(low + 20)}</text>
+    <text x="4" y="${height - dates - 6}" class="axis">${Math.round(low + 20)}</text>
+    <text x="${pad}" y="${height - 2}" class="axis">${day(first.at)}</text>
+    ${points.length > 1 ? `<text x="${width - pad}" y="${height - 2}" class="axis" text-anchor="end">${day(last.at)}</text>` : ''}
     <polyline points="${line}" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"/>
     ${points.length === 1 ? `<circle cx="${x(0)}" cy="${y(last.rating)}" r="5" fill="currentColor"/>` : ''}
   </svg>`;
@@ -115,7 +121,8 @@ export function renderProfile(root, app, who) {
   found.then(async (profile) => {
     if (!alive) return;
     $(root, '#profile-name').innerHTML = `${profile.title ? `<span class="title-badge" title="${t('botTitle')}">${escape(profile.title)}</span> ` : ''}${escape(profile.name)}`;
-    $(root, '#profile-presence').textContent = profile.banned ? t('banned') : profile.online ? t('online') : t('offline');
+    // One's own page: one is here, even before this tab's socket has said so to the server.
+    $(root, '#profile-presence').textContent = profile.banned ? t('banned') : profile.online || profile.id === app.session.player?.id ? t('online') : t('offline');
     ratings.innerHTML = RULESETS.map((r) => {
       const rating = profile.ratings[r];
       return `<li><span>${t(`ruleset.${r}`)}</span><span>${Math.round(rating.rating)}${rating.provisional ? '?' : ''} · ${t('games', { n: rating.games })}</span></li>`;

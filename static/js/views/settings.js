@@ -8,7 +8,7 @@ import { $, checkedOf, valueOf } from '../dom.js';
 import { language, locale, t } from '../i18n.js';
 import * as preferences from '../preferences.js';
 import { PIECE_STYLES, defaultStyle, token } from '../pieces.js';
-import { escape } from '../format.js';
+import { deviceName, escape } from '../format.js';
 
 /** What a token may do, as the server names it. */
 const SCOPES = ['bot:play', 'board:play', 'challenge:write'];
@@ -131,7 +131,7 @@ export function renderSettings(root, app) {
   const loadSessions = async () => {
     const sessions = await api.sessions().catch(() => []);
     if (!alive) return;
-    list.innerHTML = sessions.map((s) => `<li><span><strong>${escape(s.device)}</strong>${s.current ? ` · ${t('thisDevice')}` : ''}<br>
+    list.innerHTML = sessions.map((s) => `<li><span><strong title="${escape(s.device)}">${escape(deviceName(s.device))}</strong>${s.current ? ` · ${t('thisDevice')}` : ''}<br>
       <span class="muted">${escape(s.address)} · ${t('lastSeen', { when: when(s.last_seen_at) })}</span></span>
       ${s.current ? '' : `<button type="button" class="danger" data-session="${s.id}">${t('signOutDevice')}</button>`}</li>`).join('');
   };

@@ -15,6 +15,17 @@ export function remembered() {
   }
 }
 
+/** The clock of the last private room made in this browser: a room for a friend keeps its
+ * own, not the last seek's (a seek over days would make every room a game of days). */
+export function rememberedRoomClock() {
+  return localStorage.getItem('jungle.lastRoomClock') || '5+3';
+}
+
+/** @param {string} preset */
+export function rememberRoomClock(preset) {
+  localStorage.setItem('jungle.lastRoomClock', preset);
+}
+
 /** A select's options, `selected` chosen. */
 export function options(values, selected, label) {
   return values.map((v) => `<option value="${v}" ${v === selected ? 'selected' : ''}>${label(v)}</option>`).join('');

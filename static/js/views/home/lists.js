@@ -52,9 +52,13 @@ export function fillLists(root, app, account) {
   const boardList = $(root, '#board-list');
   const mine = $(root, '#mine');
   const loadBoard = async () => {
-    const data = await api.leaderboard(lbRules.value).catch(() => ({ players: [] }));
-    boardList.innerHTML = data.players.length
-      ? data.players.slice(0, 20).map((p) => `<li><a href="/p/${p.id}" data-link>${escape(p.name)}</a><span>${p.rating}${p.provisional ? '?' : ''}</span></li>`).join('')
+    const data = await api.leaderboard(lbRules.value).catch(() => ({ players: [], provisional: [] }));
+    // A new site's players are all provisional: shown, marked "?", as the full list shows
+    // them apart, rather than "nobody is rated".
+    const settling = (data.provisional ?? []).map((p) => ({ ...p, provisional: true }));
+    const shown = data.players.length ? data.players : settling;
+    boardList.innerHTML = shown.length
+      ? shown.slice(0, 20).map((p) => `<li><a href="/p/${p.id}" data-link>${escape(p.name)}</a><span>${p.rating}${p.provisional ? '?' : ''}</span></li>`).join('')
       : `<li class="muted">${t('noRatings')}</li>`;
   };
   lbRules.onchange = loadBoard;

@@ -4,7 +4,7 @@
 import { $, checkedOf, valueOf } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { isDaysPreset, presetClock } from '../../format.js';
-import { remembered } from './common.js';
+import { remembered, rememberRoomClock } from './common.js';
 
 /**
  * Wires the lobby's play cards (drawn by the lobby's page).
@@ -73,6 +73,7 @@ export function wirePlayCards(root, app, { last, account }) {
   };
   $(root, '#create-room').onclick = () => {
     const rules = valueOf(root, '#pr-rules');
+    rememberRoomClock(valueOf(root, '#pr-clock'));
     app.session.send({
       t: 'create_room',
       rules,
