@@ -13,10 +13,15 @@ mkdirSync(artifacts, { recursive: true });
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export async function startServer(extraArgs = []) {
+/**
+ * The server on a loopback port. `dir` (a former server's `dir`) starts it again on the same
+ * database, as a restart would.
+ * @param {string[]} [extraArgs]
+ * @param {string} [dir]
+ */
+export async function startServer(extraArgs = [], dir = mkdtempSync(join(tmpdir(), 'jungle-e2e-'))) {
   const binary = join(repo, 'target/debug/jungle-server');
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run cargo build -p jungle-server first`);
-  const dir = mkdtempSync(join(tmpdir(), 'jungle-e2e-'));
   const child = spawn(binary, [
     '--addr', '127.0.0.1:0',
     '--database-url', `sqlite://${join(dir, 'e2e.db')}`,
@@ -43,7 +48,17 @@ export async function startServer(extraArgs = []) {
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return { url: `http://${addr}`, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise((done) => child.once('exit', done));
+  return {
+    url: `http://${addr}`,
+    dir,
+    stop: () => child.kill('SIGTERM'),
+    /** Stops the server and waits for it to be gone. */
+    stopped: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export async function launchBrowser() {

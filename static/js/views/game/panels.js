@@ -159,7 +159,8 @@ export function drawActions(el, app) {
   const ended = endText(game);
   if (ended) {
     el.hidden = false;
-    const player = game.you != null && !game.tournament;
+    // No rematch in a room that has closed (seq 0), as in the end panel.
+    const player = game.you != null && !game.tournament && game.seq !== 0;
     el.innerHTML = `<p class="result-line full" role="status"><strong>${ended.headline}</strong> · ${ended.why}</p>
       ${rematchOffered && !rematchAsked ? `<p class="notice full">${t('rematchOffered')}</p>` : ''}${player ? rematchButton('bar-rematch', rematchAsked) : ''}`;
     return;
