@@ -90,6 +90,14 @@ for (const [lang, viewport, said, won] of [
     }
     await red.waitForFunction(() => window.jungleApp.store.state.game?.status === 'finished');
     assert.match(await red.locator('#end').innerText(), won);
+    // The move list, scrolled to its last move, shows whole rows: the top one is not cut.
+    const cut = await red.evaluate(() => {
+      const list = /** @type {HTMLElement} */ (document.querySelector('#moves'));
+      const top = list.getBoundingClientRect().top;
+      const first = [...list.querySelectorAll('li')].find((li) => li.getBoundingClientRect().bottom > top + 1);
+      return first ? Math.abs(first.getBoundingClientRect().top - top) : 0;
+    });
+    assert.ok(cut < 2, `the top row of the move list is cut by ${cut}px`);
     // Reduced motion: the animals do not glide.
     const transition = await red.evaluate(() => getComputedStyle(/** @type {Element} */ (document.querySelector('.board .piece'))).transitionDuration);
     assert.ok(parseFloat(transition) < 0.001, `transition ${transition}`);

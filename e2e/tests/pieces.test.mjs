@@ -66,7 +66,7 @@ for (const [lang, words] of Object.entries(WORDS)) {
       const legend = page.locator('.rules-text .legend');
       await legend.waitFor();
       const items = await legend.locator('.legend-list li').allInnerTexts();
-      assert.equal(items.length, 11, 'eight animals, water, trap and den');
+      assert.equal(items.length, 13, 'eight animals, the two sides, water, trap and den');
       assert.ok(items.some((text) => text.includes(words.tiger) && text.includes('6')), items.join(' | '));
       assert.ok(items.some((text) => text.includes(words.lion) && text.includes('7')), items.join(' | '));
       // Nothing of it runs off a phone's screen.
@@ -83,7 +83,7 @@ test('the first lesson shows the eight animals as the board draws them', async (
   await page.evaluate(() => window.jungleApp.router.navigate('/learn/board#animals-ranks'));
   const legend = page.locator('#learn-stage .legend');
   await legend.waitFor();
-  assert.equal(await legend.locator('.legend-list li svg.animal').count(), 8);
+  assert.equal(await legend.locator('.legend-list li svg.animal').count(), 10, 'eight animals and the two sides');
   assert.match(await legend.innerText(), /Elephant[\s\S]*rank 8[\s\S]*Rat[\s\S]*rank 1/);
   // Every chapter keeps it one tap away.
   await page.evaluate(() => window.jungleApp.router.navigate('/learn/traps'));

@@ -53,6 +53,17 @@ test('a game of ours already held does not pull a player back from another page'
   assert.deepEqual(onItsPage.effects, [{ openGame: GAME, arriving: false }]);
 });
 
+test('a game of ours under way, heard on opening another page, leaves that page shown', () => {
+  // A new tab on the rules mid-game: the state is held, the page stays.
+  const onRules = reduce(initialState(), gameFrame(), at(70, { name: 'rules' }));
+  assert.equal(onRules.state.game.game, GAME);
+  assert.deepEqual(onRules.effects, []);
+  // From the lobby, and as a game begins anywhere, it takes the screen.
+  assert.deepEqual(reduce(initialState(), gameFrame(), at(70, { name: 'home' })).effects, [{ openGame: GAME, arriving: true }]);
+  const begins = reduce(initialState(), gameFrame({ moves: [] }), at(70, { name: 'rules' }));
+  assert.deepEqual(begins.effects, [{ sound: 'start' }, { openGame: GAME, arriving: true }]);
+});
+
 test('a game we only watch is taken on its own page only', () => {
   const frame = gameFrame({ you: null });
   assert.equal(reduce(initialState(), frame, at(0, { name: 'home' })), null);

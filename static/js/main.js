@@ -175,15 +175,18 @@ function route(left, at) {
     show(renderLearn(root, app, at.chapter ?? null));
     return;
   }
+  // The rules are read before choosing a name too: a visitor deciding whether to play.
+  if (at.name === 'rules') {
+    if (session.player) session.ensureSocket();
+    show(renderRules(root, at.rules));
+    return;
+  }
   if (!session.player) {
     renderNamePrompt();
     return;
   }
   session.ensureSocket();
   switch (at.name) {
-    case 'rules':
-      show(renderRules(root, at.rules));
-      break;
     case 'profile': {
       const report = new URLSearchParams(location.search).get('report');
       show(renderProfile(root, app, { username: at.username, id: at.id, report }));

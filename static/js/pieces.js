@@ -81,7 +81,7 @@ export function capturedHtml(lost) {
   return /** @type {const} */ (['red', 'blue']).map((side) => {
     const letters = lost[side].map((name) => Object.keys(ANIMALS).find((l) => ANIMALS[l].name === name) ?? '');
     const words = lost[side].map((name) => t(`animal.${name}`)).join(', ');
-    const tokens = letters.map((letter) => token(letter, side, { rank: false })).join('');
+    const tokens = letters.map((letter) => token(letter, side)).join('');
     return `<div class="${side}">${words ? `<span class="sr-only">${t('lostAnimals', { side: t(side), animals: words })}</span>` : ''}<span aria-hidden="true">${tokens}</span></div>`;
   }).join('');
 }

@@ -242,9 +242,13 @@ const OTHER_FRAMES = {
     /** @type {Effect[]} */
     const effects = [];
     if (arriving && frame.status === 'active' && frame.moves.length === 0) effects.push({ sound: 'start' });
-    // A game of ours already held takes the screen back only on its own page: a player who
-    // went to read a lesson or the rules mid-game stays there (the header says whose move).
-    if (arriving || wanted || rematch || route?.name === 'room') effects.push({ openGame: frame.game, arriving });
+    // A game of ours takes the screen as it begins (a seek met, a room joined), on its own
+    // page, or from the lobby; not later on another page: a player who went (or opened a new
+    // tab) to read the rules or a profile mid-game stays there (the header says whose move).
+    const begins = arriving && frame.moves.length === 0;
+    if (begins || wanted || rematch || route?.name === 'room' || (arriving && route?.name === 'home')) {
+      effects.push({ openGame: frame.game, arriving });
+    }
     return { state: next, effects, topics: ours && arriving ? ['seek', 'game'] : ['game'] };
   },
 };

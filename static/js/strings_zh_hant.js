@@ -122,7 +122,7 @@ export const ZH_HANT = {
     sideAnimal: '{side}{animal}', moveSaid: '{animal}從 {from} 走到 {to}', takesSaid: '，吃掉{animal}', passSaid: '{side}超時，這一步跳過',
     squareWithTerrain: '{square}，{terrain}', 'terrain.water': '水', 'terrain.trap': '{side}陷阱', 'terrain.den': '{side}獸穴',
     pieceStyle: '棋子', 'pieceStyle.pictures': '圖畫', 'pieceStyle.glyphs': '漢字', 'pieceStyle.both': '圖畫和漢字', 'pieceStyle.auto': '隨語言：{style}',
-    legendTitle: '八種動物', legendRank: '戰鬥力 {rank}', legendDen: '獸穴', legendTrap: '陷阱', legendWater: '河',
+    legendTitle: '八種動物', legendRank: '戰鬥力 {rank}', legendDen: '獸穴', 'legendRing.red': '實線圈', 'legendRing.blue': '虛線圈', legendTrap: '陷阱', legendWater: '河',
     legendHint: '每隻動物能吃同級或更低階的動物；鼠能吃象。',
     boardLabel: '棋盤。方向鍵移動，回車選擇和走子。',
     username: '使用者名稱', password: '密碼', keepPlayer: '保留此玩家',

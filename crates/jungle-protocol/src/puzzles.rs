@@ -93,6 +93,7 @@ pub struct StreakView {
 /// `POST /api/puzzles/streak/answer`: the solver's moves on the streak's puzzle, in order
 /// (theirs only): all of the solution's for a solve, or up to the first wrong one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StreakAnswer {
     pub puzzle: String,
     pub moves: Vec<String>,

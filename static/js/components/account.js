@@ -48,7 +48,8 @@ function wire(root, prefix, action) {
  * @param {string} name
  */
 export function usernameFrom(name) {
-  const kept = name.trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_-]/g, '').replace(/^[^A-Za-z]+/, '').slice(0, 20);
+  // Letters with accents keep their letter (Zoë: Zoe).
+  const kept = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().replace(/\s+/g, '_').replace(/[^A-Za-z0-9_-]/g, '').replace(/^[^A-Za-z]+/, '').slice(0, 20);
   return kept.length >= 2 ? kept : '';
 }
 

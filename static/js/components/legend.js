@@ -14,13 +14,16 @@ import { token } from '../pieces.js';
  */
 export function legendHtml({ level = 2, open = true } = {}) {
   const animals = Object.entries(ANIMALS).map(([letter, animal]) =>
-    `<li>${token(letter, 'red', { rank: false })}<span><strong>${t(`animal.${animal.name}`)}</strong> · ${t('legendRank', { rank: animal.rank })}</span></li>`).join('');
+    `<li>${token(letter, 'red', { rank: false })}<span><strong>${t(`animal.${animal.name}`)}</strong> · <span class="nowrap">${t('legendRank', { rank: animal.rank })}</span></span></li>`).join('');
+  // Red and Blue apart without colour: a solid ring and a dashed one.
+  const sides = /** @type {const} */ (['red', 'blue']).map((side) =>
+    `<li>${token('e', side, { rank: false })}<span><strong>${t(side)}</strong> · ${t(`legendRing.${side}`)}</span></li>`).join('');
   const terrain = [
     ['water', '', t('legendWater')],
     ['trap', svg(TRAP_PICTURE, 'terrain'), t('legendTrap')],
     ['den', svg(DEN_PICTURE, 'terrain'), t('legendDen')],
   ].map(([kind, picture, name]) => `<li><span class="terrain-chip ${kind}" aria-hidden="true">${picture}</span><span>${name}</span></li>`).join('');
-  const body = `<ul class="legend-list">${animals}${terrain}</ul><p class="legend-hint">${t('legendHint')}</p>`;
+  const body = `<ul class="legend-list">${animals}${sides}${terrain}</ul><p class="legend-hint">${t('legendHint')}</p>`;
   const heading = `<h${level} class="legend-title">${t('legendTitle')}</h${level}>`;
   return open
     ? `<section class="legend" aria-label="${t('legendTitle')}">${heading}${body}</section>`

@@ -33,5 +33,10 @@ export function keepInSight(list) {
   if (!(current instanceof HTMLElement)) return;
   const item = current.getBoundingClientRect();
   const box = list.getBoundingClientRect();
-  if (item.top < box.top || item.bottom > box.bottom) list.scrollTop += item.top - box.top - list.clientHeight / 2;
+  if (item.top < box.top || item.bottom > box.bottom) {
+    // Centred, by whole rows: the list's top row is never cut in half.
+    const row = list.querySelector('li')?.getBoundingClientRect().height || 1;
+    const wanted = list.scrollTop + item.top - box.top - list.clientHeight / 2;
+    list.scrollTop = Math.round(wanted / row) * row;
+  }
 }
