@@ -153,7 +153,12 @@ for (const viewport of SIZES) {
     await check(t, guest, 'learn (chapters)', { open: go('/learn'), ready: shown('.learn-chapters') });
     await check(t, guest, 'puzzles/streak (before a streak)', { open: go('/puzzles/streak'), ready: shown('#streak-start:not([hidden])') });
     await check(t, guest, 'learn/board (first lesson)', { open: go('/learn/board'), ready: shown('.exercise') });
-    await check(t, guest, 'learn/board, the animals (legend)', { open: go('/learn/board#animals-ranks'), ready: shown('#learn-stage .legend') });
+    // (An address that differs only by its #hash is not loaded again: reloaded to take the language.)
+    const legendLesson = async (page) => {
+      await page.goto(`${server.url}/learn/board#animals-ranks`);
+      await page.reload();
+    };
+    await check(t, guest, 'learn/board, the animals (legend)', { open: legendLesson, ready: shown('#learn-stage .legend') });
     await check(t, guest, 'rules/classic', { open: go('/rules/classic'), ready: shown('.rules-text li') });
     await check(t, guest, 'analysis', { open: go('/analysis'), ready: shown('#board .piece') });
     await check(t, guest, 'editor', { open: go('/editor'), ready: shown('#board .piece') });
