@@ -33,13 +33,14 @@ export function ratingChart(points, empty = t('noRatedGames')) {
   const first = points[0];
   const last = points[points.length - 1];
   const day = (at) => new Date(at).toLocaleDateString(locale(), { year: 'numeric', month: 'short', day: 'numeric' });
-  const span = points.length === 1 ? day(last.at) : `${day(first.at)} – ${day(last.at)}`;
+  const oneDay = day(first.at) === day(last.at);
+  const span = oneDay ? day(last.at) : `${day(first.at)} – ${day(last.at)}`;
   return `<svg class="rating-chart" viewBox="0 0 ${width} ${height}" role="img"
       aria-label="${t('ratingHistory')}: ${Math.round(first.rating)} → ${Math.round(last.rating)}, ${span}">
     <text x="4" y="${pad - 2}" class="axis">${Math.round(high - 20)}</text>
     <text x="4" y="${height - dates - 6}" class="axis">${Math.round(low + 20)}</text>
     <text x="${pad}" y="${height - 2}" class="axis">${day(first.at)}</text>
-    ${points.length > 1 ? `<text x="${width - pad}" y="${height - 2}" class="axis" text-anchor="end">${day(last.at)}</text>` : ''}
+    ${oneDay ? '' : `<text x="${width - pad}" y="${height - 2}" class="axis" text-anchor="end">${day(last.at)}</text>`}
     <polyline points="${line}" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"/>
     ${points.length === 1 ? `<circle cx="${x(0)}" cy="${y(last.rating)}" r="5" fill="currentColor"/>` : ''}
   </svg>`;
