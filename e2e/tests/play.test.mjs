@@ -94,8 +94,10 @@ test('a capture shows in the captured panel, as the server reports it, on a phon
   await playMoves(red, blue, ['g3g4', 'a9b9', 'g4g5', 'b9a9', 'g5g6', 'a9b9', 'g6g7']);
   for (const page of [red, blue]) {
     await page.waitForFunction(() => window.jungleApp.store.state.game.captured.blue.length === 1);
-    assert.equal(await page.locator('#captured .blue').innerText(), '象');
-    assert.equal(await page.locator('#captured .red').innerText(), '');
+    // One token, and its words for screen readers in the page's language.
+    assert.equal(await page.locator('#captured > .blue .token').count(), 1);
+    assert.match(await page.locator('#captured > .blue').innerText(), page === blue ? /蓝方失去：象/ : /Blue lost: Elephant/);
+    assert.equal(await page.locator('#captured > .red').innerText(), '');
   }
   await blue.locator('#captured').scrollIntoViewIfNeeded();
   await blue.screenshot({ path: join(artifacts, 'capture-phone-zh.png'), fullPage: true });
@@ -253,9 +255,12 @@ test('a room link invites a first-time visitor by name, on a phone, in every lan
       return [g.you, g[g.you]?.name];
     });
     assert.equal(seats[1], `Visitor ${lang}`, 'seated under the name typed on the way');
-    // The pieces in the reader's script: 獅 and 貓 in Traditional Chinese.
-    const board = await visitor.locator('.board').innerText();
-    assert.ok(lang === 'zh-Hant' ? board.includes('獅') && !board.includes('狮') : board.includes('狮'), `${lang}: ${board.slice(0, 40)}`);
+    // The pieces as the reader's language draws them: pictures in English, the characters in
+    // Chinese, in the reader's script (獅 and 貓 in Traditional Chinese).
+    const glyphs = (await visitor.locator('.board .glyph').evaluateAll((els) => els.map((el) => el.getAttribute('data-glyph')))).join('');
+    const pictures = await visitor.locator('.board .piece svg.animal').count();
+    if (lang === 'en') assert.ok(pictures === 16 && glyphs === '', `${lang}: ${pictures} pictures, ${glyphs}`);
+    else assert.ok(lang === 'zh-Hant' ? glyphs.includes('獅') && !glyphs.includes('狮') : glyphs.includes('狮'), `${lang}: ${glyphs}`);
     await host.context().close();
     await context.close();
   }
