@@ -121,12 +121,18 @@ test('an account\'s solved puzzle moves its puzzle rating, shown on its profile 
   await page.context().close();
 });
 
-test('a failed puzzle can be tried again, and a solve after a mistake or a hint counts as failed (390px)', async () => {
-  const page = await newPlayer(env.browser, env.server.url, 'Retry_Puzzler', { width: 390, height: 844 });
-  await page.fill('#claim-user', 'RetryPuzzler');
+for (const [lang, viewport, again, helped] of [
+  ['en', { width: 390, height: 844 }, /Try again/, /Solved, with help/],
+  ['zh', { width: 1366, height: 900 }, /再试一次/, /在帮助下解开/],
+  ['zh-Hant', { width: 390, height: 844 }, /再試一次/, /在幫助下解開/],
+]) {
+test(`a failed puzzle can be tried again, and a solve after a mistake or a hint counts as failed (${lang}, ${viewport.width}px)`, async () => {
+  const page = await newPlayer(env.browser, env.server.url, `Retry_Puzzler_${lang}`, viewport);
+  await page.fill('#claim-user', `RetryPuzzler${lang.replace('-', '')}`);
   await page.fill('#claim-pass', 'correct horse battery');
   await page.click('#claim-form button[type=submit]');
   await page.waitForFunction(() => window.jungleApp.session.player?.username);
+  await useLanguage(page, lang);
   await page.goto(`${env.server.url}/puzzles`);
   const puzzle = await shownPuzzle(page);
   await solversTurn(page);
@@ -135,10 +141,10 @@ test('a failed puzzle can be tried again, and a solve after a mistake or a hint 
   // Counted at once as a failure: the rating went down.
   await page.waitForFunction(() => /\(−\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
   await page.click('#puzzle-retry');
-  await page.waitForFunction(() => /Try again/.test(document.querySelector('#puzzle-status')?.textContent ?? ''));
-  await page.screenshot({ path: join(artifacts, 'puzzle-retry-390.png') });
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#puzzle-status')?.textContent ?? ''), again.source);
+  await page.screenshot({ path: join(artifacts, `puzzle-retry-${lang}-${viewport.width}.png`) });
   await solve(page, puzzle);
-  await page.waitForFunction(() => /Solved, with help/.test(document.querySelector('#puzzle-status')?.textContent ?? ''));
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#puzzle-status')?.textContent ?? ''), helped.source);
   const history = await page.evaluate(() => import('/js/api.js').then((api) => api.puzzleHistory(window.jungleApp.session.player.id)));
   assert.equal(history.attempts.length, 1, 'one attempt, the first');
   assert.equal(history.ratings[0].wins, 0, 'not counted as solved');
@@ -150,10 +156,11 @@ test('a failed puzzle can be tried again, and a solve after a mistake or a hint 
   await solversTurn(page);
   await page.click('#puzzle-hint');
   await solve(page, second);
-  await page.waitForFunction(() => /Solved, with help/.test(document.querySelector('#puzzle-status')?.textContent ?? ''));
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#puzzle-status')?.textContent ?? ''), helped.source);
   await page.waitForFunction(() => /\(−\d+\)/.test(document.querySelector('#puzzle-about')?.textContent ?? ''));
   await page.context().close();
 });
+}
 
 /** The streak's next puzzle once the page shows it (another than `before`), as the API gives it. */
 async function streakPuzzle(page, before) {
