@@ -1,26 +1,24 @@
-//! The browser client. Embedded in the binary at build time, so a server started from any
-//! directory serves it; `--static-dir` (`JUNGLE_STATIC_DIR`) serves a directory instead, for
-//! working on the client without rebuilding.
+//! The browser client. Embedded in the binary at build time (`jungle-assets`: compressed
+//! once, with strong ETags), so a server started from any directory serves it;
+//! `--static-dir` (`JUNGLE_STATIC_DIR`) serves a directory instead, for working on the client
+//! without rebuilding.
 //!
 //! Client routes (`/`, `/g/…`, `/r/…`, `/rules/…`) get the app's page; files get their bytes
 //! with their type; anything else a real 404 page.
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-
-#[derive(rust_embed::RustEmbed)]
-#[folder = "../../static/"]
-struct Embedded;
 
 /// Where the client's files come from.
 #[derive(Clone, Debug)]
 pub enum Assets {
+    /// Built into the binary (`jungle-assets`): compressed, with ETags.
     Embedded,
+    /// A directory read on each request, as the files stand (working on the client).
     Dir(Arc<PathBuf>),
 }
 
@@ -37,9 +35,9 @@ impl Assets {
         }
     }
 
-    /// A file's bytes by its path below the client's root (`js/main.js`), if it exists.
-    /// Paths with empty, `.` or `..` segments are never looked up.
-    pub async fn get(&self, path: &str) -> Option<Cow<'static, [u8]>> {
+    /// The file at `path` below the client's root (`js/main.js`) for a request with
+    /// `headers`, if it exists. Paths with empty, `.` or `..` segments are never looked up.
+    pub async fn serve(&self, path: &str, headers: &HeaderMap) -> Option<Response> {
         let clean = !path.is_empty()
             && path
                 .split('/')
@@ -48,23 +46,19 @@ impl Assets {
             return None;
         }
         match self {
-            Assets::Embedded => Embedded::get(path).map(|file| file.data),
-            Assets::Dir(root) => tokio::fs::read(root.join(path)).await.ok().map(Cow::Owned),
+            Assets::Embedded => {
+                jungle_assets::find(path).map(|asset| jungle_assets::respond(asset, headers))
+            }
+            Assets::Dir(root) => {
+                let bytes = tokio::fs::read(root.join(path)).await.ok()?;
+                let mut response = (StatusCode::OK, bytes).into_response();
+                let out = response.headers_mut();
+                out.insert(header::CONTENT_TYPE, jungle_assets::content_type(path));
+                out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+                Some(response)
+            }
         }
     }
-}
-
-fn respond(path: &str, bytes: Cow<'static, [u8]>) -> Response {
-    let mime = mime_guess::from_path(path).first_or_octet_stream();
-    let mut response = (StatusCode::OK, bytes.into_owned()).into_response();
-    if let Ok(value) = HeaderValue::from_str(mime.essence_str()) {
-        response.headers_mut().insert(header::CONTENT_TYPE, value);
-    }
-    // Plain ES modules without a build step have no hashed names: revalidate each load.
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
 }
 
 fn not_found() -> Response {
@@ -77,9 +71,9 @@ fn not_found() -> Response {
 }
 
 /// The app's page, for every client route.
-pub async fn app_page(State(assets): State<Assets>) -> Response {
-    match assets.get("index.html").await {
-        Some(bytes) => respond("index.html", bytes),
+pub async fn app_page(State(assets): State<Assets>, headers: HeaderMap) -> Response {
+    match assets.serve("index.html", &headers).await {
+        Some(response) => response,
         None => {
             tracing::error!("the client's index.html is missing");
             not_found()
@@ -92,19 +86,22 @@ pub async fn app_page(State(assets): State<Assets>) -> Response {
 /// anything else the plain page.
 pub async fn file(State(assets): State<Assets>, request: Request) -> Response {
     let path = request.uri().path().trim_start_matches('/');
-    if let Some(bytes) = assets.get(path).await {
-        return respond(path, bytes);
+    let headers = request.headers();
+    if let Some(response) = assets.serve(path, headers).await {
+        return response;
     }
     let page_like =
         !path.starts_with("api/") && !path.rsplit('/').next().unwrap_or("").contains('.');
-    match assets.get("index.html").await {
-        Some(bytes) if page_like => {
-            let mut response = respond("index.html", bytes);
+    if page_like {
+        // The whole page, never a "not modified" of it: the status is the news.
+        let mut asked = headers.clone();
+        asked.remove(header::IF_NONE_MATCH);
+        if let Some(mut response) = assets.serve("index.html", &asked).await {
             *response.status_mut() = StatusCode::NOT_FOUND;
-            response
+            return response;
         }
-        _ => not_found(),
     }
+    not_found()
 }
 
 #[cfg(test)]
@@ -114,12 +111,14 @@ mod tests {
     #[tokio::test]
     async fn embedded_files_are_found_and_paths_that_climb_are_not() {
         let assets = Assets::Embedded;
-        assert!(assets.get("index.html").await.is_some());
-        assert!(assets.get("js/main.js").await.is_some());
-        assert!(assets.get("favicon.ico").await.is_some());
-        assert!(assets.get("nope").await.is_none());
+        let none = HeaderMap::new();
+        for path in ["index.html", "js/main.js", "favicon.ico"] {
+            let response = assets.serve(path, &none).await.expect(path);
+            assert_eq!(response.status(), StatusCode::OK, "{path}");
+        }
+        assert!(assets.serve("nope", &none).await.is_none());
         let dir = Assets::new(Some(concat!(env!("CARGO_MANIFEST_DIR"), "/src")));
-        assert!(dir.get("assets.rs").await.is_some());
+        assert!(dir.serve("assets.rs", &none).await.is_some());
         for bad in [
             "",
             "../Cargo.toml",
@@ -128,7 +127,7 @@ mod tests {
             "..",
             "x/../assets.rs",
         ] {
-            assert!(dir.get(bad).await.is_none(), "{bad}");
+            assert!(dir.serve(bad, &none).await.is_none(), "{bad}");
         }
     }
 }

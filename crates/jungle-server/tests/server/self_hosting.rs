@@ -148,7 +148,8 @@ fn the_server_starts_healthy_with_the_compose_environment() {
 }
 
 /// The binary carries its client: started from an empty directory, with no settings, it
-/// serves the app, its files and client routes, and a real 404 for anything else.
+/// serves the app, its files (compressed as the browser accepts, revalidated by ETag) and
+/// client routes, and a real 404 for anything else.
 #[test]
 fn the_binary_serves_its_client_from_any_directory() {
     let dir = std::env::temp_dir().join(format!("jungle-empty-{}", std::process::id()));
@@ -193,6 +194,32 @@ fn the_binary_serves_its_client_from_any_directory() {
         }
         out
     });
+    // Compressed as the browser accepts, and not sent again while the copy is current.
+    let (packed, encoding, etag, revalidated) = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let url = format!("http://{addr}/js/main.js");
+        let response = client
+            .get(&url)
+            .header("accept-encoding", "gzip, deflate, br")
+            .send()
+            .await
+            .unwrap();
+        let encoding = response.headers()["content-encoding"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let etag = response.headers()["etag"].to_str().unwrap().to_owned();
+        let packed = response.bytes().await.unwrap().len();
+        let again = client
+            .get(&url)
+            .header("accept-encoding", "gzip, deflate, br")
+            .header("if-none-match", &etag)
+            .send()
+            .await
+            .unwrap();
+        let revalidated = (again.status().as_u16(), again.bytes().await.unwrap().len());
+        (packed, encoding, etag, revalidated)
+    });
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
@@ -204,12 +231,23 @@ fn the_binary_serves_its_client_from_any_directory() {
         "/rules/classic",
     ] {
         let (_, code, kind, len) = status(page);
-        assert_eq!((code, kind.as_str()), (200, "text/html"), "{page}");
+        assert_eq!(
+            (code, kind.as_str()),
+            (200, "text/html; charset=utf-8"),
+            "{page}"
+        );
         assert!(len > 500, "{page} is the app's page");
     }
     assert_eq!(status("/js/main.js").1, 200);
     assert!(status("/js/main.js").2.contains("javascript"));
-    assert_eq!(status("/css/app.css").2, "text/css");
+    assert_eq!(status("/css/app.css").2, "text/css; charset=utf-8");
+    assert_eq!(encoding, "br");
+    assert!(
+        packed * 3 < status("/js/main.js").3,
+        "{packed} bytes packed"
+    );
+    assert!(etag.starts_with('"'), "a strong ETag: {etag}");
+    assert_eq!(revalidated, (304, 0));
     assert_eq!(status("/favicon.ico").1, 200);
     assert_eq!(status("/nope").1, 404);
     assert!(status("/nope").2.starts_with("text/html"));

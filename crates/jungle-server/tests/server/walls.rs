@@ -21,6 +21,8 @@ const LAYERS: &[(&str, u8)] = &[
     // The engine (search on the rules) and the wire types.
     ("jungle-engine", 1),
     ("jungle-protocol", 1),
+    // The browser client's files, compressed at build time.
+    ("jungle-assets", 1),
     // The game domain, pure: session, clock, ratings, arena, puzzles, records.
     ("jungle-game", 2),
     // The database and the game writer: they serve every feature and know none.
