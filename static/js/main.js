@@ -14,6 +14,7 @@ import { renderLeaderboard } from './views/leaderboard.js';
 import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './components/challenge.js';
 import { createTurnBadge } from './components/turn_badge.js';
+import { createTabTitle, setPageTitle } from './tab_title.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderPuzzles } from './views/puzzles.js';
 import { renderLearn } from './views/learn.js';
@@ -55,6 +56,8 @@ const app = {
 /** @type {any} */ (window).jungleApp = app; // for debugging in the console
 // The correspondence games waiting for the reader's move, on every page.
 const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')), app);
+// The tab's title and icon say when a move is the reader's.
+const tabTitle = createTabTitle(app);
 
 function showStatus(text) {
   statusBar.hidden = !text;
@@ -148,6 +151,8 @@ function route(left, at) {
   translatePage();
   drawToggles();
   turnBadge.redraw();
+  setPageTitle('');
+  tabTitle.redraw();
   // A reset link works on any device, signed in or not; so does a wrong address.
   if (at.name === 'reset') {
     show(renderReset(root, at.code, app));

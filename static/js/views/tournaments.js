@@ -1,6 +1,7 @@
 // A tournament's page (issue 15): its settings, the time left, joining and withdrawing, and
 // live standings. The lobby's list of tournaments is components/tournament_list.js.
 
+import { setPageTitle } from '../tab_title.js';
 import * as api from '../api.js';
 import { describeClock, formatMs } from '../clock.js';
 import { $ } from '../dom.js';
@@ -128,7 +129,7 @@ export function renderTournament(root, app, id, code) {
   api.tournament(id).then((tour) => {
     if (!alive) return;
     $(root, '#tour-title').textContent = tour.name;
-    document.title = `${tour.name} · Jungle Arena`;
+    setPageTitle(`${tour.name} · Jungle Arena`);
     $(root, '#tour-facts').textContent = `${t(`ruleset.${tour.rules}`)} ${describeClock(tour.clock, t)} · ${tour.rated ? t('rated') : t('casual')} · ${when(tour.starts_at)} – ${when(tour.ends_at)}`;
     if (tour.bots) {
       forBots = true;
