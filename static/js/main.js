@@ -34,7 +34,10 @@ const challengeNotices = createChallengeNotices($(document, '#notices'), (frame)
 
 const session = createSession({
   onFrame: (frame) => onFrame(frame),
-  onStatus: (s) => showStatus(s === 'reconnecting' ? t('connecting') : ''),
+  onStatus: (s) => {
+    connection = s;
+    drawConnection();
+  },
   onOpen: () => {
     // After a reconnect the server re-sends our live games; a watched or joining page asks again.
     const at = router.route;
@@ -58,6 +61,18 @@ const app = {
 const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')), app);
 // The tab's title and icon say when a move is the reader's.
 const tabTitle = createTabTitle(app);
+
+/** The socket's state as the session last said it. */
+let connection = '';
+/** Offline (the browser says so) or reconnecting, in words; nothing once connected. */
+function drawConnection() {
+  if (!navigator.onLine) showStatus(t('offlineNotice'));
+  else showStatus(connection === 'reconnecting' ? t('connecting') : '');
+}
+window.addEventListener('offline', drawConnection);
+window.addEventListener('online', drawConnection);
+// Installable, and opens offline: the service worker keeps the client's shell.
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 
 function showStatus(text) {
   statusBar.hidden = !text;
