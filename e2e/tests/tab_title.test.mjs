@@ -36,3 +36,61 @@ test('the tab title and icon say whose move it is, and the result', async () => 
   await red.context().close();
   await blue.context().close();
 });
+
+/** Notifications stubbed in `context`: what was shown is kept in `window.notes`; the tab is
+ * hidden while `window.hideTab` is true. */
+async function withNotifications(context) {
+  await context.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.notes = [];
+    w.hideTab = false;
+    class Recorded {
+      static permission = 'default';
+      static async requestPermission() {
+        Recorded.permission = 'granted';
+        return 'granted';
+      }
+      constructor(title, options) {
+        w.notes.push({ title, body: options?.body ?? '' });
+      }
+      close() {}
+    }
+    w.Notification = Recorded;
+    Object.defineProperty(document, 'visibilityState', { get: () => (w.hideTab ? 'hidden' : 'visible') });
+  });
+}
+
+async function player(name) {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  await withNotifications(context);
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await page.fill('#name', name);
+  await page.click('#name-form button[type=submit]');
+  await page.waitForSelector('#play');
+  return page;
+}
+
+test('a hidden tab notifies the player of their move and of the result, once they allowed it', async () => {
+  const { red, blue } = await matchPages(await player('Notified_Red'), await player('Notified_Blue'));
+  // Never asked on its own: a button asks, and goes once answered.
+  await blue.waitForSelector('#ask-notify');
+  await blue.click('#ask-notify');
+  await blue.waitForSelector('#ask-notify', { state: 'detached' });
+  await blue.evaluate(() => { /** @type {any} */ (window).hideTab = true; });
+  await playMoves(red, blue, DEN_WIN_AT_PLY_13.slice(0, 1));
+  await blue.waitForFunction(() => /** @type {any} */ (window).notes.length === 1);
+  const [note] = await blue.evaluate(() => /** @type {any} */ (window).notes);
+  assert.equal(note.title, 'Your move');
+  const redName = await red.evaluate(() => window.jungleApp.session.player.name);
+  assert.equal(note.body, `${redName} played e3d3`);
+  // A visible tab is not notified; nor is a player who was never asked.
+  await blue.evaluate(() => { /** @type {any} */ (window).hideTab = false; });
+  await playMoves(red, blue, DEN_WIN_AT_PLY_13.slice(1, 3), 1);
+  await blue.evaluate(() => { /** @type {any} */ (window).hideTab = true; });
+  await playMoves(red, blue, DEN_WIN_AT_PLY_13.slice(3), 3);
+  await blue.waitForFunction(() => /** @type {any} */ (window).notes.some((n) => n.title === 'You lose'));
+  assert.deepEqual(await red.evaluate(() => /** @type {any} */ (window).notes), []);
+  await red.context().close();
+  await blue.context().close();
+});

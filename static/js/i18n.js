@@ -5,7 +5,7 @@ import { ZH_HANT } from './strings_zh_hant.js';
 
 export const STRINGS = {
   en: {
-    brand: 'Jungle Arena', siteTitle: 'Jungle Arena', titleYourMove: 'Your move', offlineNotice: 'You are offline: the site reconnects by itself when the network is back.', rules: 'Rules', sound: 'Sound on/off', theme: 'Light or dark', themeDark: 'Dark colours', themeLight: 'Light colours',
+    brand: 'Jungle Arena', siteTitle: 'Jungle Arena', titleYourMove: 'Your move', notifyAsk: 'Tell me when it is my move', notifyAgainst: 'against {name}', notifyMoved: '{name} played {move}', offlineNotice: 'You are offline: the site reconnects by itself when the network is back.', rules: 'Rules', sound: 'Sound on/off', theme: 'Light or dark', themeDark: 'Dark colours', themeLight: 'Light colours',
     notFound: 'There is no page here.', notFoundBack: 'To the lobby', playNow: 'Play now, name later', changeName: 'Your display name',
     chooseName: 'Choose a display name', nameHint: '1–24 letters, digits, spaces, _ or -', start: 'Start playing',
     flipBoard: 'Flip board', people: 'People', bots: 'Bots', whoIsRanked: 'Who is ranked', botTitle: 'A bot: a program playing through the Bot API', closeRoom: 'Close this room', loading: 'Loading…', roomStartedWatch: 'This game has started: choose a name to watch it.', invitesYou: '{name} invites you to a game of {rules}, {clock}', takeSeat: 'Take the seat', youPlaySide: 'you play {side}',
@@ -242,7 +242,7 @@ export const STRINGS = {
     learnRulesetsDiffer: 'The four rulesets differ in these few points.', learnRuleset: 'Ruleset: {rules}',
   },
   zh: {
-    brand: '斗兽棋竞技场', siteTitle: '斗兽棋 · Jungle Arena', titleYourMove: '轮到你走', offlineNotice: '你已离线：网络恢复后会自动重新连接。', rules: '规则', sound: '声音开关', theme: '明暗', themeDark: '深色', themeLight: '浅色',
+    brand: '斗兽棋竞技场', siteTitle: '斗兽棋 · Jungle Arena', titleYourMove: '轮到你走', notifyAsk: '轮到我时通知我', notifyAgainst: '对手：{name}', notifyMoved: '{name} 走了 {move}', offlineNotice: '你已离线：网络恢复后会自动重新连接。', rules: '规则', sound: '声音开关', theme: '明暗', themeDark: '深色', themeLight: '浅色',
     notFound: '这里没有页面。', notFoundBack: '回到大厅', playNow: '先玩，稍后取名', changeName: '你的昵称',
     chooseName: '请选择昵称', nameHint: '1–24个字，可用字母、数字、空格、_ 或 -', start: '开始',
     flipBoard: '翻转棋盘', people: '真人', bots: '机器人', whoIsRanked: '排名对象', botTitle: '机器人：通过机器人接口下棋的程序', closeRoom: '关闭房间', loading: '加载中…', roomStartedWatch: '这盘棋已经开始：取个昵称即可观战。', invitesYou: '{name} 邀请你下一盘{rules}，{clock}', takeSeat: '入座', youPlaySide: '你执{side}',

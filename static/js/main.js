@@ -15,6 +15,7 @@ import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './components/challenge.js';
 import { createTurnBadge } from './components/turn_badge.js';
 import { createTabTitle, setPageTitle } from './tab_title.js';
+import { createNotifier } from './notify.js';
 import { renderAnalysis } from './views/analysis.js';
 import { renderPuzzles } from './views/puzzles.js';
 import { renderLearn } from './views/learn.js';
@@ -61,6 +62,8 @@ const app = {
 const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')), app);
 // The tab's title and icon say when a move is the reader's.
 const tabTitle = createTabTitle(app);
+// And, once the player has allowed it, a notification while the tab is hidden.
+createNotifier(app);
 
 /** The socket's state as the session last said it. */
 let connection = '';

@@ -2,7 +2,7 @@
 
 /** The client's strings in Traditional Chinese. */
 export const ZH_HANT = {
-    brand: '鬥獸棋競技場', siteTitle: '鬥獸棋 · Jungle Arena', titleYourMove: '輪到你走', offlineNotice: '你已離線：網路恢復後會自動重新連線。', rules: '規則', sound: '聲音開關', theme: '明暗', themeDark: '深色', themeLight: '淺色',
+    brand: '鬥獸棋競技場', siteTitle: '鬥獸棋 · Jungle Arena', titleYourMove: '輪到你走', notifyAsk: '輪到我時通知我', notifyAgainst: '對手：{name}', notifyMoved: '{name} 走了 {move}', offlineNotice: '你已離線：網路恢復後會自動重新連線。', rules: '規則', sound: '聲音開關', theme: '明暗', themeDark: '深色', themeLight: '淺色',
     notFound: '這裡沒有頁面。', notFoundBack: '回到大廳', playNow: '先玩，稍後取名', changeName: '你的暱稱',
     chooseName: '請選擇暱稱', nameHint: '1–24個字，可用字母、數字、空格、_ 或 -', start: '開始',
     flipBoard: '翻轉棋盤', people: '真人', bots: '機器人', whoIsRanked: '排名物件', botTitle: '機器人：通過機器人介面下棋的程式', closeRoom: '關閉房間', loading: '載入中…', roomStartedWatch: '這盤棋已經開始：取個暱稱即可觀戰。', invitesYou: '{name} 邀請你下一盤{rules}，{clock}', takeSeat: '入座', youPlaySide: '你執{side}',

@@ -16,6 +16,7 @@ import { askRematch, drawActions, drawEnd, drawRoomPanel, drawTurn } from './gam
 import { drawCaptured, drawMoves, premoveCandidates, stateAtPly } from './game/record.js';
 import { drawBar, orientation } from './game/seats.js';
 import { sayMove } from './game/announce.js';
+import { askPermission } from '../notify.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').View & { update: () => void }} GameView */
@@ -182,6 +183,7 @@ export function renderGame(root, app) {
   };
   root.addEventListener('click', (e) => {
     if (/** @type {Element} */ (e.target).closest?.('[data-rematch]')) askRematch(app);
+    if (/** @type {Element} */ (e.target).closest?.('#ask-notify')) askPermission().then(update);
     if (/** @type {Element} */ (e.target).closest?.('#analyse-whole')) {
       replay.analysing = true;
       app.session.send({ t: 'analyse_game', game: app.store.state.game.game });

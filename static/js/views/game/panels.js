@@ -6,6 +6,7 @@ import { $, valueOf } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { escape } from '../../format.js';
 import { deadlineText } from './clocks.js';
+import { mayAsk } from '../../notify.js';
 
 /** @typedef {import('../../types.js').App} App */
 /** @typedef {import('../../types.js').GameState} GameState */
@@ -145,6 +146,10 @@ export function drawTurn(el, app, local) {
     parts.push(`<span class="day-received">${t('dayGivenToYou', { name: escape(giver?.name ?? '') })}</span>`);
   }
   parts.push('<span id="first-move" class="first-move" role="timer"></span>');
+  // Asked only when the player wants it: a notification of their move while away.
+  if (game.you != null && game.status === 'active' && mayAsk()) {
+    parts.push(`<button type="button" class="secondary notify-ask" id="ask-notify">${t('notifyAsk')}</button>`);
+  }
   el.innerHTML = parts.join('<br>');
 }
 /**
