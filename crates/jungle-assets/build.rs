@@ -33,7 +33,10 @@ fn main() {
     let mut code = String::from("pub static ASSETS: &[Asset] = &[\n");
     for (index, (path, full)) in files.iter().enumerate() {
         println!("cargo:rerun-if-changed={}", full.display());
-        let bytes = std::fs::read(full).expect("read a client file");
+        let mut bytes = std::fs::read(full).expect("read a client file");
+        if path == "index.html" {
+            bytes = with_module_preloads(&root, bytes);
+        }
         let etag = hex(&Sha256::digest(&bytes)[..12]);
         let raw = store.join(format!("{index}.raw"));
         std::fs::write(&raw, &bytes).expect("write");
@@ -63,6 +66,69 @@ fn main() {
     }
     code.push_str("];\n");
     std::fs::write(out.join("assets.rs"), code).expect("write assets.rs");
+}
+
+/// The page with a `modulepreload` link for every module `js/main.js` imports, however deep:
+/// the browser fetches them all at once instead of one level of imports per round trip.
+fn with_module_preloads(root: &Path, page: Vec<u8>) -> Vec<u8> {
+    let page = String::from_utf8(page).expect("index.html is UTF-8");
+    let entry = "<script type=\"module\" src=\"/js/main.js\"></script>";
+    assert!(page.contains(entry), "index.html loads /js/main.js");
+    let mut seen = vec!["js/main.js".to_owned()];
+    let mut next = 0;
+    while next < seen.len() {
+        let module = seen[next].clone();
+        next += 1;
+        let text = std::fs::read_to_string(root.join(&module)).expect("read a module");
+        for imported in imports_of(&text) {
+            let resolved = resolve(&module, &imported);
+            if !seen.contains(&resolved) {
+                seen.push(resolved);
+            }
+        }
+    }
+    let links: String = seen[1..]
+        .iter()
+        .map(|m| format!("\n<link rel=\"modulepreload\" href=\"/{m}\">"))
+        .collect();
+    page.replacen(entry, &format!("{entry}{links}"), 1).into_bytes()
+}
+
+/// The relative modules a module imports statically: `from './x.js'` and `import './x.js'`
+/// (the types in JSDoc comments, `import('./x.js')`, are not imports).
+fn imports_of(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("//") || line.starts_with('*') || line.starts_with("/*") {
+            continue;
+        }
+        let spec = line
+            .split_once(" from '")
+            .or_else(|| line.strip_prefix("import '").map(|rest| ("", rest)))
+            .and_then(|(_, rest)| rest.split_once('\''))
+            .map(|(spec, _)| spec);
+        if let Some(spec) = spec.filter(|s| s.starts_with('.')) {
+            found.push(spec.to_owned());
+        }
+    }
+    found
+}
+
+/// `spec` (`./x.js`, `../y.js`) as a path from the client's root, from `module`'s folder.
+fn resolve(module: &str, spec: &str) -> String {
+    let mut parts: Vec<&str> = module.split('/').collect();
+    parts.pop();
+    for piece in spec.split('/') {
+        match piece {
+            "." => {}
+            ".." => {
+                parts.pop();
+            }
+            name => parts.push(name),
+        }
+    }
+    parts.join("/")
 }
 
 /// Every file below `dir`, by its path from `root` with `/` between parts.

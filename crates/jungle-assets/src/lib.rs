@@ -3,6 +3,9 @@
 //! [`respond`] answers a request for one by what the browser accepts (`Accept-Encoding`), and
 //! a revalidation that still matches (`If-None-Match`) with `304 Not Modified` and no body.
 //!
+//! The page (`index.html`) is given a `modulepreload` link for each module the client
+//! imports, found at build time, so the browser asks for them all at once.
+//!
 //! Addresses are not hashed yet, so every file is revalidated on each use (`no-cache`): a
 //! returning player's browser asks, and gets a few hundred bytes back instead of the file.
 
@@ -180,6 +183,16 @@ mod tests {
             ASSETS.windows(2).all(|w| w[0].path < w[1].path),
             "sorted for the search"
         );
+    }
+
+    #[test]
+    fn the_page_preloads_every_module_main_imports() {
+        let page = std::str::from_utf8(find("index.html").unwrap().raw).unwrap();
+        for module in ["/js/i18n.js", "/js/board.js", "/js/animals.js", "/js/views/game/panels.js"] {
+            assert!(page.contains(&format!("<link rel=\"modulepreload\" href=\"{module}\">")), "{module}");
+        }
+        assert!(!page.contains("modulepreload\" href=\"/js/main.js"), "main.js is loaded by its script");
+        assert!(!page.contains("types.js"), "a JSDoc type is no import");
     }
 
     #[test]
