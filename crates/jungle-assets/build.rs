@@ -91,7 +91,8 @@ fn with_module_preloads(root: &Path, page: Vec<u8>) -> Vec<u8> {
         .iter()
         .map(|m| format!("\n<link rel=\"modulepreload\" href=\"/{m}\">"))
         .collect();
-    page.replacen(entry, &format!("{entry}{links}"), 1).into_bytes()
+    page.replacen(entry, &format!("{entry}{links}"), 1)
+        .into_bytes()
 }
 
 /// The relative modules a module imports statically: `from './x.js'` and `import './x.js'`

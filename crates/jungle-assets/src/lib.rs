@@ -188,10 +188,21 @@ mod tests {
     #[test]
     fn the_page_preloads_every_module_main_imports() {
         let page = std::str::from_utf8(find("index.html").unwrap().raw).unwrap();
-        for module in ["/js/i18n.js", "/js/board.js", "/js/animals.js", "/js/views/game/panels.js"] {
-            assert!(page.contains(&format!("<link rel=\"modulepreload\" href=\"{module}\">")), "{module}");
+        for module in [
+            "/js/i18n.js",
+            "/js/board.js",
+            "/js/animals.js",
+            "/js/views/game/panels.js",
+        ] {
+            assert!(
+                page.contains(&format!("<link rel=\"modulepreload\" href=\"{module}\">")),
+                "{module}"
+            );
         }
-        assert!(!page.contains("modulepreload\" href=\"/js/main.js"), "main.js is loaded by its script");
+        assert!(
+            !page.contains("modulepreload\" href=\"/js/main.js"),
+            "main.js is loaded by its script"
+        );
         assert!(!page.contains("types.js"), "a JSDoc type is no import");
     }
 
