@@ -195,6 +195,14 @@ export const mailSettings = () => mine('GET', '/api/account/email');
 /** @param {string} address a confirmation mail goes to it */
 export const setMailAddress = (address) => mine('PUT', '/api/account/email', { address });
 export const removeMailAddress = () => mine('DELETE', '/api/account/email');
+/** Web Push for this account: `{ public_key, subscriptions, turns, challenges, tournaments }`. */
+export const pushSettings = () => mine('GET', '/api/push');
+/** @param {any} subscription a browser's `PushSubscription.toJSON()` */
+export const addPushSubscription = (subscription) => mine('POST', '/api/push/subscriptions', subscription);
+/** @param {string} endpoint */
+export const removePushSubscription = (endpoint) => mine('DELETE', '/api/push/subscriptions', { endpoint });
+/** @param {{ turns?: boolean, challenges?: boolean, tournaments?: boolean }} change */
+export const changePushSettings = (change) => mine('PUT', '/api/push/settings', change);
 export const resetPassword = (token, password) => request('POST', '/api/account/reset', { token, password });
 
 /** Deletes the account (the password confirms it) and forgets it on this device. */

@@ -6,28 +6,19 @@ import * as sound from './sound.js';
 import { $ } from './dom.js';
 import { renderHome } from './views/home.js';
 import { escape } from './format.js';
-import { renderGame } from './views/game.js';
-import { renderRules } from './views/rules.js';
 import { renderSignIn } from './components/account.js';
-import { renderProfile } from './views/profile.js';
-import { renderLeaderboard } from './views/leaderboard.js';
-import { renderSettings, renderReset } from './views/settings.js';
 import { createChallengeNotices } from './components/challenge.js';
 import { createTurnBadge } from './components/turn_badge.js';
 import { createTabTitle, setPageTitle } from './tab_title.js';
 import { createNotifier } from './notify.js';
-import { renderAnalysis } from './views/analysis.js';
-import { renderPuzzles } from './views/puzzles.js';
-import { renderLearn } from './views/learn.js';
 import { hasProgress } from './learn_progress.js';
-import { renderEditor } from './views/editor.js';
-import { renderTournament } from './views/tournaments.js';
-import { renderInvite } from './views/invite.js';
 import * as preferences from './preferences.js';
 import { createStore } from './store.js';
 import { createSession } from './session.js';
 import { createRouter } from './router.js';
 import { createTicker } from './ticker.js';
+import { fetchGamePageAhead, loadPage, loadedPage } from './pages.js';
+import { createNewVersionWatch } from './new_version.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
@@ -64,6 +55,8 @@ const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, 
 const tabTitle = createTabTitle(app);
 // And, once the player has allowed it, a notification while the tab is hidden.
 createNotifier(app);
+// A page left open across a deploy reloads itself between games.
+const newVersion = createNewVersionWatch(app);
 
 /** The socket's state as the session last said it. */
 let connection = '';
@@ -94,9 +87,18 @@ function show(view) {
 /** The game page shown, if one is (it redraws itself when the store's game changes). */
 let gameView = null;
 
-/** Shows the game page for the store's game. */
+/** Shows the game page for the store's game (once its module is here). */
 function showGame() {
-  const view = renderGame(root, app);
+  const page = loadedPage('game');
+  if (!page) {
+    const turn = routeTurn;
+    showLoading();
+    loadPage('game').then(() => {
+      if (turn === routeTurn && !gameView && app.store.state.game) showGame();
+    }, () => pageMissing(turn));
+    return;
+  }
+  const view = page.renderGame(root, app);
   show(view);
   gameView = view;
   const destroy = view.destroy;
@@ -157,12 +159,52 @@ function leaveGame(id) {
   unwatched.add(id);
 }
 
+/** Counts the routes taken: a page whose module arrives after another route was taken is not
+ * shown. */
+let routeTurn = 0;
+
+function showLoading() {
+  root.innerHTML = `<p class="card">${t('loading')}</p>`;
+}
+
+/** A page's module could not be fetched: after a deploy the page reloads as the new client;
+ * otherwise (offline) it says so, with a way to try again. @param {number} turn */
+function pageMissing(turn) {
+  if (turn !== routeTurn || newVersion.reloadsForMissingFile()) return;
+  root.innerHTML = `<section class="card narrow" role="alert"><p>${t('pageMissing')}</p>
+    <p><button type="button" class="primary" id="page-again">${t('tryAgain')}</button></p></section>`;
+  $(root, '#page-again').onclick = () => router.reroute();
+}
+
+/**
+ * Page `name`, made by `make` from its module: at once when the module is here, else after a
+ * "Loading…" while it arrives (unless another route was taken meanwhile).
+ * @template {import('./pages.js').PageName} K
+ * @param {K} name
+ * @param {(module: Awaited<ReturnType<typeof loadPage<K>>>) => import('./types.js').View | null} make
+ */
+function showPage(name, make) {
+  const ready = loadedPage(name);
+  if (ready) {
+    show(make(ready));
+    return;
+  }
+  const turn = routeTurn;
+  showLoading();
+  loadPage(name).then((module) => {
+    if (turn === routeTurn) show(make(module));
+  }, () => pageMissing(turn));
+}
+
 /**
  * Draws the page of route `at` (`left`: the route left, if any).
  * @param {import('./router.js').Route | null} left
  * @param {import('./router.js').Route} at
  */
 function route(left, at) {
+  routeTurn += 1;
+  // A page of an older client takes the move to another page to reload as the new one.
+  if (left && newVersion.reloadsOnNavigation()) return;
   show(null);
   ticker.clear();
   if (left?.name === 'game' && !(at.name === 'game' && at.id === left.id)) leaveGame(left.id);
@@ -173,7 +215,7 @@ function route(left, at) {
   tabTitle.redraw();
   // A reset link works on any device, signed in or not; so does a wrong address.
   if (at.name === 'reset') {
-    show(renderReset(root, at.code, app));
+    showPage('settings', (page) => page.renderReset(root, at.code, app));
     return;
   }
   if (at.name === 'notfound') {
@@ -188,20 +230,20 @@ function route(left, at) {
       root.innerHTML = `<p class="card">${t('loading')}</p>`;
       session.send({ t: 'join_room', code });
     };
-    show(renderInvite(root, app, code, join, renderNamePrompt));
+    showPage('invite', (page) => page.renderInvite(root, app, code, join, renderNamePrompt));
     return;
   }
   // The lessons need no player until a practice game starts (a first visit reaches them in
   // one click, before choosing a name).
   if (at.name === 'learn') {
     if (session.player) session.ensureSocket();
-    show(renderLearn(root, app, at.chapter ?? null));
+    showPage('learn', (page) => page.renderLearn(root, app, at.chapter ?? null));
     return;
   }
   // The rules are read before choosing a name too: a visitor deciding whether to play.
   if (at.name === 'rules') {
     if (session.player) session.ensureSocket();
-    show(renderRules(root, at.rules));
+    showPage('rules', (page) => page.renderRules(root, at.rules));
     return;
   }
   if (!session.player) {
@@ -212,26 +254,26 @@ function route(left, at) {
   switch (at.name) {
     case 'profile': {
       const report = new URLSearchParams(location.search).get('report');
-      show(renderProfile(root, app, { username: at.username, id: at.id, report }));
+      showPage('profile', (page) => page.renderProfile(root, app, { username: at.username, id: at.id, report }));
       break;
     }
     case 'leaderboard':
-      show(renderLeaderboard(root, at.rules, at.bots));
+      showPage('leaderboard', (page) => page.renderLeaderboard(root, at.rules, at.bots));
       break;
     case 'settings':
-      show(renderSettings(root, app));
+      showPage('settings', (page) => page.renderSettings(root, app));
       break;
     case 'analysis':
-      show(renderAnalysis(root, app));
+      showPage('analysis', (page) => page.renderAnalysis(root, app));
       break;
     case 'puzzles':
-      show(renderPuzzles(root, app, at.id ?? null, at.streak ?? false));
+      showPage('puzzles', (page) => page.renderPuzzles(root, app, at.id ?? null, at.streak ?? false));
       break;
     case 'editor':
-      show(renderEditor(root, app));
+      showPage('editor', (page) => page.renderEditor(root, app));
       break;
     case 'tournament':
-      show(renderTournament(root, app, at.id, at.code ?? null));
+      showPage('tournament', (page) => page.renderTournament(root, app, at.id, at.code ?? null));
       break;
 
     case 'game':
@@ -322,6 +364,7 @@ function onFrame(frame) {
   switch (frame.t) {
     case 'welcome':
       if (frame.player.id !== session.player?.id) api.forgetPlayer();
+      newVersion.served(frame.client);
       break;
     case 'error':
       // The engine's refusal (fair play) goes where its answer would have gone: the analysis
@@ -415,3 +458,4 @@ preferences.apply({});
 drawToggles();
 loadAccountSettings();
 router.reroute();
+fetchGamePageAhead();

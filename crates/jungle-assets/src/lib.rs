@@ -3,11 +3,13 @@
 //! [`respond`] answers a request for one by what the browser accepts (`Accept-Encoding`), and
 //! a revalidation that still matches (`If-None-Match`) with `304 Not Modified` and no body.
 //!
-//! The page (`index.html`) is given a `modulepreload` link for each module the client
-//! imports, found at build time, so the browser asks for them all at once.
-//!
-//! Addresses are not hashed yet, so every file is revalidated on each use (`no-cache`): a
-//! returning player's browser asks, and gets a few hundred bytes back instead of the file.
+//! Modules, styles and fonts also have an address named by their content
+//! (`js/board.1a2b3c4d5e.js`), cached for a year as `immutable`: a returning player's browser
+//! asks for nothing but the page. The page (`index.html`, revalidated on each visit) names
+//! them: its import map sends each module's plain address to its content-named one (modules
+//! import each other by plain address, unchanged), and a `modulepreload` link for each module
+//! the first screen imports lets the browser ask for them all at once. The plain addresses
+//! still answer (`no-cache`), for the service worker, the manifests and old pages.
 
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,6 +19,8 @@ use axum::response::{IntoResponse, Response};
 pub struct Asset {
     /// Below the client's root, with `/` between parts: `js/main.js`.
     pub path: &'static str,
+    /// Its content-named address, for modules, styles and fonts: `js/main.1a2b3c4d5e.js`.
+    pub hashed: Option<&'static str>,
     /// The strong ETag of its bytes, quoted: `"0a1b…"`.
     pub etag: &'static str,
     pub raw: &'static [u8],
@@ -33,6 +37,23 @@ pub fn find(path: &str) -> Option<&'static Asset> {
         .binary_search_by(|asset| asset.path.cmp(path))
         .ok()
         .map(|index| &ASSETS[index])
+}
+
+/// The file whose content-named address is `path`, if there is one.
+pub fn find_hashed(path: &str) -> Option<&'static Asset> {
+    BY_HASHED
+        .binary_search_by(|(hashed, _)| (*hashed).cmp(path))
+        .ok()
+        .map(|at| &ASSETS[BY_HASHED[at].1])
+}
+
+/// How long a browser may keep a file without asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caching {
+    /// Asked again on each use (the answer is a 304 while it is the same).
+    Revalidate,
+    /// A year, never asked again: the address names the content.
+    Immutable,
 }
 
 /// How a file is sent: as is, or compressed.
@@ -100,8 +121,8 @@ fn still_fresh(if_none_match: Option<&str>, etag: &str) -> bool {
 }
 
 /// `asset` for a request with `headers`: compressed as it accepts, or `304` when its copy is
-/// still the one.
-pub fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
+/// still the one; kept by the browser as `caching` says.
+pub fn respond(asset: &'static Asset, headers: &HeaderMap, caching: Caching) -> Response {
     let accept = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok());
@@ -134,7 +155,14 @@ pub fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
         out.insert(header::ETAG, value);
     }
     out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let cache_control = match caching {
+        Caching::Revalidate => "no-cache",
+        Caching::Immutable => "public, max-age=31536000, immutable",
+    };
+    out.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(cache_control),
+    );
     response
 }
 
@@ -185,25 +213,110 @@ mod tests {
         );
     }
 
+    fn page() -> &'static str {
+        std::str::from_utf8(find("index.html").unwrap().raw).unwrap()
+    }
+
+    /// The content-named address of the file at `path`, as the page names it.
+    fn address(path: &str) -> String {
+        format!("/{}", find(path).unwrap().hashed.expect(path))
+    }
+
     #[test]
-    fn the_page_preloads_every_module_main_imports() {
-        let page = std::str::from_utf8(find("index.html").unwrap().raw).unwrap();
+    fn the_page_preloads_every_module_main_imports_at_its_content_address() {
+        let page = page();
         for module in [
-            "/js/i18n.js",
-            "/js/board.js",
-            "/js/animals.js",
-            "/js/views/game/panels.js",
+            "js/i18n.js",
+            "js/board.js",
+            "js/animals.js",
+            "js/views/home.js",
         ] {
-            assert!(
-                page.contains(&format!("<link rel=\"modulepreload\" href=\"{module}\">")),
-                "{module}"
-            );
+            let link = format!("<link rel=\"modulepreload\" href=\"{}\">", address(module));
+            assert!(page.contains(&link), "{module}");
         }
+        assert!(page.contains(&format!(
+            "<script type=\"module\" src=\"{}\">",
+            address("js/main.js")
+        )));
         assert!(
-            !page.contains("modulepreload\" href=\"/js/main.js"),
+            !page.contains("modulepreload\" href=\"/js/main"),
             "main.js is loaded by its script"
         );
-        assert!(!page.contains("types.js"), "a JSDoc type is no import");
+        let types = format!("modulepreload\" href=\"{}", address("js/types.js"));
+        assert!(!page.contains(&types), "a JSDoc type is no import");
+        assert!(page.contains(&format!("href=\"{}\"", address("css/app.css"))));
+        assert!(page.contains(&format!(
+            "href=\"{}\"",
+            address("fonts/jungle-glyphs.woff2")
+        )));
+        assert!(page.contains(&format!(
+            "<meta name=\"jungle-client\" content=\"{CLIENT_VERSION}\">"
+        )));
+    }
+
+    #[test]
+    fn the_import_map_sends_every_module_to_its_content_address_and_the_policy_knows_it() {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let page = page();
+        let (_, rest) = page.split_once("<script type=\"importmap\">").unwrap();
+        let (map, _) = rest.split_once("</script>").unwrap();
+        let digest = sha2::Sha256::digest(map.as_bytes());
+        assert_eq!(
+            IMPORT_MAP_SHA256,
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        );
+        let modules = ASSETS
+            .iter()
+            .filter(|a| a.path.starts_with("js/") && a.path.ends_with(".js"));
+        for module in modules {
+            let entry = format!("\"/{}\":\"{}\"", module.path, address(module.path));
+            assert!(map.contains(&entry), "{}", module.path);
+        }
+        assert!(!map.contains("sw.js"), "the worker keeps its name");
+        let first = page.find("importmap").unwrap();
+        let first_module = page.find("type=\"module\"").unwrap();
+        assert!(first < first_module, "the map comes before any module");
+    }
+
+    #[test]
+    fn content_addresses_find_their_file_and_change_with_it() {
+        for asset in ASSETS.iter().filter(|a| a.hashed.is_some()) {
+            let hashed = asset.hashed.unwrap();
+            assert!(
+                std::ptr::eq(find_hashed(hashed).unwrap(), asset),
+                "{hashed}"
+            );
+            assert_ne!(hashed, asset.path);
+        }
+        assert!(
+            find("index.html").unwrap().hashed.is_none(),
+            "the page keeps its name"
+        );
+        assert!(find("sw.js").unwrap().hashed.is_none());
+        assert!(find_hashed("js/main.js").is_none());
+        assert!(
+            find_hashed("js/main.0000000000.js").is_none(),
+            "an old version is gone"
+        );
+        // The styles name the font by its new address, so their own address follows it.
+        let css = std::str::from_utf8(find("css/app.css").unwrap().raw).unwrap();
+        assert!(css.contains(&address("fonts/jungle-glyphs.woff2")));
+        // The worker's cache is named by the version.
+        let worker = std::str::from_utf8(find("sw.js").unwrap().raw).unwrap();
+        assert!(worker.contains(&format!("const VERSION = '{CLIENT_VERSION}';")));
+    }
+
+    #[tokio::test]
+    async fn a_content_address_is_kept_a_year_and_a_plain_one_is_revalidated() {
+        let js = find("js/main.js").unwrap();
+        let kept = respond(js, &request(&[]), Caching::Immutable);
+        assert_eq!(
+            kept.headers()[header::CACHE_CONTROL],
+            "public, max-age=31536000, immutable"
+        );
+        let asked = respond(js, &request(&[]), Caching::Revalidate);
+        assert_eq!(asked.headers()[header::CACHE_CONTROL], "no-cache");
     }
 
     #[test]
@@ -230,7 +343,11 @@ mod tests {
     #[tokio::test]
     async fn a_compressed_file_unpacks_to_the_file() {
         let js = find("js/main.js").unwrap();
-        let response = respond(js, &request(&[(header::ACCEPT_ENCODING, "br")]));
+        let response = respond(
+            js,
+            &request(&[(header::ACCEPT_ENCODING, "br")]),
+            Caching::Revalidate,
+        );
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()[header::CONTENT_ENCODING], "br");
         assert_eq!(response.headers()[header::VARY], "Accept-Encoding");
@@ -248,7 +365,11 @@ mod tests {
         let mut unpacked = Vec::new();
         brotli::BrotliDecompress(&mut &packed[..], &mut unpacked).unwrap();
         assert_eq!(unpacked, js.raw);
-        let response = respond(js, &request(&[(header::ACCEPT_ENCODING, "gzip")]));
+        let response = respond(
+            js,
+            &request(&[(header::ACCEPT_ENCODING, "gzip")]),
+            Caching::Revalidate,
+        );
         let packed = body(response).await;
         let mut unpacked = Vec::new();
         std::io::Read::read_to_end(
@@ -262,7 +383,11 @@ mod tests {
     #[tokio::test]
     async fn a_copy_still_current_is_not_sent_again() {
         let css = find("css/app.css").unwrap();
-        let first = respond(css, &request(&[(header::ACCEPT_ENCODING, "br")]));
+        let first = respond(
+            css,
+            &request(&[(header::ACCEPT_ENCODING, "br")]),
+            Caching::Revalidate,
+        );
         let etag = first.headers()[header::ETAG].to_str().unwrap().to_owned();
         assert!(etag.starts_with('"') && etag.ends_with("-br\""), "{etag}");
         let again = respond(
@@ -271,6 +396,7 @@ mod tests {
                 (header::ACCEPT_ENCODING, "br"),
                 (header::IF_NONE_MATCH, &etag),
             ]),
+            Caching::Revalidate,
         );
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
         assert_eq!(again.headers()[header::ETAG], etag.as_str());
@@ -282,6 +408,7 @@ mod tests {
                 (header::ACCEPT_ENCODING, "gzip"),
                 (header::IF_NONE_MATCH, &etag),
             ]),
+            Caching::Revalidate,
         );
         assert_eq!(other.status(), StatusCode::OK);
         let weak = respond(
@@ -290,6 +417,7 @@ mod tests {
                 (header::ACCEPT_ENCODING, "br"),
                 (header::IF_NONE_MATCH, &format!("W/{etag}")),
             ]),
+            Caching::Revalidate,
         );
         assert_eq!(weak.status(), StatusCode::NOT_MODIFIED);
     }

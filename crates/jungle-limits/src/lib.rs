@@ -77,6 +77,9 @@ pub enum Limited {
     Mail,
     /// The links in mails: `/api/mail/confirm`, `/api/mail/unsubscribe`.
     MailLinks,
+    /// Web Push: `GET /api/push`, `POST`, `DELETE /api/push/subscriptions`,
+    /// `PUT /api/push/settings`.
+    Push,
     /// The lessons: `GET /api/learn`, `POST /api/learn/try`, `POST /api/learn/practice/{id}/judge`
     /// and `GET /api/account/learn`.
     Learn,
@@ -127,6 +130,7 @@ impl Limited {
             Limited::Vacation => "vacation",
             Limited::Mail => "mail",
             Limited::MailLinks => "mail links",
+            Limited::Push => "push",
             Limited::Learn => "learn",
             Limited::LearnProgress => "learn progress",
             Limited::SocketOpens => "websockets opened",
@@ -227,6 +231,8 @@ pub const RULES: &[Rule] = &[
     rule(Limited::Mail, Per::Player, 5, 600 * S),
     rule(Limited::Mail, Per::Address, 10, 600 * S),
     rule(Limited::MailLinks, Per::Address, 30, 2 * S),
+    rule(Limited::Push, Per::Player, 20, 30 * S),
+    rule(Limited::Push, Per::Address, 60, 10 * S),
     rule(Limited::Learn, Per::Player, 120, 500),
     rule(Limited::Learn, Per::Address, 240, 250),
     rule(Limited::LearnProgress, Per::Player, 10, 10 * S),

@@ -154,7 +154,7 @@ impl Mailer {
 }
 
 /// The rooms say whose turn it is in a game over days; the mailer decides whether a mail goes.
-impl jungle_rooms::correspondence::TurnMail for Mailer {
+impl jungle_rooms::notices::PlayerNotices for Mailer {
     fn your_turn(&self, player: Uuid, game: Uuid, ply: usize, opponent: String) {
         Mailer::your_turn(self, player, game, ply, opponent)
     }

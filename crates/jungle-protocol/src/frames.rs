@@ -499,6 +499,10 @@ pub enum ServerFrame {
     Welcome {
         player: PlayerInfo,
         games: Vec<Uuid>,
+        /// The version of the browser client this server serves: a page of another version
+        /// reloads itself between games (a deploy happened while it was open).
+        #[serde(default)]
+        client: String,
     },
     /// The player is in the pool; `pool` counts the players waiting for the same settings.
     Seeking {

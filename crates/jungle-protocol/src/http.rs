@@ -99,6 +99,71 @@ pub struct MailSettings {
     pub mail_on: bool,
 }
 
+/// `GET /api/push` (and the answer of every change): Web Push for this account. The
+/// browser subscribes with `public_key` (the server's VAPID key, base64url) as its
+/// `applicationServerKey`; `subscriptions` counts the browsers subscribed; the rest is what
+/// the account wants pushed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushView {
+    pub public_key: String,
+    pub subscriptions: usize,
+    pub turns: bool,
+    pub challenges: bool,
+    pub tournaments: bool,
+}
+
+/// `POST /api/push/subscriptions`: a browser's `PushSubscription.toJSON()` as it stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewPushSubscription {
+    pub endpoint: String,
+    pub keys: PushSubscriptionKeys,
+    /// Sent by browsers (usually `null`); not used: a push service that lets a subscription
+    /// lapse answers 404 or 410, and it is forgotten then.
+    #[serde(
+        default,
+        rename = "expirationTime",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_time: Option<serde_json::Value>,
+}
+
+/// The keys of a subscription, base64url: the browser's P-256 public key and auth secret.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushSubscriptionKeys {
+    pub p256dh: String,
+    pub auth: String,
+}
+
+/// `DELETE /api/push/subscriptions`: the browser that unsubscribed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GonePushSubscription {
+    pub endpoint: String,
+}
+
+/// `PUT /api/push/settings`: what to push from now on; a field left out is unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushSettingsChange {
+    #[serde(default)]
+    pub turns: Option<bool>,
+    #[serde(default)]
+    pub challenges: Option<bool>,
+    #[serde(default)]
+    pub tournaments: Option<bool>,
+}
+
+/// What a push carries, encrypted for the browser (RFC 8291): the service worker shows it as
+/// a notification (`tag` replaces an older one of the same), and a tap opens `url`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushMessage {
+    /// `turn`, `challenge` or `tournament`.
+    pub kind: String,
+    pub title: String,
+    pub body: String,
+    /// A path on this site: `/g/<game>`.
+    pub url: String,
+    pub tag: String,
+}
+
 /// `PUT /api/account/email`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewMailAddress {

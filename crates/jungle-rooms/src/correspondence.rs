@@ -89,18 +89,3 @@ pub async fn claim_start(
         Some(_full) => Err(StartRefusal::TooMany),
     }
 }
-
-/// Mail to a player of a game over days whose turn it becomes while they are away. The mail
-/// service implements it (it decides: a confirmed address, once a turn, a daily cap); the
-/// rooms only say whose turn it is.
-pub trait TurnMail: Send + Sync {
-    /// `player`'s turn in `game` at `ply`, against `opponent` (their name).
-    fn your_turn(&self, player: Uuid, game: Uuid, ply: usize, opponent: String);
-}
-
-/// No mail at all: a server without a mail service, and tests.
-pub struct NoMail;
-
-impl TurnMail for NoMail {
-    fn your_turn(&self, _player: Uuid, _game: Uuid, _ply: usize, _opponent: String) {}
-}

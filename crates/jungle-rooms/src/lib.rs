@@ -24,6 +24,7 @@ pub mod engine_pool;
 pub mod fair_play;
 pub mod game_end;
 pub mod lobby;
+pub mod notices;
 pub mod online;
 pub mod open;
 pub mod reach;

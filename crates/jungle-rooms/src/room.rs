@@ -52,7 +52,7 @@ pub struct RoomContext {
     /// The time as sessions see it (tokio's clock, moved forward by tests of days).
     pub time: crate::time_source::TimeSource,
     /// Mails a correspondence player whose turn it becomes (off unless configured).
-    pub mailer: Arc<dyn crate::correspondence::TurnMail>,
+    pub notices: Arc<dyn crate::notices::PlayerNotices>,
 }
 
 struct Member {

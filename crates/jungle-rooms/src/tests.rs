@@ -55,7 +55,7 @@ async fn context() -> (Arc<RoomContext>, WriteLog, watch::Sender<bool>) {
         engines: crate::engine_pool::EnginePool::new(1),
         rooms: Rooms::default(),
         time: Default::default(),
-        mailer: Arc::new(crate::correspondence::NoMail),
+        notices: Arc::new(crate::notices::NoNotices),
         fair_play: crate::fair_play::FairPlay::new(
             Default::default(),
             store.clone(),

@@ -47,7 +47,12 @@ impl Assets {
         }
         match self {
             Assets::Embedded => {
-                jungle_assets::find(path).map(|asset| jungle_assets::respond(asset, headers))
+                use jungle_assets::{find, find_hashed, respond, Caching};
+                find(path)
+                    .map(|asset| respond(asset, headers, Caching::Revalidate))
+                    .or_else(|| {
+                        find_hashed(path).map(|asset| respond(asset, headers, Caching::Immutable))
+                    })
             }
             Assets::Dir(root) => {
                 let bytes = tokio::fs::read(root.join(path)).await.ok()?;
@@ -112,7 +117,8 @@ mod tests {
     async fn embedded_files_are_found_and_paths_that_climb_are_not() {
         let assets = Assets::Embedded;
         let none = HeaderMap::new();
-        for path in ["index.html", "js/main.js", "favicon.ico"] {
+        let hashed = jungle_assets::find("js/main.js").unwrap().hashed.unwrap();
+        for path in ["index.html", "js/main.js", "favicon.ico", hashed] {
             let response = assets.serve(path, &none).await.expect(path);
             assert_eq!(response.status(), StatusCode::OK, "{path}");
         }

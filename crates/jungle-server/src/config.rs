@@ -113,6 +113,11 @@ pub struct Config {
     #[arg(long, env = "JUNGLE_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
 
+    /// Take Web Push subscriptions whose endpoint is plain HTTP on this machine: only for
+    /// tests, which run their own push service on loopback. Without it, endpoints are HTTPS.
+    #[arg(long, env = "JUNGLE_PUSH_LOOPBACK_ENDPOINTS", hide = true)]
+    pub push_loopback_endpoints: bool,
+
     /// Do not mine finished games for puzzles in the background (they are mined once each, at
     /// the lowest CPU priority, on engine tables no game is waiting for).
     #[arg(long, env = "JUNGLE_NO_PUZZLE_MINING")]

@@ -125,6 +125,21 @@ impl Server {
             store.clone(),
         )
         .map_err(ServerError::Mail)?;
+        let pusher = jungle_web_push::Pusher::start(
+            store.clone(),
+            jungle_web_push::PusherConfig {
+                public_url: public_url.to_string(),
+                allow_loopback_endpoints: config.push_loopback_endpoints,
+            },
+        )
+        .await?;
+        // Whose move it is over days, a challenge, a tournament about to start: mail and push
+        // each decide what goes.
+        let notices: Arc<dyn jungle_rooms::notices::PlayerNotices> =
+            Arc::new(jungle_rooms::notices::AllNotices(vec![
+                Arc::new(mailer.clone()),
+                Arc::new(pusher.clone()),
+            ]));
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         // Turns a stop left in the move log join their games before any game resumes.
         let folded = store.fold_move_log().await?;
@@ -176,7 +191,7 @@ impl Server {
             shutdown: shutdown_rx.clone(),
             claims: jungle_cluster::seams::claims(cluster.clone()),
             time: config.time.clone(),
-            mailer: Arc::new(mailer.clone()),
+            notices: notices.clone(),
         });
         jungle_rooms::asleep::let_games_sleep(&room_ctx, config.idle_game());
         jungle_tournaments::schedule::ensure_organiser(&store).await?;
@@ -223,7 +238,7 @@ impl Server {
             online.clone(),
             shutdown_rx.clone(),
         ));
-        let challenges = jungle_rooms::challenges::Challenges::new(players);
+        let challenges = jungle_rooms::challenges::Challenges::new(players, notices);
         let across = cluster
             .clone()
             .zip(outboxes)
@@ -294,6 +309,7 @@ impl Server {
             room_ctx,
             directors,
             mailer,
+            pusher,
             origins,
             shutdown: shutdown_rx.clone(),
             metrics,

@@ -51,6 +51,7 @@ pub(crate) fn router(state: AppState, assets: assets::Assets, public_metrics: bo
         .merge(jungle_puzzles::routes())
         .merge(jungle_learn::routes())
         .merge(jungle_tournaments::routes())
+        .merge(jungle_web_push::routes())
         .route("/healthz", get(api::healthz));
     if public_metrics {
         routes = routes.route("/metrics", get(api::metrics));

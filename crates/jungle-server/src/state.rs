@@ -114,6 +114,17 @@ impl FromRef<AppState> for jungle_correspondence::MailState {
     }
 }
 
+impl FromRef<AppState> for jungle_web_push::PushState {
+    fn from_ref(state: &AppState) -> Self {
+        jungle_web_push::PushState {
+            store: state.store.clone(),
+            limits: state.limits.clone(),
+            origins: state.origins.clone(),
+            pusher: state.pusher.clone(),
+        }
+    }
+}
+
 impl FromRef<AppState> for jungle_tournaments::TournamentsState {
     fn from_ref(state: &AppState) -> Self {
         jungle_tournaments::TournamentsState {
@@ -197,6 +208,8 @@ pub struct Shared {
     pub online: jungle_rooms::online::Online,
     /// Mails: confirmations, and a correspondence player's turn (off unless configured).
     pub mailer: jungle_mail::Mailer,
+    /// Web Push: a turn over days, a challenge, a tournament about to start.
+    pub pusher: jungle_web_push::Pusher,
     /// What the Bot API takes, built at its first request.
     pub bot_api: std::sync::OnceLock<jungle_bot_api::BotApiState>,
     /// What a WebSocket connection takes, built at the first.

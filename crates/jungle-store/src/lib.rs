@@ -16,6 +16,7 @@ mod moderation;
 mod move_log;
 pub mod persist;
 mod players;
+mod push;
 mod puzzle_mining;
 mod puzzle_streaks;
 mod puzzles;
@@ -46,6 +47,7 @@ pub use jungle_game::records::{
 };
 pub use mail::MailAddress;
 pub use moderation::{AuditRecord, ModerationStoreError, NamedPlayer, NewReport, ReportRecord};
+pub use push::{PushPreferences, StoredPushSubscription};
 pub use puzzle_streaks::StreakRun;
 pub use puzzles::{puzzle_id, AttemptOutcome, AttemptRecord, PuzzleRating, StoredPuzzle};
 pub use rooms::WaitingRoom;

@@ -29,6 +29,9 @@ pub const MAX_PLAYERS: usize = 2_000;
 pub const MAX_WATCHERS: usize = 10_000;
 /// How often waiting players are paired and changed standings sent.
 const TICK: Duration = Duration::from_secs(1);
+/// How long before its start the players who joined a tournament are told it is coming (a
+/// push to a phone: time to come back to the site).
+const SOON: Duration = Duration::from_secs(5 * 60);
 /// Tables up to this many players are sent every tick; larger ones every `players / this`
 /// ticks, so that a 1,000-player arena's followers get a table every 4 s.
 const PLAYERS_PER_TICK: usize = 250;
@@ -258,6 +261,7 @@ pub fn start(ctx: Arc<RoomContext>, directors: Directors, online: Online, loaded
         seq: 0,
         ticks: 0,
         changed: true,
+        told_soon: false,
     };
     tokio::spawn(director.run(rx));
 }
@@ -290,6 +294,9 @@ struct Director {
     ticks: u64,
     /// Something the standings show may have changed since they were last sent.
     changed: bool,
+    /// The players were told the start is near (the services tell each player once, whatever
+    /// node or restart tells them again).
+    told_soon: bool,
 }
 
 /// The order players joined in, for their numbers: as stored (by join time).
@@ -321,6 +328,7 @@ impl Director {
                     }
                     self.find_lost_games().await;
                     let now = now_ms();
+                    self.tell_the_start_is_near(now);
                     if self.pairing_open(now) {
                         self.pair().await;
                     }
@@ -343,6 +351,21 @@ impl Director {
             if let Command::Join { reply, .. } = command {
                 let _ = reply.send(Err(JoinError::Over));
             }
+        }
+    }
+
+    /// Within [`SOON`] of the start, once: every player in the tournament hears it is coming.
+    fn tell_the_start_is_near(&mut self, now: i64) {
+        let until_start = self.t.starts_at - now;
+        if self.told_soon || until_start <= 0 || until_start > SOON.as_millis() as i64 {
+            return;
+        }
+        self.told_soon = true;
+        let minutes = (until_start as u64).div_ceil(60_000) as u32;
+        for player in self.entries.keys().filter(|p| !self.paused.contains(p)) {
+            self.ctx
+                .notices
+                .tournament_soon(*player, self.t.id, self.t.name.clone(), minutes);
         }
     }
 

@@ -17,6 +17,7 @@ import { drawCaptured, drawMoves, premoveCandidates, stateAtPly } from './game/r
 import { drawBar, orientation } from './game/seats.js';
 import { sayMove } from './game/announce.js';
 import { askPermission } from '../notify.js';
+import { pushSupported, subscribeThisDevice } from '../push.js';
 
 /** @typedef {import('../types.js').App} App */
 /** @typedef {import('../types.js').View & { update: () => void }} GameView */
@@ -183,7 +184,11 @@ export function renderGame(root, app) {
   };
   root.addEventListener('click', (e) => {
     if (/** @type {Element} */ (e.target).closest?.('[data-rematch]')) askRematch(app);
-    if (/** @type {Element} */ (e.target).closest?.('#ask-notify')) askPermission().then(update);
+    if (/** @type {Element} */ (e.target).closest?.('#ask-notify')) {
+      // Over days, an account's move should reach it with the site closed: Web Push too.
+      const overDays = app.store.state.game?.clock?.kind === 'days' && Boolean(app.session.player?.username) && pushSupported();
+      (overDays ? subscribeThisDevice().then(() => {}, () => askPermission()) : askPermission()).then(update, update);
+    }
     if (/** @type {Element} */ (e.target).closest?.('#analyse-whole')) {
       replay.analysing = true;
       app.session.send({ t: 'analyse_game', game: app.store.state.game.game });

@@ -9,6 +9,7 @@ import { language, locale, t } from '../i18n.js';
 import * as preferences from '../preferences.js';
 import { PIECE_STYLES, defaultStyle, token } from '../pieces.js';
 import { deviceName, escape } from '../format.js';
+import { renderPushSettings } from '../components/push_settings.js';
 
 /** What a token may do, as the server names it. */
 const SCOPES = ['bot:play', 'board:play', 'challenge:write'];
@@ -75,6 +76,8 @@ export function renderSettings(root, app) {
       <div id="vacation-body"><p class="muted">${t('loading')}</p></div><p id="vacation-note" role="status"></p></section>
     <section class="card" id="mail" aria-labelledby="mail-title"><h2 id="mail-title">${t('mailTitle')}</h2>
       <div id="mail-body"><p class="muted">${t('loading')}</p></div><p id="mail-note" role="status"></p></section>
+    <section class="card" id="push" aria-labelledby="push-title"><h2 id="push-title">${t('pushTitle')}</h2>
+      <div id="push-body"><p class="muted">${t('loading')}</p></div><p id="push-note" role="status"></p></section>
     <section class="card"><h2>${t('apiTokens')}</h2><p class="muted">${t('apiTokensHint')}</p>
       <ul class="list" id="tokens"></ul>
       <form id="token-form" class="account-form">
@@ -207,6 +210,7 @@ export function renderSettings(root, app) {
   // Vacation and mail: read once as the page opens (the server allows few of these requests).
   renderVacation($(root, '#vacation-body'), $(root, '#vacation-note'), () => alive);
   renderMail($(root, '#mail-body'), $(root, '#mail-note'), () => alive, app.session.player.id);
+  renderPushSettings($(root, '#push-body'), $(root, '#push-note'), () => alive);
 
   wire(root, 'password', async () => {
     await api.changePassword(valueOf(root, '#pw-current'), valueOf(root, '#pw-new'));

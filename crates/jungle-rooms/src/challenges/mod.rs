@@ -105,13 +105,19 @@ pub struct Challenges {
     book: Arc<Mutex<Book>>,
     /// The players, wherever their tabs are.
     players: crate::reach::Players,
+    /// Told of each challenge, for a player whose other devices may want to hear of it.
+    notices: Arc<dyn crate::notices::PlayerNotices>,
 }
 
 impl Challenges {
-    pub fn new(players: crate::reach::Players) -> Challenges {
+    pub fn new(
+        players: crate::reach::Players,
+        notices: Arc<dyn crate::notices::PlayerNotices>,
+    ) -> Challenges {
         Challenges {
             book: Arc::default(),
             players,
+            notices,
         }
     }
 
@@ -192,6 +198,8 @@ impl Challenges {
             challenge: info.clone(),
         });
         self.send(info.to.id, &notice, None);
+        self.notices
+            .challenged(info.to.id, info.id, info.from.name.clone());
         let challenges = self.clone();
         let id = info.id;
         tokio::spawn(async move {
@@ -458,7 +466,10 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn an_unanswered_challenge_expires_after_a_minute_and_tells_both() {
         let online = crate::online::Online::default();
-        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
+        let challenges = Challenges::new(
+            crate::reach::Players::new(online.clone(), None),
+            Arc::new(crate::notices::NoNotices),
+        );
         let (from, mut from_rx) = connection(1, Uuid::new_v4());
         let (to, mut to_rx) = connection(2, Uuid::new_v4());
         let _entry = online.register(&to, Arc::new(Notify::new()));
@@ -486,7 +497,10 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn challenges_are_bounded_each_way() {
         let online = crate::online::Online::default();
-        let challenges = Challenges::new(crate::reach::Players::new(online.clone(), None));
+        let challenges = Challenges::new(
+            crate::reach::Players::new(online.clone(), None),
+            Arc::new(crate::notices::NoNotices),
+        );
         let target = Uuid::new_v4();
         let (to, _to_rx) = connection(100, target);
         let _entry = online.register(&to, Arc::new(Notify::new()));

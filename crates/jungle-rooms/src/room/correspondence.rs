@@ -1,11 +1,11 @@
-//! Games over days: the mail that tells a player it is their move, and the vacations that
+//! Games over days: the notice (a mail, a push) that tells a player it is their move, and the vacations that
 //! pause their clock.
 
 use super::*;
 
 impl Room {
     /// A game over days: it is someone's turn, and if they are not here to see it they may
-    /// want a mail (the mailer decides: a confirmed address, once a turn, a daily cap).
+    /// want a mail or a push (those services decide: once a turn, a daily cap).
     pub(super) fn mail_the_mover(&self) {
         if !self.session.settings().clock.is_correspondence()
             || self.session.status() != GameStatus::Active
@@ -20,7 +20,7 @@ impl Room {
         if mover.online() {
             return;
         }
-        self.ctx.mailer.your_turn(
+        self.ctx.notices.your_turn(
             mover.who.player.id,
             self.id,
             self.session.game().ply_count(),

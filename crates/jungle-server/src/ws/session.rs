@@ -176,6 +176,7 @@ impl Session {
                 name: player.name,
             },
             games,
+            client: jungle_assets::CLIENT_VERSION.to_owned(),
         })))
     }
 

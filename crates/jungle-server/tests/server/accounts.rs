@@ -81,7 +81,7 @@ async fn a_guest_made_permanent_keeps_everything_on_a_second_device(db: Db) {
             token: device.token.clone(),
         })
         .await;
-    let games = expect_frame!(second, ServerFrame::Welcome { player, games } if player.id == guest.id => games);
+    let games = expect_frame!(second, ServerFrame::Welcome { player, games, .. } if player.id == guest.id => games);
     assert_eq!(games, vec![game]);
     let profile: http::PlayerProfile = server.get(&format!("/api/players/{}", guest.id)).await;
     assert_eq!(profile.name, "Lovelace");

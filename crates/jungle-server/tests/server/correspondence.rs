@@ -10,10 +10,10 @@ use crate::common::*;
 use jungle_protocol::http::{PlayerProfile, WaitingGames};
 
 const DAY: Duration = Duration::from_secs(86_400);
-const THREE_DAYS: ClockSpec = ClockSpec::Days { days: 3 };
+pub(crate) const THREE_DAYS: ClockSpec = ClockSpec::Days { days: 3 };
 /// Eleven moves each that end nothing: the shuffles and the leopard's walk of
 /// `DEN_WIN_AT_PLY_21`, stepping aside instead of into the den.
-const LINE: [&str; 22] = [
+pub(crate) const LINE: [&str; 22] = [
     "g1f1", "a9b9", "a1b1", "g9f9", "f1g1", "b8b7", "b1a1", "f8e8", "e3d3", "b9a9", "d3d4", "f9g9",
     "d4d5", "b7b8", "d5d6", "e8f8", "d6d7", "a9b9", "d7d8", "g9f9", "d8e8", "f9g9",
 ];
@@ -41,7 +41,11 @@ async fn waiting(server: &TestServer, player: &Player) -> WaitingGames {
 }
 
 /// Comes back to `game` after a restart or a disconnect: its state as the player sees it.
-async fn back_to(server: &TestServer, player: &Player, game: Uuid) -> (Client, GameState) {
+pub(crate) async fn back_to(
+    server: &TestServer,
+    player: &Player,
+    game: Uuid,
+) -> (Client, GameState) {
     let mut client = server.client(player).await;
     client.send(ClientFrame::Watch { game }).await;
     let state = client.expect_game().await;
@@ -289,7 +293,12 @@ async fn email(
 }
 
 /// Red moves and leaves the game; once Blue sees Red gone, Blue answers: Red's turn, away.
-async fn red_moves_and_leaves(mut red: Client, blue: &mut Client, game: Uuid, moves: [&str; 2]) {
+pub(crate) async fn red_moves_and_leaves(
+    mut red: Client,
+    blue: &mut Client,
+    game: Uuid,
+    moves: [&str; 2],
+) {
     red.mv(game, moves[0]).await;
     blue.expect_moved().await;
     drop(red);

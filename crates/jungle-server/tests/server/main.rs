@@ -27,6 +27,7 @@ mod moderation;
 mod play;
 mod private;
 mod protocol_errors;
+mod push;
 mod puzzle_streak;
 mod puzzles;
 mod review;

@@ -220,6 +220,50 @@ fn the_binary_serves_its_client_from_any_directory() {
         let revalidated = (again.status().as_u16(), again.bytes().await.unwrap().len());
         (packed, encoding, etag, revalidated)
     });
+    // Every file the page names by content is kept a year; the page itself is revalidated
+    // and its policy lets its import map (and nothing else inline) run.
+    let (page_caching, policy, import_map, named) = runtime.block_on(async {
+        let page = reqwest::get(format!("http://{addr}/")).await.unwrap();
+        let caching = page.headers()["cache-control"].to_str().unwrap().to_owned();
+        let policy = page.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let text = page.text().await.unwrap();
+        let (_, rest) = text.split_once("<script type=\"importmap\">").unwrap();
+        let import_map = rest.split_once("</script>").unwrap().0.to_owned();
+        let mut addresses: Vec<String> = serde_json::from_str::<serde_json::Value>(&import_map)
+            .unwrap()["imports"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        for attribute in ["href=\"", "src=\""] {
+            for piece in text.split(attribute).skip(1) {
+                addresses.push(piece.split('"').next().unwrap().to_owned());
+            }
+        }
+        let mut named = Vec::new();
+        for address in addresses.iter().filter(|a| a.matches('.').count() >= 2) {
+            let response = reqwest::get(format!("http://{addr}{address}"))
+                .await
+                .unwrap();
+            let header = |name: &str| {
+                response
+                    .headers()
+                    .get(name)
+                    .map(|v| v.to_str().unwrap().to_owned())
+            };
+            named.push((
+                address.clone(),
+                response.status().as_u16(),
+                header("cache-control"),
+                header("content-security-policy"),
+            ));
+        }
+        (caching, policy, import_map, named)
+    });
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
@@ -248,6 +292,30 @@ fn the_binary_serves_its_client_from_any_directory() {
     );
     assert!(etag.starts_with('"'), "a strong ETag: {etag}");
     assert_eq!(revalidated, (304, 0));
+    assert_eq!(page_caching, "no-cache");
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let digest = base64::engine::general_purpose::STANDARD
+        .encode(sha2::Sha256::digest(import_map.as_bytes()));
+    assert!(
+        policy.contains(&format!("script-src 'self' 'sha256-{digest}'")),
+        "{policy}"
+    );
+    assert!(named.len() > 40, "modules, styles, font: {}", named.len());
+    assert!(named.iter().any(|n| n.0.starts_with("/js/main.")));
+    assert!(named.iter().any(|n| n.0.starts_with("/css/app.")));
+    assert!(named
+        .iter()
+        .any(|n| n.0.starts_with("/fonts/jungle-glyphs.")));
+    for (address, status, caching, policy) in &named {
+        assert_eq!(*status, 200, "{address}");
+        assert_eq!(
+            caching.as_deref(),
+            Some("public, max-age=31536000, immutable"),
+            "{address}"
+        );
+        assert_eq!(*policy, None, "{address}: a file, no document");
+    }
     assert_eq!(status("/favicon.ico").1, 200);
     assert_eq!(status("/nope").1, 404);
     assert!(status("/nope").2.starts_with("text/html"));

@@ -23,6 +23,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("jungle-protocol", 1),
     // The browser client's files, compressed at build time.
     ("jungle-assets", 1),
+    // Web Push's cryptography: keys, signatures, encrypted messages.
+    ("jungle-push", 1),
     // The game domain, pure: session, clock, ratings, arena, puzzles, records.
     ("jungle-game", 2),
     // The database and the game writer: they serve every feature and know none.
@@ -35,6 +37,7 @@ const LAYERS: &[(&str, u8)] = &[
     // The features: each owns its routes, limits, queries and wiring.
     ("jungle-puzzles", 5),
     ("jungle-mail", 5),
+    ("jungle-web-push", 5),
     ("jungle-accounts", 5),
     // Features that stand on the accounts.
     ("jungle-learn", 6),
@@ -57,6 +60,7 @@ const PURE: &[&str] = &[
     "jungle-engine",
     "jungle-protocol",
     "jungle-game",
+    "jungle-push",
 ];
 
 /// Crates that do I/O or run an async runtime: none may be reached from a pure crate.
