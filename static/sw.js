@@ -17,7 +17,8 @@ self.addEventListener('install', (event) => {
     const page = await fetch('/', { cache: 'no-cache' });
     const text = await page.clone().text();
     await cache.put('/', page);
-    const named = [...text.matchAll(/(?:href|src)="(\/[^"]+)"/g)].map((match) => match[1]);
+    // Files only (a name with an extension): the page's links to other pages are the page.
+    const named = [...text.matchAll(/(?:href|src)="(\/[^"#?]*\.[a-z0-9]+)"/g)].map((match) => match[1]);
     await cache.addAll([...new Set(named)]);
   })());
 });

@@ -2,7 +2,7 @@
 """Makes the client's Traditional Chinese (繁體中文, Taiwan usage) from its Simplified Chinese,
 with OpenCC's s2twp conversion: `pip install opencc`, then `python3 tools/make-traditional.py`.
 
-Writes static/js/strings_zh_hant.js (the zh table of static/js/i18n.js, converted),
+Writes static/js/strings_zh_hant.js (the table of static/js/strings_zh.js, converted),
 static/js/rules_zh_hant.js (each Chinese line of static/js/views/rules.js, converted), and the
 "zh-Hant" of every text of the lessons (crates/jungle-learn/src/chapters/*.json). Run it
 again after changing the Chinese texts; a browser test checks that every table has every key.
@@ -32,9 +32,9 @@ HEADER = "// Made by tools/make-traditional.py from the Simplified Chinese: edit
 
 
 def strings():
-    text = (JS / "i18n.js").read_text()
-    start = text.index("\n  zh: {\n") + len("\n  zh: {\n")
-    end = text.index("\n  },\n  'zh-Hant':", start)
+    text = (JS / "strings_zh.js").read_text()
+    start = text.index("export const ZH = {\n") + len("export const ZH = {\n")
+    end = text.index("\n};", start)
     block = text[start:end]
     # Only the quoted values change: keys and JavaScript stay as they are.
     converted = re.sub(r"'((?:[^'\\]|\\.)*)'", lambda m: "'" + convert(m.group(1)) + "'", block)

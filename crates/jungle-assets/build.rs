@@ -75,11 +75,34 @@ fn main() {
     let renames = renames(&files);
     let version = client_version(&files);
     let mut import_map_sha256 = String::new();
+    let mut language_pages = Vec::new();
     for file in files.iter_mut() {
         if file.path == "index.html" {
             let (page, digest) = page_of(&root, &file.bytes, &renames, &version);
-            file.bytes = page;
             import_map_sha256 = digest;
+            // A reader of Chinese (by the browser's language) gets the page preloading its
+            // words too: they arrive with the first screen's modules, not after them.
+            for (language, table) in [("zh", "js/strings_zh.js"), ("zh-Hant", "js/strings_zh_hant.js")] {
+                let table = &renames
+                    .iter()
+                    .find(|(old, _)| old == &format!("/{table}"))
+                    .expect("the Chinese tables are content-named")
+                    .1;
+                let text = String::from_utf8(page.clone()).expect("UTF-8");
+                let marker = "<link rel=\"modulepreload\"";
+                let with_table = text.replacen(
+                    marker,
+                    &format!("<link rel=\"modulepreload\" href=\"{table}\">\n{marker}"),
+                    1,
+                );
+                language_pages.push(File {
+                    path: format!("index.{language}.html"),
+                    full: file.full.clone(),
+                    bytes: with_table.into_bytes(),
+                    hashed: None,
+                });
+            }
+            file.bytes = page;
         } else if file.path == "sw.js" {
             let text = String::from_utf8(file.bytes.clone()).expect("sw.js is UTF-8");
             assert!(
@@ -95,6 +118,8 @@ fn main() {
                 .into_bytes();
         }
     }
+    files.extend(language_pages);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     let mut code = String::from("pub static ASSETS: &[Asset] = &[\n");
     for (index, file) in files.iter().enumerate() {
         println!("cargo:rerun-if-changed={}", file.full.display());

@@ -15,17 +15,20 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * The server on a loopback port. `dir` (a former server's `dir`) starts it again on the same
- * database, as a restart would.
+ * database, as a restart would. The client is read from `static/` as it stands, unless
+ * `embedded`: then the binary's own, as a release serves it (compressed, content-named
+ * addresses, the import map; the binary must be built after the client's last change).
  * @param {string[]} [extraArgs]
  * @param {string} [dir]
+ * @param {{ embedded?: boolean }} [options]
  */
-export async function startServer(extraArgs = [], dir = mkdtempSync(join(tmpdir(), 'jungle-e2e-'))) {
+export async function startServer(extraArgs = [], dir = mkdtempSync(join(tmpdir(), 'jungle-e2e-')), options = {}) {
   const binary = join(repo, 'target/debug/jungle-server');
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run cargo build -p jungle-server first`);
   const child = spawn(binary, [
     '--addr', '127.0.0.1:0',
     '--database-url', `sqlite://${join(dir, 'e2e.db')}`,
-    '--static-dir', join(repo, 'static'),
+    ...(options.embedded ? [] : ['--static-dir', join(repo, 'static')]),
     '--log-json',
     ...extraArgs,
   ], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, RUST_LOG: 'info' } });
@@ -205,10 +208,11 @@ export const DEN_WIN_AT_PLY_13 = ['e3d3', 'a9b9', 'd3d4', 'g9f9', 'd4d5', 'b8b7'
  * A server and a browser for a test file: started before its tests and stopped after them.
  * The object's `server` and `browser` are set once the tests run.
  */
-export function serverAndBrowser() {
+/** @param {{ embedded?: boolean }} [options] as for startServer */
+export function serverAndBrowser(options = {}) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer([], undefined, options);
     env.browser = await launchBrowser();
   });
   after(async () => {

@@ -57,6 +57,8 @@ test('the site can be installed and opens offline', async () => {
   // In Chinese the installed app is named in Chinese.
   await useLanguage(page, 'zh');
   await page.reload();
+  // Once the Chinese words have come, the page links to the Chinese manifest.
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   const zh = await manifestOf(page);
   assert.equal(zh.href, '/manifest.zh.webmanifest');
   assert.equal(zh.manifest.name, '斗兽棋竞技场');

@@ -1,8 +1,10 @@
 // Every string the client shows, one table per language. t(key, vars) fills {placeholders}.
-// Traditional Chinese is made from the Simplified by tools/make-traditional.py.
+// English is here; the Chinese tables (strings_zh.js, and strings_zh_hant.js made from it by
+// tools/make-traditional.py) are fetched only for a reader of them (loadLanguage), so an
+// English reader's first visit downloads no Chinese.
 
-import { ZH_HANT } from './strings_zh_hant.js';
-
+/** The tables here now: English always, the others once loaded.
+ * @type {Record<string, Record<string, string>>} */
 export const STRINGS = {
   en: {
     brand: 'Jungle Arena', siteTitle: 'Jungle Arena', titleYourMove: 'Your move', notifyAsk: 'Tell me when it is my move', notifyAgainst: 'against {name}', notifyMoved: '{name} played {move}', offlineNotice: 'You are offline: the site reconnects by itself when the network is back.', rules: 'Rules', sound: 'Sound on/off', theme: 'Light or dark', themeDark: 'Dark colours', themeLight: 'Light colours',
@@ -242,245 +244,6 @@ export const STRINGS = {
     learnBackToChapter: 'Back to the chapter', learnTryIt: 'Try it: lesson', learnTryItTitled: 'Try it: “{title}”',
     learnRulesetsDiffer: 'The four rulesets differ in these few points.', learnRuleset: 'Ruleset: {rules}',
   },
-  zh: {
-    brand: '斗兽棋竞技场', siteTitle: '斗兽棋 · Jungle Arena', titleYourMove: '轮到你走', notifyAsk: '轮到我时通知我', notifyAgainst: '对手：{name}', notifyMoved: '{name} 走了 {move}', offlineNotice: '你已离线：网络恢复后会自动重新连接。', rules: '规则', sound: '声音开关', theme: '明暗', themeDark: '深色', themeLight: '浅色',
-    notFound: '这里没有页面。', notFoundBack: '回到大厅', playNow: '先玩，稍后取名', changeName: '你的昵称',
-    chooseName: '请选择昵称', nameHint: '1–24个字，可用字母、数字、空格、_ 或 -', start: '开始',
-    flipBoard: '翻转棋盘', people: '真人', bots: '机器人', whoIsRanked: '排名对象', botTitle: '机器人：通过机器人接口下棋的程序', closeRoom: '关闭房间', loading: '加载中…', pageMissing: '此页面未能加载：可能是网络断开了。', tryAgain: '重试',
-    pushTitle: '设备通知', pushHint: '慢棋轮到你、有人挑战你、你报名的比赛即将开始：即使网站没有打开，也会发送到你的手机或电脑。', pushHereOn: '此设备会收到通知。', pushHereOff: '此设备不会收到通知。', pushDevices: '（共 {n} 台设备）', pushStart: '发送到此设备', pushStop: '此设备不再接收', pushWhat: '通知内容', pushTurns: '慢棋轮到我走', pushChallenges: '有人挑战我', pushTournaments: '我报名的比赛即将开始', pushUnsupported: '此浏览器无法接收本站的通知（iPhone 或 iPad：请先将本站添加到主屏幕）。', pushBlocked: '本站的通知已被屏蔽：请在浏览器的网站设置中允许。', pushSaved: '已保存。', roomStartedWatch: '这盘棋已经开始：取个昵称即可观战。', invitesYou: '{name} 邀请你下一盘{rules}，{clock}', takeSeat: '入座', youPlaySide: '你执{side}',
-    coloursDrawn: '入座时随机分红蓝', fromSetUpPosition: '从摆好的局面开始', inviteNameHint: '1–24个字，可用字母、数字、空格、_ 或 -；留空则由我们代取',
-    playComputer: '人机对战', level: '难度', levelN: '{n} 级', computerAfter: '无人应战时，多久后改与电脑对弈',
-    never: '不', afterS: '{s} 秒', addComputer: '让电脑坐这个位置', computer: '电脑',
-    quickMatch: '快速匹配', ruleset: '规则', clock: '计时', rated: '排位', casual: '休闲', play: '开始对局',
-    waiting: '正在寻找对手… {s} 秒', pool: '同设置另有 {n} 人在等', 'pool.one': '同设置另有 1 人在等', cancel: '取消',
-    privateRoom: '约战好友', colour: '执子', red: '红方', blue: '蓝方', random: '随机',
-    createRoom: '创建私人房间', roomReady: '把链接发给好友：', copy: '复制链接', copied: '已复制',
-    codeAloud: '或告诉对方房间码：', joinByCode: '输入房间码加入', join: '加入', code: '房间码',
-    liveGames: '正在进行的对局', noLiveGames: '现在没有对局。', watch: '观战',
-    leaderboard: '排行榜', noRatings: '此规则暂无排位。', yourRatings: '我的等级分',
-    games: '{n} 局', 'games.one': '{n} 局', provisional: '暂定',
-    disconnects: '断线 {n}', disconnectsTitle: '断线次数：{n}', leaveRecord: '断线 {d} 次 · 未走第一步 {a} 次',
-    perMove: '每步 {s} 秒', you: '你', spectating: '你正在观战。',
-    waitingForOpponent: '等待对手打开链接…',
-    yourTurn: '轮到你了', theirTurn: '对方走棋',
-    offerDraw: '提和', drawOffered: '已提和', drawOfferedToYou: '对方提出和棋。',
-    accept: '同意', decline: '拒绝', resign: '认输', confirmResign: '确定认输吗？', yes: '是', no: '否',
-    rematch: '再来一局', rematchAsked: '已请求再来一局', rematchOffered: '对方想再来一局。',
-    backToLobby: '返回大厅', moves: '着法', captured: '被吃', lostAnimals: '{side}失去：{animals}',
-    opponentAway: '{name} 已离开，{s} 秒内不回来即判负。', connecting: '正在重新连接…',
-    timeouts: '{n}/{max}',
-    wins: '{side}胜', draw: '和棋', aborted: '对局取消', youWin: '你赢了', youLose: '你输了',
-    drawDeclinedToYou: '对方拒绝了你的求和。', yourFirstMove: '请在 {s} 秒内走第一步，否则对局取消。',
-    firstMove: '{side}还有 {s} 秒走第一步。', timeoutsTitle: '超时：{n}/{max} 次', drawAgainAt: '第 {n} 步后可再求和',
-    'reason.den': '{side}进入兽穴', 'reason.all-captured': '{loser}的动物被吃光',
-    'reason.no-moves': '{loser}无棋可走', 'reason.no-capture': '长时间无吃子',
-    'reason.resign': '{loser}认输', 'reason.draw-agreed': '双方同意和棋',
-    'reason.timeout': '{loser}超时', 'reason.abandoned': '{loser}逃跑',
-    'reason.aborted': '未按时走出第一步',
-    notRated: '不计分：对局在10回合内结束。', casualGame: '休闲对局：不计分。',
-    ratingChange: '等级分：红 {red}　蓝 {blue}',
-    yourRatingChange: '你的等级分：{before} → {after}（{change}）',
-    provisionalNote: '?：暂定等级分，再下几局稳定之前变动较大。',
-    sayNo: '挑战与屏蔽', whoMayChallenge: '谁可以向我挑战', 'challenges.everyone': '所有人', 'challenges.accounts': '注册玩家', 'challenges.nobody': '任何人都不行', blockedPlayers: '已屏蔽的玩家', blockHint: '被屏蔽的玩家不能向你挑战，他们的聊天你看不到，快速匹配也不会把你们配在一起（比赛中仍可能相遇）。', noBlocks: '你没有屏蔽任何人。', block: '屏蔽', unblock: '取消屏蔽', unblockName: '取消屏蔽 {name}', blockedNote: '你已屏蔽 {name}：不接受其挑战、不看其聊天、不与其快速匹配。', 'error.challenge_refused': '该玩家不接受你的挑战。',
-    'error.analysis_unavailable': '公平对局：你正在下棋时，引擎不提供任何分析；正在进行的对局中的局面也不分析。对局结束后开放。',
-    'error.illegal_move': '不能这样走。', 'error.room_not_found': '没有这个房间码。',
-    'error.player_offline': '该玩家不在线。', 'error.unknown_challenge': '这个挑战已经结束。',
-    'error.account_required': '排位赛和通讯赛只在账号之间进行：请下休闲快棋，或用用户名保留你的玩家。',
-    'error.already_seeking': '你已在寻找对局。',
-    tournaments: '比赛', officialTournament: '本站定期举办', officialShort: '官方', publicNeedsAccount: '公开比赛需要注册账号；你创建的比赛将是私密的，凭链接加入。', previousPage: '上一页', nextPage: '下一页', pageOf: '第 {n} 页，共 {total} 页', newTournament: '创建比赛', tournamentName: '名称', minutes: '分钟',
-    privateTournament: '私人比赛（凭链接加入）', botsTournament: '仅限机器人（引擎通过机器人接口加入）', botsArena: '机器人竞技场：引擎通过机器人接口加入，真人观战。', createTournament: '创建', noTournaments: '还没有比赛：创建一个吧。',
-    playersN: '{n} 名选手', 'playersN.one': '{n} 名选手', points: '积分', noEntries: '还没有人加入。', onStreak: '连胜中：下一胜双倍计分',
-    'tournament.upcoming': '尚未开始', 'tournament.running': '进行中', 'tournament.finished': '已结束',
-    joinTournament: '加入', rejoinTournament: '重新加入', withdraw: '退出（暂停）', paused: '已暂停',
-    watchGame: '观看其对局', gamesShort: '局数', startsIn: '距开始', endsIn: '距结束',
-    shareTournament: '分享此链接：只有持有链接的人才能加入。', backToTournament: '返回比赛',
-    nextPairing: '比赛期间，你的下一局会自动打开。',
-    'error.unknown_tournament': '没有这个比赛。', 'error.tournament_over': '这个比赛已经结束。',
-    'error.tournament_code': '这是私人比赛：请通过链接加入。',
-    'error.already_joined': '你已经在这个比赛中了。',
-    'error.in_tournament_game': '你正在另一个比赛中对局，请先下完。',
-    'error.tournament_full': '这个比赛已满员。',
-    boardSection: '棋盘与棋手', clockOf: '{side}计时', roomLink: '房间链接',
-    boardTheme: '棋盘配色', 'board.wood': '木纹', 'board.meadow': '草地',
-    'error.seek_gone': '这局已被别人接下或取消了。', openSeeks: '公开挑战', noOpenSeeks: '现在没有人在等：点“开始对局”做第一个。',
-    'error.takeback_unavailable': '这里不能悔棋。', 'error.takeback_pending': '已经请求悔棋了。',
-    'error.abort_unavailable': '只有在你走第一步之前才能中止对局；请改为认输。',
-    'error.bots_only': '这是机器人竞技场：你可以观战。',
-    takeback: '悔棋', takebackAsked: '已请求悔棋', takebackOfferedToYou: '对方请求悔一步棋。',
-    takebackDeclinedToYou: '对方拒绝了你的悔棋。',
-    chatUnread: '新消息（{n}）', chat: '聊天', chatSpectators: '观众聊天', chatOff: '关闭聊天', chatSay: '说点什么（140 字以内）', chatSend: '发送',
-    chatMute: '屏蔽', chatMuteName: '屏蔽 {name}', chatMutedCount: '已屏蔽 {n} 人：', 'chatMutedCount.one': '已屏蔽 1 人：', chatUnmuteName: '取消屏蔽 {name}', 'error.bad_chat': '这条消息无法发送。',
-    'chat.hello': '你好！', 'chat.good_luck': '祝你好运！', 'chat.well_played': '下得好！', 'chat.thanks': '谢谢！',
-    'chat.good_game': '好棋！', 'chat.oops': '哎呀！',
-    'error.bad_frame': '服务器无法读取该请求。',
-    'error.binary_frame': '服务器无法读取该请求。',
-    'error.frame_too_large': '请求过大。',
-    'error.not_authenticated': '尚未登录，正在重连…',
-    'error.bad_token': '此玩家已不存在。',
-    'error.already_authenticated': '已经登录。',
-    'error.bad_request': '不接受这些设置。',
-    'error.unknown_game': '没有这盘棋。',
-    'error.not_your_game': '你不是这盘棋的棋手。',
-    'error.not_your_turn': '还没轮到你。',
-    'error.bad_move': '这不是一步棋。',
-    'error.game_over': '对局已结束。',
-    'error.game_not_started': '对局尚未开始。',
-    'error.no_draw_offer': '没有可回应的求和。',
-    'error.draw_offer_limit': '每 20 步只能求和一次。',
-    'error.rematch_unavailable': '现在不能再来一局。',
-    'error.limit_reached': '已达到上限，请先完成一个。',
-    'error.bad_position': '这个局面或着法无法下。',
-    'error.banned': '该玩家已被封禁。', 'error.bot_account': '机器人账号只能通过机器人接口下棋，不能在浏览器里下。',
-    'error.rate_limited': '请求太频繁，请稍后再试。',
-    'error.puzzle_in_play': '这道谜题的局面正出现在一盘进行中的对局里：请换一题，或稍后再试。',
-    'error.unavailable': '匹配暂时不可用，进行中的对局不受影响。请稍后再试。',
-    'error.internal': '服务器出错了，请重试。',
-    'error.name_empty': '请输入昵称。',
-    'error.name_too_long': '昵称最多 24 个字。',
-    'error.name_characters': '昵称只能包含字母、数字、空格、_ 和 -。',
-    'error.name_blank': '昵称不能包含不可见字符。',
-    'error.name_taken': '这个昵称属于某个账号或与之相似，请换一个。',
-    'error.name_reserved': '以“Computer”开头的昵称留给电脑，请换一个。',
-    'error.not_found': '找不到。',
-    'error.bad_username': '用户名为 2–20 个字母、数字、_ 或 -，并以字母开头。',
-    'error.bad_password': '密码至少 8 个字符，且不能是常见密码。',
-    'error.username_taken': '用户名已被占用、保留，或与已有用户名相似。',
-    'error.already_an_account': '此玩家已有账号。',
-    'error.bad_credentials': '用户名或密码错误。',
-    'error.not_signed_in': '请先登录。',
-    'error.no_such_session': '没有这个设备。',
-    'error.foreign_origin': '不接受来自其他网站的请求。',
-    'error.bad_reset_link': '此链接无效、已用过或已过期，请向管理员索取新链接。',
-    'error.no_such_player': '没有这个玩家。',
-    'error.already_reported': '你已举报过此玩家，管理员会处理。',
-    'error.bad_text': '这段文字不是棋谱。',
-    'error.too_large': '内容过大。',
-    errorGeneric: '出错了：{msg}',
-    rulesTitle: '斗兽棋规则（{name}）',
-    'ruleset.classic': '经典', 'ruleset.strict': '严格', 'ruleset.daitou': '大头', 'ruleset.international': '国际',
-    'animal.elephant': '象', 'animal.lion': '狮', 'animal.tiger': '虎', 'animal.leopard': '豹',
-    'animal.wolf': '狼', 'animal.dog': '狗', 'animal.cat': '猫', 'animal.rat': '鼠',
-    square: '{square}', pieceLabel: '{side}{animal}，战斗力 {rank}，在 {square}', emptyLabel: '{square}',
-    sideAnimal: '{side}{animal}', moveSaid: '{animal}从 {from} 走到 {to}', takesSaid: '，吃掉{animal}', passSaid: '{side}超时，这一步跳过',
-    squareWithTerrain: '{square}，{terrain}', 'terrain.water': '水', 'terrain.trap': '{side}陷阱', 'terrain.den': '{side}兽穴',
-    pieceStyle: '棋子', 'pieceStyle.pictures': '图画', 'pieceStyle.glyphs': '汉字', 'pieceStyle.both': '图画和汉字', 'pieceStyle.auto': '随语言：{style}',
-    legendTitle: '八种动物', legendRank: '战斗力 {rank}', legendDen: '兽穴', 'legendRing.red': '实线圈', 'legendRing.blue': '虚线圈', legendTrap: '陷阱', legendWater: '河',
-    legendHint: '每只动物能吃同级或更低级的动物；鼠能吃象。',
-    boardLabel: '棋盘。方向键移动，回车选择和走子。',
-    username: '用户名', password: '密码', keepPlayer: '保留此玩家',
-    keepPlayerHint: '设置用户名和密码，即可下排位赛并在任何设备登录。你的对局和等级分都会保留。',
-    claimRenames: '你在对局中的名字将从 {name} 改为用户名 {username}。',
-    signedInAs: '已登录：{name}', signOut: '退出登录', haveAccount: '已有账号？登录', signIn: '登录',
-    ratedNeedsAccount: '排位赛需要账号（见下方）。', account: '账号',
-    ratingHistory: '等级分走势', noRatedGames: '此规则暂无排位对局。', recentGames: '最近对局', noGames: '还没有对局。',
-    record: '胜 {w} · 负 {l} · 和 {d}', win: '胜', loss: '负', drawShort: '和', myProfile: '我的主页',
-    replayGame: '回放', versus: '对', movesN: '{n} 步', 'movesN.one': '1 步',
-    'status.finished': '已结束', 'status.aborted': '已取消', 'status.active': '进行中', 'status.waiting': '等待中',
-    'reason.banned': '{loser} 已被封禁',
-    online: '在线', offline: '离线', banned: '该玩家已被封禁。',
-    challenge: '挑战', challengeTitle: '挑战 {name}', sendChallenge: '发出挑战',
-    challengeOffline: '{name} 不在线；只能挑战在线的玩家。',
-    challengeWaiting: '等待 {name} 回应… {s} 秒', challengedBy: '{name} 向你发起挑战',
-    challengeTerms: '{rules} · {clock} · {kind} · 你执{colour}',
-    'challengeEnd.declined': '{name} 拒绝了你的挑战。', 'challengeEnd.expired': '挑战超时，无人回应。',
-    'challengeEnd.cancelled': '挑战已撤回。',
-    'declineReason.generic': '现在不方便。', 'declineReason.later': '请稍后再来：同时进行的对局太多。',
-    'declineReason.tooFast': '用时太快：请发一个慢一些的。', 'declineReason.tooSlow': '用时太慢：请发一个快一些的。',
-    'declineReason.timeControl': '不接受这种计时方式。', 'declineReason.rated': '请发起计分的挑战。',
-    'declineReason.casual': '请发起不计分的挑战。', 'declineReason.standard': '不接受这种规则。',
-    'declineReason.noBot': '不与机器人对局。', 'declineReason.onlyBot': '只与机器人对局。',
-    report: '举报', reportTitle: '举报 {name}', reportReason: '原因', reportDetails: '发生了什么（可不填）',
-    'reportReason.cheating': '作弊（借助引擎）', 'reportReason.abuse': '辱骂骚扰',
-    'reportReason.name': '不当昵称', 'reportReason.stalling': '拖延、中途离开', 'reportReason.other': '其他',
-    sendReport: '提交举报', reportSent: '谢谢，管理员会处理。', reportGame: '关于对局 {id}',
-    fullLeaderboard: '完整排行榜', leaderboardTitle: '排行榜 · {rules}', rating: '等级分', player: '玩家',
-    leaderboardHint: '仅列出等级分已稳定（偏差低于 110）的账号。',
-    provisionalTitle: '尚未稳定', provisionalHint: '带 ? 的是暂定等级分：再下几局便会稳定，并进入上面的排名。',
-    allRulesets: '全部规则', olderGames: '更早', newerGames: '较新', pageN: '第 {n} 页',
-    settings: '设置', language: '语言', muteSounds: '关闭声音', showCoordinates: '在棋盘上显示格子坐标',
-    puzzles: '谜题', puzzleTheme: '主题', allThemes: '全部主题', hint: '提示', viewSolution: '查看答案', nextPuzzle: '下一题',
-    puzzleOpponentMoves: '对手走棋…', puzzleYourTurn: '轮到你：为{side}找出最好的一步。', puzzleRight: '对！继续。',
-    puzzleWrong: '不是这一步。本题记为失败；可以再试一次、看答案，或做下一题。', puzzleSolved: '解开了！',
-    streakTitle: '谜题连胜', streakAbout: '谜题越来越难，直到你第一次走错。没有提示。你能走多远？', streakStart: '开始连胜', streakScore: '连胜：{n}', streakBest: '最佳：{n}', streakOver: '连胜结束：解开 {n} 题（你的最佳：{best}）。', streakComplete: '全部谜题都解开了：连胜 {n}！', streakReady: '准备好了就开始连胜。',
-    puzzleRetry: '再试一次', puzzleTryAgain: '再试一次：为{side}找出最好的一步。', puzzleSolvedHelped: '在帮助下解开：本题记为失败。',
-    puzzleSolutionShown: '答案：', aboutPuzzle: '关于本题', puzzleRatingN: '题目等级分 {n}', playedN: '已被尝试 {n} 次', playedOnce: '已被尝试 1 次', puzzlesSolvedOf: '解开 {w} / {n} 题',
-    yourPuzzleRating: '你的谜题等级分：{n}', puzzleNewcomer: '解题即可获得谜题等级分。', puzzleNotRated: '不计分（游客，或做过此题）',
-    puzzleFromGame: '出自一盘对局：去看看', puzzleFromSelfPlay: '出自本站引擎的自我对弈', puzzleLink: '本题链接',
-    puzzleOfTheDay: '每日一题', solveIt: '去解题',
-    'theme.den1': '一步入穴', 'theme.den2': '两步入穴', 'theme.den3': '三步入穴', 'theme.denLong': '多步入穴', 'theme.material': '得子',
-    'theme.trapCapture': '陷阱吃子', 'theme.ratCapturesElephant': '鼠吃象', 'theme.riverJump': '跳河',
-    'theme.riverBlock': '鼠挡跳河', 'theme.riverUnblocked': '让开河道', 'theme.defence': '防守',
-    'theme.higherCapture': '以小吃大', 'theme.endgame': '残局', 'theme.long': '长线',
-    apiTokens: 'API 令牌', apiTokensHint: '令牌让程序替这个账户下棋：把你的引擎作为机器人（机器人接口），或用你自己的客户端（棋盘接口）。令牌不能用来登录本站。', tokenDescription: '用途', newToken: '创建令牌', tokenShownOnce: '请现在复制这个令牌：它只显示这一次，我们只保存它的指纹。', noTokens: '没有令牌。', deleteToken: '删除', deleteTokenName: '删除令牌 {name}', neverUsed: '从未使用', lastUsed: '最近使用 {when}', 'scope.bot:play': '作为机器人下棋', 'scope.board:play': '下我自己的棋', 'scope.challenge:write': '发起挑战', chooseScope: '请至少选择一项权限。',
-    save: '保存', saved: '已保存。', sessionsTitle: '已登录的设备', thisDevice: '本设备', lastSeen: '最近使用 {when}',
-    signOutDevice: '退出', signOutOthers: '退出其他所有设备',
-    changePassword: '修改密码', currentPassword: '当前密码', newPassword: '新密码', passwordChanged: '密码已修改，其他设备已退出登录。',
-    exportData: '下载我的数据（JSON）', deleteAccount: '删除账号',
-    deleteHint: '你的对局会保留，但改用匿名名称；用户名、密码和登录记录将被清除。此操作无法撤销。',
-    replay: '回放', replayFirst: '开局', replayPrev: '后退一步', replayNext: '前进一步', replayLast: '最新',
-    plyOf: '{n} / {total}', downloadGame: '下载',
-    analyse: '分析', engineAfterGame: '对局结束后可分析', engineAfterGameWhy: '公平对局：对局进行中，引擎不向棋手或任何观众透露关于这盘棋的任何信息。对局结束后一切开放。', evalHidden: '正在进行的对局中出现的局面暂不显示评估，直到那盘棋结束。', analysisBoard: '分析棋盘', evaluation: '局面评估', engine: '引擎',
-    variation: '你自己的变着。', backToGame: '回到对局', importTitle: '导入',
-    importHint: '粘贴棋谱（JGN 文本）或局面', load: '载入', denIn: '{side} {n} 步进兽穴',
-    gameOverHere: '此局面已终局。', depthN: '深度 {n}',
-    editorTitle: '摆棋', editorPalette: '棋子', editorErase: '移走棋子',
-    editorHint: '先选一个棋子（或 ✕），再点格子。每方每种动物各一只。',
-    editorToMove: '轮到', editorStart: '初始局面', editorClear: '清空棋盘', editorText: '局面文本',
-    editorValid: '可以下的局面：{n} 种走法。', editorOver: '这个局面一开始就已终局。',
-    editorPlay: '从这里开始下（休闲）', copyText: '复制',
-    editorBadRanks: '文本有 {n} 行；棋盘有 9 行，用 / 分隔。',
-    editorBadWidth: '第 {rank} 行有 {n} 格；每行 7 格。',
-    editorBadLetter: '第 {rank} 行：“{ch}”不是棋子（e l t p w d c r，大写为红方，数字为空格）。',
-    editorBadTurn: '棋盘后的“{turn}”应为 r（红方走）或 b（蓝方走）。',
-    analyseWholeGame: '评估每一步', analysingGame: '正在评估每一步…',
-    'mark.inaccuracy': '欠佳', 'mark.mistake': '失误', 'mark.blunder': '败着', 
-    correspondence: '通讯赛', correspondencePerMove: '通讯赛：每步用时', accountsOnly: '仅限账号',
-    nDays: '{n} 天', 'nDays.one': '1 天', daysPerMove: '每步 {n} 天', 'daysPerMove.one': '每步 1 天',
-    clockDays: '{d}天{h}小时', clockHours: '{h}小时{m}分', untilWhen: '截止 {when}', timeLeft: '还剩 {left}',
-    correspondenceNeedsAccount: '通讯赛需要账号（见下方）。',
-    correspondenceSeekListed: '你的通讯赛已列在“公开挑战”中：此页面开着时，任何人都可以接受。',
-    yourTurnInN: '{n} 盘棋轮到你走', 'yourTurnInN.one': '1 盘棋轮到你走',
-    turnBadge: '{n} 盘通讯赛轮到你走', 'turnBadge.one': '1 盘通讯赛轮到你走',
-    correspondenceInProgress: '进行中的通讯赛：{n} 盘。', 'correspondenceInProgress.one': '进行中的通讯赛：1 盘。',
-    noGameWaiting: '没有等你走棋的对局。', makeMove: '去走棋',
-    opponentsTurnGames: '等待对手走棋', opponentTimeLeft: '对手还剩 {left}', openGame: '打开',
-    dayGivenToYou: '{name} 多给了你一天。',
-    yourFirstMoveBy: '请在 {when} 前走第一步，否则对局取消。', firstMoveBy: '{side}须在 {when} 前走第一步。',
-    giveDay: '+1 天', giveDayTitle: '给对方这一步多加一天', dayGiven: '已加一天',
-    'error.give_day_unavailable': '只有在通讯赛中、第一步之后、轮到对方走棋时，才能给对方加一天，每步一次。',
-    'error.claim_unavailable': '现在不能判胜：对手还在，或者还有时间回来。',
-    vacation: '休假', vacationHint: '休假期间，你在通讯赛中的步时暂停；对手的计时照常。每年最多 14 天，还剩 {n} 天。',
-    vacationTake: '休假 {days}', vacationStart: '开始休假', onVacationUntil: '休假至 {when}', comeBackNow: '提前结束休假',
-    vacationLobby: '休假至 {when}：你的步时暂停。',
-    mailTitle: '轮到你时邮件提醒', mailOff: '本服务器不发送邮件。',
-    mailHint: '通讯赛轮到你走棋而你不在时，我们会发邮件提醒你：每步一封，每天最多 20 封，每封都附有退订链接。',
-    mailAddress: '电子邮件地址', mailNone: '尚未填写地址：不会收到邮件。', mailWaiting: '请点击我们发到 {address} 的邮件中的链接以确认。',
-    mailConfirmed: '已确认：通讯赛轮到你走棋而你不在时，你会收到邮件。',
-    mailUnsubscribed: '你已退订这些邮件：再次保存地址即可恢复。',
-    mailRemove: '删除我的地址', mailSent: '已保存：确认邮件正在发送。', mailRemoved: '你的地址已删除。',
-    mailRefused: '这个地址未被接受：请检查，或稍后再试。',
-    oneSitting: '即时对局', ratingSpeed: '即时对局或通讯赛', noRatedGamesDays: '此规则暂无排位通讯赛。',
-    resetTitle: '设置新密码', resetDone: '密码已修改，请用新密码登录。',
-    learn: '学棋', learnTitle: '学下斗兽棋', learnInvite: '第一次玩斗兽棋？', learnInviteButton: '从头学起', learnInviteBack: '你的课程停在上次离开的地方。',
-    learnStartHere: '从这里开始', learnContinue: '继续学习', learnAllDone: '你已完成全部课程和练习对局。下得好！',
-    learnDoneOf: '已完成 {done}/{total}', learnPractice: '练习', learnChapterN: '第 {n} 章', learnProgressRow: '本章进度',
-    learnTickDone: '已完成', learnTickLabel: '第 {n} 题，共 {total} 题（{lesson}）', learnPracticeTick: '练习对局',
-    learnExerciseOf: '{n}/{total}', learnNext: '下一题', learnToPractice: '去练习', learnFinishChapter: '完成本章',
-    learnNextChapter: '下一章：{title}', learnAllChapters: '全部章节', learnChapterDone: '本章完成 ✓',
-    learnPracticeHow: '与 1 级电脑对弈：你执{side}，{rules}规则，10 分钟，每步加 5 秒。',
-    learnPlayPractice: '开始练习对局', learnPracticeDone: '已完成', learnUnreachable: '无法载入课程：{msg}',
-    learnGotIt: '知道了', learnHistory: '这个局面之前已经走了 {n} 步：防长杀和循环规则会计算这些步。',
-    learnSteps: '需走 {n} 步', learnRight: '对了！', learnPassed: '{side}跳过了一步。', learnAnswered: '{side}走了 {move}。',
-    learnYourMove: '轮到你走。', learnWrong: '不太对。', learnIllegal: '这里不能这样走。', learnDone: '做得好！',
-    learnMovesFrom: '{rules}：{square} 可以走到 {targets}。', learnNoMoves: '{rules}：{square} 不能走。',
-    learnContrastTitle: '同一局面：{a}与{b}',
-    learnPracticeMoves: '你已走 {n}/{within} 步', learnPracticeComplete: '练习完成 ✓',
-    learnPracticeMissed: '这次没成功：{n} 步内没有达成目标。',
-    learnPracticeAborted: '对局已取消：第一步没有在时限内（30 秒）走出。', learnTryAgain: '再试一次',
-    learnBackToChapter: '回到本章', learnTryIt: '试一试：课程', learnTryItTitled: '试一试：“{title}”',
-    learnRulesetsDiffer: '四种规则只在以下几点上不同。', learnRuleset: '规则：{rules}',
-  },
-  'zh-Hant': ZH_HANT,
 };
 
 /** The languages, in the order the header's button steps through them. */
@@ -506,6 +269,29 @@ export function locale() {
   return { en: 'en', zh: 'zh-CN', 'zh-Hant': 'zh-TW' }[lang] ?? 'en';
 }
 
+/** The other languages' tables, each a module of its own. */
+const TABLES = {
+  zh: () => import('./strings_zh.js').then((m) => m.ZH),
+  'zh-Hant': () => import('./strings_zh_hant.js').then((m) => m.ZH_HANT),
+};
+
+/**
+ * Fetches the table of `next` if it is not here yet; call it before `setLanguage(next)`.
+ * A table that cannot be fetched (offline) leaves English in its place.
+ * @param {string} next
+ */
+export async function loadLanguage(next) {
+  const load = TABLES[/** @type {keyof typeof TABLES} */ (next)];
+  if (STRINGS[next] || !load) return;
+  try {
+    STRINGS[next] = await load();
+  } catch {
+    // English words stand in.
+  }
+}
+
+/** Shows `next` from now on (its table loaded by `loadLanguage`, else English words).
+ * @param {string} next */
 export function setLanguage(next) {
   lang = LANGUAGES.includes(next) ? next : 'en';
   localStorage.setItem('jungle.lang', lang);
@@ -524,13 +310,14 @@ export function setLanguage(next) {
  */
 export function errorText(code, fallback) {
   const key = `error.${code}`;
-  return code && (STRINGS[lang][key] ?? STRINGS.en[key]) ? t(key) : fallback;
+  return code && (STRINGS[lang]?.[key] ?? STRINGS.en[key]) ? t(key) : fallback;
 }
 
 export function t(key, vars = {}) {
   // A count of one takes the `.one` form where there is one ("1 game").
   const one = vars.n === 1 || vars.n === '1' ? `${key}.one` : null;
-  const text = (one && (STRINGS[lang][one] ?? STRINGS.en[one])) ?? STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  const table = STRINGS[lang] ?? STRINGS.en;
+  const text = (one && (table[one] ?? STRINGS.en[one])) ?? table[key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 

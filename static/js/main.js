@@ -1,16 +1,13 @@
 // Boots the client: identity, the socket, the router, and the frames that change app state.
 
 import * as api from './api.js';
-import { LANGUAGES, errorText, language, setLanguage, t, translatePage } from './i18n.js';
+import { LANGUAGES, errorText, language, loadLanguage, setLanguage, t, translatePage } from './i18n.js';
 import * as sound from './sound.js';
 import { $ } from './dom.js';
-import { renderHome } from './views/home.js';
 import { escape } from './format.js';
 import { renderSignIn } from './components/account.js';
 import { createChallengeNotices } from './components/challenge.js';
-import { createTurnBadge } from './components/turn_badge.js';
-import { createTabTitle, setPageTitle } from './tab_title.js';
-import { createNotifier } from './notify.js';
+import { setPageTitle } from './tab_title.js';
 import { hasProgress } from './learn_progress.js';
 import * as preferences from './preferences.js';
 import { createStore } from './store.js';
@@ -18,7 +15,6 @@ import { createSession } from './session.js';
 import { createRouter } from './router.js';
 import { createTicker } from './ticker.js';
 import { fetchGamePageAhead, loadPage, loadedPage } from './pages.js';
-import { createNewVersionWatch } from './new_version.js';
 
 const root = $(document, '#app');
 const statusBar = $(document, '#status');
@@ -49,14 +45,19 @@ const app = {
   ticker,
 };
 /** @type {any} */ (window).jungleApp = app; // for debugging in the console
-// The correspondence games waiting for the reader's move, on every page.
-const turnBadge = createTurnBadge(/** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')), app);
-// The tab's title and icon say when a move is the reader's.
-const tabTitle = createTabTitle(app);
-// And, once the player has allowed it, a notification while the tab is hidden.
-createNotifier(app);
-// A page left open across a deploy reloads itself between games.
-const newVersion = createNewVersionWatch(app);
+/** The badge, the tab's title, notifications and the new-version watch (companions.js),
+ * started once the first screen is drawn. @type {import('./types.js').Companions | null} */
+let companions = null;
+/** The client version the server's welcome named, for companions that arrive after it. */
+let servedVersion = '';
+function startCompanions() {
+  import('./companions.js').then((module) => {
+    companions = module.startCompanions(app, /** @type {HTMLAnchorElement} */ ($(document, '#turn-badge')));
+    companions.turnBadge.redraw();
+    companions.tabTitle.redraw();
+    if (servedVersion) companions.newVersion.served(servedVersion);
+  }).catch(() => {});
+}
 
 /** The socket's state as the session last said it. */
 let connection = '';
@@ -170,7 +171,7 @@ function showLoading() {
 /** A page's module could not be fetched: after a deploy the page reloads as the new client;
  * otherwise (offline) it says so, with a way to try again. @param {number} turn */
 function pageMissing(turn) {
-  if (turn !== routeTurn || newVersion.reloadsForMissingFile()) return;
+  if (turn !== routeTurn || companions?.newVersion.reloadsForMissingFile()) return;
   root.innerHTML = `<section class="card narrow" role="alert"><p>${t('pageMissing')}</p>
     <p><button type="button" class="primary" id="page-again">${t('tryAgain')}</button></p></section>`;
   $(root, '#page-again').onclick = () => router.reroute();
@@ -204,15 +205,15 @@ function showPage(name, make) {
 function route(left, at) {
   routeTurn += 1;
   // A page of an older client takes the move to another page to reload as the new one.
-  if (left && newVersion.reloadsOnNavigation()) return;
+  if (left && companions?.newVersion.reloadsOnNavigation()) return;
   show(null);
   ticker.clear();
   if (left?.name === 'game' && !(at.name === 'game' && at.id === left.id)) leaveGame(left.id);
   translatePage();
   drawToggles();
-  turnBadge.redraw();
+  companions?.turnBadge.redraw();
   setPageTitle('');
-  tabTitle.redraw();
+  companions?.tabTitle.redraw();
   // A reset link works on any device, signed in or not; so does a wrong address.
   if (at.name === 'reset') {
     showPage('settings', (page) => page.renderReset(root, at.code, app));
@@ -288,7 +289,7 @@ function route(left, at) {
       }
       break;
     default:
-      show(renderHome(root, app));
+      showPage('home', (page) => page.renderHome(root, app));
   }
 }
 
@@ -334,7 +335,7 @@ function identityChanged() {
   app.store.reset();
   unwatched.clear();
   challengeNotices.clear();
-  turnBadge.restart();
+  companions?.turnBadge.restart();
   router.reroute();
   loadAccountSettings();
 }
@@ -364,7 +365,8 @@ function onFrame(frame) {
   switch (frame.t) {
     case 'welcome':
       if (frame.player.id !== session.player?.id) api.forgetPlayer();
-      newVersion.served(frame.client);
+      servedVersion = frame.client ?? '';
+      companions?.newVersion.served(servedVersion);
       break;
     case 'error':
       // The engine's refusal (fair play) goes where its answer would have gone: the analysis
@@ -440,8 +442,10 @@ function drawToggles() {
   muteButton.setAttribute('aria-pressed', String(sound.isMuted()));
 }
 const isAccount = () => Boolean(session.player?.username);
-langButton.onclick = () => {
-  preferences.update({ language: nextLanguage() }, isAccount()).catch(() => {});
+langButton.onclick = async () => {
+  const next = nextLanguage();
+  await loadLanguage(next);
+  preferences.update({ language: next }, isAccount()).catch(() => {});
   drawToggles();
   router.reroute();
 };
@@ -453,9 +457,12 @@ muteButton.onclick = () => {
   preferences.update({ muted: !sound.isMuted() }, isAccount()).catch(() => {});
   drawToggles();
 };
+// A reader of Chinese waits for its words before the first screen is drawn.
+await loadLanguage(language());
 setLanguage(language());
 preferences.apply({});
 drawToggles();
 loadAccountSettings();
 router.reroute();
+startCompanions();
 fetchGamePageAhead();

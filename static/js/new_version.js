@@ -5,7 +5,7 @@
 // being played or is looking for an opponent (a reload would leave them, or lose the seek).
 
 /** This page's client version, written into the page at build time (none from a folder). */
-const OWN = document.querySelector('meta[name="jungle-client"]')?.getAttribute('content') ?? null;
+const own = () => document.querySelector('meta[name="jungle-client"]')?.getAttribute('content') ?? null;
 
 /**
  * @param {import('./types.js').App} app
@@ -29,7 +29,8 @@ export function createNewVersionWatch(app) {
   return {
     /** The server's `welcome` named the client it serves. @param {string | undefined} served */
     served(served) {
-      if (OWN && served && served !== OWN) stale = true;
+      const mine = own();
+      if (mine && served && served !== mine) stale = true;
       reloadIfHidden();
     },
     /** A move to another page is starting: true when it reloads the page instead (the

@@ -1,9 +1,10 @@
-// The pages' modules, each fetched the first time it is shown. The first screen (the lobby and
-// the name card) comes with main.js, preloaded by the page; the others arrive on demand, so a
-// phone's first visit downloads only what it shows. The game page is fetched ahead once the
+// The pages' modules, each fetched the first time it is shown: a phone's first visit
+// downloads only what it shows (the name card, which comes with main.js), and a returning
+// player's lobby arrives from the browser's cache. The game page is fetched ahead once the
 // first screen is up: a game is where a visit most often goes next.
 
 const LOADERS = {
+  home: () => import('./views/home.js'),
   game: () => import('./views/game.js'),
   rules: () => import('./views/rules.js'),
   profile: () => import('./views/profile.js'),

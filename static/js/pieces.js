@@ -1,48 +1,13 @@
-// How an animal is drawn: as a picture, as its Chinese character, or both. The player chooses
-// in settings (kept with the account); until then each language has its own default: pictures
-// for English readers, who cannot tell 虎 from 狮, and the characters Chinese players know.
+// How an animal is drawn: as a picture, as its Chinese character, or both, in the style the
+// player chose (piece_style.js).
 
 import { PICTURES, svg } from './animals.js';
 import { ANIMALS, glyphOf } from './fen.js';
-import { language, t } from './i18n.js';
+import { t } from './i18n.js';
+import { pieceStyle } from './piece_style.js';
 
-const STYLE_KEY = 'jungle.pieces';
-
-/** @typedef {'pictures' | 'glyphs' | 'both'} PieceStyle */
-
-/** @type {PieceStyle[]} */
-export const PIECE_STYLES = ['pictures', 'glyphs', 'both'];
-
-/**
- * The style shown to a reader of `lang` who has not chosen one.
- * @param {string} lang
- * @returns {PieceStyle}
- */
-export function defaultStyle(lang = language()) {
-  return lang === 'en' ? 'pictures' : 'glyphs';
-}
-
-/** @returns {PieceStyle | undefined} the style chosen in this browser, if any */
-export function chosenStyle() {
-  const saved = localStorage.getItem(STYLE_KEY);
-  return PIECE_STYLES.find((style) => style === saved);
-}
-
-/** @returns {PieceStyle} the style the board draws now */
-export function pieceStyle() {
-  return chosenStyle() ?? defaultStyle();
-}
-
-/**
- * Keeps `style` in this browser; anything else goes back to the language's default.
- * @param {string | undefined} style
- */
-export function choose(style) {
-  const known = PIECE_STYLES.find((s) => s === style);
-  if (known) localStorage.setItem(STYLE_KEY, known);
-  else localStorage.removeItem(STYLE_KEY);
-  document.documentElement.dataset.pieces = pieceStyle();
-}
+export { PIECE_STYLES, chosenStyle, choose, defaultStyle, pieceStyle } from './piece_style.js';
+/** @typedef {import('./piece_style.js').PieceStyle} PieceStyle */
 
 /**
  * The inside of a round piece for the animal `letter` (e l t p w d c r): picture and/or

@@ -2,8 +2,8 @@
 // account when signed in to one, so that every device shows the same.
 
 import * as api from './api.js';
-import { language, setLanguage } from './i18n.js';
-import { chosenStyle, choose, pieceStyle } from './pieces.js';
+import { language, loadLanguage, setLanguage } from './i18n.js';
+import { chosenStyle, choose, pieceStyle } from './piece_style.js';
 import * as sound from './sound.js';
 
 const COORDS_KEY = 'jungle.coordinates';
@@ -60,11 +60,14 @@ export function apply(settings) {
  * @param {boolean} account
  */
 export async function update(change, account) {
+  if (change.language) await loadLanguage(change.language);
   apply(change);
   if (account) await api.saveSettings(current());
 }
 
 /** An account's saved settings, applied here; true if the language changed. */
 export async function loadForAccount() {
-  return apply(await api.settings());
+  const settings = await api.settings();
+  if (settings.language) await loadLanguage(settings.language);
+  return apply(settings);
 }

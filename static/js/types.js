@@ -76,3 +76,6 @@
  */
 
 export {};
+
+/** The page's companions (companions.js), once started.
+ * @typedef {ReturnType<typeof import('./companions.js').startCompanions>} Companions */

@@ -47,6 +47,28 @@ pub fn find_hashed(path: &str) -> Option<&'static Asset> {
         .map(|at| &ASSETS[BY_HASHED[at].1])
 }
 
+/// The page for a browser whose `Accept-Language` is `accept`: `index.zh.html` (or
+/// `index.zh-Hant.html`, for Taiwan, Hong Kong and Macau) preloads the Chinese words a reader
+/// of Chinese is shown, as the client chooses by the browser's first language; otherwise
+/// `index.html`.
+pub fn page_for(accept: Option<&str>) -> &'static str {
+    let first = accept
+        .and_then(|value| value.split(',').next())
+        .map(|tag| tag.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    if !first.starts_with("zh") {
+        return "index.html";
+    }
+    let traditional = ["zh-hant", "zh-tw", "zh-hk", "zh-mo"]
+        .iter()
+        .any(|t| first == *t || first.starts_with(&format!("{t}-")));
+    if traditional {
+        "index.zh-Hant.html"
+    } else {
+        "index.zh.html"
+    }
+}
+
 /// How long a browser may keep a file without asking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caching {
@@ -227,9 +249,9 @@ mod tests {
         let page = page();
         for module in [
             "js/i18n.js",
-            "js/board.js",
-            "js/animals.js",
-            "js/views/home.js",
+            "js/api.js",
+            "js/session.js",
+            "js/components/account.js",
         ] {
             let link = format!("<link rel=\"modulepreload\" href=\"{}\">", address(module));
             assert!(page.contains(&link), "{module}");
@@ -242,6 +264,8 @@ mod tests {
             !page.contains("modulepreload\" href=\"/js/main"),
             "main.js is loaded by its script"
         );
+        let game = format!("modulepreload\" href=\"{}", address("js/views/game.js"));
+        assert!(!page.contains(&game), "a page imported on demand is not preloaded");
         let types = format!("modulepreload\" href=\"{}", address("js/types.js"));
         assert!(!page.contains(&types), "a JSDoc type is no import");
         assert!(page.contains(&format!("href=\"{}\"", address("css/app.css"))));
@@ -317,6 +341,23 @@ mod tests {
         );
         let asked = respond(js, &request(&[]), Caching::Revalidate);
         assert_eq!(asked.headers()[header::CACHE_CONTROL], "no-cache");
+    }
+
+    #[test]
+    fn a_reader_of_chinese_gets_the_page_that_preloads_its_words() {
+        assert_eq!(page_for(None), "index.html");
+        assert_eq!(page_for(Some("en-GB,en;q=0.9,zh;q=0.5")), "index.html");
+        assert_eq!(page_for(Some("zh-CN,zh;q=0.9")), "index.zh.html");
+        assert_eq!(page_for(Some("zh")), "index.zh.html");
+        assert_eq!(page_for(Some("zh-TW")), "index.zh-Hant.html");
+        assert_eq!(page_for(Some("zh-Hant-HK;q=1")), "index.zh-Hant.html");
+        for (page, table) in [("index.zh.html", "js/strings_zh.js"), ("index.zh-Hant.html", "js/strings_zh_hant.js")] {
+            let text = std::str::from_utf8(find(page).unwrap().raw).unwrap();
+            let link = format!("<link rel=\"modulepreload\" href=\"{}\">", address(table));
+            assert!(text.contains(&link), "{page}");
+            let plain = std::str::from_utf8(find("index.html").unwrap().raw).unwrap();
+            assert_eq!(text.replacen(&format!("{link}\n"), "", 1), plain, "{page} is the page plus its words");
+        }
     }
 
     #[test]

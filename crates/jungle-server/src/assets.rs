@@ -66,6 +66,26 @@ impl Assets {
     }
 }
 
+impl Assets {
+    /// The app's page for a request with `headers`; its cache keys on the language too.
+    async fn page(&self, headers: &HeaderMap) -> Option<Response> {
+        let page = match self {
+            Assets::Embedded => jungle_assets::page_for(
+                headers
+                    .get(header::ACCEPT_LANGUAGE)
+                    .and_then(|v| v.to_str().ok()),
+            ),
+            Assets::Dir(_) => "index.html",
+        };
+        let mut response = self.serve(page, headers).await?;
+        response.headers_mut().insert(
+            header::VARY,
+            HeaderValue::from_static("Accept-Encoding, Accept-Language"),
+        );
+        Some(response)
+    }
+}
+
 fn not_found() -> Response {
     (
         StatusCode::NOT_FOUND,
@@ -75,9 +95,10 @@ fn not_found() -> Response {
         .into_response()
 }
 
-/// The app's page, for every client route.
+/// The app's page, for every client route: built into the binary, the page for the browser's
+/// language (a reader of Chinese's preloads its words).
 pub async fn app_page(State(assets): State<Assets>, headers: HeaderMap) -> Response {
-    match assets.serve("index.html", &headers).await {
+    match assets.page(&headers).await {
         Some(response) => response,
         None => {
             tracing::error!("the client's index.html is missing");
@@ -101,7 +122,7 @@ pub async fn file(State(assets): State<Assets>, request: Request) -> Response {
         // The whole page, never a "not modified" of it: the status is the news.
         let mut asked = headers.clone();
         asked.remove(header::IF_NONE_MATCH);
-        if let Some(mut response) = assets.serve("index.html", &asked).await {
+        if let Some(mut response) = assets.page(&asked).await {
             *response.status_mut() = StatusCode::NOT_FOUND;
             return response;
         }

@@ -261,7 +261,7 @@ pub fn start(ctx: Arc<RoomContext>, directors: Directors, online: Online, loaded
         seq: 0,
         ticks: 0,
         changed: true,
-        told_soon: false,
+        told_soon: HashSet::new(),
     };
     tokio::spawn(director.run(rx));
 }
@@ -294,9 +294,9 @@ struct Director {
     ticks: u64,
     /// Something the standings show may have changed since they were last sent.
     changed: bool,
-    /// The players were told the start is near (the services tell each player once, whatever
-    /// node or restart tells them again).
-    told_soon: bool,
+    /// The players told the start is near, those who join later too (the services tell each
+    /// player once, whatever node or restart tells them again).
+    told_soon: HashSet<Uuid>,
 }
 
 /// The order players joined in, for their numbers: as stored (by join time).
@@ -354,15 +354,18 @@ impl Director {
         }
     }
 
-    /// Within [`SOON`] of the start, once: every player in the tournament hears it is coming.
+    /// Within [`SOON`] of the start: every player in the tournament hears it is coming, once,
+    /// whenever they joined.
     fn tell_the_start_is_near(&mut self, now: i64) {
         let until_start = self.t.starts_at - now;
-        if self.told_soon || until_start <= 0 || until_start > SOON.as_millis() as i64 {
+        if until_start <= 0 || until_start > SOON.as_millis() as i64 {
             return;
         }
-        self.told_soon = true;
         let minutes = (until_start as u64).div_ceil(60_000) as u32;
-        for player in self.entries.keys().filter(|p| !self.paused.contains(p)) {
+        for player in self.entries.keys() {
+            if self.paused.contains(player) || !self.told_soon.insert(*player) {
+                continue;
+            }
             self.ctx
                 .notices
                 .tournament_soon(*player, self.t.id, self.t.name.clone(), minutes);

@@ -463,12 +463,23 @@ mod tests {
         }
     }
 
+    /// The challenges told to the services that reach players away (mail, push).
+    #[derive(Default)]
+    struct Heard(Mutex<Vec<(Uuid, Uuid, String)>>);
+
+    impl crate::notices::PlayerNotices for Heard {
+        fn challenged(&self, player: Uuid, id: Uuid, from: String) {
+            self.0.lock().unwrap().push((player, id, from));
+        }
+    }
+
     #[tokio::test(start_paused = true)]
     async fn an_unanswered_challenge_expires_after_a_minute_and_tells_both() {
         let online = crate::online::Online::default();
+        let heard = Arc::new(Heard::default());
         let challenges = Challenges::new(
             crate::reach::Players::new(online.clone(), None),
-            Arc::new(crate::notices::NoNotices),
+            heard.clone(),
         );
         let (from, mut from_rx) = connection(1, Uuid::new_v4());
         let (to, mut to_rx) = connection(2, Uuid::new_v4());
@@ -480,6 +491,11 @@ mod tests {
             &received(&mut to_rx)[..],
             [ServerFrame::Challenged { .. }]
         ));
+        assert_eq!(
+            *heard.0.lock().unwrap(),
+            vec![(to.player.id, sent.id, from.player.name.clone())],
+            "a push service may tell the player's other devices"
+        );
         tokio::time::sleep(Duration::from_secs(CHALLENGE_TTL_S - 1)).await;
         assert_eq!(challenges.len(), 1, "still waiting at 59 s");
         assert_eq!(challenges.incoming(to.player.id)[0].expires_in_ms, 1000);

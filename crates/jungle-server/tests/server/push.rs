@@ -325,4 +325,70 @@ async fn a_push_comes_when_it_is_your_turn(db: Db) {
     server.shutdown().await;
 }
 
-both_stores!(a_push_comes_when_it_is_your_turn);
+/// A challenge, and a tournament joined that starts within five minutes, reach the subscribed
+/// account's browser in its language.
+async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
+    let service = PushService::start().await;
+    let server = TestServer::start_with(db, |c| c.push_loopback_endpoints = true).await;
+    let (ren, bo) = (server.account("Ren").await, server.account("Bo").await);
+    let browser = ReceiverKeys::generate();
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/push/subscriptions",
+        &ren.token,
+        Some(subscription(&format!("{}/ren", service.url), &browser)),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, _) = call(&server, reqwest::Method::PUT, "/api/account/settings", &ren.token, Some(json!({ "language": "zh" }))).await;
+    assert_eq!(status, 200, "Ren reads Chinese");
+    let open = |received: &Received| -> PushMessage {
+        serde_json::from_slice(&browser.decrypt(&received.body).unwrap()).unwrap()
+    };
+
+    let _ren_online = server.client(&ren).await;
+    let mut challenger = server.client(&bo).await;
+    challenger
+        .send(ClientFrame::Challenge {
+            to: ren.id,
+            rules: Ruleset::Classic,
+            clock: fischer(180, 2),
+            rated: false,
+            color: ColorChoice::Random,
+        })
+        .await;
+    let challenge = open(&service.wait_for(1).await[0]);
+    assert_eq!(challenge.kind, "challenge");
+    assert_eq!(challenge.title, "有人挑战你");
+    assert!(challenge.body.contains("Bo"), "{}", challenge.body);
+    assert_eq!(service.received.lock().unwrap()[0].headers["ttl"], "120");
+
+    let starts_at = jungle_game::time_text::rfc3339(
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64 + 240_000,
+    );
+    let (status, made) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/tournaments",
+        &bo.token,
+        Some(json!({ "name": "Evening arena", "rules": "classic", "clock": { "kind": "fischer", "base_s": 180, "inc_s": 2 }, "minutes": 30, "starts_at": starts_at })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let id: Uuid = made["id"].as_str().unwrap().parse().unwrap();
+    let mut entrant = server.client(&ren).await;
+    entrant.send(ClientFrame::JoinTournament { id, code: None }).await;
+    let soon = open(&service.wait_for(2).await[1]);
+    assert_eq!(soon.kind, "tournament");
+    assert!(soon.body.contains("Evening arena") && soon.body.contains("4 分钟"), "{}", soon.body);
+    assert!(soon.url.ends_with(&format!("/t/{id}")), "{}", soon.url);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(service.count(), 2, "told once");
+    server.shutdown().await;
+}
+
+both_stores!(
+    a_push_comes_when_it_is_your_turn,
+    a_challenge_and_a_tournament_about_to_start_are_pushed
+);

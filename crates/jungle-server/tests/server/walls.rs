@@ -37,12 +37,12 @@ const LAYERS: &[(&str, u8)] = &[
     // The features: each owns its routes, limits, queries and wiring.
     ("jungle-puzzles", 5),
     ("jungle-mail", 5),
-    ("jungle-web-push", 5),
     ("jungle-accounts", 5),
     // Features that stand on the accounts.
     ("jungle-learn", 6),
     ("jungle-correspondence", 6),
     ("jungle-tournaments", 6),
+    ("jungle-web-push", 6),
     // The nodes: above what they carry between them.
     ("jungle-cluster", 7),
     // The Bot API reaches games wherever they run.
