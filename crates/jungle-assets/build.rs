@@ -82,7 +82,10 @@ fn main() {
             import_map_sha256 = digest;
             // A reader of Chinese (by the browser's language) gets the page preloading its
             // words too: they arrive with the first screen's modules, not after them.
-            for (language, table) in [("zh", "js/strings_zh.js"), ("zh-Hant", "js/strings_zh_hant.js")] {
+            for (language, table) in [
+                ("zh", "js/strings_zh.js"),
+                ("zh-Hant", "js/strings_zh_hant.js"),
+            ] {
                 let table = &renames
                     .iter()
                     .find(|(old, _)| old == &format!("/{table}"))

@@ -54,7 +54,13 @@ pub fn find_hashed(path: &str) -> Option<&'static Asset> {
 pub fn page_for(accept: Option<&str>) -> &'static str {
     let first = accept
         .and_then(|value| value.split(',').next())
-        .map(|tag| tag.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .map(|tag| {
+            tag.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
         .unwrap_or_default();
     if !first.starts_with("zh") {
         return "index.html";
@@ -265,7 +271,10 @@ mod tests {
             "main.js is loaded by its script"
         );
         let game = format!("modulepreload\" href=\"{}", address("js/views/game.js"));
-        assert!(!page.contains(&game), "a page imported on demand is not preloaded");
+        assert!(
+            !page.contains(&game),
+            "a page imported on demand is not preloaded"
+        );
         let types = format!("modulepreload\" href=\"{}", address("js/types.js"));
         assert!(!page.contains(&types), "a JSDoc type is no import");
         assert!(page.contains(&format!("href=\"{}\"", address("css/app.css"))));
@@ -351,12 +360,19 @@ mod tests {
         assert_eq!(page_for(Some("zh")), "index.zh.html");
         assert_eq!(page_for(Some("zh-TW")), "index.zh-Hant.html");
         assert_eq!(page_for(Some("zh-Hant-HK;q=1")), "index.zh-Hant.html");
-        for (page, table) in [("index.zh.html", "js/strings_zh.js"), ("index.zh-Hant.html", "js/strings_zh_hant.js")] {
+        for (page, table) in [
+            ("index.zh.html", "js/strings_zh.js"),
+            ("index.zh-Hant.html", "js/strings_zh_hant.js"),
+        ] {
             let text = std::str::from_utf8(find(page).unwrap().raw).unwrap();
             let link = format!("<link rel=\"modulepreload\" href=\"{}\">", address(table));
             assert!(text.contains(&link), "{page}");
             let plain = std::str::from_utf8(find("index.html").unwrap().raw).unwrap();
-            assert_eq!(text.replacen(&format!("{link}\n"), "", 1), plain, "{page} is the page plus its words");
+            assert_eq!(
+                text.replacen(&format!("{link}\n"), "", 1),
+                plain,
+                "{page} is the page plus its words"
+            );
         }
     }
 

@@ -341,7 +341,14 @@ async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
     )
     .await;
     assert_eq!(status, 201);
-    let (status, _) = call(&server, reqwest::Method::PUT, "/api/account/settings", &ren.token, Some(json!({ "language": "zh" }))).await;
+    let (status, _) = call(
+        &server,
+        reqwest::Method::PUT,
+        "/api/account/settings",
+        &ren.token,
+        Some(json!({ "language": "zh" })),
+    )
+    .await;
     assert_eq!(status, 200, "Ren reads Chinese");
     let open = |received: &Received| -> PushMessage {
         serde_json::from_slice(&browser.decrypt(&received.body).unwrap()).unwrap()
@@ -365,7 +372,11 @@ async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
     assert_eq!(service.received.lock().unwrap()[0].headers["ttl"], "120");
 
     let starts_at = jungle_game::time_text::rfc3339(
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64 + 240_000,
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64
+            + 240_000,
     );
     let (status, made) = call(
         &server,
@@ -378,10 +389,16 @@ async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
     assert_eq!(status, 201, "{made}");
     let id: Uuid = made["id"].as_str().unwrap().parse().unwrap();
     let mut entrant = server.client(&ren).await;
-    entrant.send(ClientFrame::JoinTournament { id, code: None }).await;
+    entrant
+        .send(ClientFrame::JoinTournament { id, code: None })
+        .await;
     let soon = open(&service.wait_for(2).await[1]);
     assert_eq!(soon.kind, "tournament");
-    assert!(soon.body.contains("Evening arena") && soon.body.contains("4 分钟"), "{}", soon.body);
+    assert!(
+        soon.body.contains("Evening arena") && soon.body.contains("4 分钟"),
+        "{}",
+        soon.body
+    );
     assert!(soon.url.ends_with(&format!("/t/{id}")), "{}", soon.url);
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(service.count(), 2, "told once");
