@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { artifacts, newPlayer, serverAndBrowser, useLanguage } from './harness.mjs';
 
-const env = serverAndBrowser();
+// As a release serves it: content-named files, the import map, the worker's versioned cache.
+const env = serverAndBrowser({ embedded: true });
 
 /** The manifest the page links to, as JSON. */
 const manifestOf = (page) => page.evaluate(async () => {

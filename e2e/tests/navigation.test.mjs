@@ -17,6 +17,7 @@ test('on a phone a page reached from a scrolled lobby starts at its top', async 
   // The header's link to the rules (a long page), followed without scrolling to it first.
   await page.evaluate(() => /** @type {HTMLElement} */ (document.querySelector('a[href="/rules/classic"]')).click());
   await page.waitForURL(/\/rules\/classic/);
+  await page.waitForSelector('.rules-text li');
   const tall = await page.evaluate(() => document.body.scrollHeight - window.innerHeight);
   assert.ok(tall > down, `the rules page is longer than the lobby was scrolled (${tall} px)`);
   assert.equal(await page.evaluate(() => window.scrollY), 0, 'the new page is at its top');

@@ -40,6 +40,7 @@ for (const [lang, viewport, watching] of [
       }, [bluePlayer, lang]);
       await page.goto(`${again.url}/g/${game}`);
       await page.waitForFunction(() => window.jungleApp.store.state.game?.status === 'finished');
+      await page.waitForSelector('#board [data-square="d1"]');
       assert.equal(await page.evaluate(() => window.jungleApp.store.state.game.you), 'blue');
       // Blue's den at the bottom.
       const [d1, d9] = [await page.locator('[data-square="d1"]').boundingBox(), await page.locator('[data-square="d9"]').boundingBox()];
@@ -56,6 +57,8 @@ for (const [lang, viewport, watching] of [
       await useLanguage(fan, lang);
       await fan.goto(`${again.url}/g/${game}`);
       await fan.waitForFunction(() => window.jungleApp.store.state.game?.status === 'finished');
+      // The game page arrives (its module fetched on first showing).
+      await fan.waitForSelector('#board');
       assert.match(await fan.locator('#app').innerText(), watching);
     } finally {
       await browser.close();

@@ -275,6 +275,11 @@ const TABLES = {
   'zh-Hant': () => import('./strings_zh_hant.js').then((m) => m.ZH_HANT),
 };
 
+/** Whether the words of `lang` are here (English always is). @param {string} lang */
+export function hasLanguage(lang) {
+  return Boolean(STRINGS[lang]) || !(lang in TABLES);
+}
+
 /**
  * Fetches the table of `next` if it is not here yet; call it before `setLanguage(next)`.
  * A table that cannot be fetched (offline) leaves English in its place.

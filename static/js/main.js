@@ -445,6 +445,7 @@ const isAccount = () => Boolean(session.player?.username);
 langButton.onclick = async () => {
   const next = nextLanguage();
   await loadLanguage(next);
+  // Its words are here: shown at once, saved with the account in the background.
   preferences.update({ language: next }, isAccount()).catch(() => {});
   drawToggles();
   router.reroute();

@@ -2,7 +2,7 @@
 // account when signed in to one, so that every device shows the same.
 
 import * as api from './api.js';
-import { language, loadLanguage, setLanguage } from './i18n.js';
+import { hasLanguage, language, loadLanguage, setLanguage } from './i18n.js';
 import { chosenStyle, choose, pieceStyle } from './piece_style.js';
 import * as sound from './sound.js';
 
@@ -60,7 +60,8 @@ export function apply(settings) {
  * @param {boolean} account
  */
 export async function update(change, account) {
-  if (change.language) await loadLanguage(change.language);
+  // Shown at once when its words are here (the caller may have fetched them first).
+  if (change.language && !hasLanguage(change.language)) await loadLanguage(change.language);
   apply(change);
   if (account) await api.saveSettings(current());
 }

@@ -161,6 +161,19 @@ pub async fn export(
             mail_on: state.mail_on,
         });
     let learn = state.store.learn_progress(player.id).await?;
+    let preferences = state.store.push_preferences(player.id).await?;
+    let push = Some(http::PushExport {
+        endpoints: state
+            .store
+            .push_subscriptions(player.id)
+            .await?
+            .into_iter()
+            .map(|s| s.endpoint)
+            .collect(),
+        turns: preferences.turns,
+        challenges: preferences.challenges,
+        tournaments: preferences.tournaments,
+    });
     Ok(Json(http::AccountExport {
         profile,
         sessions,
@@ -168,6 +181,7 @@ pub async fn export(
         rating_history,
         mail,
         learn,
+        push,
     }))
 }
 

@@ -87,6 +87,19 @@ pub struct AccountExport {
     /// The lessons' exercises and practice games done (issue 29).
     #[serde(default)]
     pub learn: Vec<String>,
+    /// Web Push (issue 52): the push services' addresses of the browsers subscribed, and what
+    /// the account wants pushed.
+    #[serde(default)]
+    pub push: Option<PushExport>,
+}
+
+/// The Web Push part of an account's export.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushExport {
+    pub endpoints: Vec<String>,
+    pub turns: bool,
+    pub challenges: bool,
+    pub tournaments: bool,
 }
 
 /// `GET /api/account/email` (and `PUT`'s answer): the address given, whether its link was

@@ -311,6 +311,9 @@ impl Store {
             "analysed_boards",
             "correspondence_claims",
             "puzzle_streak_runs",
+            "push_subscriptions",
+            "push_settings",
+            "pushes_sent",
         ] {
             sqlx::query(&format!("DELETE FROM {table} WHERE player_id = $1"))
                 .bind(player.to_string())

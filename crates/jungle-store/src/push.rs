@@ -284,6 +284,32 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_deleted_account_keeps_no_subscription() {
+        let (store, _dir) = Store::temporary(None).await;
+        let ren = store
+            .create_player("ren", &format!("{:064}", 1))
+            .await
+            .unwrap()
+            .id;
+        store
+            .add_push_subscription(ren, &subscription(1), 3)
+            .await
+            .unwrap();
+        let off = PushPreferences {
+            challenges: false,
+            ..PushPreferences::default()
+        };
+        store.set_push_preferences(ren, off).await.unwrap();
+        assert!(store.claim_push(ren, "turn:g:2", 5).await.unwrap());
+        store.delete_account(ren).await.unwrap();
+        assert!(store.push_subscriptions(ren).await.unwrap().is_empty());
+        assert_eq!(
+            store.push_preferences(ren).await.unwrap(),
+            PushPreferences::default()
+        );
+    }
+
+    #[tokio::test]
     async fn an_event_is_pushed_once_and_a_day_has_a_cap() {
         let (store, _dir) = Store::temporary(None).await;
         let ren = store

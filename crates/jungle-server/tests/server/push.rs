@@ -290,6 +290,22 @@ async fn a_push_comes_when_it_is_your_turn(db: Db) {
         "the gone one is forgotten"
     );
 
+    // The account's export shows its browsers and choices.
+    let (status, export) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/account/export",
+        &host.token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        export["push"]["endpoints"],
+        json!([format!("{}/ren", service.url)])
+    );
+    assert_eq!(export["push"]["turns"], true);
+
     // Ren's browser unsubscribes (only Ren's own: Bo cannot remove it).
     let endpoint = json!({ "endpoint": format!("{}/ren", service.url) });
     let (_, view) = call(
