@@ -8,14 +8,19 @@ CREATE TABLE push_vapid_key (
     private_key TEXT NOT NULL,
     created_at  BIGINT NOT NULL
 );
+-- A subscription belongs to the session that made it (a browser signed in): signing that
+-- session out (or all of them, or a password change) ends its pushes, and one whose session
+-- has expired is not pushed to.
 CREATE TABLE push_subscriptions (
     endpoint   TEXT PRIMARY KEY,
     player_id  TEXT NOT NULL REFERENCES players (id),
+    session_id TEXT,
     p256dh     TEXT NOT NULL,
     auth       TEXT NOT NULL,
     created_at BIGINT NOT NULL
 );
 CREATE INDEX push_subscriptions_by_player ON push_subscriptions (player_id);
+CREATE INDEX push_subscriptions_by_session ON push_subscriptions (session_id);
 CREATE TABLE push_settings (
     player_id   TEXT PRIMARY KEY REFERENCES players (id),
     turns       BIGINT NOT NULL,

@@ -82,9 +82,9 @@ fn main() {
             import_map_sha256 = digest;
             // A reader of Chinese (by the browser's language) gets the page preloading its
             // words too: they arrive with the first screen's modules, not after them.
-            for (language, table) in [
-                ("zh", "js/strings_zh.js"),
-                ("zh-Hant", "js/strings_zh_hant.js"),
+            for (language, table, html_lang) in [
+                ("zh", "js/strings_zh.js", "zh-CN"),
+                ("zh-Hant", "js/strings_zh_hant.js", "zh-Hant"),
             ] {
                 let table = &renames
                     .iter()
@@ -98,6 +98,18 @@ fn main() {
                     &format!("<link rel=\"modulepreload\" href=\"{table}\">\n{marker}"),
                     1,
                 );
+                // Its language and its installed app's name, before any script has run.
+                let with_table = with_table
+                    .replacen(
+                        "<html lang=\"en\">",
+                        &format!("<html lang=\"{html_lang}\">"),
+                        1,
+                    )
+                    .replacen(
+                        "href=\"/manifest.webmanifest\"",
+                        &format!("href=\"/manifest.{language}.webmanifest\""),
+                        1,
+                    );
                 language_pages.push(File {
                     path: format!("index.{language}.html"),
                     full: file.full.clone(),

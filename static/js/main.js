@@ -175,6 +175,8 @@ function pageMissing(turn) {
   root.innerHTML = `<section class="card narrow" role="alert"><p>${t('pageMissing')}</p>
     <p><button type="button" class="primary" id="page-again">${t('tryAgain')}</button></p></section>`;
   $(root, '#page-again').onclick = () => router.reroute();
+  // Back online, it tries again by itself (unless another page was taken meanwhile).
+  window.addEventListener('online', () => { if (turn === routeTurn) router.reroute(); }, { once: true });
 }
 
 /**

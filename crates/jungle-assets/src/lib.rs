@@ -367,11 +367,10 @@ mod tests {
             let text = std::str::from_utf8(find(page).unwrap().raw).unwrap();
             let link = format!("<link rel=\"modulepreload\" href=\"{}\">", address(table));
             assert!(text.contains(&link), "{page}");
-            let plain = std::str::from_utf8(find("index.html").unwrap().raw).unwrap();
-            assert_eq!(
-                text.replacen(&format!("{link}\n"), "", 1),
-                plain,
-                "{page} is the page plus its words"
+            assert!(text.contains("<html lang=\"zh"), "{page} says its language");
+            assert!(
+                !text.contains("href=\"/manifest.webmanifest\""),
+                "{page} links its language's manifest"
             );
         }
     }

@@ -22,6 +22,21 @@ pub struct Puzzle {
     /// The game it comes from; `None` for self-play.
     #[serde(default)]
     pub source: Option<uuid::Uuid>,
+    /// How the line's end was judged decisive (issue 53), by two measures that do not share a
+    /// scale; `None` for a puzzle judged before they were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged: Option<Judged>,
+}
+
+/// A line's end as the miner judged it: the engine's winning chances for the solver there (in
+/// thousandths of the scale, at the judging budget), and, counted without any evaluation, the
+/// animals the solver is up by since the position before the opponent's mistake (an exchange
+/// is 0), or the den entered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Judged {
+    pub chances_permille: i32,
+    pub animals_up: i32,
+    pub den: bool,
 }
 
 /// Why a puzzle does not hold up under the rules.
@@ -178,6 +193,7 @@ mod tests {
             solution: vec!["d2d1".into()],
             themes: vec![Theme::Den1],
             source: None,
+            judged: None,
         }
     }
 

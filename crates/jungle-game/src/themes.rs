@@ -188,6 +188,7 @@ mod tests {
             solution: vec!["d2d1".into()],
             themes: Vec::new(),
             source: None,
+            judged: None,
         };
         assert_eq!(detect(&puzzle), vec![Theme::Den1, Theme::Endgame]);
     }

@@ -127,6 +127,7 @@ pub struct PushView {
 
 /// `POST /api/push/subscriptions`: a browser's `PushSubscription.toJSON()` as it stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NewPushSubscription {
     pub endpoint: String,
     pub keys: PushSubscriptionKeys,
@@ -142,6 +143,7 @@ pub struct NewPushSubscription {
 
 /// The keys of a subscription, base64url: the browser's P-256 public key and auth secret.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PushSubscriptionKeys {
     pub p256dh: String,
     pub auth: String,
@@ -149,12 +151,14 @@ pub struct PushSubscriptionKeys {
 
 /// `DELETE /api/push/subscriptions`: the browser that unsubscribed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GonePushSubscription {
     pub endpoint: String,
 }
 
 /// `PUT /api/push/settings`: what to push from now on; a field left out is unchanged.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PushSettingsChange {
     #[serde(default)]
     pub turns: Option<bool>,

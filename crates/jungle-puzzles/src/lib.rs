@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod background;
+pub mod balance;
 pub mod chances;
 pub mod mine;
 pub mod miner;

@@ -157,3 +157,65 @@ pub fn rethemes(args: &ThemesArgs) -> Result<String, String> {
         args.input.display()
     ))
 }
+
+/// Mines each puzzle of `--in` again from its position and the opponent's mistake, by the
+/// miner's present rules, with the miner's budgets: what holds goes to `--out` (its id, which is
+/// its position and mistake, unchanged; its line, themes and judgement as mined now), in the
+/// same order; the tally of what held and why the rest did not.
+pub fn rejudge(args: &ThemesArgs) -> Result<String, String> {
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let mut body = String::new();
+    let mut kept = 0u64;
+    let mut rejected: BTreeMap<Rejection, u64> = BTreeMap::new();
+    let mut miners: BTreeMap<String, Miner> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let puzzle: super::Puzzle = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let miner = miners
+            .entry(puzzle.rules.to_string())
+            .or_insert_with(|| Miner::new(puzzle.rules, Budget::default()));
+        match miner.rejudge(&puzzle) {
+            Ok(again) => {
+                kept += 1;
+                body.push_str(&serde_json::to_string(&again).map_err(|e| e.to_string())?);
+                body.push('\n');
+            }
+            Err(why) => *rejected.entry(why).or_default() += 1,
+        }
+    }
+    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut report = format!("{}: {kept} held", args.input.display());
+    for why in Rejection::ALL {
+        report.push_str(&format!(
+            "; {}: {}",
+            why.name(),
+            rejected.get(&why).copied().unwrap_or(0)
+        ));
+    }
+    report.push('\n');
+    Ok(report)
+}
+
+/// Keeps `--in`'s puzzles in balance (see [`super::balance`]), in their order, in `--out`.
+pub fn rebalance(args: &ThemesArgs) -> Result<String, String> {
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let puzzles: Vec<super::Puzzle> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let kept = super::balance::balanced(&puzzles);
+    let mut body = String::new();
+    for puzzle in &kept {
+        body.push_str(&serde_json::to_string(puzzle).map_err(|e| e.to_string())?);
+        body.push('\n');
+    }
+    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(format!(
+        "{}: {} of {} kept in balance\n",
+        args.input.display(),
+        kept.len(),
+        puzzles.len()
+    ))
+}

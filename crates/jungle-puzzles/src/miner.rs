@@ -10,17 +10,24 @@
 //! - at every solver move the best is clearly better than the second best (by winning
 //!   chances, each found by its own search at a fixed node budget), except that any move that
 //!   wins at once is as good as another;
-//! - the opponent's replies are the engine's best; the line ends on the solver's move (for a
-//!   line that wins material, on the solver's last capture); it is
-//!   replayed by the rules crate from the puzzle's position, so repetitions and the history
-//!   rules hold in it as in a game that started there;
+//! - the opponent's replies are the engine's best; the line ends on the solver's move, at its
+//!   point (issue 53): a den entry, or, for a line that wins material, the first quiet position
+//!   at or after the solver's last capture (the opponent cannot take the capturing animal back
+//!   at once, or the line already answered the recapture); a line the engine sees going on to a
+//!   forced den entry it cannot follow uniquely is no material puzzle;
+//! - a material line is judged at its quiet end by two measures that share no scale: the
+//!   engine's winning chances at twice the line's budget, and the animals counted (the solver
+//!   up by at least one since the position before the mistake: an exchange is no win); both
+//!   are kept in the puzzle ([`Judged`]);
+//! - the line is replayed by the rules crate from the puzzle's position, so repetitions and
+//!   the history rules hold in it as in a game that started there;
 //! - at most one puzzle a game: the first that holds.
 
 use jungle_engine::{Info, Limits, Score, Searcher};
-use jungle_rules::{Game, Move, Position, Ruleset, Side, Turn};
+use jungle_rules::{Game, Move, Position, Ruleset, Side, Square, Turn};
 
 use super::chances::winning_chances;
-use jungle_game::puzzle::Puzzle;
+use jungle_game::puzzle::{Judged, Puzzle};
 use jungle_game::themes;
 
 /// The solver's moves in a line at most.
@@ -38,6 +45,8 @@ const NOT_LOST_BEFORE: f64 = 0.3;
 const MISTAKE: f64 = 0.5;
 /// The best move must beat the second by this many winning chances.
 const UNIQUE_BY: f64 = 0.5;
+/// A line's end is judged with this many times the line's budget.
+const JUDGE_FACTOR: u64 = 2;
 
 /// Why a game gave no puzzle (counted for docs/benchmarks.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,6 +59,14 @@ pub enum Rejection {
     NotUnique,
     /// The line did not end in a won position.
     NotDecisive,
+    /// No quiet end: the opponent could take the capturing animal back, and the line did not
+    /// answer it.
+    NotQuiet,
+    /// Won by the engine's measure, but the animals counted say an exchange.
+    OnlyAnExchange,
+    /// The engine sees a forced den entry the line cannot reach by unique moves: its point is
+    /// not a material win.
+    StopsShort,
     /// The blunder or the line did not replay from the puzzle's own position (history rules).
     DoesNotReplay,
     /// The engine's table was wanted for a game before the miner was done: try again later.
@@ -57,11 +74,14 @@ pub enum Rejection {
 }
 
 impl Rejection {
-    pub const ALL: [Rejection; 6] = [
+    pub const ALL: [Rejection; 9] = [
         Rejection::NoTurningPoint,
         Rejection::AlreadyDecided,
         Rejection::NotUnique,
         Rejection::NotDecisive,
+        Rejection::NotQuiet,
+        Rejection::OnlyAnExchange,
+        Rejection::StopsShort,
         Rejection::DoesNotReplay,
         Rejection::Interrupted,
     ];
@@ -72,6 +92,9 @@ impl Rejection {
             Rejection::AlreadyDecided => "already decided",
             Rejection::NotUnique => "solution not unique",
             Rejection::NotDecisive => "line not decisive",
+            Rejection::NotQuiet => "no quiet end",
+            Rejection::OnlyAnExchange => "only an exchange",
+            Rejection::StopsShort => "stops short of a den",
             Rejection::DoesNotReplay => "does not replay",
             Rejection::Interrupted => "interrupted",
         }
@@ -165,6 +188,28 @@ impl<T: Tables> Miner<T> {
         Some((best?, Score::from_search(info?.score)))
     }
 
+    /// `puzzle`'s position and mistake mined again by the present rules: the puzzle as it is
+    /// mined now (the same id: its position and mistake), or why it no longer holds.
+    pub fn rejudge(&mut self, puzzle: &Puzzle) -> Result<Puzzle, Rejection> {
+        self.interrupted = false;
+        let position: Position = puzzle
+            .position
+            .parse()
+            .map_err(|_| Rejection::DoesNotReplay)?;
+        let blunder: Move = puzzle
+            .blunder
+            .parse()
+            .map_err(|_| Rejection::DoesNotReplay)?;
+        let game = Game::new(puzzle.rules.rules(), position);
+        let found = self
+            .turning_point(puzzle.rules, &game, blunder, puzzle.source)
+            .unwrap_or(Err(Rejection::NoTurningPoint));
+        if self.interrupted {
+            return Err(Rejection::Interrupted);
+        }
+        found
+    }
+
     /// The first puzzle in the game of `turns` from `start`, or why there is none.
     pub fn mine(
         &mut self,
@@ -243,8 +288,8 @@ impl<T: Tables> Miner<T> {
         if fresh.play(Turn::Move(blunder)).is_err() {
             return Some(Err(Rejection::DoesNotReplay));
         }
-        let solution = match self.solve(fresh) {
-            Ok(line) => line,
+        let (solution, judged) = match self.solve(&position, fresh) {
+            Ok(found) => found,
             Err(why) => return Some(Err(why)),
         };
         let mut puzzle = Puzzle {
@@ -254,6 +299,7 @@ impl<T: Tables> Miner<T> {
             solution: solution.iter().map(Move::to_string).collect(),
             themes: Vec::new(),
             source,
+            judged: Some(judged),
         };
         if puzzle.check().is_err() {
             return Some(Err(Rejection::DoesNotReplay));
@@ -262,9 +308,14 @@ impl<T: Tables> Miner<T> {
         Some(Ok(puzzle))
     }
 
-    /// The line from `game` (the solver to move): unique solver moves and the engine's best
-    /// replies, ending on the solver's move in a won position.
-    fn solve(&mut self, mut game: Game) -> Result<Vec<Move>, Rejection> {
+    /// The line from `game` (the solver to move, `before` the position before the opponent's
+    /// mistake): unique solver moves and the engine's best replies, ending on the solver's move
+    /// at its point, and how that end was judged.
+    fn solve(
+        &mut self,
+        before: &Position,
+        mut game: Game,
+    ) -> Result<(Vec<Move>, Judged), Rejection> {
         let nodes = self.budget.solve;
         let solver = game.position().side_to_move();
         let start = game.clone();
@@ -276,7 +327,12 @@ impl<T: Tables> Miner<T> {
                 .map_err(|_| Rejection::DoesNotReplay)?;
             if wins(&next, solver) {
                 line.push(best);
-                return Ok(line);
+                let judged = Judged {
+                    chances_permille: 1000,
+                    animals_up: animals_up(before, next.position(), solver),
+                    den: true,
+                };
+                return Ok((line, judged));
             }
             // The second best, among the moves that do not win at once either.
             let others: Vec<Move> = game
@@ -316,25 +372,39 @@ impl<T: Tables> Miner<T> {
         if line.is_empty() {
             return Err(Rejection::NotUnique);
         }
-        // A line that wins material ends on the solver's capture: quiet moves after the last
-        // one are no part of the puzzle.
-        let last_capture = last_solver_capture(&start, &line).ok_or(Rejection::NotDecisive)?;
-        line.truncate(last_capture + 1);
-        // Won at the end: the last solver move leaves a decisive position.
+        // A line that wins material ends where the material is safe: quiet moves after that
+        // are no part of the puzzle, and an end the opponent can take back is none.
+        last_solver_capture(&start, &line).ok_or(Rejection::NotDecisive)?;
+        let end = quiet_end(&start, &line).ok_or(Rejection::NotQuiet)?;
+        line.truncate(end + 1);
         let mut replay = start;
         for &m in &line {
             replay
                 .play(Turn::Move(m))
                 .map_err(|_| Rejection::DoesNotReplay)?;
         }
-        let (_, opponent_score) = match self.best(&replay, nodes) {
-            Some(found) => found,
-            None => return Ok(line),
-        };
-        if -winning_chances(opponent_score) < DECISIVE {
+        // Judged there by the engine, with more thought…
+        let (_, opponent_score) = self
+            .best(&replay, nodes * JUDGE_FACTOR)
+            .ok_or(Rejection::Interrupted)?;
+        if matches!(opponent_score, Score::DenIn(n) if n < 0) {
+            return Err(Rejection::StopsShort);
+        }
+        let chances = -winning_chances(opponent_score);
+        if chances < DECISIVE {
             return Err(Rejection::NotDecisive);
         }
-        Ok(line)
+        // …and by the animals on the board, which no evaluation weighs.
+        let up = animals_up(before, replay.position(), solver);
+        if up < 1 {
+            return Err(Rejection::OnlyAnExchange);
+        }
+        let judged = Judged {
+            chances_permille: (chances * 1000.0).round() as i32,
+            animals_up: up,
+            den: false,
+        };
+        Ok((line, judged))
     }
 
     /// Whether the mover of `blunder` in `game` was not already lost there, and lost by it
@@ -366,8 +436,8 @@ impl<T: Tables> Miner<T> {
             .iter()
             .map(|m| m.parse().map_err(|e| format!("{e}")))
             .collect::<Result<_, String>>()?;
-        if !wins_at_end(&game, &line) && last_solver_capture(&game, &line) != Some(line.len() - 1) {
-            return Err("the line does not end on the solver's capture or win".into());
+        if !wins_at_end(&game, &line) && quiet_end(&game, &line) != Some(line.len() - 1) {
+            return Err("the line does not end at its point: a den, or material made safe".into());
         }
         let solver = game.position().side_to_move();
         for (i, text) in puzzle.solution.iter().enumerate() {
@@ -418,6 +488,48 @@ fn last_solver_capture(game: &Game, line: &[Move]) -> Option<usize> {
     last
 }
 
+/// The index in `line` (played from `game`) of its first quiet end: a solver move at or after
+/// the solver's last capture after which the opponent cannot take the animal that made it
+/// (where it stands then); an animal taken back in the line is answered, and the next solver
+/// move may end it. `None` if no such move is in the line.
+pub fn quiet_end(game: &Game, line: &[Move]) -> Option<usize> {
+    let last_capture = last_solver_capture(game, line)?;
+    let mut replay = game.clone();
+    let mut capturer: Option<Square> = None;
+    for (i, &m) in line.iter().enumerate() {
+        let takes = replay.position().piece_at(m.to).is_some();
+        if i % 2 == 0 {
+            // A capture makes its taker the one to watch; that animal moving on takes it along.
+            if takes || capturer == Some(m.from) {
+                capturer = Some(m.to);
+            }
+        } else if capturer == Some(m.to) {
+            capturer = None;
+        }
+        replay.play(Turn::Move(m)).ok()?;
+        if i % 2 == 0 && i >= last_capture && replay.outcome().is_none() {
+            let open = capturer.is_some_and(|sq| replay.legal_moves().iter().any(|o| o.to == sq));
+            if !open {
+                return Some(i);
+            }
+        }
+        if i % 2 == 0 && wins(&replay, !replay.position().side_to_move()) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// How many animals `side` is up by in `after`, less how many it was up by in `before`.
+pub fn animals_up(before: &Position, after: &Position, side: Side) -> i32 {
+    let balance = |p: &Position| {
+        p.pieces()
+            .map(|(_, piece)| if piece.side == side { 1 } else { -1 })
+            .sum::<i32>()
+    };
+    balance(after) - balance(before)
+}
+
 /// Whether `line`, played from `game`, ends with the solver's win.
 fn wins_at_end(game: &Game, line: &[Move]) -> bool {
     let mut replay = game.clone();
@@ -433,4 +545,57 @@ fn wins(game: &Game, side: Side) -> bool {
 fn wins_with(game: &Game, m: Move, side: Side) -> bool {
     let mut after = game.clone();
     after.play(Turn::Move(m)).is_ok() && wins(&after, side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_after(rules: Ruleset, position: &str, blunder: &str) -> (Position, Game) {
+        let before: Position = position.parse().expect("a position");
+        let mut game = Game::new(rules.rules(), before);
+        game.play(Turn::Move(blunder.parse().expect("a move")))
+            .expect("legal");
+        (before, game)
+    }
+
+    fn moves(line: &[&str]) -> Vec<Move> {
+        line.iter().map(|m| m.parse().expect("a move")).collect()
+    }
+
+    /// The rat takes the elephant on a3, where Red's cat (come to a2 in the line) takes it
+    /// back at once: no quiet end, and counted, a rat for an elephant would be no win.
+    #[test]
+    fn a_capture_the_opponent_takes_back_is_no_quiet_end() {
+        let (before, game) = game_after(
+            Ruleset::Classic,
+            "6t/ld3c1/2p1w1e/7/r6/7/E1WP1R1/1C3D1/T4L1 r 6 4",
+            "f3f4",
+        );
+        let line = moves(&["a5a4", "b2a2", "a4a3"]);
+        assert_eq!(last_solver_capture(&game, &line), Some(2));
+        assert_eq!(quiet_end(&game, &line), None, "the cat takes the rat back");
+        let mut end = game.clone();
+        for &m in &line {
+            end.play(Turn::Move(m)).expect("legal");
+        }
+        assert_eq!(animals_up(&before, end.position(), Side::Blue), 1);
+        // The cat takes back: the exchange leaves Blue level.
+        end.play(Turn::Move("a2a3".parse().expect("a move")))
+            .expect("the recapture is legal");
+        assert_eq!(animals_up(&before, end.position(), Side::Blue), 0);
+    }
+
+    /// A den entry is its own end.
+    #[test]
+    fn a_den_entry_ends_a_line() {
+        let (_, game) = game_after(
+            Ruleset::International,
+            "7/7/7/7/7/7/7/3l3/E6 r 0 30",
+            "a1a2",
+        );
+        let line = moves(&["d2d1"]);
+        assert_eq!(quiet_end(&game, &line), Some(0));
+        assert!(wins_at_end(&game, &line));
+    }
 }

@@ -39,8 +39,10 @@ pub fn puzzles() -> Result<Vec<Puzzle>, String> {
     Ok(all)
 }
 
-/// Loads the starter set: adds the puzzles the database lacks (a newer server ships more)
-/// and updates the themes of those it has.
+/// Loads the starter set: adds the puzzles the database lacks (a newer server ships more),
+/// brings the line and themes of those it has up to the shipped ones (their id, rating and
+/// attempts stay), and retires the self-play puzzles the set no longer holds (readable by id,
+/// for players' histories; dealt no more).
 pub async fn load(store: Store) {
     let shipped = match puzzles() {
         Ok(shipped) => shipped,
@@ -53,6 +55,12 @@ pub async fn load(store: Store) {
         Ok(0) => {}
         Ok(added) => tracing::info!(added, "starter puzzles loaded or updated"),
         Err(e) => tracing::warn!(error = %e, "starter puzzles not loaded"),
+    }
+    let ids = shipped.iter().map(jungle_store::puzzle_id).collect();
+    match store.retire_starter_puzzles_except(&ids).await {
+        Ok(0) => {}
+        Ok(retired) => tracing::info!(retired, "starter puzzles no longer shipped were retired"),
+        Err(e) => tracing::warn!(error = %e, "starter puzzles not retired"),
     }
 }
 
@@ -86,6 +94,46 @@ mod tests {
         }
     }
 
+    /// Every shipped line goes to its point (issue 53): a den entry, or material made safe — the
+    /// opponent cannot take the last capturing animal back at once unless the line answers it
+    /// — and every puzzle carries how it was judged, by the engine and by counting animals.
+    #[test]
+    fn every_shipped_line_ends_quiet_and_was_judged_twice() {
+        for puzzle in puzzles().expect("the starter set reads") {
+            let game = puzzle.start().expect("a start");
+            let line: Vec<jungle_rules::Move> = puzzle
+                .solution
+                .iter()
+                .map(|m| m.parse().expect("a move"))
+                .collect();
+            let end = crate::miner::quiet_end(&game, &line);
+            assert_eq!(
+                end,
+                Some(line.len() - 1),
+                "not quiet at its end: {puzzle:?}"
+            );
+            let judged = puzzle.judged.expect("judged");
+            assert_eq!(judged.den, puzzle.ends_in_den(), "{puzzle:?}");
+            if !judged.den {
+                assert!(judged.animals_up >= 1, "an exchange: {puzzle:?}");
+                assert!(judged.chances_permille >= 600, "{puzzle:?}");
+            }
+        }
+    }
+
+    /// Per ruleset, no theme but `material` on more than a quarter of the set, and den entries
+    /// on at least a fifth (issue 53).
+    #[test]
+    fn each_rulesets_set_is_in_balance() {
+        let all = puzzles().expect("the starter set reads");
+        for (name, _) in FILES {
+            let ruleset: jungle_rules::Ruleset = name.parse().expect("a ruleset");
+            let of_ruleset: Vec<Puzzle> =
+                all.iter().filter(|p| p.rules == ruleset).cloned().collect();
+            crate::balance::holds(&of_ruleset).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
     /// Loading twice adds nothing the second time; a stored puzzle whose themes are behind
     /// the shipped ones (a server before the detector learnt a theme) is brought up to them.
     #[tokio::test]
@@ -104,6 +152,68 @@ mod tests {
         let stored = store.puzzle(&id).await.expect("read").expect("stored");
         assert_eq!(stored.puzzle.themes, with_themes.themes);
         assert_eq!(store.add_puzzles(&shipped).await.expect("loaded"), 0);
+    }
+
+    /// A self-play puzzle the set no longer ships is retired at the next load: still read by
+    /// id (a player's history), dealt no more; shipped again, it is dealt again.
+    #[tokio::test]
+    async fn a_puzzle_no_longer_shipped_is_retired_and_stays_readable() {
+        let (store, _dir) = Store::temporary(None).await;
+        // An older set's puzzle (its move number makes it one no set ships).
+        let mut old = Puzzle {
+            rules: jungle_rules::Ruleset::Classic,
+            position: "6t/ld3c1/2p1w1e/7/r6/7/E1WP1R1/1C3D1/T4L1 r 6 99".into(),
+            blunder: "f3f4".into(),
+            solution: vec!["a5a4".into(), "b2a2".into(), "a4a3".into()],
+            themes: Vec::new(),
+            source: None,
+            judged: None,
+        };
+        old.themes = themes::detect(&old);
+        old.check().expect("a puzzle under the rules");
+        let id = jungle_store::puzzle_id(&old);
+        assert_eq!(
+            store
+                .add_puzzles(std::slice::from_ref(&old))
+                .await
+                .expect("added"),
+            1
+        );
+        load(store.clone()).await;
+        let kept = store.puzzle(&id).await.expect("read").expect("still there");
+        assert_eq!(kept.puzzle.solution, old.solution, "readable as it was");
+        for pick in 0..30 {
+            let dealt = store
+                .next_puzzle(None, jungle_rules::Ruleset::Classic, None, 1_600.0, pick)
+                .await
+                .expect("read")
+                .expect("a puzzle");
+            assert_ne!(dealt.id, id, "a retired puzzle is not dealt");
+        }
+        // Shipped again: no longer retired.
+        assert_eq!(
+            store
+                .add_puzzles(std::slice::from_ref(&old))
+                .await
+                .expect("added"),
+            1
+        );
+        let shipped_now = std::collections::HashSet::from([id.clone()]);
+        let others = store
+            .retire_starter_puzzles_except(&shipped_now)
+            .await
+            .expect("retired");
+        assert!(
+            others > 0,
+            "the rest of the set, not shipped in this test's set"
+        );
+        assert_eq!(
+            store
+                .retire_starter_puzzles_except(&shipped_now)
+                .await
+                .expect("retired"),
+            0
+        );
     }
 
     /// A sample of each ruleset's puzzles is solved again by the engine with twice the

@@ -53,6 +53,8 @@ async fn serve() -> std::process::ExitCode {
                 PuzzlesAction::Mine(args) => jungle_puzzles::mine::run(&args),
                 PuzzlesAction::Recheck(args) => jungle_puzzles::mine::recheck(&args),
                 PuzzlesAction::Themes(args) => jungle_puzzles::mine::rethemes(&args),
+                PuzzlesAction::Rejudge(args) => jungle_puzzles::mine::rejudge(&args),
+                PuzzlesAction::Balance(args) => jungle_puzzles::mine::rebalance(&args),
             })
             .await
             .unwrap_or_else(|e| Err(e.to_string()));

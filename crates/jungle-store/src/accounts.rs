@@ -229,6 +229,11 @@ impl Store {
             .bind(session.to_string())
             .execute(&self.pool)
             .await?;
+        // The browser signed out is pushed to no more.
+        sqlx::query("DELETE FROM push_subscriptions WHERE session_id = $1")
+            .bind(session.to_string())
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

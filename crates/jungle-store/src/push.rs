@@ -57,23 +57,28 @@ impl Store {
         Ok(row.try_get("private_key")?)
     }
 
-    /// Keeps `player`'s subscription (a browser that subscribed again, or for another
-    /// account, replaces its old one), and at most `most` per player: the oldest go.
+    /// Keeps `player`'s subscription, made in `session` (a browser signed in; `None` for a
+    /// program's token): a browser that subscribed again, or for another account, replaces its
+    /// old one, and a player keeps at most `most`: the oldest go.
     pub async fn add_push_subscription(
         &self,
         player: Uuid,
+        session: Option<Uuid>,
         subscription: &StoredPushSubscription,
         most: i64,
     ) -> Result<(), StoreError> {
         let now = now_ms();
         sqlx::query(
-            "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, created_at)
-             VALUES ($1, $2, $3, $4, $5)
+            "INSERT INTO push_subscriptions
+                 (endpoint, player_id, session_id, p256dh, auth, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (endpoint) DO UPDATE SET player_id = excluded.player_id,
-                 p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at",
+                 session_id = excluded.session_id, p256dh = excluded.p256dh,
+                 auth = excluded.auth, created_at = excluded.created_at",
         )
         .bind(&subscription.endpoint)
         .bind(player.to_string())
+        .bind(session.map(|s| s.to_string()))
         .bind(&subscription.p256dh)
         .bind(&subscription.auth)
         .bind(now)
@@ -119,9 +124,12 @@ impl Store {
         &self,
         player: Uuid,
     ) -> Result<Vec<StoredPushSubscription>, StoreError> {
+        // Only those whose session is still signed in (or made with a program's token).
         let rows = sqlx::query(
-            "SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE player_id = $1
-             ORDER BY created_at DESC, endpoint",
+            "SELECT endpoint, p256dh, auth FROM push_subscriptions s WHERE s.player_id = $1
+               AND (s.session_id IS NULL
+                    OR EXISTS (SELECT 1 FROM sessions x WHERE x.id = s.session_id))
+             ORDER BY s.created_at DESC, s.endpoint",
         )
         .bind(player.to_string())
         .fetch_all(&self.pool)
@@ -175,8 +183,9 @@ impl Store {
     }
 
     /// Claims the push about `event` (`turn:<game>:<ply>`) for `player`: true once per event,
-    /// and only while fewer than `daily_cap` went to them in the last day. Whichever node
-    /// reports an event, and however often, it is pushed once.
+    /// and only while fewer than `daily_cap` of its kind (the part before the first `:`) went
+    /// to them in the last day, so that many of one kind (challenges) cannot use up another's
+    /// (turns). Whichever node reports an event, and however often, it is pushed once.
     pub async fn claim_push(
         &self,
         player: Uuid,
@@ -184,13 +193,17 @@ impl Store {
         daily_cap: i64,
     ) -> Result<bool, StoreError> {
         let now = now_ms();
-        let sent: i64 =
-            sqlx::query("SELECT COUNT(*) AS n FROM pushes_sent WHERE player_id = $1 AND at > $2")
-                .bind(player.to_string())
-                .bind(now - 86_400_000)
-                .fetch_one(&self.pool)
-                .await?
-                .try_get("n")?;
+        let kind = format!("{}:%", event.split(':').next().unwrap_or(event));
+        let sent: i64 = sqlx::query(
+            "SELECT COUNT(*) AS n FROM pushes_sent
+             WHERE player_id = $1 AND at > $2 AND event LIKE $3",
+        )
+        .bind(player.to_string())
+        .bind(now - 86_400_000)
+        .bind(kind)
+        .fetch_one(&self.pool)
+        .await?
+        .try_get("n")?;
         if sent >= daily_cap {
             return Ok(false);
         }
@@ -245,7 +258,7 @@ mod tests {
             .id;
         for n in 0..4 {
             store
-                .add_push_subscription(ren, &subscription(n), 3)
+                .add_push_subscription(ren, None, &subscription(n), 3)
                 .await
                 .unwrap();
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
@@ -257,7 +270,7 @@ mod tests {
         );
         // The same browser, now signed in as Bo: the subscription is Bo's.
         store
-            .add_push_subscription(bo, &subscription(3), 3)
+            .add_push_subscription(bo, None, &subscription(3), 3)
             .await
             .unwrap();
         assert_eq!(store.push_subscriptions(ren).await.unwrap().len(), 2);
@@ -292,7 +305,7 @@ mod tests {
             .unwrap()
             .id;
         store
-            .add_push_subscription(ren, &subscription(1), 3)
+            .add_push_subscription(ren, None, &subscription(1), 3)
             .await
             .unwrap();
         let off = PushPreferences {
@@ -333,6 +346,41 @@ mod tests {
         assert!(
             !store.claim_push(ren, "turn:g:6", 2).await.unwrap(),
             "the cap"
+        );
+        assert!(
+            store.claim_push(ren, "challenge:c1", 2).await.unwrap(),
+            "a cap per kind: challenges do not use up turns'"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_session_signed_out_takes_its_subscription_with_it() {
+        let (store, _dir) = Store::temporary(None).await;
+        let ren = store
+            .create_player("ren", &format!("{:064}", 1))
+            .await
+            .unwrap()
+            .id;
+        let token_hash = format!("{:064}", 7);
+        let new = crate::NewSession {
+            token_hash: &token_hash,
+            device: "phone",
+            address: "127.0.0.1",
+        };
+        let (session, _) = store.create_session(ren, &new).await.unwrap();
+        store
+            .add_push_subscription(ren, Some(session), &subscription(1), 3)
+            .await
+            .unwrap();
+        store
+            .add_push_subscription(ren, None, &subscription(2), 3)
+            .await
+            .unwrap();
+        assert_eq!(store.push_subscriptions(ren).await.unwrap().len(), 2);
+        store.delete_session(session).await.unwrap();
+        assert_eq!(
+            store.push_subscriptions(ren).await.unwrap(),
+            vec![subscription(2)]
         );
     }
 }

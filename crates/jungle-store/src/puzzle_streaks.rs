@@ -33,7 +33,7 @@ impl Store {
     ) -> Result<Vec<StoredPuzzle>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM puzzles
-             WHERE ruleset = $1 AND (rating > $2 OR (rating = $2 AND id > $3))
+             WHERE ruleset = $1 AND (rating > $2 OR (rating = $2 AND id > $3)) AND retired = 0
              ORDER BY rating, id LIMIT $4"
         ))
         .bind(rules.name())

@@ -101,6 +101,7 @@ pub(crate) fn stored(r: &sqlx::any::AnyRow) -> Result<StoredPuzzle, StoreError> 
                 .filter_map(Theme::from_name)
                 .collect(),
             source: source.and_then(|s| s.parse().ok()),
+            judged: None,
         },
         rating: Glicko {
             rating: r.try_get("rating")?,
@@ -128,8 +129,10 @@ impl Store {
                 "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
                      rating, deviation, volatility, created_at)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                 ON CONFLICT (id) DO UPDATE SET themes = excluded.themes
-                     WHERE puzzles.themes <> excluded.themes",
+                 ON CONFLICT (id) DO UPDATE SET themes = excluded.themes,
+                     solution = excluded.solution, retired = 0
+                     WHERE puzzles.themes <> excluded.themes
+                        OR puzzles.solution <> excluded.solution OR puzzles.retired <> 0",
             )
             .bind(puzzle_id(puzzle))
             .bind(puzzle.rules.name())
@@ -148,6 +151,30 @@ impl Store {
         }
         tx.commit().await?;
         Ok(added)
+    }
+
+    /// Retires the self-play puzzles (no source game) not in `shipped` (ids): a newer server
+    /// ships a set that no longer holds them. They stay readable by id, with their rating and
+    /// attempts; they are dealt no more. Returns how many were retired now.
+    pub async fn retire_starter_puzzles_except(
+        &self,
+        shipped: &std::collections::HashSet<String>,
+    ) -> Result<u64, StoreError> {
+        let ids: Vec<String> =
+            sqlx::query_scalar("SELECT id FROM puzzles WHERE source_game IS NULL AND retired = 0")
+                .fetch_all(&self.pool)
+                .await?;
+        let mut retired = 0;
+        let mut tx = self.pool.begin().await?;
+        for id in ids.iter().filter(|id| !shipped.contains(*id)) {
+            retired += sqlx::query("UPDATE puzzles SET retired = 1 WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(retired)
     }
 
     pub async fn puzzle(&self, id: &str) -> Result<Option<StoredPuzzle>, StoreError> {
@@ -172,7 +199,7 @@ impl Store {
         let theme = theme.map(|t| format!("% {} %", t.name()));
         // A window around the rating, widened until it holds something.
         const UNTRIED_IN_WINDOW: &str = "FROM puzzles p
-             WHERE p.ruleset = $1 AND p.rating >= $2 AND p.rating <= $3
+             WHERE p.ruleset = $1 AND p.rating >= $2 AND p.rating <= $3 AND p.retired = 0
                AND ($4 = '' OR p.themes LIKE $4)
                AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
                                WHERE a.player_id = $5 AND a.puzzle_id = p.id)";
@@ -385,17 +412,19 @@ impl Store {
         let id: String = match chosen {
             Some(row) => row.try_get("puzzle_id")?,
             None => {
-                let count: i64 =
-                    sqlx::query("SELECT COUNT(*) AS n FROM puzzles WHERE ruleset = 'classic'")
-                        .fetch_one(&self.pool)
-                        .await?
-                        .try_get("n")?;
+                let count: i64 = sqlx::query(
+                    "SELECT COUNT(*) AS n FROM puzzles WHERE ruleset = 'classic' AND retired = 0",
+                )
+                .fetch_one(&self.pool)
+                .await?
+                .try_get("n")?;
                 if count == 0 {
                     return Ok(None);
                 }
                 let offset = day_number(day) % count;
                 let row = sqlx::query(
-                    "SELECT id FROM puzzles WHERE ruleset = 'classic' ORDER BY id LIMIT 1 OFFSET $1",
+                    "SELECT id FROM puzzles WHERE ruleset = 'classic' AND retired = 0
+                     ORDER BY id LIMIT 1 OFFSET $1",
                 )
                 .bind(offset)
                 .fetch_one(&self.pool)

@@ -81,9 +81,13 @@ pub async fn subscribe(
         p256dh: subscription.p256dh_base64url(),
         auth: subscription.auth_base64url(),
     };
+    // The session it is made in: signing that browser out ends its pushes.
+    let session = jungle_web::identity::session_of(&state.store, &headers)
+        .await?
+        .map(|(session, _)| session);
     state
         .store
-        .add_push_subscription(player.id, &stored, MAX_SUBSCRIPTIONS)
+        .add_push_subscription(player.id, session, &stored, MAX_SUBSCRIPTIONS)
         .await?;
     Ok((StatusCode::CREATED, Json(view(&state, &player).await?)))
 }

@@ -12,8 +12,13 @@ use uuid::Uuid;
 
 use crate::texts;
 
-/// Pushes a player gets in a day at most, whatever happens.
+/// Pushes of one kind a player gets in a day at most: each kind counted apart, so that
+/// challenges from strangers cannot use up the pushes of one's own moves.
 pub const DAILY_CAP: i64 = 50;
+/// Challenges pushed to a player in a day at most.
+const DAILY_CHALLENGES: i64 = 20;
+/// Tournaments about to start pushed to a player in a day at most.
+const DAILY_TOURNAMENTS: i64 = 10;
 /// Browsers an account keeps subscribed at most: a new one past this replaces the oldest.
 pub const MAX_SUBSCRIPTIONS: i64 = 10;
 /// A push service that does not answer in this long is given up on.
@@ -39,12 +44,20 @@ impl PushKind {
     }
 
     /// How long a push service keeps the message for a browser that is off: a move over days
-    /// waits a day, a challenge is stale in minutes.
+    /// waits a day; a challenge lapses in a minute.
     fn ttl_seconds(self) -> u64 {
         match self {
             PushKind::Turn => 86_400,
-            PushKind::Challenge => 120,
+            PushKind::Challenge => 60,
             PushKind::Tournament => 600,
+        }
+    }
+
+    fn daily_cap(self) -> i64 {
+        match self {
+            PushKind::Turn => DAILY_CAP,
+            PushKind::Challenge => DAILY_CHALLENGES,
+            PushKind::Tournament => DAILY_TOURNAMENTS,
         }
     }
 }
@@ -108,6 +121,7 @@ impl Pusher {
         let http = reqwest::Client::builder()
             .timeout(DELIVERY_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
+            .dns_resolver(Arc::new(PublicAddresses))
             .build()
             .map_err(|e| StoreError::Corrupt(format!("an HTTP client: {e}")))?;
         Ok(Pusher {
@@ -186,11 +200,11 @@ fn names_a_public_host(rest: &str) -> bool {
     if authority.contains('@') || authority.starts_with('[') {
         return false;
     }
-    let host = authority
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let (host, port) = authority.split_once(':').unwrap_or((authority, "443"));
+    if port != "443" {
+        return false;
+    }
+    let host = host.to_ascii_lowercase();
     let labels: Vec<&str> = host.split('.').collect();
     let numeric = host.parse::<std::net::Ipv4Addr>().is_ok()
         || labels
@@ -203,6 +217,58 @@ fn names_a_public_host(rest: &str) -> bool {
             *labels.last().unwrap_or(&""),
             "localhost" | "local" | "internal"
         )
+}
+
+/// Resolves a push service's name to its public addresses only: a name that leads to this
+/// machine or the operator's network (loopback, private, link-local, unique-local, shared) is
+/// not connected to, whatever the name, so that a subscription cannot aim the server inward
+/// even through DNS. (Loopback endpoints allowed in tests are IP addresses, never resolved.)
+struct PublicAddresses;
+
+impl reqwest::dns::Resolve for PublicAddresses {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            let public: Vec<std::net::SocketAddr> = tokio::net::lookup_host((host.as_str(), 443))
+                .await?
+                .filter(|a| is_public(a.ip()))
+                .collect();
+            if public.is_empty() {
+                return Err(format!("{host} has no public address").into());
+            }
+            Ok(Box::new(public.into_iter()) as reqwest::dns::Addrs)
+        })
+    }
+}
+
+/// Whether `ip` is an address of the public Internet.
+fn is_public(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_multicast()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_public(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80)
+        }
+    }
 }
 
 async fn deliver(
@@ -218,7 +284,7 @@ async fn deliver(
     }
     let subscriptions = store.push_subscriptions(player).await?;
     // Checked before the claim: a player with no browser to push to spends no cap.
-    if subscriptions.is_empty() || !store.claim_push(player, event, DAILY_CAP).await? {
+    if subscriptions.is_empty() || !store.claim_push(player, event, kind.daily_cap()).await? {
         return Ok(());
     }
     let language = texts::language_of(store, player).await;
@@ -309,7 +375,7 @@ impl jungle_rooms::notices::PlayerNotices for Pusher {
 
 #[cfg(test)]
 mod tests {
-    use super::names_a_public_host;
+    use super::{is_public, names_a_public_host};
 
     #[test]
     fn only_dotted_public_names_are_pushed_to() {
@@ -331,8 +397,32 @@ mod tests {
             "db.internal/x",
             "a..b/x",
             "0x7f.1/x",
+            "push.example.com:22/x",
+            "push.example.com:8443/x",
         ] {
             assert!(!names_a_public_host(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_public_addresses_are_connected_to() {
+        for good in ["142.250.74.10", "2a00:1450:4001:82b::200a"] {
+            assert!(is_public(good.parse().unwrap()), "{good}");
+        }
+        for bad in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "::1",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:127.0.0.1",
+        ] {
+            assert!(!is_public(bad.parse().unwrap()), "{bad}");
         }
     }
 }

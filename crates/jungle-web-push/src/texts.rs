@@ -30,8 +30,8 @@ pub fn your_turn(language: &str, opponent: &str, game: Uuid) -> PushMessage {
         body: pick(
             language,
             "against {name}, in your game over days",
-            "对手 {name}，慢棋对局",
-            "對手 {name}，慢棋對局",
+            "对手 {name}，通讯赛对局",
+            "對手 {name}，通訊賽對局",
         )
         .replace("{name}", opponent),
         url: format!("/g/{game}"),

@@ -54,8 +54,11 @@ export function renderPushSettings(body, note, alive) {
       if (!alive()) return;
       body.querySelectorAll('button, input').forEach((el) => { /** @type {HTMLButtonElement} */ (el).disabled = false; });
       note.className = 'error';
-      note.textContent = /** @type {any} */ (err).code === 'notifications_refused' ? t('pushBlocked')
-        : err instanceof Error ? err.message : String(err);
+      // The server's refusals come in the reader's language; the browser's own failures
+      // (no push service, a refused registration) in its words, which are English: ours instead.
+      const { code, status } = /** @type {any} */ (err);
+      note.textContent = code === 'notifications_refused' ? t('pushBlocked')
+        : status ? (err instanceof Error ? err.message : String(err)) : t('pushFailed');
     }
   };
   Promise.all([api.pushSettings(), currentSubscription()]).then(([view, subscription]) => draw(view, Boolean(subscription)))

@@ -33,6 +33,13 @@ pub enum PuzzlesAction {
     Recheck(jungle_puzzles::mine::RecheckArgs),
     /// Write each puzzle's themes again from its line (after the detector learns a theme).
     Themes(jungle_puzzles::mine::ThemesArgs),
+    /// Mine each puzzle of a file again from its position and mistake, with the miner's
+    /// present rules (a quiet end, a line to its point, two measures): what holds, with its
+    /// line and judgement as mined now; the tally of rejections.
+    Rejudge(jungle_puzzles::mine::ThemesArgs),
+    /// Keep a file's puzzles (one ruleset's) in balance: no theme but `material` on more than
+    /// a quarter, den entries on at least a fifth.
+    Balance(jungle_puzzles::mine::ThemesArgs),
 }
 
 /// Players are named by username (any case) or, for guests, by player id.

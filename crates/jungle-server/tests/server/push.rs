@@ -332,6 +332,51 @@ async fn a_push_comes_when_it_is_your_turn(db: Db) {
     .await;
     assert_eq!((status, view["subscriptions"].clone()), (200, json!(0)));
 
+    // A browser signed in on its own session subscribes; signing that session out ends its
+    // pushes (a phone left behind, lent, or lost).
+    let phone = server.account_named("Renphone").await;
+    let signed: jungle_protocol::http::SignedIn =
+        sign_in(server.addr, "Renphone", PASSWORD, None, None)
+            .await
+            .json()
+            .await
+            .unwrap();
+    let (status, view) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/push/subscriptions",
+        &signed.token,
+        Some(subscription(&format!("{}/renphone", service.url), &browser)),
+    )
+    .await;
+    assert_eq!((status, view["subscriptions"].clone()), (201, json!(1)));
+    let (status, _) = call(
+        &server,
+        reqwest::Method::DELETE,
+        "/api/session",
+        &signed.token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204, "signed out");
+    assert_eq!(
+        push_view(&server, &phone).await.subscriptions,
+        0,
+        "its pushes end with it"
+    );
+    // What is no subscription's field is refused.
+    let mut extra = subscription(&format!("{}/renphone", service.url), &browser);
+    extra["tracking"] = json!("x");
+    let (status, _) = call(
+        &server,
+        reqwest::Method::POST,
+        "/api/push/subscriptions",
+        &phone.token,
+        Some(extra),
+    )
+    .await;
+    assert_eq!(status, 400, "an unknown field");
+
     // The key is made once and kept: subscriptions outlive a restart.
     server.restart().await;
     assert_eq!(
@@ -385,7 +430,11 @@ async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
     assert_eq!(challenge.kind, "challenge");
     assert_eq!(challenge.title, "有人挑战你");
     assert!(challenge.body.contains("Bo"), "{}", challenge.body);
-    assert_eq!(service.received.lock().unwrap()[0].headers["ttl"], "120");
+    assert_eq!(
+        service.received.lock().unwrap()[0].headers["ttl"],
+        "60",
+        "a challenge lapses in a minute"
+    );
 
     let starts_at = jungle_game::time_text::rfc3339(
         std::time::SystemTime::now()

@@ -240,8 +240,9 @@ async fn bad_attempts_spend_nothing_and_offers_vary(db: Db) {
     for _ in 0..45 {
         seen.insert(next(&server, &browser.token, "?rules=classic").await.id);
     }
+    // (About 30 expected from the some fifty classic puzzles shipped: drawn alike, some twice.)
     assert!(
-        seen.len() > 30,
+        seen.len() > 20,
         "only {} different puzzles in 45",
         seen.len()
     );
