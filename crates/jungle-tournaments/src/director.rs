@@ -354,8 +354,8 @@ impl Director {
         }
     }
 
-    /// Within [`SOON`] of the start: every player in the tournament hears it is coming, once,
-    /// whenever they joined.
+    /// Within [`SOON`] of the start: every player in the tournament away from the site hears it
+    /// is coming, once, whenever they joined or left.
     fn tell_the_start_is_near(&mut self, now: i64) {
         let until_start = self.t.starts_at - now;
         if until_start <= 0 || until_start > SOON.as_millis() as i64 {
@@ -363,7 +363,11 @@ impl Director {
         }
         let minutes = (until_start as u64).div_ceil(60_000) as u32;
         for player in self.entries.keys() {
-            if self.paused.contains(player) || !self.told_soon.insert(*player) {
+            // A player with the site open sees the countdown; told if they leave before it.
+            if self.paused.contains(player)
+                || self.online.is_online(*player)
+                || !self.told_soon.insert(*player)
+            {
                 continue;
             }
             self.ctx

@@ -415,7 +415,7 @@ async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
         serde_json::from_slice(&browser.decrypt(&received.body).unwrap()).unwrap()
     };
 
-    let _ren_online = server.client(&ren).await;
+    let ren_online = server.client(&ren).await;
     let mut challenger = server.client(&bo).await;
     challenger
         .send(ClientFrame::Challenge {
@@ -457,6 +457,13 @@ async fn a_challenge_and_a_tournament_about_to_start_are_pushed(db: Db) {
     entrant
         .send(ClientFrame::JoinTournament { id, code: None })
         .await;
+    expect_frame!(entrant, ServerFrame::TournamentEntry { .. });
+    // With the site open, Ren sees the countdown: nothing is pushed.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(service.count(), 1, "not while on the site");
+    // Ren closes the site: told at the next tick.
+    drop(entrant);
+    drop(ren_online);
     let soon = open(&service.wait_for(2).await[1]);
     assert_eq!(soon.kind, "tournament");
     assert!(
