@@ -291,6 +291,12 @@ async fn deliver(
     let mut message = compose(&language);
     message.url = format!("{}{}", inner.public_url, message.url);
     let payload = serde_json::to_vec(&message).expect("a message serialises");
+    // RFC 8030's Topic (at most 32 URL-safe characters): a newer message of the same tag (the
+    // same game's turn) replaces one still waiting at the push service for a phone that is off.
+    let topic: String = jungle_web::auth::hash_token(&message.tag)
+        .chars()
+        .take(32)
+        .collect();
     for stored in subscriptions {
         let subscription = match Subscription::parse(&stored.endpoint, &stored.p256dh, &stored.auth)
         {
@@ -301,7 +307,7 @@ async fn deliver(
                 continue;
             }
         };
-        post(inner, &subscription, kind, &payload).await?;
+        post(inner, &subscription, kind, &topic, &payload).await?;
     }
     Ok(())
 }
@@ -312,6 +318,7 @@ async fn post(
     inner: &Inner,
     subscription: &Subscription,
     kind: PushKind,
+    topic: &str,
     payload: &[u8],
 ) -> Result<(), StoreError> {
     let endpoint = subscription.endpoint();
@@ -341,6 +348,7 @@ async fn post(
         .header("content-type", "application/octet-stream")
         .header("ttl", kind.ttl_seconds().to_string())
         .header("urgency", "high")
+        .header("topic", topic)
         .body(body)
         .send()
         .await;

@@ -278,6 +278,10 @@ async fn a_push_comes_when_it_is_your_turn(db: Db) {
     let mut paths: Vec<&str> = all[1..].iter().map(|r| r.path.as_str()).collect();
     paths.sort();
     assert_eq!(paths, ["/gone", "/ren"]);
+    // Each turn of one game has the same topic: a phone that is off gets the newest only.
+    let topic = |r: &Received| r.headers["topic"].to_str().unwrap().to_owned();
+    assert_eq!(topic(&all[0]).len(), 32);
+    assert!(all[1..].iter().all(|r| topic(r) == topic(&all[0])));
     for _ in 0..100 {
         if push_view(&server, &host).await.subscriptions == 1 {
             break;
