@@ -99,6 +99,33 @@ for (const [lang, viewport, solvedText] of cases) {
   });
 }
 
+for (const [lang, viewport] of cases) {
+  test(`the theme filter offers the themes there are enough puzzles of, with their counts (${lang}, ${viewport.width}px)`, async () => {
+    const page = await newPlayer(env.browser, env.server.url, 'Theme_Filter_Longest_Nm', viewport);
+    await useLanguage(page, lang);
+    await page.goto(`${env.server.url}/puzzles?rules=international`);
+    await shownPuzzle(page);
+    const counts = await (await fetch(`${env.server.url}/api/puzzles/themes?rules=international`)).json();
+    const enough = counts.themes.filter((c) => c.count >= 5);
+    await page.waitForFunction((n) => document.querySelectorAll('#puzzle-theme option').length === n + 1, enough.length);
+    const options = await page.locator('#puzzle-theme option').evaluateAll((all) => all.map((o) => [o.value, o.textContent]));
+    assert.deepEqual(options.map(([value]) => value), ['', ...enough.map((c) => c.theme)]);
+    assert.ok(options[0][1].endsWith(`(${counts.total})`), options[0][1]);
+    for (const [i, c] of enough.entries()) assert.ok(options[i + 1][1].endsWith(`(${c.count})`), options[i + 1][1]);
+    assert.ok(enough.some((c) => c.theme === 'den1'), 'den entries in one are there to filter by');
+    // The rarest theme offered deals a puzzle of it.
+    const rarest = enough.reduce((a, b) => (b.count < a.count ? b : a));
+    const before = page.url();
+    await page.selectOption('#puzzle-theme', rarest.theme);
+    await page.waitForURL((url) => url.href !== before);
+    const puzzle = await shownPuzzle(page);
+    assert.ok(puzzle.themes.includes(rarest.theme), `${rarest.theme}: ${puzzle.themes}`);
+    await solversTurn(page);
+    await page.screenshot({ path: join(artifacts, `puzzle-theme-${lang}-${viewport.width}.png`) });
+    await page.context().close();
+  });
+}
+
 test('an account\'s solved puzzle moves its puzzle rating, shown on its profile (1366px)', async () => {
   const page = await newPlayer(env.browser, env.server.url, 'Rated_Puzzler', { width: 1366, height: 900 });
   await page.fill('#claim-user', 'RatedPuzzler');

@@ -147,6 +147,8 @@ export const deleteApiToken = (id) => mine('DELETE', `/api/tokens/${id}`);
 export const nextPuzzle = (rules, theme) => mine('GET', `/api/puzzles/next?rules=${encodeURIComponent(rules)}${theme ? `&theme=${encodeURIComponent(theme)}` : ''}`);
 export const puzzle = (id) => mine('GET', `/api/puzzles/${encodeURIComponent(id)}`);
 export const dailyPuzzle = () => mine('GET', '/api/puzzles/daily');
+/** @param {string} rules @returns {Promise<{ rules: string, total: number, themes: { theme: string, count: number }[] }>} */
+export const puzzleThemes = (rules) => mine('GET', `/api/puzzles/themes?rules=${encodeURIComponent(rules)}`);
 /** @param {string} id @param {string[]} moves @param {boolean} win */
 export const puzzleAttempt = (id, moves, win) => mine('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves, win });
 export const streak = (rules) => mine('GET', `/api/puzzles/streak?rules=${encodeURIComponent(rules)}`);

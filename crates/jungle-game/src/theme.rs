@@ -61,6 +61,14 @@ impl Theme {
             .expect("a theme names itself")
     }
 
+    /// A den entry, in however many moves.
+    pub fn is_den(self) -> bool {
+        matches!(
+            self,
+            Theme::Den1 | Theme::Den2 | Theme::Den3 | Theme::DenLong
+        )
+    }
+
     pub fn from_name(name: &str) -> Option<Theme> {
         serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
     }

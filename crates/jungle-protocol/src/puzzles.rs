@@ -22,6 +22,22 @@ pub struct PuzzleView {
     pub game: Option<uuid::Uuid>,
 }
 
+/// `GET /api/puzzles/themes?rules=R`: how many puzzles of a ruleset are dealt, in all and
+/// per theme (issue 53), so that a page offers the themes there are enough puzzles of. Themes
+/// with none are left out. Counted again at most once a minute.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleThemes {
+    pub rules: Ruleset,
+    pub total: u64,
+    pub themes: Vec<ThemeCount>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThemeCount {
+    pub theme: String,
+    pub count: u64,
+}
+
 /// `POST /api/puzzles/{id}/attempt`: the solver's moves in order (theirs only), and whether
 /// they mean to have solved it (`false`: they gave up, or looked at the solution).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -11,6 +11,9 @@
 //! - Among several nodes, each game is claimed in the store by the first to take it.
 //! - A game is mined once: what came of it is stored with the claim, and the claims are
 //!   forgotten once their games are older than the window looked through.
+//! - A puzzle found is dealt only if its ruleset keeps its balance with it (issue 53: no theme
+//!   but `material` on more than a quarter, den entries on at least a fifth); otherwise it is
+//!   held back, readable by id, and dealt once enough other puzzles have come.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -21,6 +24,7 @@ use tokio::runtime::Handle;
 use tokio::sync::watch;
 use uuid::Uuid;
 
+use super::balance::Shares;
 use super::miner::{Budget, Miner, Rejection, Tables};
 use jungle_rooms::engine_pool::EnginePool;
 use jungle_store::{GameRecord, Store, StoreError};
@@ -258,11 +262,13 @@ fn mine_waiting(
                 }
                 Ok(puzzle) => {
                     let s = store.clone();
-                    let added = stored(handle, async move {
-                        s.add_puzzles(std::slice::from_ref(&puzzle)).await
-                    })?;
-                    tracing::info!(%game, new = added, "a puzzle mined from a finished game");
-                    "puzzle"
+                    let dealt = stored(handle, async move { deal_in_balance(&s, puzzle).await })?;
+                    tracing::info!(%game, dealt, "a puzzle mined from a finished game");
+                    if dealt {
+                        "puzzle"
+                    } else {
+                        "puzzle held back"
+                    }
                 }
                 Err(why) => why.name(),
             };
@@ -271,6 +277,31 @@ fn mine_waiting(
             count(outcome);
         }
     }
+}
+
+/// The held puzzles looked at again each time one is dealt.
+const RELEASE_BATCH: i64 = 50;
+
+/// Deals `puzzle` if its ruleset keeps its balance with it (see [`crate::balance`]), else
+/// holds it back; a puzzle dealt may make room for held ones, which are dealt then, the oldest
+/// first. Whether `puzzle` was dealt.
+async fn deal_in_balance(store: &Store, puzzle: super::Puzzle) -> Result<bool, StoreError> {
+    let rules = puzzle.rules;
+    let counts = store.puzzle_theme_counts(rules).await?;
+    let mut shares = Shares::from_counts(counts.iter().map(|(t, n)| (t.as_slice(), *n)));
+    if !shares.admits(&puzzle.themes) {
+        store.add_held_puzzle(&puzzle).await?;
+        return Ok(false);
+    }
+    store.add_puzzles(std::slice::from_ref(&puzzle)).await?;
+    shares.add(&puzzle.themes);
+    for held in store.held_puzzles(rules, RELEASE_BATCH).await? {
+        let themes = &held.puzzle.themes;
+        if shares.admits(themes) && store.release_puzzle(&held.id).await? {
+            shares.add(themes);
+        }
+    }
+    Ok(true)
 }
 
 fn count(outcome: &'static str) {
@@ -417,6 +448,57 @@ mod tests {
         store.finish_game(&mut tx, &finish).await.ok()?;
         tx.commit().await.ok()?;
         Some(id)
+    }
+
+    /// A puzzle that would tip its ruleset's balance is held back (readable by id, not
+    /// dealt), and dealt once enough other puzzles have come.
+    #[tokio::test]
+    async fn a_puzzle_that_would_tip_the_balance_is_held_until_others_make_room() {
+        use jungle_game::theme::Theme::{self, *};
+        let (store, _dir) = Store::temporary(None).await;
+        // Only the shape is read here: themes and an id of their own.
+        let puzzle = |n: u32, themes: &[Theme]| Puzzle {
+            rules: Ruleset::Classic,
+            position: format!("7/7/7/7/7/7/7/3l3/E6 r 0 {n}"),
+            blunder: "a1a2".into(),
+            solution: vec!["d2c2".into()],
+            themes: themes.to_vec(),
+            source: None,
+            judged: None,
+        };
+        let jumps = |store: Store| async move {
+            let counts = store
+                .puzzle_theme_counts(Ruleset::Classic)
+                .await
+                .expect("counts");
+            Shares::from_counts(counts.iter().map(|(t, n)| (t.as_slice(), *n))).per_theme
+                [&RiverJump]
+        };
+        // 30 river jumps of 50: past their quarter already.
+        let mut set: Vec<Puzzle> = (0..30).map(|n| puzzle(n, &[Material, RiverJump])).collect();
+        set.extend((30..50).map(|n| puzzle(n, &[Den2])));
+        store.add_puzzles(&set).await.expect("stored");
+        let jump = puzzle(100, &[Material, RiverJump]);
+        assert!(!deal_in_balance(&store, jump.clone()).await.expect("held"));
+        let id = jungle_store::puzzle_id(&jump);
+        assert!(
+            store.puzzle(&id).await.expect("read").is_some(),
+            "readable by id"
+        );
+        assert_eq!(jumps(store.clone()).await, 30, "not dealt");
+        // Other motifs come; once the jumps are under their quarter again, it is dealt.
+        for n in 200..280 {
+            let themes = [[Den1], [Den3], [DenLong], [Material]][n as usize % 4];
+            assert!(deal_in_balance(&store, puzzle(n, &themes))
+                .await
+                .expect("dealt"));
+        }
+        assert_eq!(jumps(store.clone()).await, 31, "the held one is dealt now");
+        assert!(store
+            .held_puzzles(Ruleset::Classic, 10)
+            .await
+            .expect("read")
+            .is_empty());
     }
 
     /// A finished game with a blunder in it becomes a puzzle on a running server: mined on the

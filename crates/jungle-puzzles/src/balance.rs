@@ -1,6 +1,9 @@
-//! The shipped set's balance (issue 53): per ruleset, no theme but `material` on more than a
-//! quarter of the puzzles, and den entries on at least a fifth, so that the set is not one
-//! puzzle told many times. Pure: puzzles in, the ones kept out, in their order.
+//! The balance of the puzzles dealt (issue 53): per ruleset, no theme but `material` on more
+//! than a quarter of the puzzles, and den entries on at least a fifth, so that the set is not
+//! one puzzle told many times. Pure: the shipped set is balanced by [`balanced`] (puzzles in,
+//! the ones kept out, in their order); the background miner asks [`Shares::admits`] before it
+//! deals a puzzle it found, and holds back the ones that would tip the balance until enough
+//! others come.
 
 use jungle_game::puzzle::Puzzle;
 use jungle_game::theme::Theme;
@@ -62,6 +65,67 @@ pub fn balanced(puzzles: &[Puzzle]) -> Vec<Puzzle> {
     }
 }
 
+/// Below this many puzzles in a ruleset, shares mean little: every puzzle is dealt.
+pub const BALANCED_FROM: u64 = 40;
+
+/// How many puzzles of one ruleset are dealt, in all and per theme.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shares {
+    pub total: u64,
+    pub per_theme: std::collections::BTreeMap<Theme, u64>,
+}
+
+impl Shares {
+    /// From the store's count of puzzles per set of themes.
+    pub fn from_counts<'a>(counts: impl IntoIterator<Item = (&'a [Theme], u64)>) -> Shares {
+        let mut shares = Shares::default();
+        for (themes, count) in counts {
+            shares.total += count;
+            for theme in themes {
+                *shares.per_theme.entry(*theme).or_default() += count;
+            }
+        }
+        shares
+    }
+
+    fn on(&self, theme: Theme) -> u64 {
+        self.per_theme.get(&theme).copied().unwrap_or(0)
+    }
+
+    fn dens(&self) -> u64 {
+        Theme::ALL
+            .into_iter()
+            .filter(|t| t.is_den())
+            .map(|t| self.on(t))
+            .sum()
+    }
+
+    /// Whether a puzzle of `themes`, dealt too, keeps the balance: no capped theme over its
+    /// share, den entries not under theirs.
+    pub fn admits(&self, themes: &[Theme]) -> bool {
+        let total = self.total + 1;
+        if total < BALANCED_FROM {
+            return true;
+        }
+        let most = (MOST_PER_THEME * total as f64).floor() as u64;
+        let themes_fit = themes
+            .iter()
+            .filter(|t| capped(**t))
+            .all(|t| self.on(*t) < most);
+        let den = themes.iter().any(|t| t.is_den());
+        let dens_fit = den || self.dens() as f64 >= LEAST_DEN * total as f64;
+        themes_fit && dens_fit
+    }
+
+    /// Counts a puzzle of `themes` as dealt.
+    pub fn add(&mut self, themes: &[Theme]) {
+        self.total += 1;
+        for theme in themes {
+            *self.per_theme.entry(*theme).or_default() += 1;
+        }
+    }
+}
+
 /// Whether `puzzles` (one ruleset's) keep the balance.
 pub fn holds(puzzles: &[Puzzle]) -> Result<(), String> {
     let n = puzzles.len() as f64;
@@ -95,6 +159,39 @@ mod tests {
             source: None,
             judged: None,
         }
+    }
+
+    /// The background miner's test: a puzzle that would tip a theme over its quarter, or den
+    /// entries under their fifth, is held back; a small set takes everything.
+    #[test]
+    fn shares_admit_what_keeps_the_balance() {
+        let material_jump = [Theme::Material, Theme::RiverJump];
+        let den2 = [Theme::Den2];
+        let mut shares = Shares::default();
+        for _ in 0..30 {
+            assert!(shares.admits(&material_jump), "a small set takes all");
+            shares.add(&material_jump);
+        }
+        for _ in 0..20 {
+            shares.add(&den2);
+        }
+        // 50 dealt: 30 river jumps (over a quarter already), 20 den entries.
+        assert!(!shares.admits(&material_jump));
+        assert!(
+            shares.admits(&[Theme::Material]),
+            "material alone is not capped"
+        );
+        assert!(shares.admits(&[Theme::Den1]));
+        // Den entries at the fifth: a material puzzle more would put them under it.
+        let mut few_dens =
+            Shares::from_counts([(&[Theme::Material][..], 40), (&[Theme::Den3][..], 10)]);
+        assert_eq!(few_dens.total, 50);
+        assert!(
+            !few_dens.admits(&[Theme::Material]),
+            "10 of 51 is under a fifth"
+        );
+        few_dens.add(&[Theme::Den1]);
+        assert!(few_dens.admits(&[Theme::Material]), "11 of 52 is over it");
     }
 
     #[test]

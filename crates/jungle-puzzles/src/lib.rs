@@ -43,6 +43,8 @@ pub struct PuzzlesState {
     pub origins: Arc<Origins>,
     /// A puzzle whose positions stand in a game in progress is not shown.
     pub fair_play: FairPlay,
+    /// The theme counts a page asks for, kept a minute.
+    pub theme_counts: Arc<api::ThemeCounts>,
 }
 
 /// The puzzles' routes, for a router whose state gives a [`PuzzlesState`].
@@ -54,6 +56,7 @@ where
     Router::new()
         .route("/api/puzzles/next", get(api::next))
         .route("/api/puzzles/daily", get(api::daily))
+        .route("/api/puzzles/themes", get(api::themes))
         .route(
             "/api/puzzles/streak",
             get(streak::current).post(streak::start),

@@ -23,6 +23,10 @@ pub struct MineArgs {
     /// Write the puzzles here (JSON lines, appended); standard output without it.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Start each game from a random endgame instead of the opening (for the motifs games
+    /// from the opening rarely leave: a den entry in one, a defence, a rat blocking a jump).
+    #[arg(long)]
+    pub endgames: bool,
 }
 
 /// Mines as asked; the tally of puzzles and rejections, per ruleset.
@@ -48,7 +52,11 @@ pub fn run(args: &MineArgs) -> Result<String, String> {
         let mut found = 0u64;
         let mut rejected: BTreeMap<Rejection, u64> = BTreeMap::new();
         for n in args.first..args.first + args.selfplay {
-            let (start, turns) = selfplay::game(ruleset, n);
+            let (start, turns) = if args.endgames {
+                selfplay::endgame(ruleset, n)
+            } else {
+                selfplay::game(ruleset, n)
+            };
             match miner.mine(ruleset, start, &turns, None) {
                 Ok(puzzle) => {
                     found += 1;
@@ -63,16 +71,42 @@ pub fn run(args: &MineArgs) -> Result<String, String> {
             "{ruleset}: {} games, {found} puzzles",
             args.selfplay
         ));
-        for why in Rejection::ALL {
-            report.push_str(&format!(
-                "; {}: {}",
-                why.name(),
-                rejected.get(&why).copied().unwrap_or(0)
-            ));
-        }
-        report.push('\n');
+        report.push_str(&tally(&rejected));
     }
     Ok(report)
+}
+
+/// The rejections counted, each named, ending the line.
+fn tally(rejected: &BTreeMap<Rejection, u64>) -> String {
+    let mut line = String::new();
+    for why in Rejection::ALL {
+        line.push_str(&format!(
+            "; {}: {}",
+            why.name(),
+            rejected.get(&why).copied().unwrap_or(0)
+        ));
+    }
+    line.push('\n');
+    line
+}
+
+/// The puzzles of a file of JSON lines.
+fn read_puzzles(path: &std::path::Path) -> Result<Vec<super::Puzzle>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display())))
+        .collect()
+}
+
+/// Writes `puzzles` to `path` as JSON lines (replacing it).
+fn write_puzzles(path: &std::path::Path, puzzles: &[super::Puzzle]) -> Result<(), String> {
+    let mut body = String::new();
+    for puzzle in puzzles {
+        body.push_str(&serde_json::to_string(puzzle).map_err(|e| e.to_string())?);
+        body.push('\n');
+    }
+    std::fs::write(path, body).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[derive(Clone, Debug, Args)]
@@ -92,34 +126,26 @@ pub struct RecheckArgs {
 /// Keeps the puzzles whose every solver move is still clearly the best with `nodes` of
 /// thought (and that replay and carry their themes); the tally of kept and dropped.
 pub fn recheck(args: &RecheckArgs) -> Result<String, String> {
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let mut kept = Vec::new();
-    let mut dropped = 0u64;
+    let puzzles = read_puzzles(&args.input)?;
     let mut miners: BTreeMap<String, Miner> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let puzzle: super::Puzzle = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let miner = miners
-            .entry(puzzle.rules.to_string())
-            .or_insert_with(|| Miner::new(puzzle.rules, Budget::default()));
-        let sound = puzzle.check().is_ok()
-            && jungle_game::themes::detect(&puzzle) == puzzle.themes
-            && miner.recheck(&puzzle, args.nodes).is_ok();
-        if sound {
-            kept.push(line.to_owned());
-        } else {
-            dropped += 1;
-        }
-    }
-    let mut body = kept.join("\n");
-    if !body.is_empty() {
-        body.push('\n');
-    }
-    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let kept: Vec<super::Puzzle> = puzzles
+        .iter()
+        .filter(|puzzle| {
+            let miner = miners
+                .entry(puzzle.rules.to_string())
+                .or_insert_with(|| Miner::new(puzzle.rules, Budget::default()));
+            puzzle.check().is_ok()
+                && jungle_game::themes::detect(puzzle) == puzzle.themes
+                && miner.recheck(puzzle, args.nodes).is_ok()
+        })
+        .cloned()
+        .collect();
+    write_puzzles(&args.out, &kept)?;
     Ok(format!(
-        "{}: {} kept, {dropped} dropped at {} nodes\n",
+        "{}: {} kept, {} dropped at {} nodes\n",
         args.input.display(),
         kept.len(),
+        puzzles.len() - kept.len(),
         args.nodes
     ))
 }
@@ -137,21 +163,16 @@ pub struct ThemesArgs {
 /// Finds every puzzle's themes again from its line, keeping the order and everything else;
 /// how many changed.
 pub fn rethemes(args: &ThemesArgs) -> Result<String, String> {
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let mut body = String::new();
+    let mut puzzles = read_puzzles(&args.input)?;
     let mut changed = 0u64;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let mut puzzle: super::Puzzle = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let themes = jungle_game::themes::detect(&puzzle);
+    for puzzle in &mut puzzles {
+        let themes = jungle_game::themes::detect(puzzle);
         if themes != puzzle.themes {
             changed += 1;
             puzzle.themes = themes;
         }
-        body.push_str(&serde_json::to_string(&puzzle).map_err(|e| e.to_string())?);
-        body.push('\n');
     }
-    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    write_puzzles(&args.out, &puzzles)?;
     Ok(format!(
         "{}: {changed} with new themes\n",
         args.input.display()
@@ -163,55 +184,32 @@ pub fn rethemes(args: &ThemesArgs) -> Result<String, String> {
 /// its position and mistake, unchanged; its line, themes and judgement as mined now), in the
 /// same order; the tally of what held and why the rest did not.
 pub fn rejudge(args: &ThemesArgs) -> Result<String, String> {
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let mut body = String::new();
-    let mut kept = 0u64;
+    let mut held = Vec::new();
     let mut rejected: BTreeMap<Rejection, u64> = BTreeMap::new();
     let mut miners: BTreeMap<String, Miner> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let puzzle: super::Puzzle = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    for puzzle in read_puzzles(&args.input)? {
         let miner = miners
             .entry(puzzle.rules.to_string())
             .or_insert_with(|| Miner::new(puzzle.rules, Budget::default()));
         match miner.rejudge(&puzzle) {
-            Ok(again) => {
-                kept += 1;
-                body.push_str(&serde_json::to_string(&again).map_err(|e| e.to_string())?);
-                body.push('\n');
-            }
+            Ok(again) => held.push(again),
             Err(why) => *rejected.entry(why).or_default() += 1,
         }
     }
-    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut report = format!("{}: {kept} held", args.input.display());
-    for why in Rejection::ALL {
-        report.push_str(&format!(
-            "; {}: {}",
-            why.name(),
-            rejected.get(&why).copied().unwrap_or(0)
-        ));
-    }
-    report.push('\n');
-    Ok(report)
+    write_puzzles(&args.out, &held)?;
+    Ok(format!(
+        "{}: {} held{}",
+        args.input.display(),
+        held.len(),
+        tally(&rejected)
+    ))
 }
 
 /// Keeps `--in`'s puzzles in balance (see [`super::balance`]), in their order, in `--out`.
 pub fn rebalance(args: &ThemesArgs) -> Result<String, String> {
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let puzzles: Vec<super::Puzzle> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+    let puzzles = read_puzzles(&args.input)?;
     let kept = super::balance::balanced(&puzzles);
-    let mut body = String::new();
-    for puzzle in &kept {
-        body.push_str(&serde_json::to_string(puzzle).map_err(|e| e.to_string())?);
-        body.push('\n');
-    }
-    std::fs::write(&args.out, body).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    write_puzzles(&args.out, &kept)?;
     Ok(format!(
         "{}: {} of {} kept in balance\n",
         args.input.display(),

@@ -290,6 +290,7 @@ impl Server {
             limits: limits.clone(),
             origins: origins.clone(),
             fair_play: room_ctx.fair_play.clone(),
+            theme_counts: Default::default(),
         };
         let state = AppState::new(state::Shared {
             reach,

@@ -54,6 +54,10 @@ pub struct AttemptOutcome {
     pub puzzle: Glicko,
 }
 
+/// `puzzles.retired` of a mined puzzle held back for the balance (1 is retired for good, 0
+/// dealt).
+const HELD: i64 = 2;
+
 /// A puzzle's id: from what it is, so the same puzzle has the same id on every site and
 /// loading it twice adds nothing.
 pub fn puzzle_id(puzzle: &Puzzle) -> String {
@@ -175,6 +179,87 @@ impl Store {
         }
         tx.commit().await?;
         Ok(retired)
+    }
+
+    /// How many puzzles of `ruleset` are dealt, per set of themes (a few dozen rows: the sets
+    /// of themes that occur).
+    pub async fn puzzle_theme_counts(
+        &self,
+        ruleset: Ruleset,
+    ) -> Result<Vec<(Vec<Theme>, u64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT themes, COUNT(*) AS n FROM puzzles WHERE ruleset = $1 AND retired = 0
+             GROUP BY themes",
+        )
+        .bind(ruleset.name())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let themes: String = r.try_get("themes")?;
+                let n: i64 = r.try_get("n")?;
+                let themes = themes
+                    .split_whitespace()
+                    .filter_map(Theme::from_name)
+                    .collect();
+                Ok((themes, n.max(0) as u64))
+            })
+            .collect()
+    }
+
+    /// Stores a mined puzzle held back (issue 53: dealing it would tip its ruleset's balance):
+    /// readable by id, not dealt until [`Store::release_puzzle`]. False if it was there.
+    pub async fn add_held_puzzle(&self, puzzle: &Puzzle) -> Result<bool, StoreError> {
+        let seed = seed_rating(puzzle);
+        let done = sqlx::query(
+            "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
+                 rating, deviation, volatility, created_at, retired)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(puzzle_id(puzzle))
+        .bind(puzzle.rules.name())
+        .bind(&puzzle.position)
+        .bind(&puzzle.blunder)
+        .bind(puzzle.solution.join(" "))
+        .bind(themes_text(&puzzle.themes))
+        .bind(puzzle.source.map(|g| g.to_string()))
+        .bind(seed.rating)
+        .bind(seed.deviation)
+        .bind(seed.volatility)
+        .bind(now_ms())
+        .bind(HELD)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The puzzles of `ruleset` held back, the oldest first, at most `limit`.
+    pub async fn held_puzzles(
+        &self,
+        ruleset: Ruleset,
+        limit: i64,
+    ) -> Result<Vec<StoredPuzzle>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM puzzles WHERE ruleset = $1 AND retired = $2
+             ORDER BY created_at, id LIMIT $3"
+        ))
+        .bind(ruleset.name())
+        .bind(HELD)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(stored).collect()
+    }
+
+    /// Deals a held puzzle from now on. False if it was not held (another node released it).
+    pub async fn release_puzzle(&self, id: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE puzzles SET retired = 0 WHERE id = $1 AND retired = $2")
+            .bind(id)
+            .bind(HELD)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     pub async fn puzzle(&self, id: &str) -> Result<Option<StoredPuzzle>, StoreError> {

@@ -15,6 +15,8 @@ import { t } from '../i18n.js';
 const RULESETS = ['classic', 'strict', 'daitou', 'international'];
 const THEMES = ['den1', 'den2', 'den3', 'denLong', 'material', 'trapCapture', 'ratCapturesElephant',
   'riverJump', 'riverBlock', 'riverUnblocked', 'defence', 'higherCapture', 'endgame', 'long'];
+/** The fewest puzzles of a theme for the page to offer it as a filter (issue 53). */
+const FEWEST_TO_FILTER = 5;
 /** How long the opponent's moves take to arrive, so that the eye follows them. */
 const REPLY_MS = 500;
 
@@ -392,12 +394,32 @@ export function renderPuzzles(root, app, id, streak = false) {
   $(root, '#puzzle-solution').onclick = () => showSolution();
   $(root, '#puzzle-next').onclick = () => next();
   $(root, '#streak-start').onclick = () => startStreak();
-  rulesSelect.onchange = () => {
+  /** Offers the themes the ruleset has enough puzzles of, each with its count (the one
+   * chosen stays, however few); without the counts, the full list stays. */
+  async function loadThemes() {
+    if (!themeSelect) return;
+    /** @type {{ total: number, themes: { theme: string, count: number }[] }} */
+    let counts;
+    try {
+      counts = await api.puzzleThemes(rulesSelect.value);
+    } catch {
+      return;
+    }
+    if (!alive) return;
+    const chosen = themeSelect.value;
+    const offered = counts.themes.filter((c) => THEMES.includes(c.theme) && (c.count >= FEWEST_TO_FILTER || c.theme === chosen));
+    themeSelect.innerHTML = `<option value="">${t('allThemes')} (${counts.total})</option>${
+      offered.map((c) => `<option value="${c.theme}">${t(`theme.${c.theme}`)} (${c.count})</option>`).join('')}`;
+    themeSelect.value = offered.some((c) => c.theme === chosen) ? chosen : '';
+  }
+
+  rulesSelect.onchange = async () => {
     if (streak) {
       resumeStreak();
       return;
     }
     loadMine();
+    await loadThemes();
     next();
   };
   if (themeSelect) themeSelect.onchange = () => next();
@@ -412,6 +434,7 @@ export function renderPuzzles(root, app, id, streak = false) {
   if (!streak) {
     loadMine();
     loadDaily();
+    loadThemes();
   }
   return {
     destroy() {

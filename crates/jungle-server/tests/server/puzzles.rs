@@ -4,7 +4,7 @@
 //! the day's puzzle is the day's; a player's history lists their attempts.
 
 use crate::common::*;
-use jungle_protocol::puzzles::{PuzzleHistory, PuzzleResult, PuzzleView};
+use jungle_protocol::puzzles::{PuzzleHistory, PuzzleResult, PuzzleThemes, PuzzleView};
 use serde_json::{json, Value};
 
 /// The next puzzle for `token` (the starter set loads in the background: waited for).
@@ -344,3 +344,48 @@ async fn solve(server: &TestServer, solver: &Player, puzzle: &PuzzleView) -> (u1
 }
 
 both_stores!(a_puzzle_standing_in_a_live_game_is_not_shown);
+
+/// The theme counts a page filters by (issue 53) count the puzzles dealt: each is a den entry
+/// or wins material, and a theme counted is one the next puzzle of that theme has.
+async fn theme_counts_count_what_a_filter_deals(db: Db) {
+    let server = TestServer::start(db).await;
+    let solver = server.account("Themer").await;
+    next(&server, &solver.token, "?rules=strict").await;
+    let counts: PuzzleThemes = server.get("/api/puzzles/themes?rules=strict").await;
+    assert_eq!(counts.rules, Ruleset::Strict);
+    assert!(counts.total > 20, "{counts:?}");
+    let count = |name: &str| {
+        counts
+            .themes
+            .iter()
+            .find(|c| c.theme == name)
+            .map_or(0, |c| c.count)
+    };
+    let dens: u64 = ["den1", "den2", "den3", "denLong"].map(count).iter().sum();
+    assert_eq!(dens + count("material"), counts.total, "{counts:?}");
+    assert!(
+        dens * 5 >= counts.total,
+        "den entries on a fifth at least: {counts:?}"
+    );
+    for theme in &counts.themes {
+        assert!(theme.count > 0 && theme.count <= counts.total, "{counts:?}");
+    }
+    let rarest = counts
+        .themes
+        .iter()
+        .min_by_key(|c| c.count)
+        .expect("some theme");
+    let found = next(
+        &server,
+        &solver.token,
+        &format!("?rules=strict&theme={}", rarest.theme),
+    )
+    .await;
+    assert!(found.themes.contains(&rarest.theme), "{found:?}");
+    assert_eq!(
+        server.get_status("/api/puzzles/themes?rules=chess").await.0,
+        400
+    );
+}
+
+both_stores!(theme_counts_count_what_a_filter_deals);
