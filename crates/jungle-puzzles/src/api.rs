@@ -8,8 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use jungle_protocol::puzzles::{
-    PuzzleAttempt, PuzzleAttemptView, PuzzleHistory, PuzzleRatingView, PuzzleResult, PuzzleThemes,
-    PuzzleView, ThemeCount,
+    PuzzleAttempt, PuzzleAttemptView, PuzzleHistory, PuzzleRatingView, PuzzleResult, PuzzleView,
 };
 use jungle_rules::Ruleset;
 use serde::Deserialize;
@@ -153,71 +152,6 @@ fn view(stored: &StoredPuzzle) -> Result<PuzzleView, PuzzleApiError> {
 pub struct NextQuery {
     rules: Option<String>,
     theme: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct ThemesQuery {
-    rules: Option<String>,
-}
-
-/// How long a ruleset's theme counts are kept before they are counted again.
-const THEME_COUNTS_FOR: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// The theme counts last read, per ruleset (a page asks on every visit; the count changes
-/// only as puzzles are mined).
-#[derive(Default)]
-pub struct ThemeCounts(
-    std::sync::Mutex<std::collections::HashMap<Ruleset, (std::time::Instant, PuzzleThemes)>>,
-);
-
-impl ThemeCounts {
-    fn fresh(&self, rules: Ruleset) -> Option<PuzzleThemes> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.get(&rules)
-            .filter(|(at, _)| at.elapsed() < THEME_COUNTS_FOR)
-            .map(|(_, counts)| counts.clone())
-    }
-
-    fn keep(&self, counts: &PuzzleThemes) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.insert(counts.rules, (std::time::Instant::now(), counts.clone()));
-    }
-}
-
-/// `GET /api/puzzles/themes?rules=classic`.
-pub async fn themes(
-    State(state): State<PuzzlesState>,
-    ClientAddr(client): ClientAddr,
-    headers: HeaderMap,
-    Query(query): Query<ThemesQuery>,
-) -> Result<Json<PuzzleThemes>, PuzzleApiError> {
-    asker(&state, &headers, client, Limited::Puzzles).await?;
-    let rules = rules_of(query.rules.as_deref())?;
-    if let Some(counts) = state.theme_counts.fresh(rules) {
-        return Ok(Json(counts));
-    }
-    let counts = state.store.puzzle_theme_counts(rules).await?;
-    let shares =
-        crate::balance::Shares::from_counts(counts.iter().map(|(t, n)| (t.as_slice(), *n)));
-    let answer = PuzzleThemes {
-        rules,
-        total: shares.total,
-        themes: Theme::ALL
-            .into_iter()
-            .filter_map(|theme| {
-                let count = shares.per_theme.get(&theme).copied().unwrap_or(0);
-                (count > 0).then(|| ThemeCount {
-                    theme: theme.name(),
-                    count,
-                })
-            })
-            .collect(),
-    };
-    // None yet: the starter set is still loading, and is counted at the next ask.
-    if answer.total > 0 {
-        state.theme_counts.keep(&answer);
-    }
-    Ok(Json(answer))
 }
 
 /// `GET /api/puzzles/next?rules=classic[&theme=den1]`.

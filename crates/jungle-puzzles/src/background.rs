@@ -288,7 +288,7 @@ const RELEASE_BATCH: i64 = 50;
 async fn deal_in_balance(store: &Store, puzzle: super::Puzzle) -> Result<bool, StoreError> {
     let rules = puzzle.rules;
     let counts = store.puzzle_theme_counts(rules).await?;
-    let mut shares = Shares::from_counts(counts.iter().map(|(t, n)| (t.as_slice(), *n)));
+    let mut shares = Shares::from_counts(&counts);
     if !shares.admits(&puzzle.themes) {
         store.add_held_puzzle(&puzzle).await?;
         return Ok(false);
@@ -471,8 +471,7 @@ mod tests {
                 .puzzle_theme_counts(Ruleset::Classic)
                 .await
                 .expect("counts");
-            Shares::from_counts(counts.iter().map(|(t, n)| (t.as_slice(), *n))).per_theme
-                [&RiverJump]
+            Shares::from_counts(&counts).per_theme[&RiverJump]
         };
         // 30 river jumps of 50: past their quarter already.
         let mut set: Vec<Puzzle> = (0..30).map(|n| puzzle(n, &[Material, RiverJump])).collect();

@@ -2,7 +2,7 @@
 //! itself) where one move wins and the player must find it. The pure core is `jungle-game`'s
 //! (the puzzle and its judging, themes); here are winning chances ([`chances`]), the miner
 //! ([`miner`]: in the background of a running server, [`background`], and as the operator's
-//! command, [`mine`]), the shipped set ([`starter`]), the HTTP API ([`api`]) and Puzzle Streak ([`streak`]).
+//! command, [`mine`]), the shipped set ([`starter`]), the HTTP API ([`api`], [`theme_counts`]) and Puzzle Streak ([`streak`]).
 //!
 //! The feature wires itself: [`routes`] for the router, [`start`] at the server's start, and
 //! [`PuzzlesState`] for what its handlers take (the server gives it by `FromRef`).
@@ -16,6 +16,7 @@ pub mod miner;
 pub mod selfplay;
 pub mod starter;
 pub mod streak;
+pub mod theme_counts;
 
 use std::sync::Arc;
 
@@ -44,7 +45,7 @@ pub struct PuzzlesState {
     /// A puzzle whose positions stand in a game in progress is not shown.
     pub fair_play: FairPlay,
     /// The theme counts a page asks for, kept a minute.
-    pub theme_counts: Arc<api::ThemeCounts>,
+    pub theme_counts: Arc<theme_counts::ThemeCounts>,
 }
 
 /// The puzzles' routes, for a router whose state gives a [`PuzzlesState`].
@@ -56,7 +57,7 @@ where
     Router::new()
         .route("/api/puzzles/next", get(api::next))
         .route("/api/puzzles/daily", get(api::daily))
-        .route("/api/puzzles/themes", get(api::themes))
+        .route("/api/puzzles/themes", get(theme_counts::themes))
         .route(
             "/api/puzzles/streak",
             get(streak::current).post(streak::start),

@@ -278,13 +278,16 @@ impl<T: Tables> Miner<T> {
         if winning_chances(mover_score) < -ALREADY_LOST {
             return Some(Err(Rejection::AlreadyDecided));
         }
+        // The puzzle's own game: the history rules start at its position. What the solver
+        // will see is judged there: in the game it came from, its history may have forbidden
+        // a move (a den entry among them) that the puzzle's own game allows.
+        let position = *game.position();
+        let own = Game::new(ruleset.rules(), position);
         // Looked at again with more thought: not lost before, and lost by this move.
-        if !self.a_real_mistake(game, blunder, self.budget.solve)? {
+        if !self.a_real_mistake(&own, blunder, self.budget.solve)? {
             return Some(Err(Rejection::AlreadyDecided));
         }
-        // The puzzle's own game: the history rules start at its position.
-        let position = *game.position();
-        let mut fresh = Game::new(ruleset.rules(), position);
+        let mut fresh = own;
         if fresh.play(Turn::Move(blunder)).is_err() {
             return Some(Err(Rejection::DoesNotReplay));
         }
