@@ -112,7 +112,7 @@ for (const [lang, viewport] of cases) {
     assert.deepEqual(options.map(([value]) => value), ['', ...enough.map((c) => c.theme)]);
     assert.ok(options[0][1].endsWith(`(${counts.total})`), options[0][1]);
     for (const [i, c] of enough.entries()) assert.ok(options[i + 1][1].endsWith(`(${c.count})`), options[i + 1][1]);
-    assert.ok(enough.some((c) => c.theme === 'den1'), 'den entries in one are there to filter by');
+    assert.ok(enough.length >= 6, `themes to filter by: ${enough.map((c) => c.theme)}`);
     // The rarest theme offered deals a puzzle of it.
     const rarest = enough.reduce((a, b) => (b.count < a.count ? b : a));
     const before = page.url();
