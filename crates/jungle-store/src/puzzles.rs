@@ -54,9 +54,38 @@ pub struct AttemptOutcome {
     pub puzzle: Glicko,
 }
 
-/// `puzzles.retired` of a mined puzzle held back for the balance (1 is retired for good, 0
-/// dealt).
+/// `puzzles.retired`: a puzzle dealt; one held back for the balance (issue 53; 1 is retired
+/// for good).
+const DEALT: i64 = 0;
 const HELD: i64 = 2;
+
+/// A new puzzle's row; the caller adds what happens when its id is there.
+const INSERT_PUZZLE: &str =
+    "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
+         rating, deviation, volatility, created_at, retired)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+
+/// [`INSERT_PUZZLE`]'s values for `puzzle`, new now, dealt or held as `retired` says.
+fn bind_new<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    puzzle: &'q Puzzle,
+    retired: i64,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    let seed = seed_rating(puzzle);
+    query
+        .bind(puzzle_id(puzzle))
+        .bind(puzzle.rules.name())
+        .bind(&puzzle.position)
+        .bind(&puzzle.blunder)
+        .bind(puzzle.solution.join(" "))
+        .bind(themes_text(&puzzle.themes))
+        .bind(puzzle.source.map(|g| g.to_string()))
+        .bind(seed.rating)
+        .bind(seed.deviation)
+        .bind(seed.volatility)
+        .bind(now_ms())
+        .bind(retired)
+}
 
 /// A puzzle's id: from what it is, so the same puzzle has the same id on every site and
 /// loading it twice adds nothing.
@@ -128,29 +157,15 @@ impl Store {
         let mut added = 0;
         let mut tx = self.pool.begin().await?;
         for puzzle in puzzles {
-            let seed = seed_rating(puzzle);
-            let done = sqlx::query(
-                "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
-                     rating, deviation, volatility, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                 ON CONFLICT (id) DO UPDATE SET themes = excluded.themes,
+            let sql = format!(
+                "{INSERT_PUZZLE} ON CONFLICT (id) DO UPDATE SET themes = excluded.themes,
                      solution = excluded.solution, retired = 0
                      WHERE puzzles.themes <> excluded.themes
-                        OR puzzles.solution <> excluded.solution OR puzzles.retired <> 0",
-            )
-            .bind(puzzle_id(puzzle))
-            .bind(puzzle.rules.name())
-            .bind(&puzzle.position)
-            .bind(&puzzle.blunder)
-            .bind(puzzle.solution.join(" "))
-            .bind(themes_text(&puzzle.themes))
-            .bind(puzzle.source.map(|g| g.to_string()))
-            .bind(seed.rating)
-            .bind(seed.deviation)
-            .bind(seed.volatility)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?;
+                        OR puzzles.solution <> excluded.solution OR puzzles.retired <> 0"
+            );
+            let done = bind_new(sqlx::query(&sql), puzzle, DEALT)
+                .execute(&mut *tx)
+                .await?;
             added += done.rows_affected();
         }
         tx.commit().await?;
@@ -210,27 +225,10 @@ impl Store {
     /// Stores a mined puzzle held back (issue 53: dealing it would tip its ruleset's balance):
     /// readable by id, not dealt until [`Store::release_puzzle`]. False if it was there.
     pub async fn add_held_puzzle(&self, puzzle: &Puzzle) -> Result<bool, StoreError> {
-        let seed = seed_rating(puzzle);
-        let done = sqlx::query(
-            "INSERT INTO puzzles (id, ruleset, position, blunder, solution, themes, source_game,
-                 rating, deviation, volatility, created_at, retired)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-             ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(puzzle_id(puzzle))
-        .bind(puzzle.rules.name())
-        .bind(&puzzle.position)
-        .bind(&puzzle.blunder)
-        .bind(puzzle.solution.join(" "))
-        .bind(themes_text(&puzzle.themes))
-        .bind(puzzle.source.map(|g| g.to_string()))
-        .bind(seed.rating)
-        .bind(seed.deviation)
-        .bind(seed.volatility)
-        .bind(now_ms())
-        .bind(HELD)
-        .execute(&self.pool)
-        .await?;
+        let sql = format!("{INSERT_PUZZLE} ON CONFLICT (id) DO NOTHING");
+        let done = bind_new(sqlx::query(&sql), puzzle, HELD)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
