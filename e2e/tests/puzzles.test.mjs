@@ -121,7 +121,7 @@ for (const [lang, viewport] of cases) {
     const puzzle = await shownPuzzle(page);
     assert.ok(puzzle.themes.includes(rarest.theme), `${rarest.theme}: ${puzzle.themes}`);
     await solversTurn(page);
-    await page.screenshot({ path: join(artifacts, `puzzle-theme-${lang}-${viewport.width}.png`) });
+    await page.screenshot({ path: join(artifacts, `puzzle-theme-${lang}-${viewport.width}.png`), fullPage: true });
     await page.context().close();
   });
 }

@@ -65,6 +65,10 @@ pub fn balanced(puzzles: &[Puzzle]) -> Vec<Puzzle> {
     }
 }
 
+/// The fewest puzzles of a theme for the page to offer it as a filter (the page's
+/// `FEWEST_TO_FILTER`, static/js/views/puzzles.js).
+pub const FEWEST_TO_FILTER: u64 = 5;
+
 /// Below this many puzzles in a ruleset, shares mean little: every puzzle is dealt.
 pub const BALANCED_FROM: u64 = 40;
 

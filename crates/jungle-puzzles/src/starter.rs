@@ -134,6 +134,31 @@ mod tests {
         }
     }
 
+    /// The themes a page can filter by (five puzzles or more, as the page asks) are many in
+    /// every ruleset: the ways to win (the den in two, three or more; material) and the
+    /// motifs on the way (an endgame, a long line, a jump over the river).
+    #[test]
+    fn every_ruleset_has_enough_of_its_main_themes() {
+        use jungle_game::theme::Theme::*;
+        let all = puzzles().expect("the starter set reads");
+        for (name, _) in FILES {
+            let ruleset: jungle_rules::Ruleset = name.parse().expect("a ruleset");
+            let of_ruleset: Vec<&Puzzle> = all.iter().filter(|p| p.rules == ruleset).collect();
+            assert!(of_ruleset.len() >= 100, "{name}: {}", of_ruleset.len());
+            for theme in [Material, Den2, Den3, DenLong, Endgame, Long, RiverJump] {
+                let on = of_ruleset
+                    .iter()
+                    .filter(|p| p.themes.contains(&theme))
+                    .count();
+                assert!(
+                    on as u64 >= crate::balance::FEWEST_TO_FILTER,
+                    "{name}: {} on {on}",
+                    theme.name()
+                );
+            }
+        }
+    }
+
     /// Loading twice adds nothing the second time; a stored puzzle whose themes are behind
     /// the shipped ones (a server before the detector learnt a theme) is brought up to them.
     #[tokio::test]
