@@ -122,6 +122,12 @@ for (const [lang, viewport] of cases) {
     assert.ok(puzzle.themes.includes(rarest.theme), `${rarest.theme}: ${puzzle.themes}`);
     await solversTurn(page);
     await page.screenshot({ path: join(artifacts, `puzzle-theme-${lang}-${viewport.width}.png`), fullPage: true });
+    // Opened by its address, a puzzle of another ruleset brings that ruleset's themes.
+    const strict = await (await fetch(`${env.server.url}/api/puzzles/next?rules=strict`)).json();
+    const strictCounts = await (await fetch(`${env.server.url}/api/puzzles/themes?rules=strict`)).json();
+    await page.goto(`${env.server.url}/puzzles/${strict.id}`);
+    await page.waitForFunction((total) => document.querySelector('#puzzle-theme option')?.textContent.endsWith(`(${total})`), strictCounts.total);
+    assert.equal(await page.locator('#puzzle-rules').inputValue(), 'strict');
     await page.context().close();
   });
 }

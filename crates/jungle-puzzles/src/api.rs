@@ -166,7 +166,7 @@ pub async fn next(
     let theme = match query.theme.as_deref() {
         None | Some("") => None,
         Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
-            PuzzleApiError::BadRequest(format!("theme {name:?} is not one we know"))
+            PuzzleApiError::BadRequest(format!("theme {:?} is not one we know", shortened(name)))
         })?),
     };
     let rating = match &player {
@@ -318,12 +318,25 @@ pub(crate) fn check_moves(moves: &[String]) -> Result<(), PuzzleApiError> {
 }
 
 /// A ruleset named in a query; Classic when none is.
+/// What a refusal repeats of a name it was sent: no more than a name's length (a long one
+/// is not sent back whole).
+fn shortened(name: &str) -> String {
+    const LONGEST: usize = 32;
+    match name.char_indices().nth(LONGEST) {
+        Some((at, _)) => format!("{}…", &name[..at]),
+        None => name.to_owned(),
+    }
+}
+
 pub(crate) fn rules_of(name: Option<&str>) -> Result<Ruleset, PuzzleApiError> {
     match name {
         None | Some("") => Ok(Ruleset::Classic),
-        Some(name) => name
-            .parse()
-            .map_err(|e| PuzzleApiError::BadRequest(format!("rules: {e}"))),
+        Some(name) => name.parse().map_err(|_| {
+            PuzzleApiError::BadRequest(format!(
+                "rules {:?} is not one we know (classic, strict, daitou or international)",
+                shortened(name)
+            ))
+        }),
     }
 }
 

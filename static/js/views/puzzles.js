@@ -336,7 +336,11 @@ export function renderPuzzles(root, app, id, streak = false) {
     shown = false;
     $(root, '#puzzle-about').hidden = true;
     $(root, '#puzzle-error').textContent = '';
-    rulesSelect.value = found.rules;
+    if (rulesSelect.value !== found.rules) {
+      // Opened by its address: the filter's themes are this puzzle's ruleset's.
+      rulesSelect.value = found.rules;
+      loadThemes();
+    }
     if (!streak && location.pathname !== `/puzzles/${found.id}`) history.replaceState(history.state, '', `/puzzles/${found.id}`);
     status(t('puzzleOpponentMoves'));
     draw();
@@ -400,14 +404,19 @@ export function renderPuzzles(root, app, id, streak = false) {
     if (!themeSelect) return;
     /** @type {{ total: number, themes: { theme: string, count: number }[] }} */
     let counts;
+    const rules = rulesSelect.value;
     try {
-      counts = await api.puzzleThemes(rulesSelect.value);
+      counts = await api.puzzleThemes(rules);
     } catch {
       return;
     }
-    if (!alive) return;
+    // Another ruleset was chosen meanwhile: its own answer fills the list.
+    if (!alive || rulesSelect.value !== rules) return;
     const chosen = themeSelect.value;
     const offered = counts.themes.filter((c) => THEMES.includes(c.theme) && (c.count >= FEWEST_TO_FILTER || c.theme === chosen));
+    // A theme asked for by a link that this ruleset has none of stays, with its nought, so
+    // that "no puzzle left" reads as what it is.
+    if (chosen && THEMES.includes(chosen) && !offered.some((c) => c.theme === chosen)) offered.push({ theme: chosen, count: 0 });
     themeSelect.innerHTML = `<option value="">${t('allThemes')} (${counts.total})</option>${
       offered.map((c) => `<option value="${c.theme}">${t(`theme.${c.theme}`)} (${c.count})</option>`).join('')}`;
     themeSelect.value = offered.some((c) => c.theme === chosen) ? chosen : '';

@@ -386,6 +386,14 @@ async fn theme_counts_count_what_a_filter_deals(db: Db) {
         server.get_status("/api/puzzles/themes?rules=chess").await.0,
         400
     );
+    // A long name is not sent back whole.
+    let long = "x".repeat(4_000);
+    let (status, message) = server
+        .get_status(&format!("/api/puzzles/themes?rules={long}"))
+        .await;
+    assert_eq!(status, 400);
+    let message = message.expect("a message");
+    assert!(message.len() < 200, "{message}");
 }
 
 both_stores!(theme_counts_count_what_a_filter_deals);
